@@ -1,0 +1,11 @@
+// The /api/v3 route table: one line per resource module, each exporting register(app, deps).
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../deps.ts';
+import * as version from './version.ts';
+import * as user from './user.ts';
+
+const modules = [version, user];
+
+export function registerApiV3(app: FastifyInstance, deps: Deps): void {
+  for (const module of modules) module.register(app, deps);
+}

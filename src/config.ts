@@ -1,0 +1,44 @@
+// The one place that reads process.env: the start-up contract in DESIGN.md, as a typed object.
+import path from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** postgres://… selects PostgreSQL; undefined means SQLite in the data dir. */
+  databaseUrl: string | undefined;
+  externalUrl: string;
+  rootPassword: string | undefined;
+  rootToken: string | undefined;
+  runnerToken: string | undefined;
+  /** Largest accepted upload (project uploads), in bytes. */
+  uploadMaxBytes: number;
+  logLevel: string;
+}
+
+function integer(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`${name} must be a non-negative integer`);
+  return parsed;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = integer(env.LABRADOR_PORT, 8080, 'LABRADOR_PORT');
+  const databaseUrl = env.LABRADOR_DATABASE_URL || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new Error('LABRADOR_DATABASE_URL must be a postgres:// URL');
+  }
+  return {
+    port,
+    host: env.LABRADOR_HOST || '127.0.0.1',
+    dataDir: path.resolve(env.LABRADOR_DATA_DIR || './data'),
+    databaseUrl,
+    externalUrl: (env.LABRADOR_EXTERNAL_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    rootPassword: env.LABRADOR_ROOT_PASSWORD || undefined,
+    rootToken: env.LABRADOR_ROOT_TOKEN || undefined,
+    runnerToken: env.LABRADOR_RUNNER_TOKEN || undefined,
+    uploadMaxBytes: integer(env.LABRADOR_UPLOAD_MAX_BYTES, 10 * 1024 * 1024, 'LABRADOR_UPLOAD_MAX_BYTES'),
+    logLevel: env.LABRADOR_LOG_LEVEL || 'info',
+  };
+}

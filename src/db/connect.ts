@@ -1,0 +1,79 @@
+// Opens SQLite (the embedded default) or PostgreSQL and hands back one Kysely instance either way.
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
+import type { Database as Schema } from './schema.ts';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Db {
+  kysely: Kysely<Schema>;
+  dialect: Dialect;
+  /** Every query run, for the tests that count queries per request and check query plans. */
+  onQuery: ((sql: string, parameters: readonly unknown[]) => void) | undefined;
+  close(): Promise<void>;
+}
+
+export interface DbOptions {
+  databaseUrl: string | undefined;
+  dataDir: string;
+}
+
+// Kysely's SQLite driver calls prepare() for every query; compiling the same SQL again costs two thirds
+// of the throughput (reference/performance.md). better-sqlite3 statements are reusable, so keep them by text.
+function withStatementCache(database: SQLite.Database): SQLite.Database {
+  const statements = new Map<string, SQLite.Statement>();
+  return new Proxy(database, {
+    get(target, property, receiver) {
+      if (property === 'prepare') {
+        return (sql: string) => {
+          let statement = statements.get(sql);
+          if (!statement) {
+            statement = target.prepare(sql);
+            statements.set(sql, statement);
+          }
+          return statement;
+        };
+      }
+      const value = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+// PostgreSQL returns int8 (count(*), sum) as strings; every count we take fits a JS number.
+pg.types.setTypeParser(20, (value: string) => Number(value));
+
+export async function openDatabase(options: DbOptions): Promise<Db> {
+  const db: Db = {
+    kysely: undefined as unknown as Kysely<Schema>,
+    dialect: options.databaseUrl ? 'postgres' : 'sqlite',
+    onQuery: undefined,
+    close: async () => {},
+  };
+  const log = (event: LogEvent) => {
+    if (event.level === 'query') db.onQuery?.(event.query.sql, event.query.parameters);
+  };
+
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    db.kysely = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }), log });
+  } else {
+    fs.mkdirSync(options.dataDir, { recursive: true });
+    const sqlite = new SQLite(path.join(options.dataDir, 'labrador.sqlite3'));
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('cache_size = -65536');
+    sqlite.pragma('mmap_size = 268435456');
+    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma('foreign_keys = ON');
+    db.kysely = new Kysely<Schema>({
+      dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+      log,
+    });
+  }
+  db.close = () => db.kysely.destroy();
+  return db;
+}

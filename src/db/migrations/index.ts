@@ -1,0 +1,15 @@
+// Every migration, in order. A new area adds one file and one line here; names never change once merged.
+import { Migrator, type Migration } from 'kysely';
+import type { Db } from '../connect.ts';
+import type { MigrationFn } from './helpers.ts';
+import { up as users } from './001-users.ts';
+
+const migrations: Array<[string, MigrationFn]> = [['001-users', users]];
+
+export async function migrate(db: Db): Promise<void> {
+  const provided: Record<string, Migration> = {};
+  for (const [name, up] of migrations) provided[name] = { up: (kysely) => up(kysely, db.dialect) };
+  const migrator = new Migrator({ db: db.kysely, provider: { getMigrations: async () => provided } });
+  const { error } = await migrator.migrateToLatest();
+  if (error) throw error;
+}

@@ -1,0 +1,75 @@
+// The one error type that crosses into HTTP, and every GitLab 8.13 error text in one place
+// (reference/api-v3.md §1.3). Three different 404 spellings are deliberate: clients match on them.
+
+export type ErrorBody = Record<string, unknown> | null;
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ErrorBody,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(typeof body?.message === 'string' ? body.message : `HTTP ${status}`);
+  }
+}
+
+/** `404 <Resource> Not Found`, or `404 Not Found` without a resource (GitLab's not_found!). */
+export const notFound = (resource?: string) =>
+  new ApiError(404, { message: resource ? `404 ${resource} Not Found` : '404 Not Found' });
+
+/** `404 Not found` (lower-case): what a missed ActiveRecord find produced. */
+export const recordNotFound = () => new ApiError(404, { message: '404 Not found' });
+
+export const unauthorized = () => new ApiError(401, { message: '401 Unauthorized' });
+
+/** GitLab joined the reason with a double space: `403 Forbidden  - <reason>`. */
+export const forbidden = (reason?: string) =>
+  new ApiError(403, { message: reason ? `403 Forbidden  - ${reason}` : '403 Forbidden' });
+
+/** Old-style required_attributes!: `400 (Bad request) "name" not given`. */
+export const badRequest = (attribute: string) =>
+  new ApiError(400, { message: `400 (Bad request) "${attribute}" not given` });
+
+/** Grape-DSL parameter validation: `{"error":"name is missing"}`, joined with ", " for several. */
+export const paramsMissing = (...names: string[]) =>
+  new ApiError(400, { error: names.map((name) => `${name} is missing`).join(', ') });
+
+export const paramInvalid = (name: string) => new ApiError(400, { error: `${name} is invalid` });
+
+/** A parameter whose value is not one of the allowed ones. */
+export const paramValueInvalid = (name: string) =>
+  new ApiError(400, { error: `${name} does not have a valid value` });
+
+/** render_validation_error!: `{"message":{"field":["text", …]}}`. */
+export const validationFailed = (errors: Record<string, string[]>, status = 400) =>
+  new ApiError(status, { message: errors });
+
+export const conflict = (message: string | Record<string, string[]> = '409 Conflict') =>
+  new ApiError(409, { message });
+
+/** render_api_error!: any status with `{"message": "<text>"}`. */
+export const apiError = (status: number, message: string) => new ApiError(status, { message });
+
+/** Grape error!: any status with `{"error": "<text>"}`. */
+export const grapeError = (status: number, error: unknown) => new ApiError(status, { error });
+
+/** 304 with no body (star of a starred project, unstar of an unstarred one). */
+export const notModified = () => new ApiError(304, null);
+
+/** Collects validation messages per field, in the order GitLab's models checked them. */
+export class ValidationErrors {
+  readonly errors: Record<string, string[]> = {};
+  add(field: string, message: string): void {
+    (this.errors[field] ??= []).push(message);
+  }
+  get empty(): boolean {
+    return Object.keys(this.errors).length === 0;
+  }
+  has(field: string): boolean {
+    return field in this.errors;
+  }
+  /** Throws the GitLab validation body (400 unless told otherwise) when anything was added. */
+  throwIfAny(status = 400): void {
+    if (!this.empty) throw validationFailed(this.errors, status);
+  }
+}

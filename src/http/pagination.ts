@@ -1,0 +1,88 @@
+// GitLab 8.13's Kaminari pagination (reference/api-v3.md §3): page (default 1), per_page (default 20,
+// at most 100; bad values fall back to the defaults), X-* headers and a Link header whose URLs carry
+// every request parameter, sorted, with page and per_page replaced.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { requestParams } from './params.ts';
+
+export const DEFAULT_PER_PAGE = 20;
+export const MAX_PER_PAGE = 100;
+
+export interface Page {
+  page: number;
+  perPage: number;
+  offset: number;
+  limit: number;
+}
+
+function positive(value: unknown): number | undefined {
+  const number =
+    typeof value === 'number' ? value : /^\s*\d+\s*$/.test(String(value ?? '')) ? Number(value) : NaN;
+  return Number.isInteger(number) && number >= 1 ? number : undefined;
+}
+
+export function parsePage(request: FastifyRequest): Page {
+  const params = requestParams(request);
+  const page = positive(params.page) ?? 1;
+  const perPage = Math.min(positive(params.per_page) ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
+  return { page, perPage, offset: (page - 1) * perPage, limit: perPage };
+}
+
+function encodeQuery(params: Record<string, unknown>): string {
+  const parts: string[] = [];
+  for (const key of Object.keys(params).sort()) {
+    const value = params[key];
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) {
+      for (const item of value)
+        parts.push(`${encodeURIComponent(key)}%5B%5D=${encodeURIComponent(String(item))}`);
+    } else if (typeof value !== 'object') {
+      parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`);
+    }
+  }
+  return parts.join('&');
+}
+
+export function setPaginationHeaders(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  baseUrl: string,
+  page: Page,
+  total: number,
+): void {
+  const totalPages = Math.ceil(total / page.perPage);
+  const params = requestParams(request);
+  const path = request.url.split('?')[0];
+  const link = (target: number) =>
+    `<${baseUrl}${path}?${encodeQuery({ ...params, page: target, per_page: page.perPage })}>`;
+  const links: string[] = [];
+  if (page.page > 1) links.push(`${link(page.page - 1)}; rel="prev"`);
+  if (page.page < totalPages) links.push(`${link(page.page + 1)}; rel="next"`);
+  links.push(`${link(1)}; rel="first"`);
+  links.push(`${link(totalPages)}; rel="last"`);
+  reply.headers({
+    Link: links.join(', '),
+    'X-Total': String(total),
+    'X-Total-Pages': String(totalPages),
+    'X-Per-Page': String(page.perPage),
+    'X-Page': String(page.page),
+    'X-Next-Page': page.page < totalPages ? String(page.page + 1) : '',
+    'X-Prev-Page': page.page > 1 ? String(page.page - 1) : '',
+  });
+}
+
+/**
+ * Runs a list's count and page queries and sets the headers. The page query must apply the offset on an
+ * index before joining (reference/performance.md: deferred join), so deep pages cost what page 1 costs.
+ */
+export async function paginate<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  baseUrl: string,
+  count: () => Promise<number>,
+  fetch: (page: Page) => Promise<T[]>,
+): Promise<T[]> {
+  const page = parsePage(request);
+  const [total, rows] = await Promise.all([count(), fetch(page)]);
+  setPaginationHeaders(request, reply, baseUrl, page, total);
+  return rows;
+}

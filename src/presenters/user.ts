@@ -1,0 +1,76 @@
+// The only owner of the user JSON shapes, layered as GitLab's entities were (reference/api-v3.md §6.1):
+// presentUserBasic ⊂ presentUser ⊂ presentUserFull ⊂ presentUserLogin. Keys in GitLab's order.
+import crypto from 'node:crypto';
+import type { UserRow } from '../db/repositories/users.ts';
+
+export interface Identity {
+  provider: string;
+  extern_uid: string;
+}
+
+export interface UserFullExtras {
+  identities: Identity[];
+  /** Projects in the user's personal namespace, for can_create_project. */
+  personalProjectCount: number;
+}
+
+export function avatarUrl(email: string): string {
+  const hash = crypto.createHash('md5').update(email.trim().toLowerCase()).digest('hex');
+  return `http://www.gravatar.com/avatar/${hash}?s=80&d=identicon`;
+}
+
+/** ldap_blocked is kept internal: the API shows it as blocked (reference README row 38). */
+export function publicState(state: string): string {
+  return state === 'ldap_blocked' ? 'blocked' : state;
+}
+
+export function presentUserBasic(user: UserRow, baseUrl: string) {
+  return {
+    name: user.name,
+    username: user.username,
+    id: user.id,
+    state: publicState(user.state),
+    avatar_url: avatarUrl(user.email),
+    web_url: `${baseUrl}/${user.username}`,
+  };
+}
+
+export function presentUser(user: UserRow, baseUrl: string) {
+  return {
+    ...presentUserBasic(user, baseUrl),
+    created_at: user.created_at,
+    is_admin: user.admin === 1,
+    bio: user.bio,
+    location: user.location,
+    skype: user.skype,
+    linkedin: user.linkedin,
+    twitter: user.twitter,
+    website_url: user.website_url,
+    organization: user.organization ?? '',
+  };
+}
+
+export function presentUserFull(user: UserRow, baseUrl: string, extras: UserFullExtras) {
+  return {
+    ...presentUser(user, baseUrl),
+    last_sign_in_at: user.last_sign_in_at,
+    confirmed_at: user.confirmed_at,
+    email: user.email,
+    theme_id: user.theme_id,
+    color_scheme_id: user.color_scheme_id,
+    projects_limit: user.projects_limit,
+    current_sign_in_at: user.current_sign_in_at,
+    identities: extras.identities.map((identity) => ({
+      provider: identity.provider,
+      extern_uid: identity.extern_uid,
+    })),
+    can_create_group: user.can_create_group === 1,
+    can_create_project: user.projects_limit - extras.personalProjectCount > 0,
+    two_factor_enabled: user.two_factor_enabled === 1,
+    external: user.external === 1,
+  };
+}
+
+export function presentUserLogin(user: UserRow, baseUrl: string, extras: UserFullExtras) {
+  return { ...presentUserFull(user, baseUrl, extras), private_token: user.authentication_token };
+}

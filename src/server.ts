@@ -1,0 +1,45 @@
+// One Labrador instance: database (migrated), the first administrator, background workers and the HTTP
+// app. main.ts runs it as a process; tests start it with a temporary data dir.
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import pino from 'pino';
+import type { Config } from './config.ts';
+import { openDatabase } from './db/connect.ts';
+import { migrate } from './db/migrations/index.ts';
+import { createDeps, type Deps } from './deps.ts';
+import { buildApp } from './app.ts';
+import { ensureRootUser } from './services/root-user.ts';
+
+export interface Server {
+  app: FastifyInstance;
+  deps: Deps;
+  /** Stops accepting, finishes in-flight requests, stops workers, closes the database. */
+  close(): Promise<void>;
+}
+
+export async function startServer(
+  config: Config,
+  log: FastifyBaseLogger = pino({ level: config.logLevel }),
+): Promise<Server> {
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    await migrate(db);
+    const deps = createDeps(config, db, log);
+    await ensureRootUser(deps);
+    const app = await buildApp(deps);
+    await app.ready();
+    let closed = false;
+    return {
+      app,
+      deps,
+      close: async () => {
+        if (closed) return;
+        closed = true;
+        await app.close();
+        await db.close();
+      },
+    };
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+}
