@@ -9,7 +9,12 @@ const migrations: Array<[string, MigrationFn]> = [['001-users', users]];
 export async function migrate(db: Db): Promise<void> {
   const provided: Record<string, Migration> = {};
   for (const [name, up] of migrations) provided[name] = { up: (kysely) => up(kysely, db.dialect) };
-  const migrator = new Migrator({ db: db.kysely, provider: { getMigrations: async () => provided } });
+  // Areas land in any order; a data dir migrated before a lower-numbered file arrived still takes it.
+  const migrator = new Migrator({
+    db: db.kysely,
+    provider: { getMigrations: async () => provided },
+    allowUnorderedMigrations: true,
+  });
   const { error } = await migrator.migrateToLatest();
   if (error) throw error;
 }

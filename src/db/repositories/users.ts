@@ -57,3 +57,22 @@ export async function identitiesByUser(
   }
   return result;
 }
+
+/** Whether an email is in use as any user's primary or secondary email (GitLab checked both tables). */
+export async function isEmailTaken(db: Executor, email: string, exceptUserId?: number): Promise<boolean> {
+  const lower = email.trim().toLowerCase();
+  let primary = db
+    .selectFrom('users')
+    .select('id')
+    .where(sql`lower(email)`, '=', lower);
+  let secondary = db
+    .selectFrom('emails')
+    .select('id')
+    .where(sql`lower(email)`, '=', lower);
+  if (exceptUserId !== undefined) {
+    primary = primary.where('id', '!=', exceptUserId);
+    secondary = secondary.where('user_id', '!=', exceptUserId);
+  }
+  const [a, b] = await Promise.all([primary.executeTakeFirst(), secondary.executeTakeFirst()]);
+  return Boolean(a || b);
+}
