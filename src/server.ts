@@ -8,10 +8,13 @@ import { migrate } from './db/migrations/index.ts';
 import { createDeps, type Deps } from './deps.ts';
 import { buildApp } from './app.ts';
 import { ensureRootUser } from './services/root-user.ts';
+import { HookDeliveryWorker } from './workers/hook-delivery.ts';
 
 export interface Server {
   app: FastifyInstance;
   deps: Deps;
+  /** Sends the webhook outbox; tests call drain(). */
+  hookWorker: HookDeliveryWorker;
   /** Stops accepting, finishes in-flight requests, stops workers, closes the database. */
   close(): Promise<void>;
 }
@@ -27,14 +30,18 @@ export async function startServer(
     await ensureRootUser(deps);
     const app = await buildApp(deps);
     await app.ready();
+    const hookWorker = new HookDeliveryWorker(db, config.hooks, log);
+    hookWorker.start();
     let closed = false;
     return {
       app,
       deps,
+      hookWorker,
       close: async () => {
         if (closed) return;
         closed = true;
         await app.close();
+        await hookWorker.stop();
         await db.close();
       },
     };

@@ -18,6 +18,10 @@ export interface TestApp {
   /** Injects a request; `token` sends PRIVATE-TOKEN, `body` is sent as JSON unless `form` is set. */
   request(method: string, url: string, options?: RequestOptions): Promise<TestResponse>;
   close(): Promise<void>;
+  /** Closes the server, keeping its data dir and database, and starts a new one on them. */
+  restart(): Promise<void>;
+  /** Another server on the same data dir and database (two processes' worth), closed by the caller. */
+  sibling(): Promise<Server>;
 }
 
 export interface RequestOptions {
@@ -68,7 +72,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     ...(database ? { LABRADOR_DATABASE_URL: database.url } : {}),
     ...env,
   });
-  const server = await startServer(config, pino({ level: config.logLevel }));
+  let server = await startServer(config, pino({ level: config.logLevel }));
 
   const request = async (
     method: string,
@@ -97,11 +101,18 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   };
 
   return {
-    server,
+    get server() {
+      return server;
+    },
     config,
     rootToken,
     rootPassword,
     request,
+    restart: async () => {
+      await server.close();
+      server = await startServer(config, pino({ level: config.logLevel }));
+    },
+    sibling: () => startServer(config, pino({ level: config.logLevel })),
     close: async () => {
       await server.close();
       await database?.drop();
