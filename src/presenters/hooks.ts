@@ -55,6 +55,7 @@ export function presentDeliveryAttempt(attempt: HookDeliveryAttemptRow) {
     status_code: attempt.status_code,
     error: attempt.error,
     duration_ms: attempt.duration_ms,
+    worker: attempt.worker,
   };
 }
 

@@ -264,6 +264,8 @@ export class HookDeliveryWorker {
     const headers: Record<string, string> = {
       'Content-Type': 'application/json',
       'X-Gitlab-Event': delivery.event,
+      // Ours, not GitLab's: lets a receiver drop the rare duplicate (see README "Hook deliveries").
+      'X-Labrador-Delivery': String(delivery.id),
     };
     // http://user:pass@host/… → the userinfo is sent as Basic auth instead (URL-unescaped).
     if (url.username || url.password) {

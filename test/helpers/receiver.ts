@@ -23,6 +23,10 @@ export interface Receiver {
   answers: number[];
   /** Never answer (the request stays open until the client gives up). */
   hang: boolean;
+  /** Requests held open by `hang` right now. */
+  readonly hanging: number;
+  /** Answer this many ms after the request arrived. */
+  delayMs: number;
   /** Resolves when `count` deliveries have arrived. */
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedHook[]>;
   close(): Promise<void>;
@@ -75,6 +79,7 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
     received: [] as ReceivedHook[],
     answers: [] as number[],
     hang: false,
+    delayMs: 0,
   } as Receiver;
   const handler: http.RequestListener = (request, response) => {
     const chunks: Buffer[] = [];
@@ -104,11 +109,14 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
         }
       }
       response.statusCode = receiver.answers.shift() ?? 200;
-      response.end('ok');
+      if (receiver.delayMs > 0) setTimeout(() => response.end('ok'), receiver.delayMs);
+      else response.end('ok');
     });
   };
   const server = options.tls ? https.createServer(options.tls, handler) : http.createServer(handler);
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  Object.defineProperty(receiver, 'hanging', { get: () => hanging.size });
+  server.on('request', (_request, response) => response.on('close', () => hanging.delete(response)));
   const port = (server.address() as AddressInfo).port;
   receiver.port = port;
   receiver.url = `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}/hook`;

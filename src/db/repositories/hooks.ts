@@ -352,10 +352,6 @@ export async function recordDeliveryAttempt(
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx
-      .insertInto('hook_delivery_attempts')
-      .values({ ...attempt, delivery_id: delivery.id, worker: workerId })
-      .execute();
-    await trx
       .updateTable('hook_deliveries')
       .set({
         status: outcome.status,
@@ -367,6 +363,24 @@ export async function recordDeliveryAttempt(
       })
       .where('id', '=', delivery.id)
       .where('locked_by', '=', workerId)
+      .execute();
+    // Nothing to record against when the hook (and with it the delivery) was deleted meanwhile.
+    await trx
+      .insertInto('hook_delivery_attempts')
+      .columns(['delivery_id', 'attempted_at', 'status_code', 'error', 'duration_ms', 'worker'])
+      .expression(
+        trx
+          .selectFrom('hook_deliveries')
+          .select((eb) => [
+            'id',
+            eb.val(attempt.attempted_at).as('attempted_at'),
+            eb.val(attempt.status_code ?? null).as('status_code'),
+            eb.val(attempt.error ?? null).as('error'),
+            eb.val(attempt.duration_ms).as('duration_ms'),
+            eb.val(workerId).as('worker'),
+          ])
+          .where('id', '=', delivery.id),
+      )
       .execute();
   });
 }
