@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { startReceiver, type Receiver } from '../helpers/receiver.ts';
+import { startReceiver } from '../helpers/receiver.ts';
 
 const FAST_RETRIES = {
   LABRADOR_HOOK_POLL_MS: '20',
