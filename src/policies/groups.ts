@@ -16,7 +16,11 @@ export interface GroupAccess {
   admin: boolean;
 }
 
-export async function groupAccess(db: Executor, viewer: UserRow | null, group: NamespaceRow): Promise<GroupAccess> {
+export async function groupAccess(
+  db: Executor,
+  viewer: UserRow | null,
+  group: NamespaceRow,
+): Promise<GroupAccess> {
   const admin = viewer?.admin === 1;
   let member: MemberRow | null = null;
   if (viewer) {

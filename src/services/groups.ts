@@ -5,7 +5,6 @@ import type { Deps } from '../deps.ts';
 import type { Executor, UserRow } from '../db/repositories/users.ts';
 import {
   GROUP_TYPE,
-  findNamespaceById,
   insertNamespace,
   isNamespaceNameTaken,
   isNamespacePathTaken,
@@ -18,6 +17,7 @@ import { apiError, ValidationErrors, validationFailed } from '../http/errors.ts'
 import { AccessLevel } from '../domain/types.ts';
 import { repositoriesRoot } from '../git/repository.ts';
 import { moveUploadsDir, namespaceUploadsDir } from '../storage/uploads.ts';
+import fs from 'node:fs/promises';
 import path from 'node:path';
 
 // Usernames and namespace paths that would shadow Labrador's own routes (GitLab 8.13's list).
@@ -149,7 +149,11 @@ export async function createGroup(
   }
 }
 
-export async function updateGroup(deps: Deps, group: NamespaceRow, attrs: GroupAttributes): Promise<NamespaceRow> {
+export async function updateGroup(
+  deps: Deps,
+  group: NamespaceRow,
+  attrs: GroupAttributes,
+): Promise<NamespaceRow> {
   const errors = await validateGroup(deps.db.kysely, attrs, group);
   errors.throwIfAny();
   const values: Partial<NamespaceRow> = {};
@@ -165,7 +169,10 @@ export async function updateGroup(deps: Deps, group: NamespaceRow, attrs: GroupA
   const dataDir = deps.config.dataDir;
   const moves = moving
     ? [
-        [path.join(repositoriesRoot(dataDir), group.path.toLowerCase()), path.join(repositoriesRoot(dataDir), attrs.path!.toLowerCase())],
+        [
+          path.join(repositoriesRoot(dataDir), group.path.toLowerCase()),
+          path.join(repositoriesRoot(dataDir), attrs.path!.toLowerCase()),
+        ],
         [namespaceUploadsDir(dataDir, group.path), namespaceUploadsDir(dataDir, attrs.path!)],
       ]
     : [];
@@ -191,6 +198,29 @@ export async function updateGroup(deps: Deps, group: NamespaceRow, attrs: GroupA
   }
 }
 
-export async function reloadGroup(deps: Deps, id: number): Promise<NamespaceRow | undefined> {
-  return findNamespaceById(deps.db.kysely, id);
+/**
+ * Deletes a group with its memberships and shares. A group that still holds projects is refused: its
+ * projects are deleted (or moved) first, each through the project delete, so nothing is left behind.
+ */
+export async function deleteGroup(deps: Deps, _actor: UserRow, group: NamespaceRow): Promise<void> {
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    const project = await trx
+      .selectFrom('projects')
+      .select('id')
+      .where('namespace_id', '=', group.id)
+      .limit(1)
+      .executeTakeFirst();
+    if (project) throw apiError(400, 'Group still has projects; delete or transfer them first');
+    await trx
+      .deleteFrom('members')
+      .where('source_type', '=', 'Namespace')
+      .where('source_id', '=', group.id)
+      .execute();
+    await trx.deleteFrom('namespaces').where('id', '=', group.id).execute();
+  });
+  await fs.rm(path.join(repositoriesRoot(deps.config.dataDir), group.path.toLowerCase()), {
+    recursive: true,
+    force: true,
+  });
+  await fs.rm(namespaceUploadsDir(deps.config.dataDir, group.path), { recursive: true, force: true });
 }

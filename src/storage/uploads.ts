@@ -8,7 +8,19 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 
-const IMAGE_OR_VIDEO = new Set(['png', 'jpg', 'jpeg', 'gif', 'bmp', 'tiff', 'mp4', 'm4v', 'mov', 'webm', 'ogv']);
+const IMAGE_OR_VIDEO = new Set([
+  'png',
+  'jpg',
+  'jpeg',
+  'gif',
+  'bmp',
+  'tiff',
+  'mp4',
+  'm4v',
+  'mov',
+  'webm',
+  'ogv',
+]);
 
 const CONTENT_TYPES: Record<string, string> = {
   png: 'image/png',

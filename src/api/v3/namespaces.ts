@@ -5,7 +5,11 @@ import type { Deps } from '../../deps.ts';
 import { requireViewer } from '../../http/auth.ts';
 import { paginate } from '../../http/pagination.ts';
 import { optionalString, requestParams } from '../../http/params.ts';
-import { countNamespaces, listNamespaces, type NamespaceListFilter } from '../../db/repositories/namespaces.ts';
+import {
+  countNamespaces,
+  listNamespaces,
+  type NamespaceListFilter,
+} from '../../db/repositories/namespaces.ts';
 import { presentNamespace } from '../../presenters/group.ts';
 
 export function register(app: FastifyInstance, deps: Deps): void {

@@ -26,7 +26,10 @@ export function findNamespaceByPath(db: Executor, path: string): Promise<Namespa
 }
 
 /** GitLab's Namespace.find_by_path_or_name: lower(path) or lower(name), path preferred. */
-export async function findNamespaceByPathOrName(db: Executor, text: string): Promise<NamespaceRow | undefined> {
+export async function findNamespaceByPathOrName(
+  db: Executor,
+  text: string,
+): Promise<NamespaceRow | undefined> {
   const byPath = await findNamespaceByPath(db, text);
   if (byPath) return byPath;
   return db
@@ -136,7 +139,8 @@ function groupListQuery(db: Executor, filter: GroupListFilter) {
       ]),
     );
   }
-  if (filter.skipIds && filter.skipIds.length > 0) query = query.where('namespaces.id', 'not in', filter.skipIds);
+  if (filter.skipIds && filter.skipIds.length > 0)
+    query = query.where('namespaces.id', 'not in', filter.skipIds);
   return query;
 }
 
@@ -158,12 +162,7 @@ export async function listGroups(
     .orderBy('namespaces.id')
     .limit(page.limit)
     .offset(page.offset);
-  return db
-    .selectFrom('namespaces')
-    .selectAll()
-    .where('id', 'in', ids)
-    .orderBy('id')
-    .execute();
+  return db.selectFrom('namespaces').selectAll().where('id', 'in', ids).orderBy('id').execute();
 }
 
 export interface NamespaceListFilter {
@@ -220,10 +219,5 @@ export async function listNamespaces(
     .orderBy('namespaces.id')
     .limit(page.limit)
     .offset(page.offset);
-  return db
-    .selectFrom('namespaces')
-    .selectAll()
-    .where('id', 'in', ids)
-    .orderBy('id')
-    .execute();
+  return db.selectFrom('namespaces').selectAll().where('id', 'in', ids).orderBy('id').execute();
 }
