@@ -17,15 +17,9 @@ import { apiError, ValidationErrors, validationFailed } from '../http/errors.ts'
 import { AccessLevel } from '../domain/types.ts';
 import { repositoriesRoot } from '../git/repository.ts';
 import { moveUploadsDir, namespaceUploadsDir } from '../storage/uploads.ts';
+import { RESERVED_NAMES } from './users.ts';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-
-// Usernames and namespace paths that would shadow Labrador's own routes (GitLab 8.13's list).
-export const RESERVED_NAMESPACE_PATHS = new Set(
-  '.well-known admin all assets ci dashboard files groups help hooks issues merge_requests new notes profile projects public repository robots.txt s search services snippets teams u unsubscribes users'.split(
-    ' ',
-  ),
-);
 
 const NAMESPACE_PATH = /^(?:[a-zA-Z0-9_.][a-zA-Z0-9_\-.]*[a-zA-Z0-9_-]|[a-zA-Z0-9_])$/;
 const NAMESPACE_PATH_MESSAGE =
@@ -69,7 +63,7 @@ async function validateGroup(
     if (value.length < 1) errors.add('path', 'is too short (minimum is 1 character)');
     if (value.length > 255) errors.add('path', 'is too long (maximum is 255 characters)');
     if (value.length > 0 && !isValidNamespacePath(value)) errors.add('path', NAMESPACE_PATH_MESSAGE);
-    if (RESERVED_NAMESPACE_PATHS.has(value)) errors.add('path', `${value} is a reserved name`);
+    if (RESERVED_NAMES.has(value)) errors.add('path', `${value} is a reserved name`);
     if (value.trim() === '') errors.add('path', "can't be blank");
     else if (
       value.toLowerCase() !== existing?.path.toLowerCase() &&
