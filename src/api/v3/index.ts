@@ -3,9 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import * as version from './version.ts';
 import * as user from './user.ts';
+import * as users from './users.ts';
+import * as session from './session.ts';
+import * as groups from './groups.ts';
+import * as namespaces from './namespaces.ts';
+import * as members from './members.ts';
 import * as systemHooks from './system-hooks.ts';
 
-const modules = [version, user, systemHooks];
+const modules = [version, user, users, session, groups, namespaces, members, systemHooks];
 
 export function registerApiV3(app: FastifyInstance, deps: Deps): void {
   for (const module of modules) module.register(app, deps);

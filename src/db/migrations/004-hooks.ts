@@ -3,10 +3,9 @@
 import { createIndex, withId, type MigrationFn } from './helpers.ts';
 
 export const up: MigrationFn = async (db, dialect) => {
-  // project_id stays a plain indexed integer: the projects migration was not on main when this one was
-  // written. Deleting a project removes its hooks in the projects service (deleteProjectHooks).
+  // Deleting a project deletes its hooks; their leftover outbox rows are dropped by the worker.
   await withId(db.schema.createTable('project_hooks'), dialect)
-    .addColumn('project_id', 'integer', (c) => c.notNull())
+    .addColumn('project_id', 'integer', (c) => c.notNull().references('projects.id').onDelete('cascade'))
     .addColumn('url', 'text', (c) => c.notNull())
     .addColumn('push_events', 'integer', (c) => c.notNull().defaultTo(1))
     .addColumn('issues_events', 'integer', (c) => c.notNull().defaultTo(0))
