@@ -9,8 +9,9 @@ import * as groups from './groups.ts';
 import * as namespaces from './namespaces.ts';
 import * as members from './members.ts';
 import * as systemHooks from './system-hooks.ts';
+import * as projectHooks from './project-hooks.ts';
 
-const modules = [version, user, users, session, groups, namespaces, members, systemHooks];
+const modules = [version, user, users, session, groups, namespaces, members, systemHooks, projectHooks];
 
 export function registerApiV3(app: FastifyInstance, deps: Deps): void {
   for (const module of modules) module.register(app, deps);
