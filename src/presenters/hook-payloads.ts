@@ -1,7 +1,6 @@
 // The JSON bodies Labrador POSTs to hooks, field for field and in the order GitLab 8.13 built them
 // (reference/internals.md §1.3 and §2; app/services/system_hooks_service.rb, lib/gitlab/data_builder/push.rb).
 // Inputs are small structural types so every area can pass its own rows.
-import { avatarUrl } from './user.ts';
 
 export interface HookProject {
   id: number;
@@ -210,126 +209,25 @@ export function systemHookTestPayload() {
   };
 }
 
-// ---- push and tag push (project hooks "Push Hook"/"Tag Push Hook", system hooks "System Hook")
+// ---- push and tag push
 
-export interface HookCommit {
-  id: string;
-  message: string;
-  /** The commit date, ISO 8601 as git prints it (%cI). */
-  timestamp: string;
-  author: { name: string; email: string };
-  added: string[];
-  modified: string[];
-  removed: string[];
-}
-
-export interface PushInput {
-  project: HookProject;
-  namespace: HookNamespace;
-  pusher: { id: number; name: string; email: string };
-  before: string;
-  after: string;
-  /** Full ref: refs/heads/… or refs/tags/…. */
-  ref: string;
-  /** Branch: the new sha; tag: the commit the tag points to; null when the ref was deleted. */
-  checkoutSha: string | null;
-  /** Tag annotation message for tag pushes; null for branches. */
+/** The fields of a push payload (Gitlab::DataBuilder::Push, built by services/push-data.ts) used here. */
+export interface PushPayload {
+  object_kind: string;
   message: string | null;
-  /** The pushed commits, oldest first. Only the last 20 are sent (callers may pass just those). */
-  commits: HookCommit[];
-  /** How many commits were pushed (defaults to commits.length). */
-  totalCommitsCount?: number;
-}
-
-export interface HookUrls {
-  /** LABRADOR_EXTERNAL_URL. */
-  externalUrl: string;
-}
-
-/** Project#hook_attrs: `backward` adds the legacy homepage/url/ssh_url/http_url keys. */
-export function projectHookAttrs(
-  project: HookProject,
-  namespace: HookNamespace,
-  urls: HookUrls,
-  backward = true,
-) {
-  const pathWithNamespace = `${namespace.path}/${project.path}`;
-  const webUrl = `${urls.externalUrl}/${pathWithNamespace}`;
-  const sshUrl = `git@${new URL(urls.externalUrl).hostname}:${pathWithNamespace}.git`;
-  const httpUrl = `${webUrl}.git`;
-  const attrs: Record<string, unknown> = {
-    name: project.name,
-    description: project.description,
-    web_url: webUrl,
-    avatar_url: null,
-    git_ssh_url: sshUrl,
-    git_http_url: httpUrl,
-    namespace: namespace.name,
-    visibility_level: project.visibility_level,
-    path_with_namespace: pathWithNamespace,
-    default_branch: project.default_branch,
-  };
-  if (backward) {
-    Object.assign(attrs, { homepage: webUrl, url: sshUrl, ssh_url: sshUrl, http_url: httpUrl });
-  }
-  return attrs;
-}
-
-export function isTagRef(ref: string): boolean {
-  return ref.startsWith('refs/tags/');
-}
-
-/** Gitlab::DataBuilder::Push.build. */
-export function pushPayload(input: PushInput, urls: HookUrls) {
-  const type = isTagRef(input.ref) ? 'tag_push' : 'push';
-  const project = projectHookAttrs(input.project, input.namespace, urls);
-  const webUrl = project.web_url as string;
-  const commits = input.commits.slice(-20).map((commit) => ({
-    id: commit.id,
-    message: commit.message,
-    timestamp: commit.timestamp,
-    url: `${webUrl}/commit/${commit.id}`,
-    author: { name: commit.author.name, email: commit.author.email },
-    added: commit.added,
-    modified: commit.modified,
-    removed: commit.removed,
-  }));
-  return {
-    object_kind: type,
-    event_name: type,
-    before: input.before,
-    after: input.after,
-    ref: input.ref,
-    checkout_sha: input.checkoutSha,
-    message: input.message,
-    user_id: input.pusher.id,
-    user_name: input.pusher.name,
-    user_email: input.pusher.email,
-    user_avatar: avatarUrl(input.pusher.email),
-    project_id: input.project.id,
-    project,
-    commits,
-    total_commits_count: input.totalCommitsCount ?? input.commits.length,
-    repository: {
-      name: project.name,
-      url: project.url,
-      description: project.description,
-      homepage: project.homepage,
-      git_http_url: project.git_http_url,
-      git_ssh_url: project.git_ssh_url,
-      visibility_level: project.visibility_level,
-    },
-  };
+  commits: unknown[];
+  total_commits_count: number;
 }
 
 /**
- * What system hooks get for a push: the same builder without commits (8.13 built it in the merge-request
+ * What system hooks get for a push: the same payload without commits (8.13 built it in the merge-request
  * refresh worker with []), and for tags with message "" (git_tag_push_service.rb).
  */
-export function systemPushPayload(input: PushInput, urls: HookUrls) {
-  const tag = isTagRef(input.ref);
-  return pushPayload(
-    { ...input, commits: [], totalCommitsCount: 0, message: tag ? '' : input.message },
-    urls,
-  );
+export function systemPushPayload<T extends PushPayload>(payload: T): T {
+  return {
+    ...payload,
+    message: payload.object_kind === 'tag_push' ? '' : payload.message,
+    commits: [],
+    total_commits_count: 0,
+  };
 }

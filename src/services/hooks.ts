@@ -7,6 +7,8 @@ import type { HookKind } from '../db/schema.ts';
 import * as repo from '../db/repositories/hooks.ts';
 import type { ProjectHookRow, ProjectHookScope, SystemHookRow } from '../db/repositories/hooks.ts';
 import { now } from '../db/errors.ts';
+import { findProjectRecordById } from '../db/repositories/projects.ts';
+import { findNamespaceById } from '../db/repositories/namespaces.ts';
 import { notFound, paramsMissing, recordNotFound, ApiError } from '../http/errors.ts';
 import {
   groupMemberSystemPayload,
@@ -14,7 +16,6 @@ import {
   keySystemPayload,
   projectMemberSystemPayload,
   projectSystemPayload,
-  pushPayload,
   systemHookTestPayload,
   systemPushPayload,
   userSystemPayload,
@@ -26,7 +27,7 @@ import {
   type HookProject,
   type HookUser,
   type ProjectSystemEvent,
-  type PushInput,
+  type PushPayload,
 } from '../presenters/hook-payloads.ts';
 
 export type { ProjectHookScope };
@@ -161,18 +162,95 @@ export function announceKey(
 }
 
 /**
- * A branch or tag push: the project's push / tag push hooks get the full payload (≤ 20 commits), system
- * hooks with the matching switch get it without commits (GitLab 8.13).
+ * A branch or tag push (`payload` as services/push-data.ts builds it): the project's push / tag push hooks
+ * get it whole (≤ 20 commits), system hooks with the matching switch get it without commits (GitLab 8.13).
  */
 export async function announcePush(
   trx: Executor,
-  input: PushInput,
-  urls: { externalUrl: string },
+  projectId: number,
+  payload: PushPayload & Record<string, unknown>,
 ): Promise<void> {
-  const payload = pushPayload(input, urls);
   const tag = payload.object_kind === 'tag_push';
-  await enqueueProjectHooks(trx, input.project.id, tag ? 'tag_push_events' : 'push_events', payload);
-  await enqueueSystemHooks(trx, payload.object_kind, systemPushPayload(input, urls));
+  await enqueueProjectHooks(trx, projectId, tag ? 'tag_push_events' : 'push_events', payload);
+  await enqueueSystemHooks(trx, payload.object_kind, systemPushPayload(payload));
+}
+
+/** A project or group membership row as the members table holds it. */
+export interface MembershipRow {
+  source_type: 'Project' | 'Namespace';
+  source_id: number;
+  access_level: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * user_add_to_team / user_remove_from_team (project) or user_add_to_group / user_remove_from_group (group)
+ * for one membership, as GitLab's Member callbacks sent them.
+ */
+export async function announceMembership(
+  trx: Executor,
+  change: 'create' | 'destroy',
+  member: MembershipRow,
+  user: Omit<HookUser, 'created_at' | 'updated_at'>,
+): Promise<void> {
+  if (!(await repo.anySystemHook(trx))) return;
+  const who = { ...user, created_at: member.created_at, updated_at: member.updated_at };
+  if (member.source_type === 'Project') {
+    const record = await findProjectRecordById(trx, member.source_id);
+    if (!record) return;
+    const event = change === 'create' ? 'user_add_to_team' : 'user_remove_from_team';
+    await announceProjectMember(trx, event, member, record.project, record.namespace, who);
+  } else {
+    const group = await findNamespaceById(trx, member.source_id);
+    if (!group) return;
+    const event = change === 'create' ? 'user_add_to_group' : 'user_remove_from_group';
+    await announceGroupMember(trx, event, member, group, who);
+  }
+}
+
+/**
+ * A user's deletion as GitLab 8.13 announced it (User#destroy): key_destroy for each key and a removal
+ * for each membership (dependent: :destroy callbacks), then user_destroy. Call before the rows go.
+ */
+export async function announceUserDestroy(trx: Executor, user: HookUser): Promise<void> {
+  if (!(await repo.anySystemHook(trx))) return;
+  for (const key of await repo.keysOfUser(trx, user.id)) {
+    await announceKey(trx, 'key_destroy', key, user);
+  }
+  for (const member of await repo.membershipsOfUser(trx, user.id)) {
+    await announceMembership(trx, 'destroy', member, user);
+  }
+  await announceUser(trx, 'user_destroy', user);
+}
+
+/**
+ * A group's creation (Group after_create, then add_owner): group_create — whose owner GitLab sent as null,
+ * groups having no owner_id — then user_add_to_group for the creator's membership.
+ */
+export async function announceGroupCreate(
+  trx: Executor,
+  group: HookGroup,
+  creatorMember: MembershipRow,
+  creator: Omit<HookUser, 'created_at' | 'updated_at'>,
+): Promise<void> {
+  if (!(await repo.anySystemHook(trx))) return;
+  await announceGroup(trx, 'group_create', group, null);
+  await announceMembership(trx, 'create', creatorMember, creator);
+}
+
+/** A group's deletion: user_remove_from_group for each member, then group_destroy. Call before the rows go. */
+export async function announceGroupDestroy(trx: Executor, group: HookGroup): Promise<void> {
+  if (!(await repo.anySystemHook(trx))) return;
+  for (const member of await repo.membersOfSource(trx, 'Namespace', group.id)) {
+    const user = { id: member.user_id, name: member.name, username: member.username, email: member.email };
+    await announceGroupMember(trx, 'user_remove_from_group', member, group, {
+      ...user,
+      created_at: member.created_at,
+      updated_at: member.updated_at,
+    });
+  }
+  await announceGroup(trx, 'group_destroy', group, null);
 }
 
 // ---- hook management

@@ -4,6 +4,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Deps } from '../deps.ts';
+import { announceUser, announceUserDestroy } from './hooks.ts';
 import type { Executor, UserChanges, UserListFilter, UserRow } from '../db/repositories/users.ts';
 import {
   countUsers,
@@ -100,6 +101,7 @@ export async function insertUserWithNamespace(db: Executor, input: NewUser): Pro
     if (input.identity) {
       await insertIdentity(trx, user.id, input.identity.provider, input.identity.externUid, at);
     }
+    await announceUser(trx, 'user_create', user);
     return user;
   });
 }
@@ -449,6 +451,7 @@ export async function deleteUser(deps: Deps, userId: number): Promise<DeletedUse
     const user = await findUserById(trx, userId);
     if (!user) return null;
     const extras = (await loadUserFullExtrasMany(trx, [user.id])).get(user.id)!;
+    await announceUserDestroy(trx, user);
     // The projects area removes the user's personal projects (and their events, hooks, builds) here,
     // before the namespace that holds them goes.
     await deleteUserRows(trx, user.id);

@@ -30,6 +30,40 @@ export type ProjectHookScope =
 
 // ---- system hooks
 
+/** Whether any system hook exists: announcements skip building payloads (and their reads) when none do. */
+export async function anySystemHook(db: Executor): Promise<boolean> {
+  const row = await db.selectFrom('system_hooks').select('id').limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** A user's memberships and keys, for the events GitLab sent when the user was deleted. */
+export function membershipsOfUser(db: Executor, userId: number) {
+  return db.selectFrom('members').selectAll().where('user_id', '=', userId).orderBy('id').execute();
+}
+
+export function keysOfUser(db: Executor, userId: number) {
+  return db.selectFrom('keys').selectAll().where('user_id', '=', userId).orderBy('id').execute();
+}
+
+export function membersOfSource(db: Executor, sourceType: 'Project' | 'Namespace', sourceId: number) {
+  return db
+    .selectFrom('members')
+    .innerJoin('users', 'users.id', 'members.user_id')
+    .select([
+      'members.access_level',
+      'members.created_at',
+      'members.updated_at',
+      'users.id as user_id',
+      'users.name',
+      'users.username',
+      'users.email',
+    ])
+    .where('members.source_type', '=', sourceType)
+    .where('members.source_id', '=', sourceId)
+    .orderBy('members.id')
+    .execute();
+}
+
 export function insertSystemHook(db: Executor, values: Insertable<SystemHooksTable>): Promise<SystemHookRow> {
   return db.insertInto('system_hooks').values(values).returningAll().executeTakeFirstOrThrow();
 }
