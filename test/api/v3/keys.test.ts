@@ -230,6 +230,10 @@ describe('SSH keys', () => {
 
   it('settles concurrent duplicates with one 201 and 400 hashes, never a 500', async () => {
     const key = freshKey('raced');
+    // Open enough pooled connections first (PostgreSQL), so the requests really overlap.
+    await Promise.all(
+      Array.from({ length: 8 }, () => t.request('GET', '/api/v3/user', { token: alice.token })),
+    );
     const responses = await Promise.all(
       Array.from({ length: 6 }, (_, index) =>
         post(index % 2 ? alice.token : bob.token, { title: 'race', key }),
