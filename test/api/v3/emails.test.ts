@@ -1,20 +1,21 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { blockTestUser, createTestUser, type TestUser } from '../../helpers/seed-users.ts';
+import { createUser, type CreatedUser } from '../../helpers/users.ts';
 
 describe('Secondary emails', () => {
   let t: TestApp;
-  let alice: TestUser;
-  let bob: TestUser;
-  let blocked: TestUser;
+  let alice: CreatedUser;
+  let bob: CreatedUser;
+  let blocked: CreatedUser;
 
   before(async () => {
     t = await startTestApp();
-    alice = await createTestUser(t, 'alice', { email: 'alice@example.com' });
-    bob = await createTestUser(t, 'bob', { email: 'Bob.Primary@Example.com' });
-    blocked = await createTestUser(t, 'blocked');
-    await blockTestUser(t, blocked.user.id);
+    alice = await createUser(t, { username: 'alice', email: 'alice@example.com' });
+    bob = await createUser(t, { username: 'bob', email: 'Bob.Primary@Example.com' });
+    blocked = await createUser(t, { username: 'blocked' });
+    const block = await t.request('PUT', `/api/v3/users/${blocked.id}/block`, { token: t.rootToken });
+    assert.equal(block.status, 200, block.text);
   });
   after(() => t.close());
 
@@ -121,9 +122,9 @@ describe('Secondary emails', () => {
       ['GET', '/api/v3/user/emails/1'],
       ['POST', '/api/v3/user/emails'],
       ['DELETE', '/api/v3/user/emails/1'],
-      ['GET', `/api/v3/users/${alice.user.id}/emails`],
-      ['POST', `/api/v3/users/${alice.user.id}/emails`],
-      ['DELETE', `/api/v3/users/${alice.user.id}/emails/1`],
+      ['GET', `/api/v3/users/${alice.id}/emails`],
+      ['POST', `/api/v3/users/${alice.id}/emails`],
+      ['DELETE', `/api/v3/users/${alice.id}/emails/1`],
     ];
     for (const [method, url] of routes) {
       const body = { email: 'whoever@example.com' };
@@ -152,24 +153,24 @@ describe('Secondary emails', () => {
     const created = await post(
       t.rootToken,
       { email: 'Given.By@Admin.example' },
-      `/api/v3/users/${alice.user.id}/emails`,
+      `/api/v3/users/${alice.id}/emails`,
     );
     assert.equal(created.status, 201);
     assert.deepEqual(created.body, { id: created.body.id, email: 'given.by@admin.example' });
-    const list = await t.request('GET', `/api/v3/users/${alice.user.id}/emails`, { token: t.rootToken });
+    const list = await t.request('GET', `/api/v3/users/${alice.id}/emails`, { token: t.rootToken });
     assert.equal(list.status, 200);
     assert.deepEqual(list.body, (await t.request('GET', '/api/v3/user/emails', { token: alice.token })).body);
     assert.ok(list.body.some((e: { id: number }) => e.id === created.body.id));
-    const empty = await t.request('GET', `/api/v3/users/${blocked.user.id}/emails`, { token: t.rootToken });
+    const empty = await t.request('GET', `/api/v3/users/${blocked.id}/emails`, { token: t.rootToken });
     assert.deepEqual([empty.status, empty.body], [200, []]);
 
     const bobs = await post(bob.token, { email: 'bob.third@example.com' });
-    const wrongOwner = await t.request('DELETE', `/api/v3/users/${alice.user.id}/emails/${bobs.body.id}`, {
+    const wrongOwner = await t.request('DELETE', `/api/v3/users/${alice.id}/emails/${bobs.body.id}`, {
       token: t.rootToken,
     });
     assert.deepEqual([wrongOwner.status, wrongOwner.body], [404, { message: '404 Email Not Found' }]);
 
-    const url = `/api/v3/users/${alice.user.id}/emails/${created.body.id}`;
+    const url = `/api/v3/users/${alice.id}/emails/${created.body.id}`;
     const deleted = await t.request('DELETE', url, { token: t.rootToken });
     assert.deepEqual([deleted.status, deleted.text], [200, 'null']);
     const again = await t.request('DELETE', url, { token: t.rootToken });
@@ -179,7 +180,7 @@ describe('Secondary emails', () => {
   });
 
   it('reports every failed administrator add as 404 with GitLab’s body', async () => {
-    const url = `/api/v3/users/${alice.user.id}/emails`;
+    const url = `/api/v3/users/${alice.id}/emails`;
     const cases: Array<[string, Record<string, unknown>, unknown]> = [
       [url, {}, { message: { email: ["can't be blank"] } }],
       [url, { email: 'nope' }, { message: { email: ['is invalid'] } }],

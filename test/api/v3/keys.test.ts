@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import sshpk from 'sshpk';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { blockTestUser, createTestUser, type TestUser } from '../../helpers/seed-users.ts';
+import { createUser, type CreatedUser } from '../../helpers/users.ts';
 
 const fixtureDir = path.join(import.meta.dirname, '../../fixtures/ssh-keys');
 const fixtureFingerprints: Record<string, string> = JSON.parse(
@@ -17,19 +17,26 @@ const fixture = (name: string) => fs.readFileSync(path.join(fixtureDir, `${name}
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'labrador-keys-'));
 
-/** A fresh key from ssh-keygen, with what `ssh-keygen -l -E md5` says of it; undefined if unsupported. */
-function generateKey(type: string, bits?: number): { text: string; fingerprint: string } | undefined {
-  const file = path.join(tmp, `${type}-${bits ?? 0}-${crypto.randomBytes(4).toString('hex')}`);
-  const args = ['-q', '-t', type, '-N', '', '-C', `generated ${type}`, '-f', file];
-  if (bits) args.push('-b', String(bits));
+/** What `ssh-keygen -l -E md5` prints for a public key file; undefined if this OpenSSH cannot read it. */
+function sshKeygenFingerprint(file: string): string | undefined {
   try {
-    execFileSync('ssh-keygen', args, { stdio: 'ignore' });
+    const listing = execFileSync('ssh-keygen', ['-l', '-E', 'md5', '-f', file], { stdio: 'pipe' }).toString();
+    return /MD5:((?:[0-9a-f]{2}:){15}[0-9a-f]{2})/.exec(listing)?.[1];
   } catch {
     return undefined;
   }
-  const listing = execFileSync('ssh-keygen', ['-l', '-E', 'md5', '-f', `${file}.pub`]).toString();
-  const fingerprint = /MD5:((?:[0-9a-f]{2}:){15}[0-9a-f]{2})/.exec(listing)![1]!;
-  return { text: fs.readFileSync(`${file}.pub`, 'utf8').trim(), fingerprint };
+}
+
+/** A fresh key from ssh-keygen, with its ssh-keygen fingerprint. */
+function generateKey(type: string, bits?: number): { text: string; fingerprint: string } {
+  const file = path.join(tmp, `${type}-${bits ?? 0}-${crypto.randomBytes(4).toString('hex')}`);
+  const args = ['-q', '-t', type, '-N', '', '-C', `generated ${type}`, '-f', file];
+  if (bits) args.push('-b', String(bits));
+  execFileSync('ssh-keygen', args, { stdio: 'ignore' });
+  return {
+    text: fs.readFileSync(`${file}.pub`, 'utf8').trim(),
+    fingerprint: sshKeygenFingerprint(`${file}.pub`)!,
+  };
 }
 
 /** An ed25519 key made in-process, for tests that need many distinct valid keys quickly. */
@@ -41,9 +48,9 @@ function freshKey(comment = 'fresh'): string {
 
 describe('SSH keys', () => {
   let t: TestApp;
-  let alice: TestUser;
-  let bob: TestUser;
-  let blocked: TestUser;
+  let alice: CreatedUser;
+  let bob: CreatedUser;
+  let blocked: CreatedUser;
   const keyFields = ['id', 'title', 'key', 'created_at'];
   const recordFields = [
     'id',
@@ -59,10 +66,11 @@ describe('SSH keys', () => {
 
   before(async () => {
     t = await startTestApp();
-    alice = await createTestUser(t, 'alice');
-    bob = await createTestUser(t, 'bob');
-    blocked = await createTestUser(t, 'blocked');
-    await blockTestUser(t, blocked.user.id);
+    alice = await createUser(t, { username: 'alice' });
+    bob = await createUser(t, { username: 'bob' });
+    blocked = await createUser(t, { username: 'blocked' });
+    const block = await t.request('PUT', `/api/v3/users/${blocked.id}/block`, { token: t.rootToken });
+    assert.equal(block.status, 200, block.text);
   });
   after(async () => {
     await t.close();
@@ -74,6 +82,11 @@ describe('SSH keys', () => {
 
   it('adds, lists, shows and deletes a key of every type, fingerprinted as ssh-keygen does', async () => {
     const names = Object.keys(fixtureFingerprints);
+    for (const name of names) {
+      // The recorded fingerprints are ssh-keygen's (re-checked here wherever this OpenSSH reads the type).
+      const live = sshKeygenFingerprint(path.join(fixtureDir, `${name}.pub`));
+      if (live !== undefined || name !== 'dsa') assert.equal(live, fixtureFingerprints[name], name);
+    }
     assert.deepEqual(names.sort(), ['dsa', 'ecdsa-256', 'ecdsa-384', 'ecdsa-521', 'ed25519', 'rsa']);
     const created = [];
     for (const name of names) {
@@ -102,7 +115,7 @@ describe('SSH keys', () => {
       assert.equal(deleted.status, 200);
       assert.deepEqual(Object.keys(deleted.body), recordFields);
       assert.equal(deleted.body.fingerprint, fixtureFingerprints[name], name);
-      assert.equal(deleted.body.user_id, alice.user.id);
+      assert.equal(deleted.body.user_id, alice.id);
       assert.equal(deleted.body.key, fixture(name));
       assert.equal(deleted.body.type, null);
       assert.equal(deleted.body.public, false);
@@ -112,17 +125,9 @@ describe('SSH keys', () => {
   });
 
   it('agrees with the installed ssh-keygen on freshly generated keys', async () => {
-    const kinds: Array<[string, number?]> = [
-      ['rsa', 3072],
-      ['ecdsa', 256],
-      ['ecdsa', 521],
-      ['ed25519'],
-      ['dsa'],
-    ];
-    let checked = 0;
-    for (const [type, bits] of kinds) {
+    // DSA is left to the committed fixture: generating one is slow, and newer OpenSSH cannot.
+    for (const [type, bits] of [['rsa', 2048], ['ecdsa', 384], ['ed25519']] as Array<[string, number?]>) {
       const generated = generateKey(type, bits);
-      if (!generated) continue; // an OpenSSH built without DSA; the committed fixture covers it
       const created = await t.request('POST', '/api/v3/user/keys', {
         token: bob.token,
         form: { title: `generated ${type}`, key: generated.text },
@@ -130,9 +135,7 @@ describe('SSH keys', () => {
       assert.equal(created.status, 201, `${type}: ${created.text}`);
       const deleted = await t.request('DELETE', `/api/v3/user/keys/${created.body.id}`, { token: bob.token });
       assert.equal(deleted.body.fingerprint, generated.fingerprint, type);
-      checked += 1;
     }
-    assert.ok(checked >= 4);
   });
 
   it('answers missing parameters with the validation hash', async () => {
@@ -279,9 +282,9 @@ describe('SSH keys', () => {
       ['GET', '/api/v3/user/keys/1'],
       ['POST', '/api/v3/user/keys'],
       ['DELETE', '/api/v3/user/keys/1'],
-      ['GET', `/api/v3/users/${alice.user.id}/keys`],
-      ['POST', `/api/v3/users/${alice.user.id}/keys`],
-      ['DELETE', `/api/v3/users/${alice.user.id}/keys/1`],
+      ['GET', `/api/v3/users/${alice.id}/keys`],
+      ['POST', `/api/v3/users/${alice.id}/keys`],
+      ['DELETE', `/api/v3/users/${alice.id}/keys/1`],
     ];
     for (const [method, url] of routes) {
       for (const token of [undefined, blocked.token]) {
@@ -308,51 +311,47 @@ describe('SSH keys', () => {
 
   it('lets administrators list, add and delete any user’s keys', async () => {
     const key = freshKey('by admin');
-    const created = await post(
-      t.rootToken,
-      { title: 'from admin', key },
-      `/api/v3/users/${alice.user.id}/keys`,
-    );
+    const created = await post(t.rootToken, { title: 'from admin', key }, `/api/v3/users/${alice.id}/keys`);
     assert.equal(created.status, 201);
     assert.deepEqual(Object.keys(created.body), keyFields);
     assert.equal(created.body.key, key);
 
     const own = await t.request('GET', `/api/v3/user/keys/${created.body.id}`, { token: alice.token });
     assert.deepEqual(own.body, created.body);
-    const list = await t.request('GET', `/api/v3/users/${alice.user.id}/keys`, { token: t.rootToken });
+    const list = await t.request('GET', `/api/v3/users/${alice.id}/keys`, { token: t.rootToken });
     assert.equal(list.status, 200);
     assert.deepEqual(list.body, (await t.request('GET', '/api/v3/user/keys', { token: alice.token })).body);
     assert.ok(list.body.some((k: { id: number }) => k.id === created.body.id));
-    const blockedList = await t.request('GET', `/api/v3/users/${blocked.user.id}/keys`, {
+    const blockedList = await t.request('GET', `/api/v3/users/${blocked.id}/keys`, {
       token: t.rootToken,
     });
     assert.deepEqual([blockedList.status, blockedList.body], [200, []]);
 
     // Someone else's key under this user is not found.
     const bobs = await post(bob.token, { title: 'bob', key: freshKey('bob2') });
-    const wrongOwner = await t.request('DELETE', `/api/v3/users/${alice.user.id}/keys/${bobs.body.id}`, {
+    const wrongOwner = await t.request('DELETE', `/api/v3/users/${alice.id}/keys/${bobs.body.id}`, {
       token: t.rootToken,
     });
     assert.deepEqual([wrongOwner.status, wrongOwner.body], [404, { message: '404 Key Not Found' }]);
 
-    const deleted = await t.request('DELETE', `/api/v3/users/${alice.user.id}/keys/${created.body.id}`, {
+    const deleted = await t.request('DELETE', `/api/v3/users/${alice.id}/keys/${created.body.id}`, {
       token: t.rootToken,
     });
     assert.equal(deleted.status, 200);
     assert.deepEqual(Object.keys(deleted.body), recordFields);
     assert.equal(deleted.body.id, created.body.id);
-    const again = await t.request('DELETE', `/api/v3/users/${alice.user.id}/keys/${created.body.id}`, {
+    const again = await t.request('DELETE', `/api/v3/users/${alice.id}/keys/${created.body.id}`, {
       token: t.rootToken,
     });
     assert.deepEqual([again.status, again.body], [404, { message: '404 Key Not Found' }]);
-    const notNumeric = await t.request('DELETE', `/api/v3/users/${alice.user.id}/keys/abc`, {
+    const notNumeric = await t.request('DELETE', `/api/v3/users/${alice.id}/keys/abc`, {
       token: t.rootToken,
     });
     assert.deepEqual([notNumeric.status, notNumeric.body], [404, { message: '404 Key Not Found' }]);
   });
 
   it('reports every failed administrator add as 404 with GitLab’s body', async () => {
-    const url = `/api/v3/users/${alice.user.id}/keys`;
+    const url = `/api/v3/users/${alice.id}/keys`;
     const taken = freshKey('taken');
     assert.equal((await post(bob.token, { title: 'taken', key: taken })).status, 201);
     const cases: Array<[string, Record<string, unknown>, unknown]> = [
