@@ -5,10 +5,13 @@ import * as version from './version.ts';
 import * as user from './user.ts';
 import * as users from './users.ts';
 import * as session from './session.ts';
+import * as groups from './groups.ts';
+import * as namespaces from './namespaces.ts';
+import * as members from './members.ts';
 import * as keys from './keys.ts';
 import * as emails from './emails.ts';
 
-const modules = [version, user, users, session, keys, emails];
+const modules = [version, user, users, session, groups, namespaces, members, keys, emails];
 
 export function registerApiV3(app: FastifyInstance, deps: Deps): void {
   for (const module of modules) module.register(app, deps);
