@@ -8,10 +8,24 @@ import * as session from './session.ts';
 import * as groups from './groups.ts';
 import * as namespaces from './namespaces.ts';
 import * as members from './members.ts';
+import * as keys from './keys.ts';
+import * as emails from './emails.ts';
 import * as systemHooks from './system-hooks.ts';
 import * as projectHooks from './project-hooks.ts';
 
-const modules = [version, user, users, session, groups, namespaces, members, systemHooks, projectHooks];
+const modules = [
+  version,
+  user,
+  users,
+  session,
+  groups,
+  namespaces,
+  members,
+  keys,
+  emails,
+  systemHooks,
+  projectHooks,
+];
 
 export function registerApiV3(app: FastifyInstance, deps: Deps): void {
   for (const module of modules) module.register(app, deps);
