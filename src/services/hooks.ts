@@ -9,6 +9,7 @@ import type { ProjectHookRow, ProjectHookScope, SystemHookRow } from '../db/repo
 import { now } from '../db/errors.ts';
 import { findProjectRecordById } from '../db/repositories/projects.ts';
 import { findNamespaceById } from '../db/repositories/namespaces.ts';
+import { findUserById } from '../db/repositories/users.ts';
 import { notFound, paramsMissing, recordNotFound, ApiError } from '../http/errors.ts';
 import {
   groupMemberSystemPayload,
@@ -173,6 +174,17 @@ export async function announcePush(
   const tag = payload.object_kind === 'tag_push';
   await enqueueProjectHooks(trx, projectId, tag ? 'tag_push_events' : 'push_events', payload);
   await enqueueSystemHooks(trx, payload.object_kind, systemPushPayload(payload));
+}
+
+/** key_create / key_destroy for a user's SSH key (Key's after_create / after_destroy callbacks). */
+export async function announceUserKey(
+  trx: Executor,
+  change: 'create' | 'destroy',
+  key: HookKey & { user_id: number },
+): Promise<void> {
+  if (!(await repo.anySystemHook(trx))) return;
+  const user = await findUserById(trx, key.user_id);
+  await announceKey(trx, change === 'create' ? 'key_create' : 'key_destroy', key, user ?? null);
 }
 
 /** A project or group membership row as the members table holds it. */

@@ -1,6 +1,10 @@
 // What system hooks receive for each action of the other areas (reference/internals.md §2), sent by the
 // real worker to a real receiver on loopback: event names, fields in GitLab's order, the header.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { startReceiver, type Receiver } from '../../helpers/receiver.ts';
@@ -259,6 +263,66 @@ describe('system hook events', () => {
         ['user_remove_from_team', 'Reporter'],
         ['user_destroy', 'projdev'],
       ],
+    );
+  });
+
+  it('announces key_create and key_destroy', async () => {
+    const owner = await createFixtureUser(t, 'keyowner');
+    await delivered();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'labrador-key-'));
+    execFileSync('ssh-keygen', [
+      '-q',
+      '-t',
+      'ed25519',
+      '-N',
+      '',
+      '-C',
+      'hook@test',
+      '-f',
+      path.join(dir, 'id'),
+    ]);
+    const publicKey = fs.readFileSync(path.join(dir, 'id.pub'), 'utf8').trim();
+    fs.rmSync(dir, { recursive: true, force: true });
+
+    const created = await t.request('POST', '/api/v3/user/keys', {
+      token: owner.token,
+      body: { title: 'laptop', key: publicKey },
+    });
+    assert.equal(created.status, 201);
+    const [create, ...rest] = await delivered();
+    assert.deepEqual(rest, []);
+    assert.deepEqual(Object.keys(create), [
+      'event_name',
+      'created_at',
+      'updated_at',
+      'key',
+      'id',
+      'username',
+    ]);
+    assert.equal(create.event_name, 'key_create');
+    assert.equal(create.key, publicKey);
+    assert.equal(create.id, created.body.id);
+    assert.equal(create.username, 'keyowner');
+    assert.match(create.updated_at, SECONDS);
+
+    const deleted = await t.request('DELETE', `/api/v3/user/keys/${created.body.id}`, { token: owner.token });
+    assert.equal(deleted.status, 200);
+    const [destroy] = await delivered();
+    assert.deepEqual({ ...destroy, event_name: 'key_create' }, create);
+    await t.request('DELETE', `/api/v3/user/keys/${created.body.id}`, { token: owner.token });
+    assert.deepEqual(await delivered(), [], 'a repeated delete announces nothing');
+
+    // A user's deletion takes their keys with it: key_destroy, then user_destroy.
+    const again = await t.request('POST', '/api/v3/user/keys', {
+      token: owner.token,
+      body: { title: 'x', key: publicKey },
+    });
+    assert.equal(again.status, 201);
+    await delivered();
+    await t.request('DELETE', `/api/v3/users/${owner.id}`, { token: t.rootToken });
+    assert.deepEqual(
+      (await delivered()).map((event) => event.event_name),
+      ['key_destroy', 'user_destroy'],
     );
   });
 });
