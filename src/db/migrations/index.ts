@@ -3,8 +3,12 @@ import { Migrator, type Migration } from 'kysely';
 import type { Db } from '../connect.ts';
 import type { MigrationFn } from './helpers.ts';
 import { up as users } from './001-users.ts';
+import { up as git } from './003-git.ts';
 
-const migrations: Array<[string, MigrationFn]> = [['001-users', users]];
+const migrations: Array<[string, MigrationFn]> = [
+  ['001-users', users],
+  ['003-git', git],
+];
 
 export async function migrate(db: Db): Promise<void> {
   const provided: Record<string, Migration> = {};
