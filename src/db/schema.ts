@@ -81,6 +81,94 @@ export interface SettingsTable {
   value: string;
 }
 
+export interface ProjectsTable {
+  id: Generated<number>;
+  namespace_id: number;
+  creator_id: number | null;
+  name: string;
+  path: string;
+  description: string | null;
+  /** null until the first push; presented as the repository HEAD ('master') meanwhile (README row 18). */
+  default_branch: string | null;
+  visibility_level: number;
+  archived: Bool;
+  issues_enabled: Bool;
+  merge_requests_enabled: Bool;
+  wiki_enabled: Bool;
+  builds_enabled: Bool;
+  snippets_enabled: Bool;
+  container_registry_enabled: Bool;
+  shared_runners_enabled: Bool;
+  public_builds: Bool;
+  lfs_enabled: Bool;
+  only_allow_merge_if_build_succeeds: Bool;
+  request_access_enabled: Bool;
+  runners_token: string;
+  /** Counter cache kept by star/unstar in the same transaction as the users_star_projects row. */
+  star_count: number;
+  import_url: string | null;
+  avatar: string | null;
+  last_activity_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Project and group memberships: source_type 'Project' (source_id = projects.id) or 'Namespace' (groups). */
+export interface MembersTable {
+  id: Generated<number>;
+  source_type: 'Project' | 'Namespace';
+  source_id: number;
+  user_id: number;
+  access_level: number;
+  /** YYYY-MM-DD; the membership stops counting on that day. */
+  expires_at: string | null;
+  notification_level: number | null;
+  created_by_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A project shared with a group: the group's members get min(their level, group_access). */
+export interface ProjectGroupLinksTable {
+  id: Generated<number>;
+  project_id: number;
+  group_id: number;
+  group_access: number;
+  expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface UsersStarProjectsTable {
+  id: Generated<number>;
+  project_id: number;
+  user_id: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ForkedProjectLinksTable {
+  id: Generated<number>;
+  forked_to_project_id: number;
+  forked_from_project_id: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Activity (reference/internals.md §3): action codes as GitLab's Event constants; data is JSON text. */
+export interface EventsTable {
+  id: Generated<number>;
+  project_id: number | null;
+  author_id: number;
+  action: number;
+  target_id: number | null;
+  target_type: string | null;
+  title: string | null;
+  data: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 /** A protected-branch rule: an exact branch name or a pattern with `*` wildcards. */
 export interface ProtectedBranchesTable {
   id: Generated<number>;
@@ -113,6 +201,12 @@ export interface Database {
   emails: EmailsTable;
   namespaces: NamespacesTable;
   settings: SettingsTable;
+  projects: ProjectsTable;
+  members: MembersTable;
+  project_group_links: ProjectGroupLinksTable;
+  users_star_projects: UsersStarProjectsTable;
+  forked_project_links: ForkedProjectLinksTable;
+  events: EventsTable;
   protected_branches: ProtectedBranchesTable;
   pushes: PushesTable;
 }

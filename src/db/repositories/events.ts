@@ -1,0 +1,101 @@
+// Activity rows. Lists walk (project_id, id) or (author_id, id) newest first, with the offset applied to
+// the index before the page's rows are read (deferred join), so deep pages cost what page 1 costs.
+import { sql, type Insertable, type Selectable } from 'kysely';
+import type { EventsTable } from '../schema.ts';
+import type { Executor } from './users.ts';
+import { authorizedProjectIds } from './project-lists.ts';
+
+export type EventRow = Selectable<EventsTable>;
+export type NewEvent = Insertable<EventsTable>;
+
+export function insertEvent(db: Executor, values: NewEvent): Promise<EventRow> {
+  return db.insertInto('events').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+/** GitLab's reset_project_activity: last_activity_at follows events, written at most once an hour. */
+export async function touchProjectActivity(db: Executor, projectId: number, at: string): Promise<void> {
+  const hourAgo = new Date(Date.parse(at) - 3600_000).toISOString();
+  await db
+    .updateTable('projects')
+    .set({ last_activity_at: at })
+    .where('id', '=', projectId)
+    .where('last_activity_at', '<=', hourAgo)
+    .execute();
+}
+
+export async function countProjectEvents(db: Executor, projectId: number): Promise<number> {
+  const row = await db
+    .selectFrom('events')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('project_id', '=', projectId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export function listProjectEvents(
+  db: Executor,
+  projectId: number,
+  limit: number,
+  offset: number,
+): Promise<EventRow[]> {
+  const ids = db
+    .selectFrom('events')
+    .select('id')
+    .where('project_id', '=', projectId)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .offset(offset);
+  return db.selectFrom('events').selectAll().where('id', 'in', ids).orderBy('id', 'desc').execute();
+}
+
+/** The viewer can see the event's project: public, internal (non-external viewers), or authorized. */
+export interface EventVisibility {
+  viewerId: number;
+  admin: boolean;
+  external: boolean;
+}
+
+function userEventsQuery(db: Executor, authorId: number, visibility: EventVisibility) {
+  let query = db
+    .selectFrom('events as e')
+    .innerJoin('projects as p', 'p.id', 'e.project_id')
+    .where('e.author_id', '=', authorId);
+  if (!visibility.admin) {
+    const minimum = visibility.external ? 20 : 10;
+    query = query.where((eb) =>
+      eb.or([
+        eb('p.visibility_level', '>=', minimum),
+        eb('p.id', 'in', authorizedProjectIds(db, visibility.viewerId)),
+      ]),
+    );
+  }
+  return query;
+}
+
+export async function countUserEvents(
+  db: Executor,
+  authorId: number,
+  visibility: EventVisibility,
+): Promise<number> {
+  const row = await userEventsQuery(db, authorId, visibility)
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export function listUserEvents(
+  db: Executor,
+  authorId: number,
+  visibility: EventVisibility,
+  limit: number,
+  offset: number,
+): Promise<EventRow[]> {
+  const ids = userEventsQuery(db, authorId, visibility)
+    .select('e.id')
+    .orderBy('e.id', 'desc')
+    .limit(limit)
+    .offset(offset);
+  return db.selectFrom('events').selectAll().where('id', 'in', ids).orderBy('id', 'desc').execute();
+}
+
+export { sql };

@@ -1,0 +1,229 @@
+// Projects with their namespace, looked up by id or by namespace/path (both on unique indexes), and the
+// batched page helpers the project entity needs (owners, fork sources, fork counts, shares).
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import type { Database, NamespacesTable, ProjectsTable } from '../schema.ts';
+import type { Executor } from './users.ts';
+
+export type ProjectRow = Selectable<ProjectsTable>;
+export type NamespaceRow = Selectable<NamespacesTable>;
+export type NewProject = Insertable<ProjectsTable>;
+export type ProjectChanges = Updateable<ProjectsTable>;
+
+/** A project and its namespace: what every project route works with. */
+export interface ProjectRecord {
+  project: ProjectRow;
+  namespace: NamespaceRow;
+}
+
+export const PROJECT_COLUMNS = [
+  'id',
+  'namespace_id',
+  'creator_id',
+  'name',
+  'path',
+  'description',
+  'default_branch',
+  'visibility_level',
+  'archived',
+  'issues_enabled',
+  'merge_requests_enabled',
+  'wiki_enabled',
+  'builds_enabled',
+  'snippets_enabled',
+  'container_registry_enabled',
+  'shared_runners_enabled',
+  'public_builds',
+  'lfs_enabled',
+  'only_allow_merge_if_build_succeeds',
+  'request_access_enabled',
+  'runners_token',
+  'star_count',
+  'import_url',
+  'avatar',
+  'last_activity_at',
+  'created_at',
+  'updated_at',
+] as const;
+
+const NAMESPACE_COLUMNS = [
+  'id',
+  'name',
+  'path',
+  'owner_id',
+  'type',
+  'description',
+  'visibility_level',
+  'request_access_enabled',
+  'lfs_enabled',
+  'share_with_group_lock',
+  'created_at',
+  'updated_at',
+] as const;
+
+function selectRecords(db: Executor) {
+  return db
+    .selectFrom('projects as p')
+    .innerJoin('namespaces as n', 'n.id', 'p.namespace_id')
+    .select(PROJECT_COLUMNS.map((c) => `p.${c} as p_${c}` as const))
+    .select(NAMESPACE_COLUMNS.map((c) => `n.${c} as n_${c}` as const));
+}
+
+function toRecord(row: Record<string, unknown>): ProjectRecord {
+  const project: Record<string, unknown> = {};
+  const namespace: Record<string, unknown> = {};
+  for (const c of PROJECT_COLUMNS) project[c] = row[`p_${c}`];
+  for (const c of NAMESPACE_COLUMNS) namespace[c] = row[`n_${c}`];
+  return { project: project as ProjectRow, namespace: namespace as NamespaceRow };
+}
+
+export async function findProjectRecordById(db: Executor, id: number): Promise<ProjectRecord | undefined> {
+  const row = await selectRecords(db).where('p.id', '=', id).executeTakeFirst();
+  return row ? toRecord(row) : undefined;
+}
+
+/** `namespace/path`, case-insensitive (GitLab preferred an exact-case match; paths are unique ignoring case). */
+export async function findProjectRecordByFullPath(
+  db: Executor,
+  namespacePath: string,
+  projectPath: string,
+): Promise<ProjectRecord | undefined> {
+  const row = await selectRecords(db)
+    .where(sql<string>`lower(n.path)`, '=', namespacePath.toLowerCase())
+    .where(sql<string>`lower(p.path)`, '=', projectPath.toLowerCase())
+    .executeTakeFirst();
+  return row ? toRecord(row) : undefined;
+}
+
+/** Records for a page of ids, in the order of `ids` (one query). */
+export async function findProjectRecordsByIds(db: Executor, ids: number[]): Promise<ProjectRecord[]> {
+  if (ids.length === 0) return [];
+  const rows = await selectRecords(db).where('p.id', 'in', ids).execute();
+  const byId = new Map(rows.map((row) => [row.p_id as number, toRecord(row)]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+export function insertProject(db: Executor, values: NewProject): Promise<ProjectRow> {
+  return db.insertInto('projects').values(values).returning(PROJECT_COLUMNS).executeTakeFirstOrThrow();
+}
+
+export async function updateProject(db: Executor, id: number, changes: ProjectChanges): Promise<void> {
+  await db.updateTable('projects').set(changes).where('id', '=', id).execute();
+}
+
+export async function deleteProjectRow(db: Executor, id: number): Promise<void> {
+  // Members are polymorphic (no foreign key); every other project-owned table cascades.
+  await db.deleteFrom('members').where('source_type', '=', 'Project').where('source_id', '=', id).execute();
+  await db.deleteFrom('projects').where('id', '=', id).execute();
+}
+
+/** Another project in the namespace already uses this name or path (case-insensitively). */
+export async function findNameOrPathClash(
+  db: Executor,
+  namespaceId: number,
+  name: string | undefined,
+  path: string | undefined,
+  exceptId?: number,
+): Promise<{ name: boolean; path: boolean }> {
+  const result = { name: false, path: false };
+  const checks: Array<Promise<unknown>> = [];
+  const probe = (column: 'name' | 'path', value: string) => {
+    let query = db
+      .selectFrom('projects')
+      .select('id')
+      .where('namespace_id', '=', namespaceId)
+      .where(sql<string>`lower(${sql.ref(column)})`, '=', value.toLowerCase());
+    if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
+    checks.push(query.executeTakeFirst().then((row) => (result[column] = Boolean(row))));
+  };
+  if (name !== undefined) probe('name', name);
+  if (path !== undefined) probe('path', path);
+  await Promise.all(checks);
+  return result;
+}
+
+export async function countPersonalProjects(db: Executor, userId: number): Promise<number> {
+  const row = await db
+    .selectFrom('projects as p')
+    .innerJoin('namespaces as n', 'n.id', 'p.namespace_id')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('n.owner_id', '=', userId)
+    .where('n.type', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export async function findPersonalNamespace(db: Executor, userId: number): Promise<NamespaceRow | undefined> {
+  return db
+    .selectFrom('namespaces')
+    .select(NAMESPACE_COLUMNS)
+    .where('owner_id', '=', userId)
+    .where('type', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function findNamespaceById(db: Executor, id: number): Promise<NamespaceRow | undefined> {
+  return db.selectFrom('namespaces').select(NAMESPACE_COLUMNS).where('id', '=', id).executeTakeFirst();
+}
+
+/** Ids and paths of the projects in a namespace (user deletion removes their repositories). */
+export function projectsInNamespace(
+  db: Executor,
+  namespaceId: number,
+): Promise<Array<{ id: number; path: string }>> {
+  return db.selectFrom('projects').select(['id', 'path']).where('namespace_id', '=', namespaceId).execute();
+}
+
+/** Source project id of each fork among `ids`. */
+export async function forkSources(db: Executor, ids: number[]): Promise<Map<number, number>> {
+  const result = new Map<number, number>();
+  if (ids.length === 0) return result;
+  const rows = await db
+    .selectFrom('forked_project_links')
+    .select(['forked_to_project_id', 'forked_from_project_id'])
+    .where('forked_to_project_id', 'in', ids)
+    .execute();
+  for (const row of rows) result.set(row.forked_to_project_id, row.forked_from_project_id);
+  return result;
+}
+
+/** Number of forks of each project among `ids` (one grouped query on the forked_from index). */
+export async function forkCounts(db: Executor, ids: number[]): Promise<Map<number, number>> {
+  const result = new Map<number, number>();
+  if (ids.length === 0) return result;
+  const rows = await db
+    .selectFrom('forked_project_links')
+    .select(['forked_from_project_id', (eb) => eb.fn.countAll<number>().as('count')])
+    .where('forked_from_project_id', 'in', ids)
+    .groupBy('forked_from_project_id')
+    .execute();
+  for (const row of rows) result.set(row.forked_from_project_id, Number(row.count));
+  return result;
+}
+
+export interface SharedGroupRow {
+  project_id: number;
+  group_id: number;
+  group_name: string;
+  group_access: number;
+}
+
+/** Groups each project among `ids` is shared with, in share order. */
+export async function sharedGroups(db: Executor, ids: number[]): Promise<Map<number, SharedGroupRow[]>> {
+  const result = new Map<number, SharedGroupRow[]>();
+  if (ids.length === 0) return result;
+  const rows = await db
+    .selectFrom('project_group_links as l')
+    .innerJoin('namespaces as g', 'g.id', 'l.group_id')
+    .select(['l.project_id', 'l.group_id', 'g.name as group_name', 'l.group_access'])
+    .where('l.project_id', 'in', ids)
+    .orderBy('l.id')
+    .execute();
+  for (const row of rows) {
+    const list = result.get(row.project_id) ?? [];
+    list.push(row);
+    result.set(row.project_id, list);
+  }
+  return result;
+}
+
+export type { Database };

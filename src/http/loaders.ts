@@ -1,0 +1,40 @@
+// Loaders resolve a path parameter through a policy: a project that does not exist and one the caller
+// may not read both answer 404 `404 Project Not Found` (reference/api-v3.md §4.5–4.6).
+import type { FastifyRequest } from 'fastify';
+import type { Deps } from '../deps.ts';
+import {
+  findProjectRecordByFullPath,
+  findProjectRecordById,
+  type ProjectRecord,
+} from '../db/repositories/projects.ts';
+import { projectAccess, type ProjectAccess } from '../policies/access.ts';
+import { notFound } from './errors.ts';
+import { pathId } from './params.ts';
+
+export interface LoadedProject extends ProjectRecord {
+  access: ProjectAccess;
+}
+
+/** A project by integer id or `namespace/path` (the `/` sent as %2F), without any access check. */
+export async function findProjectByIdParam(deps: Deps, idParam: unknown): Promise<ProjectRecord | undefined> {
+  const text = String(idParam ?? '');
+  const slash = text.indexOf('/');
+  if (slash > 0) {
+    return findProjectRecordByFullPath(deps.db.kysely, text.slice(0, slash), text.slice(slash + 1));
+  }
+  const id = pathId(text);
+  return id === undefined ? undefined : findProjectRecordById(deps.db.kysely, id);
+}
+
+/** The project named by `idParam` (default: the `:id` path parameter) if the caller may read it; else 404. */
+export async function loadProject(
+  deps: Deps,
+  request: FastifyRequest,
+  idParam: unknown = (request.params as Record<string, unknown>).id,
+): Promise<LoadedProject> {
+  const record = await findProjectByIdParam(deps, idParam);
+  if (!record) throw notFound('Project');
+  const access = await projectAccess(deps.db.kysely, request.viewer, record);
+  if (!access.canRead) throw notFound('Project');
+  return { ...record, access };
+}
