@@ -148,8 +148,7 @@ export function registerGitHttp(app: FastifyInstance, deps: Deps): void {
           return sendError(reply, error);
         }
         const env = service === 'git-upload-pack' ? gitProtocol(request) : {};
-        const args =
-          service === 'git-upload-pack' ? ['upload-pack'] : receivePackArgs(deps);
+        const args = service === 'git-upload-pack' ? ['upload-pack'] : receivePackArgs(deps);
         const child = spawnGit([...args, '--stateless-rpc', '--advertise-refs', auth.repoPath], {
           env,
           stdio: ['ignore', 'pipe', 'pipe'],
