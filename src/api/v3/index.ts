@@ -3,9 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import * as version from './version.ts';
 import * as user from './user.ts';
+import * as users from './users.ts';
+import * as session from './session.ts';
 import * as branches from './branches.ts';
 
-const modules = [version, user, branches];
+const modules = [version, user, users, session, branches];
 
 export function registerApiV3(app: FastifyInstance, deps: Deps): void {
   for (const module of modules) module.register(app, deps);
