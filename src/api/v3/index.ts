@@ -8,9 +8,11 @@ import * as session from './session.ts';
 import * as groups from './groups.ts';
 import * as namespaces from './namespaces.ts';
 import * as members from './members.ts';
+import * as keys from './keys.ts';
+import * as emails from './emails.ts';
 import * as branches from './branches.ts';
 
-const modules = [version, user, users, session, groups, namespaces, members, branches];
+const modules = [version, user, users, session, groups, namespaces, members, keys, emails, branches];
 
 export function registerApiV3(app: FastifyInstance, deps: Deps): void {
   for (const module of modules) module.register(app, deps);
