@@ -10,6 +10,7 @@ import * as namespaces from './namespaces.ts';
 import * as members from './members.ts';
 import * as keys from './keys.ts';
 import * as emails from './emails.ts';
+import * as branches from './branches.ts';
 import * as systemHooks from './system-hooks.ts';
 import * as projectHooks from './project-hooks.ts';
 
@@ -23,6 +24,7 @@ const modules = [
   members,
   keys,
   emails,
+  branches,
   systemHooks,
   projectHooks,
 ];
