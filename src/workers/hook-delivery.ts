@@ -95,6 +95,9 @@ export class HookDeliveryWorker {
   async drain(options: { retries?: boolean; timeoutMs?: number } = {}): Promise<void> {
     const deadline = Date.now() + (options.timeoutMs ?? 30_000);
     for (;;) {
+      // A tick already running may have looked before the caller's rows were committed: wait it out and
+      // take a fresh look.
+      if (this.ticking) await this.ticking;
       const claimed = await this.tick();
       await Promise.all([...this.inFlight.values()].map((entry) => entry.done));
       if (claimed > 0) continue;
