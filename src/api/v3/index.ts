@@ -5,8 +5,11 @@ import * as version from './version.ts';
 import * as user from './user.ts';
 import * as users from './users.ts';
 import * as session from './session.ts';
+import * as groups from './groups.ts';
+import * as namespaces from './namespaces.ts';
+import * as members from './members.ts';
 
-const modules = [version, user, users, session];
+const modules = [version, user, users, session, groups, namespaces, members];
 
 export function registerApiV3(app: FastifyInstance, deps: Deps): void {
   for (const module of modules) module.register(app, deps);
