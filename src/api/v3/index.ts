@@ -8,8 +8,10 @@ import * as session from './session.ts';
 import * as groups from './groups.ts';
 import * as namespaces from './namespaces.ts';
 import * as members from './members.ts';
+import * as keys from './keys.ts';
+import * as emails from './emails.ts';
 
-const modules = [version, user, users, session, groups, namespaces, members];
+const modules = [version, user, users, session, groups, namespaces, members, keys, emails];
 
 export function registerApiV3(app: FastifyInstance, deps: Deps): void {
   for (const module of modules) module.register(app, deps);
