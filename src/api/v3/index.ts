@@ -10,8 +10,9 @@ import * as namespaces from './namespaces.ts';
 import * as members from './members.ts';
 import * as keys from './keys.ts';
 import * as emails from './emails.ts';
+import * as branches from './branches.ts';
 
-const modules = [version, user, users, session, groups, namespaces, members, keys, emails];
+const modules = [version, user, users, session, groups, namespaces, members, keys, emails, branches];
 
 export function registerApiV3(app: FastifyInstance, deps: Deps): void {
   for (const module of modules) module.register(app, deps);
