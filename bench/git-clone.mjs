@@ -3,12 +3,14 @@
 // is cloned. Usage:
 //   node bench/git-clone.mjs [workdir] [rounds=5] [commits=5000] [large-MiB=256]
 // Prints a summary table; the server runs as its own process (bench/git-server.ts) so its RSS is its own.
+import { Buffer } from 'node:buffer';
 import { spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { clearInterval, setInterval } from 'node:timers';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const workdir = path.resolve(
