@@ -3,6 +3,7 @@
 import type { Deps } from '../deps.ts';
 import type { Executor, UserRow } from '../db/repositories/users.ts';
 import { identitiesByUser } from '../db/repositories/users.ts';
+import { countPersonalProjects } from '../db/repositories/projects.ts';
 import type { UserFullExtras } from '../presenters/user.ts';
 import { now } from '../db/errors.ts';
 import { hashPassword } from './passwords.ts';
@@ -74,6 +75,9 @@ export async function insertUserWithNamespace(db: Executor, input: NewUser): Pro
 }
 
 export async function loadUserFullExtras(deps: Deps, userId: number): Promise<UserFullExtras> {
-  const identities = await identitiesByUser(deps.db.kysely, [userId]);
-  return { identities: identities.get(userId) ?? [], personalProjectCount: 0 };
+  const [identities, personalProjectCount] = await Promise.all([
+    identitiesByUser(deps.db.kysely, [userId]),
+    countPersonalProjects(deps.db.kysely, userId),
+  ]);
+  return { identities: identities.get(userId) ?? [], personalProjectCount };
 }

@@ -3,8 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import * as version from './version.ts';
 import * as user from './user.ts';
+import * as projects from './projects.ts';
+import * as events from './events.ts';
 
-const modules = [version, user];
+const modules = [version, user, projects, events];
 
 export function registerApiV3(app: FastifyInstance, deps: Deps): void {
   for (const module of modules) module.register(app, deps);

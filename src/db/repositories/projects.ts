@@ -227,3 +227,15 @@ export async function sharedGroups(db: Executor, ids: number[]): Promise<Map<num
 }
 
 export type { Database };
+
+/** Which of these projects were created by an import (their "created" event reads "imported"). */
+export async function importedProjectIds(db: Executor, ids: number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('projects')
+    .select('id')
+    .where('id', 'in', [...new Set(ids)])
+    .where('import_url', 'is not', null)
+    .execute();
+  return new Set(rows.map((row) => row.id));
+}
