@@ -58,7 +58,13 @@ export async function createGroup(t: TestApp, path: string, visibility = 20): Pr
   return row.id;
 }
 
-export async function addProjectMember(t: TestApp, projectId: number, userId: number, level: number, expiresAt?: string) {
+export async function addProjectMember(
+  t: TestApp,
+  projectId: number,
+  userId: number,
+  level: number,
+  expiresAt?: string,
+) {
   await insertMember(t.server.deps.db.kysely, {
     sourceType: 'Project',
     sourceId: projectId,
@@ -68,7 +74,13 @@ export async function addProjectMember(t: TestApp, projectId: number, userId: nu
   });
 }
 
-export async function addGroupMember(t: TestApp, groupId: number, userId: number, level: number, expiresAt?: string) {
+export async function addGroupMember(
+  t: TestApp,
+  groupId: number,
+  userId: number,
+  level: number,
+  expiresAt?: string,
+) {
   await insertMember(t.server.deps.db.kysely, {
     sourceType: 'Namespace',
     sourceId: groupId,
@@ -88,6 +100,13 @@ export async function shareWithGroup(
   const at = new Date().toISOString();
   await t.server.deps.db.kysely
     .insertInto('project_group_links')
-    .values({ project_id: projectId, group_id: groupId, group_access: groupAccess, expires_at: expiresAt, created_at: at, updated_at: at })
+    .values({
+      project_id: projectId,
+      group_id: groupId,
+      group_access: groupAccess,
+      expires_at: expiresAt,
+      created_at: at,
+      updated_at: at,
+    })
     .execute();
 }
