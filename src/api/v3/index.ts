@@ -3,10 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import * as version from './version.ts';
 import * as user from './user.ts';
+import * as users from './users.ts';
+import * as session from './session.ts';
 import * as projects from './projects.ts';
 import * as events from './events.ts';
 
-const modules = [version, user, projects, events];
+const modules = [version, user, users, session, projects, events];
 
 export function registerApiV3(app: FastifyInstance, deps: Deps): void {
   for (const module of modules) module.register(app, deps);

@@ -239,3 +239,19 @@ export async function importedProjectIds(db: Executor, ids: number[]): Promise<S
     .execute();
   return new Set(rows.map((row) => row.id));
 }
+
+/** Personal project counts of many users (can_create_project on user pages): one grouped query. */
+export async function personalProjectCounts(db: Executor, userIds: number[]): Promise<Map<number, number>> {
+  const result = new Map<number, number>();
+  if (userIds.length === 0) return result;
+  const rows = await db
+    .selectFrom('namespaces as n')
+    .innerJoin('projects as p', 'p.namespace_id', 'n.id')
+    .select(['n.owner_id', (eb) => eb.fn.countAll<number>().as('count')])
+    .where('n.owner_id', 'in', userIds)
+    .where('n.type', 'is', null)
+    .groupBy('n.owner_id')
+    .execute();
+  for (const row of rows) if (row.owner_id !== null) result.set(row.owner_id, Number(row.count));
+  return result;
+}

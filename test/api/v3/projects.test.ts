@@ -580,3 +580,39 @@ describe('projects: the access matrix', () => {
     assert.equal(r.status, 404);
   });
 });
+
+describe('projects: user deletion takes personal projects along', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp();
+  });
+  after(() => t.close());
+
+  it('removes the personal projects, their rows and repositories, and keeps others', async () => {
+    const leaver = await createUser(t, 'leaver');
+    const stayer = await createUser(t, 'stayer');
+    const own = await t.request('POST', '/api/v3/projects', { token: leaver.token, body: { name: 'mine' } });
+    assert.equal(own.status, 201);
+    const other = await t.request('POST', '/api/v3/projects', {
+      token: stayer.token,
+      body: { name: 'theirs' },
+    });
+    await addProjectMember(t, other.body.id, leaver.user.id, 30);
+    assert.ok(fs.existsSync(repoDir(t, 'leaver', 'mine')));
+    const r = await t.request('DELETE', `/api/v3/users/${leaver.user.id}`, { token: t.rootToken });
+    assert.equal(r.status, 200);
+    assert.ok(!fs.existsSync(repoDir(t, 'leaver', 'mine')));
+    const db = t.server.deps.db.kysely;
+    assert.equal(
+      (await db.selectFrom('projects').select('id').where('id', '=', own.body.id).execute()).length,
+      0,
+    );
+    assert.equal(
+      (await db.selectFrom('events').select('id').where('project_id', '=', own.body.id).execute()).length,
+      0,
+    );
+    const kept = await t.request('GET', `/api/v3/projects/${other.body.id}`, { token: stayer.token });
+    assert.equal(kept.status, 200);
+    assert.ok(fs.existsSync(repoDir(t, 'stayer', 'theirs')));
+  });
+});
