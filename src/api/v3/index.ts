@@ -5,10 +5,13 @@ import * as version from './version.ts';
 import * as user from './user.ts';
 import * as users from './users.ts';
 import * as session from './session.ts';
+import * as groups from './groups.ts';
+import * as namespaces from './namespaces.ts';
+import * as members from './members.ts';
 import * as projects from './projects.ts';
 import * as events from './events.ts';
 
-const modules = [version, user, users, session, projects, events];
+const modules = [version, user, users, session, groups, namespaces, members, projects, events];
 
 export function registerApiV3(app: FastifyInstance, deps: Deps): void {
   for (const module of modules) module.register(app, deps);

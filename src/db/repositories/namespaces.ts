@@ -1,0 +1,223 @@
+// Namespaces: personal ones (type null, owner_id = the user) and groups (type 'Group'). Lookups are on
+// the primary key or lower(path)/lower(name) indexes; lists page over (type, id) or the members index.
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import type { NamespacesTable } from '../schema.ts';
+import type { Executor } from './users.ts';
+
+export type NamespaceRow = Selectable<NamespacesTable>;
+export type GroupRow = NamespaceRow;
+
+export const GROUP_TYPE = 'Group';
+
+export function isGroup(namespace: NamespaceRow): boolean {
+  return namespace.type === GROUP_TYPE;
+}
+
+export function findNamespaceById(db: Executor, id: number): Promise<NamespaceRow | undefined> {
+  return db.selectFrom('namespaces').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findNamespaceByPath(db: Executor, path: string): Promise<NamespaceRow | undefined> {
+  return db
+    .selectFrom('namespaces')
+    .selectAll()
+    .where(sql`lower(path)`, '=', path.toLowerCase())
+    .executeTakeFirst();
+}
+
+/** GitLab's Namespace.find_by_path_or_name: lower(path) or lower(name), path preferred. */
+export async function findNamespaceByPathOrName(
+  db: Executor,
+  text: string,
+): Promise<NamespaceRow | undefined> {
+  const byPath = await findNamespaceByPath(db, text);
+  if (byPath) return byPath;
+  return db
+    .selectFrom('namespaces')
+    .selectAll()
+    .where(sql`lower(name)`, '=', text.toLowerCase())
+    .orderBy('id')
+    .executeTakeFirst();
+}
+
+/** The personal namespace of a user. */
+export function findUserNamespace(db: Executor, userId: number): Promise<NamespaceRow | undefined> {
+  return db
+    .selectFrom('namespaces')
+    .selectAll()
+    .where('owner_id', '=', userId)
+    .where('type', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function findGroupById(db: Executor, id: number): Promise<GroupRow | undefined> {
+  const row = await findNamespaceById(db, id);
+  return row && isGroup(row) ? row : undefined;
+}
+
+export async function findGroupByPath(db: Executor, path: string): Promise<GroupRow | undefined> {
+  const row = await findNamespaceByPath(db, path);
+  return row && isGroup(row) ? row : undefined;
+}
+
+/** Whether another namespace already uses this name (GitLab's case-sensitive uniqueness on name). */
+export async function isNamespaceNameTaken(db: Executor, name: string, exceptId?: number): Promise<boolean> {
+  let query = db
+    .selectFrom('namespaces')
+    .select('id')
+    .where(sql`lower(name)`, '=', name.toLowerCase())
+    .where('name', '=', name);
+  if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
+  return Boolean(await query.executeTakeFirst());
+}
+
+export async function isNamespacePathTaken(db: Executor, path: string, exceptId?: number): Promise<boolean> {
+  let query = db
+    .selectFrom('namespaces')
+    .select('id')
+    .where(sql`lower(path)`, '=', path.toLowerCase());
+  if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
+  return Boolean(await query.executeTakeFirst());
+}
+
+export function insertNamespace(db: Executor, values: Insertable<NamespacesTable>): Promise<NamespaceRow> {
+  return db.insertInto('namespaces').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function updateNamespace(
+  db: Executor,
+  id: number,
+  values: Updateable<NamespacesTable>,
+): Promise<NamespaceRow> {
+  await db.updateTable('namespaces').set(values).where('id', '=', id).execute();
+  return (await findNamespaceById(db, id))!;
+}
+
+export async function deleteNamespace(db: Executor, id: number): Promise<void> {
+  await db.deleteFrom('namespaces').where('id', '=', id).execute();
+}
+
+/** Groups by id, for batching embedded group names (one query per page). */
+export async function namespacesByIds(db: Executor, ids: number[]): Promise<Map<number, NamespaceRow>> {
+  const result = new Map<number, NamespaceRow>();
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return result;
+  const rows = await db.selectFrom('namespaces').selectAll().where('id', 'in', unique).execute();
+  for (const row of rows) result.set(row.id, row);
+  return result;
+}
+
+function searchPattern(search: string): string {
+  return `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export interface GroupListFilter {
+  /** Only groups this user is a member of; undefined = every group (administrators). */
+  memberUserId?: number;
+  search?: string;
+  skipIds?: number[];
+}
+
+function groupListQuery(db: Executor, filter: GroupListFilter) {
+  let query = db.selectFrom('namespaces').where('namespaces.type', '=', GROUP_TYPE);
+  if (filter.memberUserId !== undefined) {
+    const userId = filter.memberUserId;
+    query = query.where('namespaces.id', 'in', (sub) =>
+      sub
+        .selectFrom('members')
+        .select('members.source_id')
+        .where('members.user_id', '=', userId)
+        .where('members.source_type', '=', 'Namespace'),
+    );
+  }
+  if (filter.search) {
+    const pattern = searchPattern(filter.search);
+    query = query.where((eb) =>
+      eb.or([
+        eb(sql`lower(namespaces.name)`, 'like', sql`${pattern} escape '\\'`),
+        eb(sql`lower(namespaces.path)`, 'like', sql`${pattern} escape '\\'`),
+      ]),
+    );
+  }
+  if (filter.skipIds && filter.skipIds.length > 0)
+    query = query.where('namespaces.id', 'not in', filter.skipIds);
+  return query;
+}
+
+export async function countGroups(db: Executor, filter: GroupListFilter): Promise<number> {
+  const row = await groupListQuery(db, filter)
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export async function listGroups(
+  db: Executor,
+  filter: GroupListFilter,
+  page: { offset: number; limit: number },
+): Promise<GroupRow[]> {
+  // Deferred join: the offset walks ids only, then the page's rows are read.
+  const ids = groupListQuery(db, filter)
+    .select('namespaces.id')
+    .orderBy('namespaces.id')
+    .limit(page.limit)
+    .offset(page.offset);
+  return db.selectFrom('namespaces').selectAll().where('id', 'in', ids).orderBy('id').execute();
+}
+
+export interface NamespaceListFilter {
+  /** Own namespace plus member groups of this user; undefined = every namespace (administrators). */
+  userId?: number;
+  search?: string;
+}
+
+function namespaceListQuery(db: Executor, filter: NamespaceListFilter) {
+  let query = db.selectFrom('namespaces');
+  if (filter.userId !== undefined) {
+    const userId = filter.userId;
+    query = query.where((eb) =>
+      eb.or([
+        eb.and([eb('namespaces.owner_id', '=', userId), eb('namespaces.type', 'is', null)]),
+        eb(
+          'namespaces.id',
+          'in',
+          eb
+            .selectFrom('members')
+            .select('members.source_id')
+            .where('members.user_id', '=', userId)
+            .where('members.source_type', '=', 'Namespace'),
+        ),
+      ]),
+    );
+  }
+  if (filter.search) {
+    const pattern = searchPattern(filter.search);
+    query = query.where((eb) =>
+      eb.or([
+        eb(sql`lower(namespaces.name)`, 'like', sql`${pattern} escape '\\'`),
+        eb(sql`lower(namespaces.path)`, 'like', sql`${pattern} escape '\\'`),
+      ]),
+    );
+  }
+  return query;
+}
+
+export async function countNamespaces(db: Executor, filter: NamespaceListFilter): Promise<number> {
+  const row = await namespaceListQuery(db, filter)
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export async function listNamespaces(
+  db: Executor,
+  filter: NamespaceListFilter,
+  page: { offset: number; limit: number },
+): Promise<NamespaceRow[]> {
+  const ids = namespaceListQuery(db, filter)
+    .select('namespaces.id')
+    .orderBy('namespaces.id')
+    .limit(page.limit)
+    .offset(page.offset);
+  return db.selectFrom('namespaces').selectAll().where('id', 'in', ids).orderBy('id').execute();
+}
