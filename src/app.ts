@@ -6,6 +6,7 @@ import { installBodyParsers } from './http/body-parsers.ts';
 import { installErrorHandlers } from './http/error-handler.ts';
 import { resolveViewer } from './http/auth.ts';
 import { registerApiV3 } from './api/v3/index.ts';
+import { registerGitHttp } from './git-http/routes.ts';
 
 export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const app = Fastify({
@@ -28,5 +29,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     },
     { prefix: '/api/v3' },
   );
+  // Git smart HTTP lives outside /api/v3 at /<namespace>/<project>(.git)/…, with its own basic auth.
+  registerGitHttp(app, deps);
   return app;
 }
