@@ -11,6 +11,8 @@ import * as members from './members.ts';
 import * as keys from './keys.ts';
 import * as emails from './emails.ts';
 import * as branches from './branches.ts';
+import * as projects from './projects.ts';
+import * as events from './events.ts';
 import * as systemHooks from './system-hooks.ts';
 import * as projectHooks from './project-hooks.ts';
 
@@ -25,6 +27,8 @@ const modules = [
   keys,
   emails,
   branches,
+  projects,
+  events,
   systemHooks,
   projectHooks,
 ];
