@@ -176,6 +176,75 @@ export async function announcePush(
   await enqueueSystemHooks(trx, payload.object_kind, systemPushPayload(payload));
 }
 
+/** Project#owner: the namespace's user, or the group itself (which has no email: GitLab sent ""). */
+async function projectOwner(
+  trx: Executor,
+  namespace: HookNamespace & { type: string | null; owner_id: number | null },
+) {
+  if (namespace.type === 'Group' || namespace.owner_id === null) return { name: namespace.name, email: null };
+  const user = await findUserById(trx, namespace.owner_id);
+  return { name: user?.name ?? namespace.name, email: user?.email ?? null };
+}
+
+type HookProjectNamespace = HookNamespace & { type: string | null; owner_id: number | null };
+
+/**
+ * A project's creation (Projects::CreateService#after_create_actions): project_create, then
+ * user_add_to_team for the creator's master membership of a personal project.
+ */
+export async function announceProjectCreate(
+  trx: Executor,
+  project: HookProject,
+  namespace: HookProjectNamespace,
+  creatorMember: MembershipRow | null,
+  creator: Omit<HookUser, 'created_at' | 'updated_at'>,
+): Promise<void> {
+  if (!(await repo.anySystemHook(trx))) return;
+  await announceProject(trx, 'project_create', project, namespace, await projectOwner(trx, namespace));
+  if (creatorMember) await announceMembership(trx, 'create', creatorMember, creator);
+}
+
+/** project_rename (the path changed) or project_transfer (the namespace changed), with the old full path. */
+export async function announceProjectMove(
+  trx: Executor,
+  eventName: 'project_rename' | 'project_transfer',
+  project: HookProject,
+  namespace: HookProjectNamespace,
+  oldPathWithNamespace: string,
+): Promise<void> {
+  if (!(await repo.anySystemHook(trx))) return;
+  const owner = await projectOwner(trx, namespace);
+  await announceProject(trx, eventName, project, namespace, owner, oldPathWithNamespace);
+}
+
+/**
+ * A project's deletion (Projects::DestroyService: team.truncate, then the project): user_remove_from_team
+ * for each member, then project_destroy. Call before the rows go.
+ */
+export async function announceProjectDestroy(
+  trx: Executor,
+  project: HookProject,
+  namespace: HookProjectNamespace,
+): Promise<void> {
+  if (!(await repo.anySystemHook(trx))) return;
+  for (const member of await repo.membersOfSource(trx, 'Project', project.id)) {
+    const user = { id: member.user_id, name: member.name, username: member.username, email: member.email };
+    await announceProjectMember(trx, 'user_remove_from_team', member, project, namespace, {
+      ...user,
+      created_at: member.created_at,
+      updated_at: member.updated_at,
+    });
+  }
+  await announceProject(trx, 'project_destroy', project, namespace, await projectOwner(trx, namespace));
+}
+
+/** announceProjectDestroy for a project known by id (its row is read only when system hooks exist). */
+export async function announceProjectDestroyById(trx: Executor, projectId: number): Promise<void> {
+  if (!(await repo.anySystemHook(trx))) return;
+  const record = await findProjectRecordById(trx, projectId);
+  if (record) await announceProjectDestroy(trx, record.project, record.namespace);
+}
+
 /** key_create / key_destroy for a user's SSH key (Key's after_create / after_destroy callbacks). */
 export async function announceUserKey(
   trx: Executor,

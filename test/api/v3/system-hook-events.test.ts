@@ -325,4 +325,114 @@ describe('system hook events', () => {
       ['key_destroy', 'user_destroy'],
     );
   });
+
+  it('announces project_create, project_rename and project_destroy', async () => {
+    const owner = await createFixtureUser(t, 'projector');
+    await delivered();
+    const created = await t.request('POST', '/api/v3/projects', {
+      token: owner.token,
+      body: { name: 'Hooked Project', visibility_level: 20 },
+    });
+    assert.equal(created.status, 201, created.text);
+    const [create, creatorAdded, ...rest] = await delivered();
+    assert.deepEqual(rest, []);
+    assert.deepEqual(Object.keys(create), [
+      'event_name',
+      'created_at',
+      'updated_at',
+      'name',
+      'path',
+      'path_with_namespace',
+      'project_id',
+      'owner_name',
+      'owner_email',
+      'project_visibility',
+    ]);
+    assert.deepEqual(
+      { ...create, created_at: null, updated_at: null },
+      {
+        event_name: 'project_create',
+        created_at: null,
+        updated_at: null,
+        name: 'Hooked Project',
+        path: 'hooked-project',
+        path_with_namespace: 'projector/hooked-project',
+        project_id: created.body.id,
+        owner_name: 'projector Name',
+        owner_email: 'projector@example.com',
+        project_visibility: 'public',
+      },
+    );
+    assert.equal(create.created_at, created.body.created_at.replace(/\.\d{3}Z$/, 'Z'));
+    assert.equal(creatorAdded.event_name, 'user_add_to_team');
+    assert.equal(creatorAdded.user_username, 'projector');
+    assert.equal(creatorAdded.access_level, 'Master');
+
+    const renamed = await t.request('PUT', `/api/v3/projects/${created.body.id}`, {
+      token: owner.token,
+      body: { name: 'Hooked Project', path: 'renamed' },
+    });
+    assert.equal(renamed.status, 200, renamed.text);
+    const [rename, ...none] = await delivered();
+    assert.deepEqual(none, []);
+    assert.deepEqual(Object.keys(rename), [...Object.keys(create), 'old_path_with_namespace']);
+    assert.equal(rename.event_name, 'project_rename');
+    assert.equal(rename.path, 'renamed');
+    assert.equal(rename.path_with_namespace, 'projector/renamed');
+    assert.equal(rename.old_path_with_namespace, 'projector/hooked-project');
+    // An edit that keeps the path announces nothing (8.13 had no project_update).
+    await t.request('PUT', `/api/v3/projects/${created.body.id}`, {
+      token: owner.token,
+      body: { name: 'Hooked Project', description: 'changed' },
+    });
+    assert.deepEqual(await delivered(), []);
+
+    const deleted = await t.request('DELETE', `/api/v3/projects/${created.body.id}`, { token: owner.token });
+    assert.equal(deleted.status, 200);
+    const events = await delivered();
+    assert.deepEqual(
+      events.map((event) => event.event_name),
+      ['user_remove_from_team', 'project_destroy'],
+    );
+    assert.equal(events[1].path_with_namespace, 'projector/renamed');
+    assert.equal(events[1].project_id, created.body.id);
+
+    // A group project's owner is the group, which has no email.
+    await t.request('POST', '/api/v3/groups', {
+      token: t.rootToken,
+      body: { name: 'Owners', path: 'owners' },
+    });
+    const group = (await t.request('GET', '/api/v3/groups/owners', { token: t.rootToken })).body;
+    await delivered();
+    const inGroup = await t.request('POST', '/api/v3/projects', {
+      token: t.rootToken,
+      body: { name: 'grouped', namespace_id: group.id },
+    });
+    assert.equal(inGroup.status, 201, inGroup.text);
+    const [groupCreate, ...others] = await delivered();
+    assert.deepEqual(others, [], 'no creator membership for group projects');
+    assert.equal(groupCreate.owner_name, 'Owners');
+    assert.equal(groupCreate.owner_email, '');
+    assert.equal(groupCreate.project_visibility, 'private');
+
+    // A user's deletion takes their personal projects with it.
+    const personal = await t.request('POST', '/api/v3/projects', {
+      token: owner.token,
+      body: { name: 'mine' },
+    });
+    assert.equal(personal.status, 201);
+    await delivered();
+    await t.request('DELETE', `/api/v3/users/${owner.id}`, { token: t.rootToken });
+    assert.deepEqual(
+      (await delivered()).map((event) => [
+        event.event_name,
+        event.path_with_namespace ?? event.project_path_with_namespace ?? event.username,
+      ]),
+      [
+        ['user_remove_from_team', 'projector/mine'],
+        ['project_destroy', 'projector/mine'],
+        ['user_destroy', 'projector'],
+      ],
+    );
+  });
 });
