@@ -30,9 +30,14 @@ function receiver(mode: 'fast' | 'dead'): Promise<{ url: string; stop: () => voi
     server.keepAliveTimeout = 60000;
     server.listen(0, '127.0.0.1', () => process.send(server.address().port));
   `;
-  const child = fork('-e', [source], { execArgv: ['-e', source], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork('-e', [source], {
+    execArgv: ['-e', source],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   return new Promise((resolve) =>
-    child.once('message', (port) => resolve({ url: `http://127.0.0.1:${port}/hook`, stop: () => child.kill() })),
+    child.once('message', (port) =>
+      resolve({ url: `http://127.0.0.1:${port}/hook`, stop: () => child.kill() }),
+    ),
   );
 }
 
@@ -81,7 +86,8 @@ async function throughput(server: Server, base: string, hooks: number): Promise<
   const started = performance.now();
   for (let done = 0; done < events; done += 100) {
     await db.transaction().execute(async (trx) => {
-      for (let i = done; i < Math.min(events, done + 100); i++) await enqueueSystemHooks(trx, 'user_create', samplePayload);
+      for (let i = done; i < Math.min(events, done + 100); i++)
+        await enqueueSystemHooks(trx, 'user_create', samplePayload);
     });
   }
   const enqueued = performance.now();
@@ -107,7 +113,9 @@ async function createProjects(base: string, label: string, count: number): Promi
   const times: number[] = [];
   for (let i = 0; i < count; i++) {
     const started = performance.now();
-    const response = await api(base, 'POST', '/projects', { name: `${label}-${i}-${crypto.randomBytes(3).toString('hex')}` });
+    const response = await api(base, 'POST', '/projects', {
+      name: `${label}-${i}-${crypto.randomBytes(3).toString('hex')}`,
+    });
     times.push(performance.now() - started);
     if (response.status !== 201) throw new Error(`POST /projects answered ${response.status}`);
     await api(base, 'DELETE', `/projects/${response.body.id}`);
@@ -132,7 +140,9 @@ try {
   await server.deps.db.kysely.transaction().execute(async (trx) => {
     for (let i = 0; i < 100; i++) await enqueueSystemHooks(trx, 'user_create', samplePayload);
   });
-  console.log(`pending to a receiver that never answers: ${await countPendingDeliveries(server.deps.db.kysely)}`);
+  console.log(
+    `pending to a receiver that never answers: ${await countPendingDeliveries(server.deps.db.kysely)}`,
+  );
   await createProjects(base, 'with-100-pending-to-a-dead-receiver', 50);
   console.log(`still pending: ${await countPendingDeliveries(server.deps.db.kysely)}`);
   await api(base, 'DELETE', `/hooks/${hook}`);
