@@ -69,6 +69,9 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     LABRADOR_ROOT_PASSWORD: rootPassword,
     LABRADOR_EXTERNAL_URL: 'http://labrador.test',
     LABRADOR_LOG_LEVEL: process.env.LABRADOR_TEST_LOG ?? 'silent',
+    // The hook worker is woken by each enqueue and tests call drain(); a background poll would only add
+    // stray queries to the tests that count them.
+    LABRADOR_HOOK_POLL_MS: '60000',
     ...(database ? { LABRADOR_DATABASE_URL: database.url } : {}),
     ...env,
   });
