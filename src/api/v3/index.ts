@@ -8,8 +8,10 @@ import * as session from './session.ts';
 import * as groups from './groups.ts';
 import * as namespaces from './namespaces.ts';
 import * as members from './members.ts';
+import * as forks from './forks.ts';
+import * as stars from './stars.ts';
 
-const modules = [version, user, users, session, groups, namespaces, members];
+const modules = [version, user, users, session, groups, namespaces, members, forks, stars];
 
 export function registerApiV3(app: FastifyInstance, deps: Deps): void {
   for (const module of modules) module.register(app, deps);
