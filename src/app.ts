@@ -6,6 +6,7 @@ import { installBodyParsers } from './http/body-parsers.ts';
 import { installErrorHandlers } from './http/error-handler.ts';
 import { resolveViewer } from './http/auth.ts';
 import { registerApiV3 } from './api/v3/index.ts';
+import { registerUploadFiles } from './web/uploads.ts';
 
 export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const app = Fastify({
@@ -28,5 +29,6 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     },
     { prefix: '/api/v3' },
   );
+  registerUploadFiles(app, deps);
   return app;
 }

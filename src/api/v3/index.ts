@@ -10,8 +10,9 @@ import * as namespaces from './namespaces.ts';
 import * as members from './members.ts';
 import * as forks from './forks.ts';
 import * as stars from './stars.ts';
+import * as uploads from './uploads.ts';
 
-const modules = [version, user, users, session, groups, namespaces, members, forks, stars];
+const modules = [version, user, users, session, groups, namespaces, members, forks, stars, uploads];
 
 export function registerApiV3(app: FastifyInstance, deps: Deps): void {
   for (const module of modules) module.register(app, deps);
