@@ -11,8 +11,9 @@ import * as members from './members.ts';
 import * as forks from './forks.ts';
 import * as stars from './stars.ts';
 import * as uploads from './uploads.ts';
+import * as shares from './shares.ts';
 
-const modules = [version, user, users, session, groups, namespaces, members, forks, stars, uploads];
+const modules = [version, user, users, session, groups, namespaces, members, forks, stars, uploads, shares];
 
 export function registerApiV3(app: FastifyInstance, deps: Deps): void {
   for (const module of modules) module.register(app, deps);
