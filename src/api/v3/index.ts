@@ -12,8 +12,24 @@ import * as forks from './forks.ts';
 import * as stars from './stars.ts';
 import * as uploads from './uploads.ts';
 import * as shares from './shares.ts';
+import * as keys from './keys.ts';
+import * as emails from './emails.ts';
 
-const modules = [version, user, users, session, groups, namespaces, members, forks, stars, uploads, shares];
+const modules = [
+  version,
+  user,
+  users,
+  session,
+  groups,
+  namespaces,
+  members,
+  forks,
+  stars,
+  uploads,
+  shares,
+  keys,
+  emails,
+];
 
 export function registerApiV3(app: FastifyInstance, deps: Deps): void {
   for (const module of modules) module.register(app, deps);

@@ -1,0 +1,43 @@
+// SSH keys. Lists use keys_user_id (user_id, id); the global uniqueness of a fingerprint is the
+// keys_fingerprint unique index, so a concurrent duplicate fails the insert rather than slipping in.
+import type { Insertable, Selectable } from 'kysely';
+import type { KeysTable } from '../schema.ts';
+import type { Executor } from './users.ts';
+
+export type KeyRow = Selectable<KeysTable>;
+
+export function keysOfUser(db: Executor, userId: number): Promise<KeyRow[]> {
+  return db.selectFrom('keys').selectAll().where('user_id', '=', userId).orderBy('id').execute();
+}
+
+export function findKeyOfUser(db: Executor, userId: number, id: number): Promise<KeyRow | undefined> {
+  return db
+    .selectFrom('keys')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function isFingerprintTaken(db: Executor, fingerprint: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('keys')
+    .select('id')
+    .where('fingerprint', '=', fingerprint)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export function insertKey(db: Executor, values: Insertable<KeysTable>): Promise<KeyRow> {
+  return db.insertInto('keys').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Deletes one key of the user and returns the row as it was, or undefined when there was none. */
+export function deleteKeyOfUser(db: Executor, userId: number, id: number): Promise<KeyRow | undefined> {
+  return db
+    .deleteFrom('keys')
+    .where('user_id', '=', userId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}

@@ -1,0 +1,22 @@
+// SSH key shapes (reference/api-v3.md §6.2): the SSHKey entity, and the raw record GitLab's DELETE
+// endpoints serialized (`key.destroy` returned the ActiveRecord row, columns in table order).
+import type { KeyRow } from '../db/repositories/keys.ts';
+
+export function presentSSHKey(key: KeyRow) {
+  return { id: key.id, title: key.title, key: key.key, created_at: key.created_at };
+}
+
+/** The destroyed row as GitLab's `to_json` printed it; `type` and `public` only mattered for deploy keys. */
+export function presentKeyRecord(key: KeyRow) {
+  return {
+    id: key.id,
+    user_id: key.user_id,
+    created_at: key.created_at,
+    updated_at: key.updated_at,
+    key: key.key,
+    title: key.title,
+    type: null,
+    fingerprint: key.fingerprint,
+    public: false,
+  };
+}
