@@ -8,6 +8,8 @@ import { migrate } from './db/migrations/index.ts';
 import { createDeps, type Deps } from './deps.ts';
 import { buildApp } from './app.ts';
 import { ensureRootUser } from './services/root-user.ts';
+import { installHooks } from './git/hooks.ts';
+import { recoverPendingPushes } from './services/push.ts';
 
 export interface Server {
   app: FastifyInstance;
@@ -25,6 +27,9 @@ export async function startServer(
     await migrate(db);
     const deps = createDeps(config, db, log);
     await ensureRootUser(deps);
+    await installHooks(config.dataDir);
+    // Pushes whose processing a crash interrupted (ref moved, events not yet recorded).
+    await recoverPendingPushes(deps);
     const app = await buildApp(deps);
     await app.ready();
     let closed = false;

@@ -169,6 +169,31 @@ export interface EventsTable {
   updated_at: string;
 }
 
+/** A protected-branch rule: an exact branch name or a pattern with `*` wildcards. */
+export interface ProtectedBranchesTable {
+  id: Generated<number>;
+  project_id: number;
+  name: string;
+  developers_can_push: Bool;
+  developers_can_merge: Bool;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One git push: recorded before receive-pack runs, processed (events, hooks, CI) after. */
+export interface PushesTable {
+  id: Generated<number>;
+  project_id: number;
+  user_id: number | null;
+  /** JSON `[{before, after, ref}]` as the client sent them. */
+  changes: string;
+  status: 'pending' | 'processed';
+  /** JSON `[{before, after, ref}]` of the updates that really happened (once processed). */
+  applied_changes: string | null;
+  created_at: string;
+  processed_at: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   identities: IdentitiesTable;
@@ -182,4 +207,6 @@ export interface Database {
   users_star_projects: UsersStarProjectsTable;
   forked_project_links: ForkedProjectLinksTable;
   events: EventsTable;
+  protected_branches: ProtectedBranchesTable;
+  pushes: PushesTable;
 }

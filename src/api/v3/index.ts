@@ -14,6 +14,7 @@ import * as uploads from './uploads.ts';
 import * as shares from './shares.ts';
 import * as keys from './keys.ts';
 import * as emails from './emails.ts';
+import * as branches from './branches.ts';
 
 const modules = [
   version,
@@ -29,6 +30,7 @@ const modules = [
   shares,
   keys,
   emails,
+  branches,
 ];
 
 export function registerApiV3(app: FastifyInstance, deps: Deps): void {

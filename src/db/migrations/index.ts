@@ -4,11 +4,13 @@ import type { Db } from '../connect.ts';
 import type { MigrationFn } from './helpers.ts';
 import { up as users } from './001-users.ts';
 import { up as projects } from './002-projects.ts';
+import { up as git } from './003-git.ts';
 import { up as usersIndexes } from './003-users-indexes.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
   ['002-projects', projects],
+  ['003-git', git],
   ['003-users-indexes', usersIndexes],
 ];
 

@@ -90,13 +90,13 @@ describe('Secondary emails', () => {
       Array.from({ length: 8 }, () => t.request('GET', '/api/v3/user', { token: alice.token })),
     );
     const responses = await Promise.all(
-      Array.from({ length: 6 }, (_, index) =>
+      Array.from({ length: 12 }, (_, index) =>
         post(index % 2 ? alice.token : bob.token, {
           email: index % 2 ? 'raced@example.net' : 'RACED@example.net',
         }),
       ),
     );
-    assert.deepEqual(responses.map((r) => r.status).sort(), [201, 400, 400, 400, 400, 400]);
+    assert.deepEqual(responses.map((r) => r.status).sort(), [201, ...Array(11).fill(400)]);
     for (const response of responses.filter((r) => r.status === 400)) {
       assert.deepEqual(response.body, { message: { email: ['has already been taken'] } });
     }

@@ -392,4 +392,18 @@ describe('SSH keys', () => {
       assert.deepEqual([deleted.status, deleted.body], [404, { message: '404 User Not Found' }]);
     }
   });
+
+  it('acts on the impersonated user’s keys under sudo', async () => {
+    const headers = { sudo: alice.username };
+    const created = await t.request('POST', '/api/v3/user/keys', {
+      token: t.rootToken,
+      headers,
+      body: { title: 'via sudo', key: freshKey('sudo') },
+    });
+    assert.equal(created.status, 201);
+    const mine = await t.request('GET', `/api/v3/user/keys/${created.body.id}`, { token: alice.token });
+    assert.deepEqual(mine.body, created.body);
+    const rootsOwn = await t.request('GET', '/api/v3/user/keys', { token: t.rootToken });
+    assert.ok(!rootsOwn.body.some((k: { id: number }) => k.id === created.body.id));
+  });
 });

@@ -1,0 +1,233 @@
+// Git smart HTTP (reference/internals.md §6.1, performance.md "Git smart HTTP"): info/refs,
+// git-upload-pack and git-receive-pack, served by spawning `git upload-pack|receive-pack --stateless-rpc`
+// directly and streaming both ways with backpressure. Request bodies are never parsed or buffered.
+import fs from 'node:fs';
+import path from 'node:path';
+import { PassThrough, pipeline, type Readable } from 'node:stream';
+import zlib from 'node:zlib';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../deps.ts';
+import { findProjectRecordByFullPath, type ProjectRecord } from '../db/repositories/projects.ts';
+import { listProtectedBranches } from '../db/repositories/protected-branches.ts';
+import type { UserRow } from '../db/repositories/users.ts';
+import { spawnGit } from '../git/exec.ts';
+import { hooksPath } from '../git/hooks.ts';
+import { RefUpdateReader } from '../git/pkt-line.ts';
+import { repositoryPath } from '../git/repository.ts';
+import { projectAccess, type ProjectAccess } from '../policies/access.ts';
+import { canDownloadCode, canPushCode, pushAccessLevel } from '../policies/git-access.ts';
+import { processPush, recordPendingPush } from '../services/push.ts';
+import { accessDenied, authenticateGitUser, GitHttpError, REALM } from './auth.ts';
+
+type Service = 'git-upload-pack' | 'git-receive-pack';
+
+interface RepoParams {
+  namespace: string;
+  project: string;
+}
+
+interface Authorized {
+  user: UserRow | null;
+  record: ProjectRecord;
+  access: ProjectAccess;
+  repoPath: string;
+}
+
+function noCache(reply: FastifyReply): void {
+  reply.header('Expires', 'Fri, 01 Jan 1980 00:00:00 GMT');
+  reply.header('Pragma', 'no-cache');
+  reply.header('Cache-Control', 'no-cache, max-age=0, must-revalidate');
+}
+
+function pktLine(text: string): string {
+  return (text.length + 4).toString(16).padStart(4, '0') + text;
+}
+
+/** Auth, project lookup and access: the only work before git starts (2–3 indexed queries). */
+async function authorize(
+  deps: Deps,
+  request: FastifyRequest<{ Params: RepoParams }>,
+  service: Service,
+): Promise<Authorized> {
+  const namespace = request.params.namespace;
+  const projectPath = request.params.project.replace(/\.git$/, '');
+  const [user, record] = await Promise.all([
+    authenticateGitUser(deps, request),
+    findProjectRecordByFullPath(deps.db.kysely, namespace, projectPath),
+  ]);
+  const access = record ? await projectAccess(deps.db.kysely, user, record) : undefined;
+  if (!record || !access || !access.canRead) {
+    // Anonymous callers are asked for credentials rather than told the project does not exist.
+    if (!user) throw accessDenied();
+    throw new GitHttpError(404, 'Not Found');
+  }
+  if (service === 'git-upload-pack') {
+    if (!canDownloadCode(access, record)) {
+      if (!user) throw accessDenied();
+      throw new GitHttpError(403, 'You are not allowed to download code from this project.');
+    }
+  } else {
+    if (!user) throw accessDenied();
+    if (!canPushCode(access)) {
+      throw new GitHttpError(403, 'You are not allowed to push code to this project.');
+    }
+  }
+  const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
+  if (!fs.existsSync(path.join(repoPath, 'HEAD'))) {
+    throw new GitHttpError(404, 'A repository for this project does not exist yet.');
+  }
+  return { user, record, access, repoPath };
+}
+
+function sendError(reply: FastifyReply, error: unknown): FastifyReply {
+  if (error instanceof GitHttpError) {
+    if (error.challenge) reply.header('WWW-Authenticate', `Basic realm="${REALM}"`);
+    return reply.code(error.status).type('text/plain; charset=utf-8').send(`${error.text}\n`);
+  }
+  throw error;
+}
+
+function gitProtocol(request: FastifyRequest): Record<string, string> {
+  const header = request.headers['git-protocol'];
+  // Only the documented key=value[:key=value] form is passed to git.
+  if (typeof header === 'string' && /^[A-Za-z0-9=:._-]{1,200}$/.test(header)) return { GIT_PROTOCOL: header };
+  return {};
+}
+
+function requestBody(request: FastifyRequest): Readable {
+  const encoding = String(request.headers['content-encoding'] ?? '').toLowerCase();
+  if (encoding === 'gzip' || encoding === 'x-gzip') {
+    const gunzip = zlib.createGunzip();
+    pipeline(request.raw, gunzip, () => {});
+    return gunzip;
+  }
+  return request.raw;
+}
+
+/** Environment of receive-pack: GitLab's GL_ID, and the caller's push rules for the pre-receive hook. */
+async function pushEnvironment(deps: Deps, auth: Authorized): Promise<Record<string, string>> {
+  const rules = await listProtectedBranches(deps.db.kysely, auth.record.project.id);
+  return {
+    GL_ID: `user-${auth.user!.id}`,
+    GL_PROTOCOL: 'http',
+    LABRADOR_PUSH_RULES: JSON.stringify({
+      accessLevel: pushAccessLevel(auth.access),
+      archived: auth.record.project.archived === 1,
+      protectedBranches: rules.map((rule) => ({
+        name: rule.name,
+        developersCanPush: rule.developers_can_push === 1,
+      })),
+    }),
+  };
+}
+
+function receivePackArgs(deps: Deps): string[] {
+  return ['-c', `core.hooksPath=${hooksPath(deps.config.dataDir)}`, 'receive-pack'];
+}
+
+export function registerGitHttp(app: FastifyInstance, deps: Deps): void {
+  app.register(async (scope) => {
+    // Leave git request bodies as streams: they are piped into git, never parsed.
+    scope.addContentTypeParser(
+      ['application/x-git-upload-pack-request', 'application/x-git-receive-pack-request'],
+      (_request, _payload, done) => done(null),
+    );
+
+    scope.get<{ Params: RepoParams; Querystring: { service?: string } }>(
+      '/:namespace/:project/info/refs',
+      async (request, reply) => {
+        const service = request.query.service;
+        if (service !== 'git-upload-pack' && service !== 'git-receive-pack') {
+          // Only smart HTTP is served (no dumb protocol).
+          return reply.code(403).type('text/plain; charset=utf-8').send('Unsupported service\n');
+        }
+        let auth: Authorized;
+        try {
+          auth = await authorize(deps, request, service);
+        } catch (error) {
+          return sendError(reply, error);
+        }
+        const env = service === 'git-upload-pack' ? gitProtocol(request) : {};
+        const args = service === 'git-upload-pack' ? ['upload-pack'] : receivePackArgs(deps);
+        const child = spawnGit([...args, '--stateless-rpc', '--advertise-refs', auth.repoPath], {
+          env,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        child.stderr!.resume();
+        const out = new PassThrough();
+        // Protocol v2 starts with its capability advertisement, without the service line.
+        if (!/version=2/.test(env.GIT_PROTOCOL ?? '')) out.write(`${pktLine(`# service=${service}\n`)}0000`);
+        child.stdout!.pipe(out);
+        child.on('error', (error) => out.destroy(error));
+        noCache(reply);
+        reply.raw.on('close', () => child.exitCode === null && child.kill());
+        return reply.type(`application/x-${service}-advertisement`).send(out);
+      },
+    );
+
+    scope.post<{ Params: RepoParams }>('/:namespace/:project/git-upload-pack', async (request, reply) => {
+      let auth: Authorized;
+      try {
+        auth = await authorize(deps, request, 'git-upload-pack');
+      } catch (error) {
+        return sendError(reply, error);
+      }
+      const child = spawnGit(['upload-pack', '--stateless-rpc', auth.repoPath], {
+        env: gitProtocol(request),
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      child.stderr!.resume();
+      child.stdin!.on('error', () => {});
+      pipeline(requestBody(request), child.stdin!, () => {});
+      child.on('error', (error) => child.stdout!.destroy(error));
+      noCache(reply);
+      reply.raw.on('close', () => child.exitCode === null && child.kill());
+      return reply.type('application/x-git-upload-pack-result').send(child.stdout);
+    });
+
+    scope.post<{ Params: RepoParams }>('/:namespace/:project/git-receive-pack', async (request, reply) => {
+      let auth: Authorized;
+      let env: Record<string, string>;
+      try {
+        auth = await authorize(deps, request, 'git-receive-pack');
+        env = await pushEnvironment(deps, auth);
+      } catch (error) {
+        return sendError(reply, error);
+      }
+      let pushId: number | undefined;
+      const reader = new RefUpdateReader(async (commands) => {
+        if (commands.length > 0) {
+          pushId = await recordPendingPush(deps, auth.record.project.id, auth.user!.id, commands);
+        }
+      });
+      const child = spawnGit([...receivePackArgs(deps), '--stateless-rpc', auth.repoPath], {
+        env,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr!.on('data', (chunk: Buffer) => {
+        if (stderr.length < 4096) stderr += chunk.toString();
+      });
+      child.stdin!.on('error', () => {});
+      pipeline(requestBody(request), reader, child.stdin!, (error) => {
+        if (error && child.exitCode === null) {
+          request.log.warn({ err: error }, 'git-receive-pack request stream failed');
+          child.kill();
+        }
+      });
+      // The response ends only after the push is processed, so its events exist when `git push` returns.
+      const out = new PassThrough();
+      child.stdout!.pipe(out, { end: false });
+      child.on('error', (error) => out.destroy(error));
+      child.on('close', (code) => {
+        if (code !== 0) request.log.warn({ code, stderr }, 'git receive-pack failed');
+        const finish = pushId === undefined ? Promise.resolve() : processPush(deps, pushId);
+        finish
+          .catch((error) => request.log.error({ err: error, pushId }, 'push processing failed'))
+          .finally(() => out.end());
+      });
+      noCache(reply);
+      return reply.type('application/x-git-receive-pack-result').send(out);
+    });
+  });
+}

@@ -1,0 +1,165 @@
+// Commits as GitLab presented them, read with `git cat-file --batch` (one process for any number of
+// commits) or straight from `for-each-ref` fields; nothing here runs git once per commit.
+import { spawnGit } from './exec.ts';
+import { git } from './exec.ts';
+
+export const BLANK_SHA = '0000000000000000000000000000000000000000';
+
+export interface Commit {
+  id: string;
+  parentIds: string[];
+  authorName: string;
+  authorEmail: string;
+  /** `2015-12-24T16:51:14.000+01:00`: the commit's own offset, as Rails serialised the Time. */
+  authoredDate: string;
+  committerName: string;
+  committerEmail: string;
+  committedDate: string;
+  /** The raw message, trailing newline included (Rugged's `message`). */
+  message: string;
+}
+
+/** `1450972274 +0100` → `2015-12-24T16:51:14.000+01:00` (the time in the commit's own zone). */
+export function formatGitDate(raw: string): string {
+  const match = /^(-?\d+) ([+-])(\d\d)(\d\d)$/.exec(raw.trim());
+  if (!match) return new Date(0).toISOString();
+  const [, seconds, sign, hours, minutes] = match;
+  const offset = (sign === '-' ? -1 : 1) * (Number(hours) * 60 + Number(minutes));
+  const local = new Date((Number(seconds) + offset * 60) * 1000).toISOString().slice(0, -1);
+  return `${local}${sign}${hours}:${minutes}`;
+}
+
+/** The same instant without milliseconds (Ruby's Time#xmlschema, used in hook payloads). */
+export function xmlschema(date: string): string {
+  return date.replace(/\.\d{3}(?=[+-]\d\d:\d\d$)/, '');
+}
+
+/** `Name <email> 1450972274 +0100` → its three parts. */
+function parseSignature(value: string): { name: string; email: string; date: string } {
+  const match = /^(.*?) ?<([^>]*)> (\S+ \S+)$/.exec(value);
+  if (!match) return { name: value, email: '', date: formatGitDate('0 +0000') };
+  return { name: match[1], email: match[2], date: formatGitDate(match[3]) };
+}
+
+/** Parses a raw commit object (the body `cat-file` prints). */
+export function parseCommitObject(id: string, raw: Buffer): Commit {
+  const text = raw.toString('utf8');
+  const split = text.indexOf('\n\n');
+  const header = split === -1 ? text : text.slice(0, split);
+  const message = split === -1 ? '' : text.slice(split + 2);
+  const parentIds: string[] = [];
+  let author = parseSignature('');
+  let committer = author;
+  for (const line of header.split('\n')) {
+    // Continuation lines of multi-line headers (gpgsig, mergetag) start with a space.
+    if (line.startsWith(' ')) continue;
+    const space = line.indexOf(' ');
+    const key = line.slice(0, space);
+    const value = line.slice(space + 1);
+    if (key === 'parent') parentIds.push(value);
+    else if (key === 'author') author = parseSignature(value);
+    else if (key === 'committer') committer = parseSignature(value);
+  }
+  return {
+    id,
+    parentIds,
+    authorName: author.name,
+    authorEmail: author.email,
+    authoredDate: author.date,
+    committerName: committer.name,
+    committerEmail: committer.email,
+    committedDate: committer.date,
+    message,
+  };
+}
+
+/**
+ * Reads many commits through one `git cat-file --batch`. Unknown ids and non-commits are left out;
+ * the map is keyed by the id asked for.
+ */
+export function readCommits(repoPath: string, ids: string[]): Promise<Map<string, Commit>> {
+  const result = new Map<string, Commit>();
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return Promise.resolve(result);
+  return new Promise((resolve, reject) => {
+    const child = spawnGit(['cat-file', '--batch'], { cwd: repoPath, stdio: ['pipe', 'pipe', 'pipe'] });
+    const chunks: Buffer[] = [];
+    let stderr = '';
+    child.stdout!.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`git cat-file failed (${code}): ${stderr.trim()}`));
+      const out = Buffer.concat(chunks);
+      let position = 0;
+      for (const asked of unique) {
+        const newline = out.indexOf(10, position);
+        if (newline === -1) break;
+        const header = out.subarray(position, newline).toString();
+        position = newline + 1;
+        const [sha, type, size] = header.split(' ');
+        if (type === undefined || size === undefined) continue; // "<id> missing"
+        const length = Number(size);
+        const body = out.subarray(position, position + length);
+        position += length + 1;
+        if (type === 'commit') result.set(asked, parseCommitObject(sha, body));
+      }
+      resolve(result);
+    });
+    child.stdin!.on('error', () => {});
+    child.stdin!.end(unique.map((id) => `${id}\n`).join(''));
+  });
+}
+
+/**
+ * The commits a push brought, oldest first (`rev-list --reverse from..to`, or the whole history of `to`
+ * when there is no `from`), with their total count. Only the last `limit` are read.
+ */
+export async function commitsBetween(
+  repoPath: string,
+  from: string | null,
+  to: string,
+  limit: number,
+): Promise<{ total: number; commits: Commit[] }> {
+  const range = from ? [`^${from}`, to] : [to];
+  const out = await git(['rev-list', '--topo-order', '--reverse', ...range, '--'], { cwd: repoPath });
+  const ids = out.split('\n').filter(Boolean);
+  const last = ids.slice(Math.max(0, ids.length - limit));
+  const commits = await readCommits(repoPath, last);
+  return { total: ids.length, commits: last.map((id) => commits.get(id)).filter((c): c is Commit => !!c) };
+}
+
+export interface ChangedFiles {
+  added: string[];
+  modified: string[];
+  removed: string[];
+}
+
+/** Files each commit added/modified/removed against its first parent, for all commits in one diff-tree. */
+export async function changedFiles(repoPath: string, commits: Commit[]): Promise<Map<string, ChangedFiles>> {
+  const result = new Map<string, ChangedFiles>();
+  if (commits.length === 0) return result;
+  const input = commits.map((c) => (c.parentIds[0] ? `${c.id} ${c.parentIds[0]}\n` : `${c.id}\n`)).join('');
+  const out = await git(['diff-tree', '--stdin', '-r', '--root', '--no-renames', '--name-status', '-z'], {
+    cwd: repoPath,
+    input,
+  });
+  const tokens = out.split('\0');
+  let current: ChangedFiles | undefined;
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    if (token === '') continue;
+    const commitLine = /^([0-9a-f]{40})(?: [0-9a-f]{40})?\n?$/.exec(token);
+    if (commitLine) {
+      current = { added: [], modified: [], removed: [] };
+      result.set(commitLine[1], current);
+      continue;
+    }
+    const path = tokens[++i];
+    if (!current || path === undefined) continue;
+    if (token === 'A') current.added.push(path);
+    else if (token === 'D') current.removed.push(path);
+    else current.modified.push(path);
+  }
+  return result;
+}

@@ -1,0 +1,20 @@
+// What a caller may do with a project's repository (reference/internals.md §6.1–6.2): download_code is
+// reporter+ or anyone who can read a public/internal project; push_code is developer+ on a project that
+// is not archived (archived projects refuse pushes in the pre-receive hook, with a readable reason).
+import type { ProjectRecord } from '../db/repositories/projects.ts';
+import type { ProjectAccess } from './access.ts';
+import { AccessLevel, Visibility } from '../domain/types.ts';
+
+export function canDownloadCode(access: ProjectAccess, record: ProjectRecord): boolean {
+  if (!access.canRead) return false;
+  return access.level >= AccessLevel.Reporter || record.project.visibility_level !== Visibility.Private;
+}
+
+export function canPushCode(access: ProjectAccess): boolean {
+  return access.canRead && access.level >= AccessLevel.Developer;
+}
+
+/** The level the push rules see: administrators count as masters on every project. */
+export function pushAccessLevel(access: ProjectAccess): number {
+  return access.admin ? Math.max(access.level, AccessLevel.Master) : access.level;
+}

@@ -1,0 +1,217 @@
+// Push processing (reference/internals.md §1.3, §3, §6.2). A push is recorded as 'pending' before
+// receive-pack can move a ref; after receive-pack ends, the refs that really moved become events, the
+// first push chooses the default branch, and the push is marked processed — all in ONE transaction, so
+// a crash anywhere leaves a pending row that the next start-up processes (recoverPendingPushes).
+import type { Deps } from '../deps.ts';
+import { now } from '../db/errors.ts';
+import { findProjectRecordById, updateProject, type ProjectRecord } from '../db/repositories/projects.ts';
+import {
+  findPush,
+  insertPendingPush,
+  listPendingPushes,
+  markPushProcessed,
+  type PushRow,
+} from '../db/repositories/pushes.ts';
+import { findUserById, type Executor, type UserRow } from '../db/repositories/users.ts';
+import { BLANK_SHA, changedFiles, commitsBetween, readCommits } from '../git/commits.ts';
+import type { RefUpdate } from '../git/pkt-line.ts';
+import { peelTag, resolveRefs, setHead, tagMessage } from '../git/refs.ts';
+import { repositoryPath } from '../git/repository.ts';
+import { EventAction, recordEvent } from './events.ts';
+import { buildPushData, PUSH_COMMITS_LIMIT, type PushData } from './push-data.ts';
+
+export async function recordPendingPush(
+  deps: Deps,
+  projectId: number,
+  userId: number,
+  changes: RefUpdate[],
+): Promise<number> {
+  return insertPendingPush(deps.db.kysely, {
+    project_id: projectId,
+    user_id: userId,
+    changes: JSON.stringify(changes.map(({ before, after, ref }) => ({ before, after, ref }))),
+    created_at: now(),
+  });
+}
+
+const BRANCH_PREFIX = 'refs/heads/';
+const TAG_PREFIX = 'refs/tags/';
+
+/** The updates of a push that really happened: each ref now holds the pushed value (or is gone). */
+async function appliedChanges(repoPath: string, changes: RefUpdate[]): Promise<RefUpdate[]> {
+  const current = await resolveRefs(
+    repoPath,
+    changes.map((change) => change.ref),
+  );
+  return changes.filter((change) =>
+    change.after === BLANK_SHA ? !current.has(change.ref) : current.get(change.ref) === change.after,
+  );
+}
+
+/** The first branch pushed into a project without a default branch: `master` if pushed, else the first. */
+function chooseDefaultBranch(record: ProjectRecord, applied: RefUpdate[]): string | null {
+  if (record.project.default_branch) return null;
+  const pushed = applied
+    .filter((change) => change.ref.startsWith(BRANCH_PREFIX) && change.after !== BLANK_SHA)
+    .map((change) => change.ref.slice(BRANCH_PREFIX.length));
+  if (pushed.length === 0) return null;
+  return pushed.includes('master') ? 'master' : pushed[0];
+}
+
+/** GitPushService / GitTagPushService: which commits a ref update brought, and its payload. */
+async function pushDataFor(
+  deps: Deps,
+  repoPath: string,
+  record: ProjectRecord,
+  user: UserRow,
+  change: RefUpdate,
+  defaultBranch: string | null,
+  isFirstDefaultPush: boolean,
+): Promise<PushData> {
+  const { before, after, ref } = change;
+  let commits: Awaited<ReturnType<typeof commitsBetween>> = { total: 0, commits: [] };
+  let checkoutSha: string | null = null;
+  let message: string | null = null;
+  if (ref.startsWith(TAG_PREFIX)) {
+    if (after !== BLANK_SHA) {
+      checkoutSha = (await peelTag(repoPath, ref)) ?? null;
+      message = await tagMessage(repoPath, after);
+      // The single tagged commit (GitTagPushService).
+      if (checkoutSha) {
+        const tagged = (await readCommits(repoPath, [checkoutSha])).get(checkoutSha);
+        if (tagged) commits = { total: 1, commits: [tagged] };
+      }
+    }
+  } else if (after !== BLANK_SHA) {
+    checkoutSha = after;
+    if (before !== BLANK_SHA) {
+      commits = await commitsBetween(repoPath, before, after, PUSH_COMMITS_LIMIT);
+    } else if (isFirstDefaultPush || !defaultBranch) {
+      // First push of the default branch: its whole history counts as pushed.
+      commits = await commitsBetween(repoPath, null, after, PUSH_COMMITS_LIMIT);
+    } else {
+      // A new branch: the commits the default branch does not have.
+      commits = await commitsBetween(repoPath, `${BRANCH_PREFIX}${defaultBranch}`, after, PUSH_COMMITS_LIMIT);
+    }
+  }
+  const files = await changedFiles(repoPath, commits.commits);
+  return buildPushData({
+    baseUrl: deps.config.externalUrl,
+    record,
+    user,
+    before,
+    after,
+    ref,
+    checkoutSha,
+    message,
+    commits: commits.commits,
+    files,
+    totalCommitsCount: commits.total,
+  });
+}
+
+export interface ProcessedPush {
+  push: PushRow;
+  record: ProjectRecord;
+  user: UserRow | null;
+  applied: RefUpdate[];
+  payloads: PushData[];
+}
+
+export interface ProcessOptions {
+  /**
+   * Recovery at start-up: a push whose refs have not moved may still be running in another process,
+   * so it stays pending until it is this old (ms).
+   */
+  leaveUnmovedYoungerThanMs?: number;
+}
+
+/**
+ * Processes one pending push: verifies which refs moved, then in ONE transaction records the push
+ * events (with GitLab's push payload), the default branch and last_activity_at, and marks the push
+ * processed. Returns what was recorded, or null when another process got there first.
+ */
+export async function processPush(
+  deps: Deps,
+  pushId: number,
+  options: ProcessOptions = {},
+): Promise<ProcessedPush | null> {
+  const db = deps.db.kysely;
+  const push = await findPush(db, pushId);
+  if (!push || push.status !== 'pending') return null;
+  const record = await findProjectRecordById(db, push.project_id);
+  const user = push.user_id === null ? null : ((await findUserById(db, push.user_id)) ?? null);
+  let applied: RefUpdate[] = [];
+  const payloads: PushData[] = [];
+  let newDefault: string | null = null;
+  if (record) {
+    const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
+    applied = await appliedChanges(repoPath, JSON.parse(push.changes) as RefUpdate[]);
+    if (applied.length === 0 && options.leaveUnmovedYoungerThanMs !== undefined) {
+      const age = Date.now() - Date.parse(push.created_at);
+      if (age < options.leaveUnmovedYoungerThanMs) return null;
+    }
+    newDefault = chooseDefaultBranch(record, applied);
+    if (newDefault) await setHead(repoPath, newDefault);
+    const defaultBranch = newDefault ?? record.project.default_branch;
+    if (user) {
+      for (const change of applied) {
+        const isFirstDefaultPush = newDefault !== null && change.ref === `${BRANCH_PREFIX}${newDefault}`;
+        payloads.push(
+          await pushDataFor(deps, repoPath, record, user, change, defaultBranch, isFirstDefaultPush),
+        );
+      }
+    }
+  }
+  const at = now();
+  const claimed = await db.transaction().execute(async (trx) => {
+    if (!(await markPushProcessed(trx, push.id, JSON.stringify(applied), at))) return false;
+    if (record && newDefault) {
+      await updateProject(trx, record.project.id, { default_branch: newDefault });
+      record.project.default_branch = newDefault;
+    }
+    await recordPushEvents(trx, record, user, payloads, at);
+    // Hook deliveries (push / tag_push project hooks, system hooks) and pipelines join here, in this
+    // same transaction, from `payloads`.
+    return true;
+  });
+  if (!claimed) return null;
+  return { push: { ...push, status: 'processed' }, record: record!, user, applied, payloads };
+}
+
+async function recordPushEvents(
+  trx: Executor,
+  record: ProjectRecord | undefined,
+  user: UserRow | null,
+  payloads: PushData[],
+  at: string,
+): Promise<void> {
+  if (!record || !user) return;
+  for (const data of payloads) {
+    await recordEvent(trx, {
+      projectId: record.project.id,
+      authorId: user.id,
+      action: EventAction.Pushed,
+      data,
+      at,
+    });
+  }
+}
+
+/** Start-up: every push left pending by a crash is processed (oldest first). */
+export async function recoverPendingPushes(deps: Deps): Promise<number> {
+  let processed = 0;
+  let afterId = 0;
+  for (;;) {
+    const batch = await listPendingPushes(deps.db.kysely, afterId, 100);
+    if (batch.length === 0) return processed;
+    for (const push of batch) {
+      afterId = push.id;
+      try {
+        if (await processPush(deps, push.id, { leaveUnmovedYoungerThanMs: 10 * 60 * 1000 })) processed++;
+      } catch (error) {
+        deps.log.error({ err: error, pushId: push.id }, 'processing a pending push failed');
+      }
+    }
+  }
+}

@@ -1,0 +1,234 @@
+import assert from 'node:assert/strict';
+import zlib from 'node:zlib';
+import pino from 'pino';
+import { after, before, describe, it } from 'node:test';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import {
+  addMember,
+  createProject,
+  createUser,
+  GitClient,
+  listen,
+  repoUrl,
+  type TestProject,
+  type TestUser,
+} from '../helpers/git.ts';
+import { AccessLevel } from '../../src/domain/types.ts';
+import { startServer } from '../../src/server.ts';
+import { recordPendingPush } from '../../src/services/push.ts';
+
+describe('push rules and push processing', () => {
+  let t: TestApp;
+  let base: string;
+  let client: GitClient;
+  let owner: TestUser;
+  let master: TestUser;
+  let developer: TestUser;
+  let project: TestProject;
+  let work: string;
+
+  const url = (user: TestUser) => repoUrl(base, project.fullPath, user.username, user.password);
+  const refSha = async (ref: string) =>
+    (await client.run(['--git-dir', project.repoPath, 'rev-parse', '--verify', '-q', ref])).stdout.trim();
+  const protect = (branch: string, body: Record<string, unknown> = {}) =>
+    t.request(
+      'PUT',
+      `/api/v3/projects/${project.id}/repository/branches/${encodeURIComponent(branch)}/protect`,
+      {
+        token: owner.token,
+        body,
+      },
+    );
+
+  before(async () => {
+    t = await startTestApp();
+    base = await listen(t);
+    client = new GitClient();
+    owner = await createUser(t, 'olga');
+    master = await createUser(t, 'max');
+    developer = await createUser(t, 'deb');
+    project = await createProject(t, owner, 'rules');
+    await addMember(t, project, master, AccessLevel.Master);
+    await addMember(t, project, developer, AccessLevel.Developer);
+    work = await client.workTree('rules-work', ['base']);
+    await client.ok(['push', '-q', url(owner), 'master'], work);
+  });
+  after(async () => {
+    client.close();
+    await t.close();
+  });
+
+  it('lets only masters and owners push to a protected branch, developers when developers_can_push', async () => {
+    assert.equal((await protect('master')).status, 200);
+    const before = await refSha('refs/heads/master');
+    const sha = await client.commit(work, 'developer change');
+    const refused = await client.run(['push', url(developer), 'master'], work);
+    assert.notEqual(refused.code, 0);
+    assert.match(
+      refused.stderr,
+      /remote: You are not allowed to push code to protected branches on this project\./,
+    );
+    assert.equal(await refSha('refs/heads/master'), before, 'the ref stays unchanged');
+
+    await client.ok(['push', '-q', url(master), 'master'], work);
+    assert.equal(await refSha('refs/heads/master'), sha);
+
+    assert.equal((await protect('master', { developers_can_push: true })).body.developers_can_push, true);
+    const next = await client.commit(work, 'developer allowed');
+    await client.ok(['push', '-q', url(developer), 'master'], work);
+    assert.equal(await refSha('refs/heads/master'), next);
+  });
+
+  it('refuses force pushes and deletions of protected branches for everyone, with the reason', async () => {
+    await protect('master');
+    const current = await refSha('refs/heads/master');
+    await client.ok(['reset', '-q', '--hard', 'HEAD~1'], work);
+    await client.commit(work, 'rewritten');
+    const force = await client.run(['push', '--force', url(owner), 'master'], work);
+    assert.notEqual(force.code, 0);
+    assert.match(
+      force.stderr,
+      /remote: You are not allowed to force push code to a protected branch on this project\./,
+    );
+    assert.equal(await refSha('refs/heads/master'), current);
+
+    const remove = await client.run(['push', url(owner), ':master'], work);
+    assert.notEqual(remove.code, 0);
+    assert.match(
+      remove.stderr,
+      /remote: You are not allowed to delete protected branches from this project\./,
+    );
+    assert.equal(await refSha('refs/heads/master'), current);
+    await client.ok(['reset', '-q', '--hard', current], work);
+  });
+
+  it('applies wildcard protection rules', async () => {
+    await t.server.deps.db.kysely
+      .insertInto('protected_branches')
+      .values({
+        project_id: project.id,
+        name: 'release/*',
+        developers_can_push: 0,
+        developers_can_merge: 0,
+        created_at: new Date().toISOString(),
+        updated_at: new Date().toISOString(),
+      })
+      .execute();
+    const refused = await client.run(['push', url(developer), 'HEAD:refs/heads/release/1.0'], work);
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.stderr, /remote: You are not allowed to push code to protected branches/);
+    assert.equal(await refSha('refs/heads/release/1.0'), '');
+    await client.ok(['push', '-q', url(developer), 'HEAD:refs/heads/unprotected/1.0'], work);
+    await client.ok(['push', '-q', url(developer), ':refs/heads/unprotected/1.0'], work);
+    const rows = await t.server.deps.db.kysely
+      .selectFrom('events')
+      .select('data')
+      .where('project_id', '=', project.id)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .execute();
+    const deleted = JSON.parse(rows[0].data!);
+    assert.equal(deleted.ref, 'refs/heads/unprotected/1.0');
+    assert.equal(deleted.after, '0000000000000000000000000000000000000000');
+    assert.equal(deleted.checkout_sha, null);
+    assert.equal(deleted.total_commits_count, 0);
+  });
+
+  it('lets developers create tags but not move or delete existing ones', async () => {
+    await client.ok(['tag', 'dev-tag'], work);
+    await client.ok(['push', '-q', url(developer), 'dev-tag'], work);
+    const tagged = await refSha('refs/tags/dev-tag');
+    const remove = await client.run(['push', url(developer), ':refs/tags/dev-tag'], work);
+    assert.notEqual(remove.code, 0);
+    assert.match(remove.stderr, /remote: You are not allowed to change existing tags on this project\./);
+    assert.equal(await refSha('refs/tags/dev-tag'), tagged);
+    await client.ok(['push', '-q', url(master), ':refs/tags/dev-tag'], work);
+    assert.equal(await refSha('refs/tags/dev-tag'), '');
+  });
+
+  it('refuses every push to an archived project with a readable reason', async () => {
+    const archived = await createProject(t, owner, 'attic', { archived: true });
+    const result = await client.run(
+      ['push', repoUrl(base, archived.fullPath, owner.username, owner.password), 'master'],
+      work,
+    );
+    assert.notEqual(result.code, 0);
+    assert.match(result.stderr, /remote: You are not allowed to push code to this project\./);
+    const refs = await client.ok(['--git-dir', archived.repoPath, 'for-each-ref']);
+    assert.equal(refs, '');
+    // Still readable.
+    const clone = await client.run([
+      'clone',
+      repoUrl(base, archived.fullPath, owner.username, owner.password),
+      'attic',
+    ]);
+    assert.equal(clone.code, 0, clone.stderr);
+  });
+
+  it('accepts gzip request bodies', async () => {
+    const sha = await refSha('refs/heads/master');
+    const request = zlib.gzipSync(Buffer.from(`0032want ${sha}\n00000009done\n`));
+    const auth = 'Basic ' + Buffer.from(`${owner.username}:${owner.password}`).toString('base64');
+    const response = await fetch(`${base}/${project.fullPath}.git/git-upload-pack`, {
+      method: 'POST',
+      headers: {
+        authorization: auth,
+        'content-type': 'application/x-git-upload-pack-request',
+        'content-encoding': 'gzip',
+      },
+      body: request,
+    });
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('content-type'), 'application/x-git-upload-pack-result');
+    const body = Buffer.from(await response.arrayBuffer());
+    assert.equal(body.subarray(0, 8).toString(), '0008NAK\n');
+    assert.equal(body.subarray(8, 12).toString(), 'PACK');
+  });
+
+  it('processes on start-up a push whose refs moved before a crash', async () => {
+    const before = await refSha('refs/heads/master');
+    // The ref moves (receive-pack finished) but the process died before recording anything.
+    await client.ok(['checkout', '-q', '-b', 'crashed'], work);
+    const sha = await client.commit(work, 'pushed before the crash');
+    await client.ok(['push', '-q', project.repoPath, 'crashed'], work);
+    const pushId = await recordPendingPush(t.server.deps, project.id, developer.id, [
+      { before: '0000000000000000000000000000000000000000', after: sha, ref: 'refs/heads/crashed' },
+    ]);
+    // And one that never got to move its ref (refused, or killed before): young, so left for later.
+    const stalled = await recordPendingPush(t.server.deps, project.id, developer.id, [
+      { before, after: sha, ref: 'refs/heads/master' },
+    ]);
+
+    const restarted = await startServer(t.config, pino({ level: 'silent' }));
+    try {
+      const db = restarted.deps.db.kysely;
+      const push = await db
+        .selectFrom('pushes')
+        .selectAll()
+        .where('id', '=', pushId)
+        .executeTakeFirstOrThrow();
+      assert.equal(push.status, 'processed');
+      assert.deepEqual(JSON.parse(push.applied_changes!), [
+        { before: '0000000000000000000000000000000000000000', after: sha, ref: 'refs/heads/crashed' },
+      ]);
+      const event = await db
+        .selectFrom('events')
+        .selectAll()
+        .where('project_id', '=', project.id)
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow();
+      const data = JSON.parse(event.data!);
+      assert.equal(data.ref, 'refs/heads/crashed');
+      assert.equal(data.after, sha);
+      assert.equal(event.author_id, developer.id);
+      const left = await db
+        .selectFrom('pushes')
+        .select('status')
+        .where('id', '=', stalled)
+        .executeTakeFirstOrThrow();
+      assert.equal(left.status, 'pending');
+    } finally {
+      await restarted.close();
+    }
+  });
+});

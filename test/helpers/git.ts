@@ -1,0 +1,191 @@
+// Fixtures for tests that drive the real `git` client against a listening Labrador: users with known
+// passwords and tokens, projects with members and a bare repository, and a git client with a throwaway
+// HOME (no credential helpers, no prompts).
+import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestApp } from './app.ts';
+import { insertProject, type ProjectRow } from '../../src/db/repositories/projects.ts';
+import { findPersonalNamespace } from '../../src/db/repositories/projects.ts';
+import { insertMember } from '../../src/db/repositories/members.ts';
+import type { UserRow } from '../../src/db/repositories/users.ts';
+import { initBareRepository, repositoryPath } from '../../src/git/repository.ts';
+import { insertUserWithNamespace } from '../../src/services/users.ts';
+import { now } from '../../src/db/errors.ts';
+
+export interface TestUser extends UserRow {
+  password: string;
+  token: string;
+}
+
+export async function createUser(t: TestApp, username: string): Promise<TestUser> {
+  const password = `${username}-password-1234`;
+  const token = crypto.randomBytes(10).toString('hex');
+  const user = await insertUserWithNamespace(t.server.deps.db.kysely, {
+    username,
+    name: `${username} Name`,
+    email: `${username}@example.com`,
+    password,
+    authenticationToken: token,
+  });
+  return { ...user, password, token };
+}
+
+export interface TestProject extends ProjectRow {
+  fullPath: string;
+  repoPath: string;
+}
+
+/** A project in the owner's personal namespace with an empty bare repository. */
+export async function createProject(
+  t: TestApp,
+  owner: UserRow,
+  projectPath: string,
+  options: { visibility?: number; archived?: boolean } = {},
+): Promise<TestProject> {
+  const db = t.server.deps.db.kysely;
+  const namespace = (await findPersonalNamespace(db, owner.id))!;
+  const at = now();
+  const project = await insertProject(db, {
+    namespace_id: namespace.id,
+    creator_id: owner.id,
+    name: projectPath,
+    path: projectPath,
+    description: `About ${projectPath}`,
+    default_branch: null,
+    visibility_level: options.visibility ?? 0,
+    archived: options.archived ? 1 : 0,
+    issues_enabled: 1,
+    merge_requests_enabled: 1,
+    wiki_enabled: 1,
+    builds_enabled: 1,
+    snippets_enabled: 1,
+    container_registry_enabled: 0,
+    shared_runners_enabled: 1,
+    public_builds: 1,
+    lfs_enabled: 1,
+    only_allow_merge_if_build_succeeds: 0,
+    request_access_enabled: 0,
+    star_count: 0,
+    import_url: null,
+    avatar: null,
+    runners_token: crypto.randomBytes(10).toString('hex'),
+    last_activity_at: at,
+    created_at: at,
+    updated_at: at,
+  });
+  const repoPath = repositoryPath(t.config.dataDir, namespace.path, project.path);
+  await initBareRepository(repoPath);
+  return { ...project, fullPath: `${namespace.path}/${project.path}`, repoPath };
+}
+
+export async function addMember(
+  t: TestApp,
+  project: ProjectRow,
+  user: UserRow,
+  level: number,
+): Promise<void> {
+  await insertMember(t.server.deps.db.kysely, {
+    sourceType: 'Project',
+    sourceId: project.id,
+    userId: user.id,
+    accessLevel: level,
+  });
+}
+
+export interface GitResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The real git client with its own HOME and config, never prompting. */
+export class GitClient {
+  readonly home: string;
+  constructor() {
+    this.home = fs.mkdtempSync(path.join(os.tmpdir(), 'labrador-git-client-'));
+    fs.writeFileSync(
+      path.join(this.home, '.gitconfig'),
+      '[user]\n\tname = Test Author\n\temail = author@example.com\n[init]\n\tdefaultBranch = master\n' +
+        '[advice]\n\tdetachedHead = false\n[protocol]\n\tversion = 2\n',
+    );
+  }
+
+  run(args: string[], cwd = this.home, env: Record<string, string> = {}): Promise<GitResult> {
+    return new Promise((resolve, reject) => {
+      const child = spawn('git', args, {
+        cwd,
+        env: {
+          PATH: process.env.PATH,
+          HOME: this.home,
+          GIT_TERMINAL_PROMPT: '0',
+          GIT_CONFIG_NOSYSTEM: '1',
+          GIT_ASKPASS: '',
+          SSH_ASKPASS: '',
+          LANG: 'C',
+          ...env,
+        },
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk) => (stdout += chunk));
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    });
+  }
+
+  /** Runs git and fails the test with git's output unless it exits 0. */
+  async ok(args: string[], cwd = this.home, env: Record<string, string> = {}): Promise<string> {
+    const result = await this.run(args, cwd, env);
+    if (result.code !== 0) {
+      throw new Error(`git ${args.join(' ')} exited ${result.code}:\n${result.stderr}${result.stdout}`);
+    }
+    return result.stdout;
+  }
+
+  /** A fresh working directory with one commit per message (files named after the message). */
+  async workTree(name: string, messages: string[] = []): Promise<string> {
+    const dir = path.join(this.home, name);
+    await this.ok(['init', '-q', dir]);
+    for (const message of messages) await this.commit(dir, message);
+    return dir;
+  }
+
+  async commit(dir: string, message: string): Promise<string> {
+    const file = message.replace(/[^A-Za-z0-9]+/g, '-') || 'file';
+    fs.writeFileSync(path.join(dir, `${file}.txt`), `${message}\n${crypto.randomUUID()}\n`);
+    await this.ok(['add', '-A'], dir);
+    await this.ok(['commit', '-q', '-m', message], dir);
+    return (await this.ok(['rev-parse', 'HEAD'], dir)).trim();
+  }
+
+  close(): void {
+    fs.rmSync(this.home, { recursive: true, force: true });
+  }
+}
+
+/** `http://user:secret@127.0.0.1:port/<fullPath>.git` (credentials URL-encoded). */
+export function repoUrl(
+  base: string,
+  fullPath: string,
+  login?: string,
+  secret?: string,
+  suffix = '.git',
+): string {
+  const url = new URL(`${base}/${fullPath}${suffix}`);
+  if (login !== undefined) {
+    url.username = encodeURIComponent(login);
+    url.password = encodeURIComponent(secret ?? '');
+  }
+  return url.toString();
+}
+
+export async function listen(t: TestApp): Promise<string> {
+  await t.server.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = t.server.app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no address');
+  return `http://127.0.0.1:${address.port}`;
+}
