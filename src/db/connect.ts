@@ -59,6 +59,9 @@ export async function openDatabase(options: DbOptions): Promise<Db> {
 
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle connection the server closes (restart, pg_terminate_backend, a dropped test database) is
+    // reported here and discarded by the pool; without a listener the error would crash the process.
+    pool.on('error', () => {});
     db.kysely = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }), log });
   } else {
     fs.mkdirSync(options.dataDir, { recursive: true });
