@@ -59,9 +59,11 @@ export async function openDatabase(options: DbOptions): Promise<Db> {
 
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
-    // An idle connection the server closes (restart, pg_terminate_backend, a dropped test database) is
-    // reported here and discarded by the pool; without a listener the error would crash the process.
+    // A connection the server ends on its own (restart, pg_terminate_backend, a dropped database) reports
+    // an 'error' event; unheard, node-postgres turns it into an uncaught exception that kills the process.
+    // Queries on such a connection still fail through their own promises, and the pool opens a new one.
     pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
     db.kysely = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }), log });
   } else {
     fs.mkdirSync(options.dataDir, { recursive: true });

@@ -228,4 +228,54 @@ describe('git smart HTTP', () => {
     assert.equal(response.status, 403);
     assert.match(await response.text(), /blocked/);
   });
+
+  it('serves internal projects to signed-in users but not to external ones', async () => {
+    const inside = await createProject(t, owner, 'inside', { visibility: Visibility.Internal });
+    const work = await client.workTree('inside-work', ['internal commit']);
+    await client.ok(
+      ['push', '-q', repoUrl(base, inside.fullPath, owner.username, owner.password), 'master'],
+      work,
+    );
+    const clone = await client.run([
+      'clone',
+      repoUrl(base, inside.fullPath, stranger.username, stranger.token),
+      'in',
+    ]);
+    assert.equal(clone.code, 0, clone.stderr);
+
+    const external = await createUser(t, 'ext');
+    await t.server.deps.db.kysely
+      .updateTable('users')
+      .set({ external: 1 })
+      .where('id', '=', external.id)
+      .execute();
+    const auth = 'Basic ' + Buffer.from(`${external.username}:${external.password}`).toString('base64');
+    const response = await fetch(`${base}/${inside.fullPath}.git/info/refs?service=git-upload-pack`, {
+      headers: { authorization: auth },
+    });
+    assert.equal(response.status, 404);
+    const anonymous = await fetch(`${base}/${inside.fullPath}.git/info/refs?service=git-upload-pack`);
+    assert.equal(anonymous.status, 401);
+  });
+
+  it('does at most three indexed queries before git starts (one for anonymous public fetches)', async () => {
+    const queries: string[] = [];
+    t.server.deps.db.onQuery = (sql) => queries.push(sql);
+    try {
+      const auth = 'Basic ' + Buffer.from(`${owner.username}:${owner.token}`).toString('base64');
+      const response = await fetch(`${base}/${secret.fullPath}.git/info/refs?service=git-upload-pack`, {
+        headers: { authorization: auth },
+      });
+      await response.arrayBuffer();
+      assert.equal(response.status, 200);
+      assert.ok(queries.length <= 3, queries.join('\n'));
+      queries.length = 0;
+      const anonymous = await fetch(`${base}/${owner.username}/open.git/info/refs?service=git-upload-pack`);
+      await anonymous.arrayBuffer();
+      assert.equal(anonymous.status, 200);
+      assert.equal(queries.length, 1, queries.join('\n'));
+    } finally {
+      t.server.deps.db.onQuery = undefined;
+    }
+  });
 });

@@ -1,0 +1,173 @@
+// Clone over Labrador's smart HTTP against `git clone` of the same repository from disk (file://, the
+// same pack protocol without HTTP), alternating in one run; then the server's memory while a large pack
+// is cloned. Usage:
+//   node bench/git-clone.mjs [workdir] [rounds=5] [commits=5000] [large-MiB=256]
+// Prints a summary table; the server runs as its own process (bench/git-server.ts) so its RSS is its own.
+import { Buffer } from 'node:buffer';
+import { spawn, spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { clearInterval, setInterval } from 'node:timers';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const workdir = path.resolve(
+  process.argv[2] ?? fs.mkdtempSync(path.join(os.tmpdir(), 'labrador-git-bench-')),
+);
+const rounds = Number(process.argv[3] ?? 5);
+const commits = Number(process.argv[4] ?? 5000);
+const largeMiB = Number(process.argv[5] ?? 256);
+fs.mkdirSync(workdir, { recursive: true });
+const env = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', HOME: workdir };
+
+function git(args, options = {}) {
+  const result = spawnSync('git', args, { env, maxBuffer: 1 << 30, ...options });
+  if (result.status !== 0) throw new Error(`git ${args.join(' ')}: ${result.stderr}`);
+  return result.stdout?.toString() ?? '';
+}
+
+/** A bare repository of `count` commits (each edits a few files) built with git fast-import. */
+function historyRepo(dir, count) {
+  git(['init', '-q', '--bare', dir]);
+  const lines = [];
+  for (let i = 1; i <= count; i++) {
+    const file = `src/file-${i % 200}.txt`;
+    const content = `revision ${i}\n${crypto.randomBytes(300).toString('base64')}\n`;
+    const message = `Commit number ${i}\n`;
+    const when = 1450972274 + i * 60;
+    lines.push(
+      `commit refs/heads/master`,
+      `committer Bench <bench@example.com> ${when} +0100`,
+      `data ${Buffer.byteLength(message)}`,
+      message,
+      `M 100644 inline ${file}`,
+      `data ${Buffer.byteLength(content)}`,
+      content,
+    );
+  }
+  git(['fast-import', '--quiet'], { cwd: dir, input: lines.filter((l) => l !== '').join('\n') + '\n' });
+}
+
+/** A bare repository whose pack is about `mib` MiB of incompressible blobs, in 8 MiB files. */
+function largeRepo(dir, mib) {
+  git(['init', '-q', '--bare', dir]);
+  const parts = [];
+  const files = Math.max(1, Math.round(mib / 8));
+  let message = 'large blobs\n';
+  parts.push(Buffer.from(`commit refs/heads/master\ncommitter Bench <bench@example.com> 1450972274 +0100\n`));
+  parts.push(Buffer.from(`data ${message.length}\n${message}`));
+  for (let i = 0; i < files; i++) {
+    const blob = crypto.randomBytes(8 * 1024 * 1024);
+    parts.push(Buffer.from(`M 100644 inline blob-${i}.bin\ndata ${blob.length}\n`), blob, Buffer.from('\n'));
+  }
+  git(['fast-import', '--quiet'], { cwd: dir, input: Buffer.concat(parts) });
+  git(['repack', '-adq'], { cwd: dir });
+}
+
+function freePort() {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function timeGit(args) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn('git', args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`git ${args.join(' ')}: ${stderr}`));
+      resolve(Number(process.hrtime.bigint() - started) / 1e6);
+    });
+  });
+}
+
+function rssKiB(pid) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const value = (key) => Number(status.match(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm'))?.[1] ?? 0);
+  return { rss: value('VmRSS'), hwm: value('VmHWM') };
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const du = (dir) => Number(spawnSync('du', ['-sk', dir]).stdout.toString().split('\t')[0]);
+
+console.log(`workdir ${workdir}`);
+const history = path.join(workdir, 'history.git');
+const large = path.join(workdir, 'large.git');
+if (!fs.existsSync(history)) historyRepo(history, commits);
+if (!fs.existsSync(large)) largeRepo(large, largeMiB);
+git(['gc', '-q', '--aggressive'], { cwd: history });
+console.log(
+  `history.git: ${git(['rev-list', '--count', 'master'], { cwd: history }).trim()} commits, ${du(history)} KiB`,
+);
+console.log(`large.git: ${du(large)} KiB`);
+
+const port = await freePort();
+const dataDir = path.join(workdir, 'data');
+fs.rmSync(dataDir, { recursive: true, force: true });
+const server = spawn(
+  process.execPath,
+  [
+    '--import',
+    'tsx',
+    path.join(root, 'bench/git-server.ts'),
+    dataDir,
+    String(port),
+    `history=${history}`,
+    `large=${large}`,
+  ],
+  { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
+);
+await new Promise((resolve, reject) => {
+  server.stdout.on('data', (chunk) => chunk.toString().includes('READY') && resolve());
+  server.on('exit', (code) => reject(new Error(`server exited ${code}`)));
+});
+const base = `http://root:bench-password-1234@127.0.0.1:${port}/root`;
+
+try {
+  const http = [];
+  const disk = [];
+  const target = (name) => path.join(workdir, `clone-${name}`);
+  // Warm-up (page cache, password cache) before the measured rounds.
+  await timeGit(['clone', '-q', '--bare', `${base}/history.git`, target('warm')]);
+  fs.rmSync(target('warm'), { recursive: true, force: true });
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? ['http', 'disk'] : ['disk', 'http'];
+    for (const kind of order) {
+      const dir = target(kind);
+      fs.rmSync(dir, { recursive: true, force: true });
+      if (kind === 'http') http.push(await timeGit(['clone', '-q', '--bare', `${base}/history.git`, dir]));
+      else disk.push(await timeGit(['clone', '-q', '--bare', `file://${history}`, dir]));
+    }
+  }
+  const ratios = http.map((ms, i) => ms / disk[i]);
+  console.log(`\nclone of ${commits} commits, ${rounds} rounds (median ms):`);
+  console.log(`  Labrador HTTP  ${median(http).toFixed(0)}   [${http.map((v) => v.toFixed(0)).join(', ')}]`);
+  console.log(`  file:// (disk) ${median(disk).toFixed(0)}   [${disk.map((v) => v.toFixed(0)).join(', ')}]`);
+  console.log(`  ratio HTTP/disk (median of per-round ratios) ${median(ratios).toFixed(2)}`);
+
+  const before = rssKiB(server.pid);
+  let peak = before.rss;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, rssKiB(server.pid).rss);
+  }, 20);
+  const dir = target('large');
+  fs.rmSync(dir, { recursive: true, force: true });
+  const largeMs = await timeGit(['clone', '-q', '--bare', `${base}/large.git`, dir]);
+  clearInterval(timer);
+  const afterClone = rssKiB(server.pid);
+  console.log(`\nclone of large.git (${du(large)} KiB pack) over HTTP: ${largeMs.toFixed(0)} ms`);
+  console.log(
+    `  server RSS: before ${(before.rss / 1024).toFixed(1)} MiB, peak during clone ${(peak / 1024).toFixed(1)} MiB ` +
+      `(sampled every 20 ms), VmHWM ${(afterClone.hwm / 1024).toFixed(1)} MiB`,
+  );
+} finally {
+  server.kill('SIGTERM');
+}

@@ -1,0 +1,63 @@
+// A Labrador server for bench/git-clone.mjs, in its own process so its memory can be measured alone.
+// Usage: node --import tsx bench/git-server.ts <data-dir> <port> <name>=<bare-repo>…
+// Each bare repository becomes the private project root/<name> (copied with `git clone --bare`), then
+// the server listens and prints "READY <port>".
+import crypto from 'node:crypto';
+import pino from 'pino';
+import { loadConfig } from '../src/config.ts';
+import { startServer } from '../src/server.ts';
+import { findUserByUsername } from '../src/db/repositories/users.ts';
+import { findPersonalNamespace, insertProject } from '../src/db/repositories/projects.ts';
+import { cloneBareRepository, repositoryPath } from '../src/git/repository.ts';
+import { now } from '../src/db/errors.ts';
+
+const [dataDir, port, ...repos] = process.argv.slice(2);
+const config = loadConfig({
+  LABRADOR_DATA_DIR: dataDir,
+  LABRADOR_PORT: port,
+  LABRADOR_ROOT_PASSWORD: 'bench-password-1234',
+  LABRADOR_ROOT_TOKEN: 'bench-token',
+  LABRADOR_LOG_LEVEL: 'warn',
+});
+const server = await startServer(config, pino({ level: 'warn' }));
+const db = server.deps.db.kysely;
+const root = (await findUserByUsername(db, 'root'))!;
+const namespace = (await findPersonalNamespace(db, root.id))!;
+for (const spec of repos) {
+  const [name, source] = spec.split('=');
+  const at = now();
+  await insertProject(db, {
+    namespace_id: namespace.id,
+    creator_id: root.id,
+    name,
+    path: name,
+    description: null,
+    default_branch: 'master',
+    visibility_level: 0,
+    archived: 0,
+    issues_enabled: 1,
+    merge_requests_enabled: 1,
+    wiki_enabled: 1,
+    builds_enabled: 1,
+    snippets_enabled: 1,
+    container_registry_enabled: 0,
+    shared_runners_enabled: 1,
+    public_builds: 1,
+    lfs_enabled: 1,
+    only_allow_merge_if_build_succeeds: 0,
+    request_access_enabled: 0,
+    runners_token: crypto.randomBytes(10).toString('hex'),
+    star_count: 0,
+    import_url: null,
+    avatar: null,
+    last_activity_at: at,
+    created_at: at,
+    updated_at: at,
+  });
+  await cloneBareRepository(source, repositoryPath(config.dataDir, namespace.path, name));
+}
+await server.app.listen({ port: config.port, host: '127.0.0.1' });
+process.stdout.write(`READY ${config.port}\n`);
+process.on('SIGTERM', () => {
+  server.close().then(() => process.exit(0));
+});
