@@ -32,6 +32,7 @@ import {
   repositoryPath,
 } from '../git/repository.ts';
 import { EventAction, recordEvent } from './events.ts';
+import { generateRunnersToken } from './projects.ts';
 
 /** fork_project: reporters and up, and anyone who may read a public or internal project. */
 export function canForkProject(viewer: UserRow, source: ProjectRecord, access: ProjectAccess): boolean {
@@ -113,7 +114,7 @@ export async function forkProject(
         lfs_enabled: project.lfs_enabled,
         only_allow_merge_if_build_succeeds: project.only_allow_merge_if_build_succeeds,
         request_access_enabled: project.request_access_enabled,
-        runners_token: crypto.randomBytes(10).toString('hex'),
+        runners_token: generateRunnersToken(),
         star_count: 0,
         import_url: null,
         avatar: null,

@@ -15,6 +15,8 @@ import * as shares from './shares.ts';
 import * as keys from './keys.ts';
 import * as emails from './emails.ts';
 import * as branches from './branches.ts';
+import * as projects from './projects.ts';
+import * as events from './events.ts';
 
 const modules = [
   version,
@@ -31,6 +33,8 @@ const modules = [
   keys,
   emails,
   branches,
+  projects,
+  events,
 ];
 
 export function registerApiV3(app: FastifyInstance, deps: Deps): void {
