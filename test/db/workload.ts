@@ -2,6 +2,7 @@
 // (query-plans.test.ts). Each area appends its steps to `workload`; a step asserts its own statuses so
 // the workload stays real. Steps run in order on one app and may use what earlier steps created.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import type { TestApp } from '../helpers/app.ts';
 import { createUser, type CreatedUser } from '../helpers/users.ts';
 
@@ -122,6 +123,68 @@ export const workload: WorkloadStep[] = [
       });
       await expect(ctx, 200, 'DELETE', `/api/v3/users/${id}`);
       await expect(ctx, 200, 'DELETE', `/api/v3/users/${id}`);
+    },
+  },
+  {
+    area: 'keys',
+    name: 'SSH keys: own and administrators’, add, duplicate, list, show, delete',
+    async run(ctx) {
+      const user = await createUser(ctx.t, { username: 'wlkeys' });
+      ctx.users.wlkeys = user;
+      const own = { token: user.token };
+      const key = fs.readFileSync(new URL('../fixtures/ssh-keys/ed25519.pub', import.meta.url), 'utf8');
+      const rsa = fs.readFileSync(new URL('../fixtures/ssh-keys/rsa.pub', import.meta.url), 'utf8');
+      const created = await expect(ctx, 201, 'POST', '/api/v3/user/keys', {
+        ...own,
+        body: { title: 'k', key },
+      });
+      await expect(ctx, 400, 'POST', '/api/v3/user/keys', { ...own, body: { title: 'again', key } });
+      await expect(ctx, 400, 'POST', '/api/v3/user/keys', {
+        ...own,
+        body: { title: 'bad', key: 'ssh-rsa x' },
+      });
+      await expect(ctx, 200, 'GET', '/api/v3/user/keys', own);
+      await expect(ctx, 200, 'GET', `/api/v3/user/keys/${created.body.id}`, own);
+      await expect(ctx, 200, 'GET', `/api/v3/keys/${created.body.id}`);
+      await expect(ctx, 201, 'POST', `/api/v3/users/${user.id}/keys`, { body: { title: 'rsa', key: rsa } });
+      await expect(ctx, 404, 'POST', `/api/v3/users/${user.id}/keys`, { body: { title: 'rsa', key: rsa } });
+      await expect(ctx, 404, 'POST', '/api/v3/users/999999/keys', { body: { title: 'rsa', key: rsa } });
+      await expect(ctx, 200, 'GET', `/api/v3/users/${user.id}/keys`);
+      await expect(ctx, 404, 'GET', '/api/v3/users/999999/keys');
+      await expect(ctx, 200, 'DELETE', `/api/v3/user/keys/${created.body.id}`, own);
+      await expect(ctx, 200, 'DELETE', `/api/v3/user/keys/${created.body.id}`, own);
+      const list = await expect(ctx, 200, 'GET', '/api/v3/user/keys', own);
+      await expect(ctx, 200, 'DELETE', `/api/v3/users/${user.id}/keys/${list.body[0].id}`);
+      await expect(ctx, 404, 'DELETE', `/api/v3/users/${user.id}/keys/${list.body[0].id}`);
+    },
+  },
+  {
+    area: 'emails',
+    name: 'secondary emails: own and administrators’, add, duplicate, list, show, delete',
+    async run(ctx) {
+      const user = ctx.users.wlkeys!;
+      const own = { token: user.token };
+      const created = await expect(ctx, 201, 'POST', '/api/v3/user/emails', {
+        ...own,
+        body: { email: 'wl.second@example.com' },
+      });
+      await expect(ctx, 400, 'POST', '/api/v3/user/emails', {
+        ...own,
+        body: { email: 'WL.second@example.com' },
+      });
+      await expect(ctx, 400, 'POST', '/api/v3/user/emails', { ...own, body: { email: 'admin@example.com' } });
+      await expect(ctx, 200, 'GET', '/api/v3/user/emails', own);
+      await expect(ctx, 200, 'GET', `/api/v3/user/emails/${created.body.id}`, own);
+      const byAdmin = await expect(ctx, 201, 'POST', `/api/v3/users/${user.id}/emails`, {
+        body: { email: 'wl.third@example.com' },
+      });
+      await expect(ctx, 404, 'POST', `/api/v3/users/${user.id}/emails`, {
+        body: { email: 'wl.third@example.com' },
+      });
+      await expect(ctx, 200, 'GET', `/api/v3/users/${user.id}/emails`);
+      await expect(ctx, 200, 'DELETE', `/api/v3/user/emails/${created.body.id}`, own);
+      await expect(ctx, 200, 'DELETE', `/api/v3/users/${user.id}/emails/${byAdmin.body.id}`);
+      await expect(ctx, 404, 'DELETE', `/api/v3/users/${user.id}/emails/${byAdmin.body.id}`);
     },
   },
 ];
