@@ -11,6 +11,8 @@ export interface ProjectExtras {
   owner: UserRow | null;
   /** The source of a fork while it still exists. */
   forkedFrom: ProjectRecord | null;
+  /** Owner of the fork source's personal namespace (its name_with_namespace needs it). */
+  forkedFromOwner?: UserRow | null;
   forksCount: number;
   sharedWithGroups: SharedGroupRow[];
   access: ProjectAccess;
@@ -82,7 +84,7 @@ export function presentProject(
       ? { owner: { ...presentUserBasic(extras.owner, baseUrl), created_at: extras.owner.created_at } }
       : {};
   const forked = extras.forkedFrom
-    ? { forked_from_project: presentBasicProject(extras.forkedFrom, null, baseUrl) }
+    ? { forked_from_project: presentBasicProject(extras.forkedFrom, extras.forkedFromOwner ?? null, baseUrl) }
     : {};
   const showToken = options.runnersToken === true && extras.access.level >= 40;
   return {

@@ -1,7 +1,17 @@
 // The one place activity is recorded (reference/internals.md §3). Call it with the transaction of the
 // action itself (project create, member join/leave, push, …) so the event and the action land together.
 import type { Executor } from '../db/repositories/users.ts';
-import { insertEvent, touchProjectActivity, type EventRow } from '../db/repositories/events.ts';
+import type { Deps } from '../deps.ts';
+import {
+  countProjectEvents,
+  countUserEvents,
+  insertEvent,
+  listProjectEvents,
+  listUserEvents,
+  touchProjectActivity,
+  type EventRow,
+  type EventVisibility,
+} from '../db/repositories/events.ts';
 import { now } from '../db/errors.ts';
 
 /** GitLab's Event action codes. */
@@ -46,4 +56,29 @@ export async function recordEvent(trx: Executor, activity: NewActivity): Promise
   });
   await touchProjectActivity(trx, activity.projectId, at);
   return row;
+}
+
+export function countProjectEventList(deps: Deps, projectId: number): Promise<number> {
+  return countProjectEvents(deps.db.kysely, projectId);
+}
+
+export function pageProjectEvents(deps: Deps, projectId: number, page: { limit: number; offset: number }) {
+  return listProjectEvents(deps.db.kysely, projectId, page.limit, page.offset);
+}
+
+export function countUserEventList(
+  deps: Deps,
+  authorId: number,
+  visibility: EventVisibility,
+): Promise<number> {
+  return countUserEvents(deps.db.kysely, authorId, visibility);
+}
+
+export function pageUserEvents(
+  deps: Deps,
+  authorId: number,
+  visibility: EventVisibility,
+  page: { limit: number; offset: number },
+) {
+  return listUserEvents(deps.db.kysely, authorId, visibility, page.limit, page.offset);
 }

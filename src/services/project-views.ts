@@ -2,6 +2,7 @@
 // shares, the caller's access), batched: a fixed number of queries per page, never one per project.
 import type { Deps } from '../deps.ts';
 import type { UserRow } from '../db/repositories/users.ts';
+import { usersByIds } from '../db/repositories/users-batch.ts';
 import {
   findProjectRecordsByIds,
   forkCounts,
@@ -9,16 +10,11 @@ import {
   sharedGroups,
   type ProjectRecord,
 } from '../db/repositories/projects.ts';
-import { projectAccessMany } from '../policies/access.ts';
-import { presentProject, type ProjectPresentOptions } from '../presenters/project.ts';
+import { projectAccessMany, type ProjectAccess } from '../policies/access.ts';
+import { presentBasicProject, presentProject, type ProjectPresentOptions } from '../presenters/project.ts';
 
-async function usersByIds(deps: Deps, ids: number[]): Promise<Map<number, UserRow>> {
-  const unique = [...new Set(ids)];
-  const result = new Map<number, UserRow>();
-  if (unique.length === 0) return result;
-  const rows = await deps.db.kysely.selectFrom('users').selectAll().where('id', 'in', unique).execute();
-  for (const row of rows) result.set(row.id, row);
-  return result;
+function personalOwnerId(record: ProjectRecord): number | null {
+  return record.namespace.type !== 'Group' ? record.namespace.owner_id : null;
 }
 
 export async function presentProjectRecords(
@@ -26,29 +22,36 @@ export async function presentProjectRecords(
   viewer: UserRow | null,
   records: ProjectRecord[],
   options: ProjectPresentOptions = {},
+  knownAccess?: Map<number, ProjectAccess>,
 ) {
+  if (records.length === 0) return [];
   const db = deps.db.kysely;
   const ids = records.map((record) => record.project.id);
   const [access, sources, counts, shares] = await Promise.all([
-    projectAccessMany(db, viewer, records),
+    knownAccess ?? projectAccessMany(db, viewer, records),
     forkSources(db, ids),
     forkCounts(db, ids),
     sharedGroups(db, ids),
   ]);
-  const sourceRecords = new Map(
-    (await findProjectRecordsByIds(db, [...new Set(sources.values())])).map((r) => [r.project.id, r]),
+  const sourceList = await findProjectRecordsByIds(db, [...new Set(sources.values())]);
+  const sourceRecords = new Map(sourceList.map((r) => [r.project.id, r]));
+  const owners = await usersByIds(
+    db,
+    [...records, ...sourceList].flatMap((r) => personalOwnerId(r) ?? []),
   );
-  const ownerIds = records
-    .filter((r) => r.namespace.type !== 'Group' && r.namespace.owner_id !== null)
-    .map((r) => r.namespace.owner_id!);
-  const owners = await usersByIds(deps, ownerIds);
+  const ownerOf = (r: ProjectRecord) => {
+    const id = personalOwnerId(r);
+    return id === null ? null : (owners.get(id) ?? null);
+  };
   return records.map((record) => {
     const sourceId = sources.get(record.project.id);
+    const source = sourceId !== undefined ? (sourceRecords.get(sourceId) ?? null) : null;
     return presentProject(
       record,
       {
-        owner: record.namespace.owner_id !== null ? (owners.get(record.namespace.owner_id) ?? null) : null,
-        forkedFrom: sourceId !== undefined ? (sourceRecords.get(sourceId) ?? null) : null,
+        owner: ownerOf(record),
+        forkedFrom: source,
+        forkedFromOwner: source ? ownerOf(source) : null,
         forksCount: counts.get(record.project.id) ?? 0,
         sharedWithGroups: shares.get(record.project.id) ?? [],
         access: access.get(record.project.id)!,
@@ -69,4 +72,20 @@ export async function presentProjectById(
   const records = await findProjectRecordsByIds(deps.db.kysely, [projectId]);
   const [presented] = await presentProjectRecords(deps, viewer, records, options);
   return presented;
+}
+
+/** BasicProjectDetails for a page (the `simple` form of the lists). */
+export async function presentBasicProjectRecords(deps: Deps, records: ProjectRecord[]) {
+  const owners = await usersByIds(
+    deps.db.kysely,
+    records.flatMap((r) => personalOwnerId(r) ?? []),
+  );
+  return records.map((record) => {
+    const id = personalOwnerId(record);
+    return presentBasicProject(
+      record,
+      id === null ? null : (owners.get(id) ?? null),
+      deps.config.externalUrl,
+    );
+  });
 }

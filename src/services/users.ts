@@ -30,6 +30,8 @@ import {
   userWithExactUsernameExists,
   usernameTaken,
 } from '../db/repositories/users.ts';
+import { personalProjectCounts } from '../db/repositories/projects.ts';
+import { deletePersonalProjects } from './projects.ts';
 import type { UserFullExtras } from '../presenters/user.ts';
 import { isUniqueViolation, now } from '../db/errors.ts';
 import { apiError, conflict, forbidden, notFound, recordNotFound, ValidationErrors } from '../http/errors.ts';
@@ -112,10 +114,14 @@ export async function loadUserFullExtrasMany(
   db: Executor,
   userIds: number[],
 ): Promise<Map<number, UserFullExtras>> {
-  const identities = await identitiesByUser(db, userIds);
-  // The projects area adds the batched personal project count here.
+  const [identities, counts] = await Promise.all([
+    identitiesByUser(db, userIds),
+    personalProjectCounts(db, userIds),
+  ]);
   const result = new Map<number, UserFullExtras>();
-  for (const id of userIds) result.set(id, { identities: identities.get(id) ?? [], personalProjectCount: 0 });
+  for (const id of userIds) {
+    result.set(id, { identities: identities.get(id) ?? [], personalProjectCount: counts.get(id) ?? 0 });
+  }
   return result;
 }
 
@@ -445,16 +451,18 @@ export interface DeletedUser {
  */
 export async function deleteUser(deps: Deps, userId: number): Promise<DeletedUser | null> {
   const db = deps.db.kysely;
+  let removeProjectFiles = async () => {};
   const deleted = await db.transaction().execute(async (trx) => {
     const user = await findUserById(trx, userId);
     if (!user) return null;
     const extras = (await loadUserFullExtrasMany(trx, [user.id])).get(user.id)!;
-    // The projects area removes the user's personal projects (and their events, hooks, builds) here,
-    // before the namespace that holds them goes.
+    // Personal projects (and everything attached to them) go before the namespace that holds them.
+    removeProjectFiles = await deletePersonalProjects(deps, trx, user.id);
     await deleteUserRows(trx, user.id);
     return { user, extras };
   });
   if (deleted) {
+    await removeProjectFiles();
     // The personal namespace's repositories go with it, once the rows are gone for good.
     const directory = path.join(repositoriesRoot(deps.config.dataDir), deleted.user.username.toLowerCase());
     await fs.rm(directory, { recursive: true, force: true });

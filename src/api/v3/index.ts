@@ -11,8 +11,23 @@ import * as members from './members.ts';
 import * as keys from './keys.ts';
 import * as emails from './emails.ts';
 import * as branches from './branches.ts';
+import * as projects from './projects.ts';
+import * as events from './events.ts';
 
-const modules = [version, user, users, session, groups, namespaces, members, keys, emails, branches];
+const modules = [
+  version,
+  user,
+  users,
+  session,
+  groups,
+  namespaces,
+  members,
+  keys,
+  emails,
+  branches,
+  projects,
+  events,
+];
 
 export function registerApiV3(app: FastifyInstance, deps: Deps): void {
   for (const module of modules) module.register(app, deps);

@@ -42,3 +42,121 @@ export function authorizedProjectIds(db: Executor, userId: number) {
         .where(sql<boolean>`(l.expires_at is null or l.expires_at > ${day})`),
     );
 }
+
+export type ProjectScope = 'member' | 'visible' | 'owned' | 'starred' | 'all';
+export type ProjectOrder = 'id' | 'name' | 'path' | 'created_at' | 'updated_at' | 'last_activity_at';
+
+export interface ProjectListQuery {
+  scope: ProjectScope;
+  viewerId: number;
+  /** External users see only public projects beyond their memberships. */
+  external: boolean;
+  archived?: boolean;
+  visibility?: number;
+  search?: string;
+  /** Lists search description too; GET /projects/search matches name or path only (README row 24). */
+  searchDescription: boolean;
+  orderBy: ProjectOrder;
+  sort: 'asc' | 'desc';
+}
+
+function unexpiredMember() {
+  return sql<boolean>`(m.expires_at is null or m.expires_at > ${today()})`;
+}
+
+function filtered(db: Executor, query: ProjectListQuery) {
+  let q = db.selectFrom('projects as p');
+  const minimumVisible = query.external ? 20 : 10;
+  switch (query.scope) {
+    case 'member':
+      q = q.where('p.id', 'in', authorizedProjectIds(db, query.viewerId));
+      break;
+    case 'visible':
+      q = q.where((eb) =>
+        eb.or([
+          eb('p.visibility_level', '>=', minimumVisible),
+          eb('p.id', 'in', authorizedProjectIds(db, query.viewerId)),
+        ]),
+      );
+      break;
+    case 'owned':
+      q = q.where((eb) =>
+        eb.or([
+          eb(
+            'p.namespace_id',
+            'in',
+            db
+              .selectFrom('namespaces as n')
+              .select('n.id')
+              .where('n.owner_id', '=', query.viewerId)
+              .where('n.type', 'is', null),
+          ),
+          eb(
+            'p.namespace_id',
+            'in',
+            db
+              .selectFrom('members as m')
+              .select('m.source_id')
+              .where('m.user_id', '=', query.viewerId)
+              .where('m.source_type', '=', 'Namespace')
+              .where('m.access_level', '>=', 50)
+              .where(unexpiredMember()),
+          ),
+        ]),
+      );
+      break;
+    case 'starred':
+      q = q
+        .where(
+          'p.id',
+          'in',
+          db
+            .selectFrom('users_star_projects as s')
+            .select('s.project_id')
+            .where('s.user_id', '=', query.viewerId),
+        )
+        .where((eb) =>
+          eb.or([
+            eb('p.visibility_level', '>=', minimumVisible),
+            eb('p.id', 'in', authorizedProjectIds(db, query.viewerId)),
+          ]),
+        );
+      break;
+    case 'all':
+      break;
+  }
+  if (query.archived !== undefined) q = q.where('p.archived', '=', query.archived ? 1 : 0);
+  if (query.visibility !== undefined) q = q.where('p.visibility_level', '=', query.visibility);
+  if (query.search !== undefined && query.search !== '') {
+    const pattern = `%${query.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = (column: string) => sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+    q = q.where((eb) =>
+      eb.or([like('p.name'), like('p.path'), ...(query.searchDescription ? [like('p.description')] : [])]),
+    );
+  }
+  return q;
+}
+
+export async function countProjects(db: Executor, query: ProjectListQuery): Promise<number> {
+  const row = await filtered(db, query)
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** The ids of one page, in list order; the page's rows are read afterwards by id (deferred join). */
+export async function pageProjectIds(
+  db: Executor,
+  query: ProjectListQuery,
+  limit: number,
+  offset: number,
+): Promise<number[]> {
+  const rows = await filtered(db, query)
+    .select('p.id')
+    .orderBy(`p.${query.orderBy}`, query.sort)
+    .orderBy('p.id', query.sort)
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  return rows.map((row) => row.id);
+}

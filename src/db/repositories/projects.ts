@@ -227,3 +227,31 @@ export async function sharedGroups(db: Executor, ids: number[]): Promise<Map<num
 }
 
 export type { Database };
+
+/** Which of these projects were created by an import (their "created" event reads "imported"). */
+export async function importedProjectIds(db: Executor, ids: number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('projects')
+    .select('id')
+    .where('id', 'in', [...new Set(ids)])
+    .where('import_url', 'is not', null)
+    .execute();
+  return new Set(rows.map((row) => row.id));
+}
+
+/** Personal project counts of many users (can_create_project on user pages): one grouped query. */
+export async function personalProjectCounts(db: Executor, userIds: number[]): Promise<Map<number, number>> {
+  const result = new Map<number, number>();
+  if (userIds.length === 0) return result;
+  const rows = await db
+    .selectFrom('namespaces as n')
+    .innerJoin('projects as p', 'p.namespace_id', 'n.id')
+    .select(['n.owner_id', (eb) => eb.fn.countAll<number>().as('count')])
+    .where('n.owner_id', 'in', userIds)
+    .where('n.type', 'is', null)
+    .groupBy('n.owner_id')
+    .execute();
+  for (const row of rows) if (row.owner_id !== null) result.set(row.owner_id, Number(row.count));
+  return result;
+}

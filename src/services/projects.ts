@@ -1,0 +1,481 @@
+// Project business rules (reference/api-v3.md §5.4, §7.2; README rows 14–28): create (path from the name,
+// validation, projects_limit, repository on disk or imported, "created" event, creator as master — all in
+// one transaction), edit (rename moves the repository), delete (rows and files), and the lists.
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Deps } from '../deps.ts';
+import type { Executor, UserRow } from '../db/repositories/users.ts';
+import {
+  countPersonalProjects,
+  deleteProjectRow,
+  findNameOrPathClash,
+  findNamespaceById,
+  findPersonalNamespace,
+  findProjectRecordById,
+  findProjectRecordsByIds,
+  insertProject,
+  projectsInNamespace,
+  updateProject as updateProjectRow,
+  type NamespaceRow,
+  type ProjectChanges,
+  type ProjectRecord,
+} from '../db/repositories/projects.ts';
+import { findMember, insertMember, today } from '../db/repositories/members.ts';
+import { countProjects, pageProjectIds, type ProjectListQuery } from '../db/repositories/project-lists.ts';
+import { isUniqueViolation, now } from '../db/errors.ts';
+import { git, runGit } from '../git/exec.ts';
+import { importBareRepository } from '../git/import.ts';
+import { initBareRepository, moveRepository, removeRepository, repositoryPath } from '../git/repository.ts';
+import { ApiError, grapeError, validationFailed, ValidationErrors } from '../http/errors.ts';
+import { AccessLevel, Visibility } from '../domain/types.ts';
+import { EventAction, recordEvent } from './events.ts';
+
+export interface ProjectAttributes {
+  name?: string;
+  path?: string;
+  description?: string;
+  namespace_id?: number;
+  visibility_level?: number;
+  default_branch?: string;
+  import_url?: string;
+  issues_enabled?: boolean;
+  merge_requests_enabled?: boolean;
+  wiki_enabled?: boolean;
+  builds_enabled?: boolean;
+  snippets_enabled?: boolean;
+  container_registry_enabled?: boolean;
+  shared_runners_enabled?: boolean;
+  public_builds?: boolean;
+  lfs_enabled?: boolean;
+  only_allow_merge_if_build_succeeds?: boolean;
+  request_access_enabled?: boolean;
+}
+
+export const FEATURE_SWITCHES = [
+  'issues_enabled',
+  'merge_requests_enabled',
+  'wiki_enabled',
+  'builds_enabled',
+  'snippets_enabled',
+  'container_registry_enabled',
+  'shared_runners_enabled',
+  'public_builds',
+  'lfs_enabled',
+  'only_allow_merge_if_build_succeeds',
+  'request_access_enabled',
+] as const;
+
+const NAME_FORMAT = /^[\p{Alphabetic}\p{Nd}_][\p{Alphabetic}\p{Nd}\p{Pd}_. ]*$/u;
+const NAME_MESSAGE =
+  "can contain only letters, digits, '_', '.', dash and space. It must start with letter, digit or '_'.";
+const PATH_FORMAT = /^[a-zA-Z0-9_.][a-zA-Z0-9_\-.]*$/;
+const PATH_MESSAGE =
+  "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'";
+const IMPORT_URL = /^(https?|git|ssh):\/\/[^\s/?#]+[^\s]*$/i;
+
+export const VISIBILITY_NAMES: Record<number, string> = { 0: 'private', 10: 'internal', 20: 'public' };
+
+/** Rails' String#parameterize: ASCII-fold, non-alphanumerics to '-', squeezed, trimmed, lower-cased. */
+export function parameterize(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^a-zA-Z0-9\-_]+/g, '-')
+    .replace(/-{2,}/g, '-')
+    .replace(/^-|-$/g, '')
+    .toLowerCase();
+}
+
+export function generateRunnersToken(): string {
+  return crypto.randomBytes(15).toString('base64url');
+}
+
+export function projectRepositoryPath(deps: Deps, namespacePath: string, projectPath: string): string {
+  return repositoryPath(deps.config.dataDir, namespacePath, projectPath);
+}
+
+function wikiRepositoryPath(deps: Deps, namespacePath: string, projectPath: string): string {
+  return repositoryPath(deps.config.dataDir, namespacePath, `${projectPath}.wiki`);
+}
+
+/** Same layout as the uploads storage: <dataDir>/uploads/<namespace>/<project>. */
+function projectUploadsPath(deps: Deps, namespacePath: string, projectPath: string): string {
+  return path.join(deps.config.dataDir, 'uploads', namespacePath.toLowerCase(), projectPath.toLowerCase());
+}
+
+function validateName(errors: ValidationErrors, name: string | undefined): void {
+  if (name === undefined || name.trim() === '') {
+    errors.add('name', "can't be blank");
+    errors.add('name', 'is too short (minimum is 0 characters)');
+    errors.add('name', NAME_MESSAGE);
+    return;
+  }
+  if (name.length > 255) errors.add('name', 'is too long (maximum is 255 characters)');
+  if (!NAME_FORMAT.test(name)) errors.add('name', NAME_MESSAGE);
+}
+
+function validatePath(errors: ValidationErrors, projectPath: string | undefined): void {
+  if (projectPath === undefined || projectPath.trim() === '') {
+    errors.add('path', "can't be blank");
+    errors.add('path', 'is too short (minimum is 0 characters)');
+    errors.add('path', PATH_MESSAGE);
+    return;
+  }
+  if (projectPath.length > 255) errors.add('path', 'is too long (maximum is 255 characters)');
+  if (!PATH_FORMAT.test(projectPath) || /\.(git|atom)$/.test(projectPath)) errors.add('path', PATH_MESSAGE);
+}
+
+function validateVisibility(errors: ValidationErrors, level: number, namespace: NamespaceRow): void {
+  if (!(level in VISIBILITY_NAMES)) {
+    errors.add('visibility_level', 'is not included in the list');
+    return;
+  }
+  if (namespace.type === 'Group' && level > namespace.visibility_level) {
+    errors.add(
+      'visibility_level',
+      `${VISIBILITY_NAMES[level]} is not allowed in a ${VISIBILITY_NAMES[namespace.visibility_level] ?? 'unknown'} group.`,
+    );
+  }
+}
+
+/** Name/path taken in the namespace; the wiki repository `<path>.wiki` also claims the name (GitLab). */
+async function validateUniqueness(
+  db: Executor,
+  errors: ValidationErrors,
+  namespaceId: number,
+  name: string | undefined,
+  projectPath: string | undefined,
+  exceptId?: number,
+): Promise<void> {
+  const clash = await findNameOrPathClash(db, namespaceId, name, projectPath, exceptId);
+  if (clash.name && !errors.has('name')) errors.add('name', 'has already been taken');
+  if (clash.path && !errors.has('path')) errors.add('path', 'has already been taken');
+  if (projectPath && !clash.name) {
+    const sibling = projectPath.endsWith('.wiki') ? projectPath.slice(0, -5) : `${projectPath}.wiki`;
+    const wiki = await findNameOrPathClash(db, namespaceId, undefined, sibling, exceptId);
+    if (wiki.path && !errors.has('name')) errors.add('name', 'has already been taken');
+  }
+}
+
+/** create_projects: the caller's own namespace, or a group where the caller is master or owner. */
+async function canCreateIn(db: Executor, user: UserRow, namespace: NamespaceRow): Promise<boolean> {
+  if (user.admin === 1) return true;
+  if (namespace.type !== 'Group') return namespace.owner_id === user.id;
+  const member = await findMember(db, 'Namespace', namespace.id, user.id);
+  if (!member || (member.expires_at !== null && member.expires_at <= today())) return false;
+  return member.access_level >= AccessLevel.Master;
+}
+
+function limitMessage(limit: number): string {
+  return limit === 0
+    ? 'Personal project creation is not allowed. Please contact your administrator with questions'
+    : `Your project limit is ${limit} projects! Please contact your administrator to increase it`;
+}
+
+export interface CreateProjectInput {
+  /** Who asked (the caller). */
+  actor: UserRow;
+  /** Creator and owner: the caller, or the user of POST /projects/user/:user_id. */
+  creator: UserRow;
+  attributes: ProjectAttributes;
+  /** GitLab answered a reached limit differently on the two create routes (README row 26). */
+  limitStyle: 'forbidden' | 'validation';
+}
+
+function switchValues(attributes: ProjectAttributes): ProjectChanges {
+  const values: ProjectChanges = {};
+  for (const key of FEATURE_SWITCHES) {
+    const value = attributes[key];
+    if (value !== undefined) values[key] = value ? 1 : 0;
+  }
+  return values;
+}
+
+function translateImportError(error: unknown): ApiError {
+  const text = error instanceof Error ? error.message : String(error);
+  const reason =
+    text
+      .replace(/^git clone failed \(\d+\): /, '')
+      .split('\n')
+      .pop()
+      ?.trim() || 'clone failed';
+  return validationFailed({ import_url: [`could not be imported: ${reason}`] }, 422);
+}
+
+export async function createProject(deps: Deps, input: CreateProjectInput): Promise<ProjectRecord> {
+  const db = deps.db.kysely;
+  const { creator, attributes } = input;
+  let name = attributes.name;
+  let projectPath = attributes.path;
+  if (name !== undefined && projectPath === undefined) projectPath = parameterize(name);
+  else if (name === undefined && projectPath !== undefined) name = projectPath;
+
+  let namespace: NamespaceRow | undefined;
+  if (attributes.namespace_id !== undefined) {
+    namespace = await findNamespaceById(db, attributes.namespace_id);
+    if (!namespace || !(await canCreateIn(db, creator, namespace))) {
+      throw validationFailed({ namespace: ['is not valid'] });
+    }
+  } else {
+    namespace = await findPersonalNamespace(db, creator.id);
+    if (!namespace) throw validationFailed({ namespace: ["can't be blank"] });
+  }
+
+  const errors = new ValidationErrors();
+  validateName(errors, name);
+  validatePath(errors, projectPath);
+  if (attributes.description !== undefined && attributes.description.length > 2000) {
+    errors.add('description', 'is too long (maximum is 2000 characters)');
+  }
+  await validateUniqueness(db, errors, namespace.id, name, projectPath);
+  if (attributes.import_url !== undefined && !IMPORT_URL.test(attributes.import_url)) {
+    errors.add('import_url', 'must be a valid URL');
+  }
+  if (namespace.type !== 'Group') {
+    const count = await countPersonalProjects(db, creator.id);
+    if (creator.projects_limit - count <= 0) {
+      const message = limitMessage(creator.projects_limit);
+      if (input.limitStyle === 'forbidden') throw grapeError(403, [message]);
+      errors.add('limit_reached', message);
+    }
+  }
+  const visibility = attributes.visibility_level ?? Visibility.Private;
+  validateVisibility(errors, visibility, namespace);
+  errors.throwIfAny();
+
+  const finalName = name!;
+  const finalPath = projectPath!;
+  const target = projectRepositoryPath(deps, namespace.path, finalPath);
+
+  // Imports clone into a private folder first: a failed clone leaves neither a row nor a directory.
+  let imported: string | undefined;
+  if (attributes.import_url !== undefined) {
+    const tmp = path.join(deps.config.dataDir, 'tmp');
+    await fs.mkdir(tmp, { recursive: true });
+    imported = path.join(tmp, `import-${crypto.randomBytes(8).toString('hex')}.git`);
+    try {
+      await importBareRepository(attributes.import_url, imported);
+    } catch (error) {
+      await removeRepository(imported);
+      throw translateImportError(error);
+    }
+  }
+
+  const at = now();
+  const ns = namespace;
+  try {
+    const projectId = await db.transaction().execute(async (trx) => {
+      const project = await insertProject(trx, {
+        namespace_id: ns.id,
+        creator_id: creator.id,
+        name: finalName,
+        path: finalPath,
+        description: attributes.description ?? null,
+        default_branch: attributes.default_branch ?? null,
+        visibility_level: visibility,
+        archived: 0,
+        issues_enabled: 1,
+        merge_requests_enabled: 1,
+        wiki_enabled: 1,
+        builds_enabled: 1,
+        snippets_enabled: 1,
+        container_registry_enabled: 0,
+        shared_runners_enabled: 1,
+        public_builds: 1,
+        lfs_enabled: 1,
+        only_allow_merge_if_build_succeeds: 0,
+        request_access_enabled: 0,
+        ...switchValues(attributes),
+        runners_token: generateRunnersToken(),
+        star_count: 0,
+        import_url: attributes.import_url ?? null,
+        avatar: null,
+        last_activity_at: at,
+        created_at: at,
+        updated_at: at,
+      });
+      // GitLab made the creator a master of personal projects (owner rights come from the namespace).
+      if (ns.type !== 'Group') {
+        await insertMember(trx, {
+          sourceType: 'Project',
+          sourceId: project.id,
+          userId: creator.id,
+          accessLevel: AccessLevel.Master,
+          createdById: creator.id,
+        });
+      }
+      await recordEvent(trx, {
+        projectId: project.id,
+        authorId: creator.id,
+        action: EventAction.Created,
+        at,
+      });
+      // The row is ours (unique index), so the directory is too: a leftover of a crashed create is replaced.
+      await removeRepository(target);
+      if (imported) {
+        await moveRepository(imported, target);
+        imported = undefined;
+      } else {
+        await initBareRepository(target, attributes.default_branch ?? 'master');
+      }
+      return project.id;
+    });
+    return (await findProjectRecordById(db, projectId))!;
+  } catch (error) {
+    if (imported) await removeRepository(imported);
+    if (isUniqueViolation(error)) {
+      // A concurrent create won the same name or path: answer as the validation would have.
+      const lost = new ValidationErrors();
+      await validateUniqueness(db, lost, ns.id, finalName, finalPath);
+      if (lost.empty) lost.add('path', 'has already been taken');
+      lost.throwIfAny();
+    }
+    throw error;
+  }
+}
+
+export interface UpdateProjectInput {
+  record: ProjectRecord;
+  attributes: ProjectAttributes;
+}
+
+/** Edits a project the caller may administer; owner-only parts are checked by the route. */
+export async function updateProject(deps: Deps, input: UpdateProjectInput): Promise<ProjectRecord> {
+  const db = deps.db.kysely;
+  const { record, attributes } = input;
+  const { project, namespace } = record;
+  const errors = new ValidationErrors();
+  const newName = attributes.name;
+  const newPath = attributes.path;
+  if (newName !== undefined) validateName(errors, newName);
+  if (newPath !== undefined) validatePath(errors, newPath);
+  if (attributes.description !== undefined && attributes.description.length > 2000) {
+    errors.add('description', 'is too long (maximum is 2000 characters)');
+  }
+  await validateUniqueness(
+    db,
+    errors,
+    namespace.id,
+    newName !== undefined && newName !== project.name ? newName : undefined,
+    newPath !== undefined && newPath !== project.path ? newPath : undefined,
+    project.id,
+  );
+  if (attributes.visibility_level !== undefined)
+    validateVisibility(errors, attributes.visibility_level, namespace);
+  if (attributes.default_branch !== undefined) {
+    const check = await runGit(['check-ref-format', '--branch', attributes.default_branch]);
+    if (check.code !== 0) errors.add('default_branch', 'is invalid');
+  }
+  errors.throwIfAny();
+
+  const changes: ProjectChanges = { ...switchValues(attributes), updated_at: now() };
+  if (newName !== undefined) changes.name = newName;
+  if (newPath !== undefined) changes.path = newPath;
+  if (attributes.description !== undefined) changes.description = attributes.description;
+  if (attributes.visibility_level !== undefined) changes.visibility_level = attributes.visibility_level;
+  if (attributes.default_branch !== undefined) changes.default_branch = attributes.default_branch;
+
+  const from = projectRepositoryPath(deps, namespace.path, project.path);
+  const to = newPath !== undefined ? projectRepositoryPath(deps, namespace.path, newPath) : from;
+  try {
+    await db.transaction().execute(async (trx) => {
+      await updateProjectRow(trx, project.id, changes);
+      if (to !== from) {
+        await moveIfExists(from, to);
+        await moveIfExists(
+          wikiRepositoryPath(deps, namespace.path, project.path),
+          wikiRepositoryPath(deps, namespace.path, newPath!),
+        );
+        await moveIfExists(
+          projectUploadsPath(deps, namespace.path, project.path),
+          projectUploadsPath(deps, namespace.path, newPath!),
+        );
+      }
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      const lost = new ValidationErrors();
+      await validateUniqueness(db, lost, namespace.id, newName, newPath, project.id);
+      if (lost.empty) lost.add('path', 'has already been taken');
+      lost.throwIfAny();
+    }
+    throw error;
+  }
+  if (attributes.default_branch !== undefined) {
+    // GitLab changed HEAD only when the repository exists, without checking that the branch does.
+    await git(['symbolic-ref', 'HEAD', `refs/heads/${attributes.default_branch}`], { cwd: to }).catch(
+      () => {},
+    );
+  }
+  return (await findProjectRecordById(db, project.id))!;
+}
+
+async function moveIfExists(from: string, to: string): Promise<void> {
+  if (from === to) return;
+  try {
+    await fs.access(from);
+  } catch {
+    return;
+  }
+  if (from.toLowerCase() === to.toLowerCase()) return;
+  await moveRepository(from, to);
+}
+
+/**
+ * Deletes a project and everything attached: rows (members here; shares, stars, fork links, events and
+ * every project-owned table of later areas cascade) and files (repository, wiki, uploads). Areas that
+ * keep files elsewhere (build artifacts, traces) add their removal here.
+ */
+export async function deleteProject(deps: Deps, record: ProjectRecord): Promise<void> {
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    await deleteProjectRow(trx, record.project.id);
+  });
+  await removeProjectFiles(deps, record.namespace.path, record.project.path);
+}
+
+async function removeProjectFiles(deps: Deps, namespacePath: string, projectPath: string): Promise<void> {
+  await removeRepository(projectRepositoryPath(deps, namespacePath, projectPath));
+  await removeRepository(wikiRepositoryPath(deps, namespacePath, projectPath));
+  await fs.rm(projectUploadsPath(deps, namespacePath, projectPath), { recursive: true, force: true });
+}
+
+/**
+ * Before a user is deleted: their personal projects go with them (GitLab's DeleteUserService). Rows are
+ * removed in `trx` (the user deletion's transaction); files after it commits, with the returned callback.
+ */
+export async function deletePersonalProjects(
+  deps: Deps,
+  trx: Executor,
+  userId: number,
+): Promise<() => Promise<void>> {
+  const namespace = await findPersonalNamespace(trx, userId);
+  if (!namespace) return async () => {};
+  const projects = await projectsInNamespace(trx, namespace.id);
+  for (const project of projects) await deleteProjectRow(trx, project.id);
+  return async () => {
+    for (const project of projects) await removeProjectFiles(deps, namespace.path, project.path);
+    await fs.rm(path.join(deps.config.dataDir, 'repositories', namespace.path.toLowerCase()), {
+      recursive: true,
+      force: true,
+    });
+    await fs.rm(path.join(deps.config.dataDir, 'uploads', namespace.path.toLowerCase()), {
+      recursive: true,
+      force: true,
+    });
+  };
+}
+
+export function countProjectList(deps: Deps, query: ProjectListQuery): Promise<number> {
+  return countProjects(deps.db.kysely, query);
+}
+
+/** One page of a list: ids from the index, then the page's rows (deferred join). */
+export async function pageProjectList(
+  deps: Deps,
+  query: ProjectListQuery,
+  page: { limit: number; offset: number },
+): Promise<ProjectRecord[]> {
+  const ids = await pageProjectIds(deps.db.kysely, query, page.limit, page.offset);
+  return findProjectRecordsByIds(deps.db.kysely, ids);
+}
