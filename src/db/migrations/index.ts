@@ -6,12 +6,14 @@ import { up as users } from './001-users.ts';
 import { up as projects } from './002-projects.ts';
 import { up as git } from './003-git.ts';
 import { up as usersIndexes } from './003-users-indexes.ts';
+import { up as gitForeignKeys } from './004-git-foreign-keys.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
   ['002-projects', projects],
   ['003-git', git],
   ['003-users-indexes', usersIndexes],
+  ['004-git-foreign-keys', gitForeignKeys],
 ];
 
 export async function migrate(db: Db): Promise<void> {
