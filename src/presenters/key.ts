@@ -1,9 +1,16 @@
 // SSH key shapes (reference/api-v3.md §6.2): the SSHKey entity, and the raw record GitLab's DELETE
 // endpoints serialized (`key.destroy` returned the ActiveRecord row, columns in table order).
 import type { KeyRow } from '../db/repositories/keys.ts';
+import type { UserRow } from '../db/repositories/users.ts';
+import { presentUserFull, type UserFullExtras } from './user.ts';
 
 export function presentSSHKey(key: KeyRow) {
   return { id: key.id, title: key.title, key: key.key, created_at: key.created_at };
+}
+
+/** SSHKeyWithUser: the key and its owner in the administrator form. */
+export function presentSSHKeyWithUser(key: KeyRow, user: UserRow, baseUrl: string, extras: UserFullExtras) {
+  return { ...presentSSHKey(key), user: presentUserFull(user, baseUrl, extras) };
 }
 
 /** The destroyed row as GitLab's `to_json` printed it; `type` and `public` only mattered for deploy keys. */

@@ -7,13 +7,17 @@ import type { Deps } from '../deps.ts';
 import { now, isUniqueViolation } from '../db/errors.ts';
 import {
   deleteKeyOfUser,
+  findKeyById,
   findKeyOfUser,
   insertKey,
   isFingerprintTaken,
   keysOfUser,
   type KeyRow,
 } from '../db/repositories/keys.ts';
+import { findUserById, type UserRow } from '../db/repositories/users.ts';
 import { ValidationErrors, validationFailed } from '../http/errors.ts';
+import type { UserFullExtras } from '../presenters/user.ts';
+import { loadUserFullExtras } from './users.ts';
 
 export interface NewKey {
   title: string;
@@ -80,6 +84,17 @@ export function listKeys(deps: Deps, userId: number): Promise<KeyRow[]> {
 
 export function findKey(deps: Deps, userId: number, keyId: number): Promise<KeyRow | undefined> {
   return findKeyOfUser(deps.db.kysely, userId, keyId);
+}
+
+/** Any user's key with its owner, for administrators (GET /keys/:id). */
+export async function findKeyWithOwner(
+  deps: Deps,
+  keyId: number,
+): Promise<{ key: KeyRow; user: UserRow; extras: UserFullExtras } | undefined> {
+  const key = await findKeyById(deps.db.kysely, keyId);
+  const user = key && (await findUserById(deps.db.kysely, key.user_id));
+  if (!key || !user) return undefined;
+  return { key, user, extras: await loadUserFullExtras(deps, user.id) };
 }
 
 /** Adds a key to the user; a validation failure is GitLab's hash with `failureStatus` (400, or 404 for admins). */

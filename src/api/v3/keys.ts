@@ -1,12 +1,13 @@
-// SSH keys: the caller's own (/user/keys) and, for administrators, any user's (/users/:uid/keys).
+// SSH keys: the caller's own (/user/keys) and, for administrators, any user's (/users/:uid/keys, and
+// /keys/:id with its owner).
 // Lists are not paginated (GitLab presented the whole association).
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { requireAdmin, requireViewer } from '../../http/auth.ts';
 import { notFound, recordNotFound } from '../../http/errors.ts';
 import { pathId, requestParams } from '../../http/params.ts';
-import { createKey, destroyKey, findKey, listKeys } from '../../services/keys.ts';
-import { presentKeyRecord, presentSSHKey } from '../../presenters/key.ts';
+import { createKey, destroyKey, findKey, findKeyWithOwner, listKeys } from '../../services/keys.ts';
+import { presentKeyRecord, presentSSHKey, presentSSHKeyWithUser } from '../../presenters/key.ts';
 import { digits, failuresAsNotFound, findTargetUser, requiredFields, sendNull } from './user-resources.ts';
 
 type IdParams = { id: string };
@@ -69,5 +70,14 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const key = id === undefined ? undefined : await destroyKey(deps, user.id, id);
     if (!key) throw notFound('Key');
     return presentKeyRecord(key);
+  });
+
+  // Not in SPEC's list; GitLab 8.13 had it (lib/api/keys.rb) and clients such as python-gitlab call it.
+  app.get<{ Params: IdParams }>('/keys/:id', async (request) => {
+    requireAdmin(request);
+    const id = pathId(request.params.id);
+    const found = id === undefined ? undefined : await findKeyWithOwner(deps, id);
+    if (!found) throw recordNotFound();
+    return presentSSHKeyWithUser(found.key, found.user, deps.config.externalUrl, found.extras);
   });
 }

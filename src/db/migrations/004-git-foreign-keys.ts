@@ -36,10 +36,14 @@ async function rebuildPushes(db: MigrationDb, dialect: Dialect): Promise<void> {
     .execute();
   await sql`insert into pushes_new select id, project_id, user_id, changes, status, applied_changes,
     created_at, processed_at from pushes where project_id in (select id from projects)`.execute(db);
+  // 004-users-fk-indexes may have run first (areas land in any order): keep its index across the rebuild.
+  const userIndex = await sql<{ name: string }>`select name from sqlite_master
+    where type = 'index' and tbl_name = 'pushes' and name = 'pushes_user_id'`.execute(db);
   await db.schema.dropTable('pushes').execute();
   await db.schema.alterTable('pushes_new').renameTo('pushes').execute();
   await createIndex(db, 'pushes_pending', 'pushes', 'id', { where: "status = 'pending'" });
   await createIndex(db, 'pushes_project_id', 'pushes', 'project_id, id');
+  if (userIndex.rows.length > 0) await createIndex(db, 'pushes_user_id', 'pushes', 'user_id');
 }
 
 export const up: MigrationFn = async (db, dialect) => {

@@ -7,6 +7,7 @@ import { up as projects } from './002-projects.ts';
 import { up as git } from './003-git.ts';
 import { up as usersIndexes } from './003-users-indexes.ts';
 import { up as gitForeignKeys } from './004-git-foreign-keys.ts';
+import { up as usersFkIndexes } from './004-users-fk-indexes.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
@@ -14,6 +15,7 @@ const migrations: Array<[string, MigrationFn]> = [
   ['003-git', git],
   ['003-users-indexes', usersIndexes],
   ['004-git-foreign-keys', gitForeignKeys],
+  ['004-users-fk-indexes', usersFkIndexes],
 ];
 
 export async function migrate(db: Db): Promise<void> {

@@ -10,6 +10,10 @@ export function keysOfUser(db: Executor, userId: number): Promise<KeyRow[]> {
   return db.selectFrom('keys').selectAll().where('user_id', '=', userId).orderBy('id').execute();
 }
 
+export function findKeyById(db: Executor, id: number): Promise<KeyRow | undefined> {
+  return db.selectFrom('keys').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
 export function findKeyOfUser(db: Executor, userId: number, id: number): Promise<KeyRow | undefined> {
   return db
     .selectFrom('keys')

@@ -406,4 +406,24 @@ describe('SSH keys', () => {
     const rootsOwn = await t.request('GET', '/api/v3/user/keys', { token: t.rootToken });
     assert.ok(!rootsOwn.body.some((k: { id: number }) => k.id === created.body.id));
   });
+
+  it('shows any key with its owner to administrators at /keys/:id', async () => {
+    const created = await post(alice.token, { title: 'lookup', key: freshKey('lookup') });
+    const response = await t.request('GET', `/api/v3/keys/${created.body.id}`, { token: t.rootToken });
+    assert.equal(response.status, 200);
+    assert.deepEqual(Object.keys(response.body), [...keyFields, 'user']);
+    assert.deepEqual({ ...response.body, user: undefined }, { ...created.body, user: undefined });
+    assert.equal(response.body.user.id, alice.id);
+    assert.equal(response.body.user.username, 'alice');
+    assert.equal(response.body.user.email, 'alice@example.com');
+    assert.ok('identities' in response.body.user && 'can_create_project' in response.body.user);
+    const own = await t.request('GET', `/api/v3/keys/${created.body.id}`, { token: alice.token });
+    assert.deepEqual([own.status, own.body], [403, { message: '403 Forbidden' }]);
+    const anonymous = await t.request('GET', `/api/v3/keys/${created.body.id}`);
+    assert.equal(anonymous.status, 401);
+    for (const id of ['999999', 'abc']) {
+      const missing = await t.request('GET', `/api/v3/keys/${id}`, { token: t.rootToken });
+      assert.deepEqual([missing.status, missing.body], [404, { message: '404 Not found' }]);
+    }
+  });
 });

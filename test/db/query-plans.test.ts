@@ -1,0 +1,88 @@
+// Every statement the workload causes, checked with SQLite's EXPLAIN QUERY PLAN (with the parameters it
+// ran with): a SCAN of a table that grows fails the test (reference/performance.md, complexity rule 3).
+// PostgreSQL plans depend on statistics of a near-empty test database, so this runs on SQLite only.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { after, before, describe, it } from 'node:test';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { workload, type WorkloadContext } from './workload.ts';
+
+const onPostgres = Boolean(process.env.LABRADOR_TEST_PG_URL);
+
+/** Tables that stay tiny whatever the load; scanning them costs nothing. */
+const SMALL_TABLES = new Set(['settings', 'kysely_migration', 'kysely_migration_lock']);
+
+/**
+ * Whole-table work that the API asks for by definition, each with its statement and why it is accepted.
+ * Nothing else may scan a growing table.
+ */
+const ACCEPTED_SCANS: Array<{ table: string; statement: RegExp; why: string }> = [
+  {
+    table: 'users',
+    statement: /^select count\(\*\) as "count" from "users"(?: where \(lower\(users\.username\) like)?/,
+    why: 'X-Total of GET /users (admin-wide list) counts every user, or every substring match',
+  },
+  {
+    table: 'users',
+    statement:
+      /^select \* from "users" where "id" in \(select "users"\."id" from "users" (?:where \(lower\(users\.username\) like .*\) )?order by "users"\."id" limit \? offset \?\)/,
+    why:
+      'GET /users pages walk the primary key in order and stop after offset+limit ids; a substring ' +
+      'search (LIKE %x%) cannot use a B-tree index (a trigram index would)',
+  },
+];
+
+const CONTROL = /^(begin|commit|rollback|savepoint|release)\b/i;
+
+describe(
+  onPostgres
+    ? 'query plans (skipped on PostgreSQL: EXPLAIN QUERY PLAN is checked on SQLite)'
+    : 'query plans: no statement scans a growing table',
+  { skip: onPostgres ? 'EXPLAIN QUERY PLAN is checked on SQLite only' : false },
+  () => {
+    let t: TestApp;
+    const statements = new Map<string, readonly unknown[]>();
+
+    before(async () => {
+      t = await startTestApp();
+      t.server.deps.db.onQuery = (sql, parameters) => {
+        if (!statements.has(sql)) statements.set(sql, parameters);
+      };
+    });
+    after(async () => {
+      if (t) {
+        t.server.deps.db.onQuery = undefined;
+        await t.close();
+      }
+    });
+
+    it('runs the workload of every area', async () => {
+      const ctx: WorkloadContext = { t, users: {} };
+      for (const step of workload) await step.run(ctx);
+      assert.ok(statements.size > 20, `only ${statements.size} statements recorded`);
+    });
+
+    it('plans every statement without scanning a growing table', () => {
+      const db = new SQLite(path.join(t.config.dataDir, 'labrador.sqlite3'), { readonly: true });
+      const problems: string[] = [];
+      try {
+        for (const [sql, parameters] of statements) {
+          if (CONTROL.test(sql.trim())) continue;
+          const plan = db.prepare(`explain query plan ${sql}`).all(...(parameters as unknown[])) as Array<{
+            detail: string;
+          }>;
+          for (const { detail } of plan) {
+            const table = /^SCAN (\S+)/.exec(detail)?.[1];
+            if (!table || SMALL_TABLES.has(table)) continue;
+            if (ACCEPTED_SCANS.some((scan) => scan.table === table && scan.statement.test(sql))) continue;
+            problems.push(`${detail}\n    in: ${sql}`);
+          }
+        }
+      } finally {
+        db.close();
+      }
+      assert.deepEqual(problems, [], `statements scanning a growing table:\n${problems.join('\n')}`);
+    });
+  },
+);

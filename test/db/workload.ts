@@ -1,0 +1,127 @@
+// A workload that drives every endpoint over HTTP, for the tests that watch the SQL it causes
+// (query-plans.test.ts). Each area appends its steps to `workload`; a step asserts its own statuses so
+// the workload stays real. Steps run in order on one app and may use what earlier steps created.
+import assert from 'node:assert/strict';
+import type { TestApp } from '../helpers/app.ts';
+import { createUser, type CreatedUser } from '../helpers/users.ts';
+
+export interface WorkloadContext {
+  t: TestApp;
+  users: Record<string, CreatedUser>;
+}
+
+export interface WorkloadStep {
+  area: string;
+  name: string;
+  run(ctx: WorkloadContext): Promise<void>;
+}
+
+async function expect(
+  ctx: WorkloadContext,
+  status: number,
+  method: string,
+  url: string,
+  options: Parameters<TestApp['request']>[2] = {},
+) {
+  const response = await ctx.t.request(method, url, { token: ctx.t.rootToken, ...options });
+  assert.equal(response.status, status, `${method} ${url}: ${response.text}`);
+  return response;
+}
+
+export const workload: WorkloadStep[] = [
+  {
+    area: 'users',
+    name: 'create users (with identity, duplicates, invalid)',
+    async run(ctx) {
+      ctx.users.wl1 = await createUser(ctx.t, {
+        username: 'wl1',
+        provider: 'ldapmain',
+        extern_uid: 'uid=wl1',
+      });
+      ctx.users.wl2 = await createUser(ctx.t, { username: 'wl2', external: true });
+      await expect(ctx, 409, 'POST', '/api/v3/users', {
+        body: { email: 'wl1@example.com', password: 'password123', name: 'x', username: 'other' },
+      });
+      await expect(ctx, 409, 'POST', '/api/v3/users', {
+        body: { email: 'new@example.com', password: 'password123', name: 'x', username: 'wl1' },
+      });
+      await expect(ctx, 400, 'POST', '/api/v3/users', {
+        body: {
+          email: 'new@example.com',
+          password: 'password123',
+          name: 'x',
+          username: 'WL1',
+          provider: 'ldapmain',
+          extern_uid: 'uid=wl1',
+        },
+      });
+    },
+  },
+  {
+    area: 'users',
+    name: 'list and show users',
+    async run(ctx) {
+      await expect(ctx, 200, 'GET', '/api/v3/users');
+      await expect(ctx, 200, 'GET', '/api/v3/users?page=2&per_page=1');
+      await expect(ctx, 200, 'GET', '/api/v3/users?active=true');
+      await expect(ctx, 200, 'GET', '/api/v3/users?active=true&page=2&per_page=1');
+      await expect(ctx, 200, 'GET', '/api/v3/users?search=wl');
+      await expect(ctx, 200, 'GET', '/api/v3/users?search=wl&active=1');
+      await expect(ctx, 200, 'GET', '/api/v3/users?username=wl1');
+      await expect(ctx, 200, 'GET', '/api/v3/users', { token: ctx.users.wl1.token });
+      await expect(ctx, 200, 'GET', `/api/v3/users/${ctx.users.wl1.id}`);
+      await expect(ctx, 200, 'GET', `/api/v3/users/${ctx.users.wl1.id}`, { token: ctx.users.wl2.token });
+      await expect(ctx, 404, 'GET', '/api/v3/users/999999');
+      await expect(ctx, 200, 'GET', '/api/v3/user', { token: ctx.users.wl1.token });
+      await expect(ctx, 200, 'GET', `/api/v3/user?sudo=wl2`);
+      await expect(ctx, 200, 'GET', '/api/v3/user', { headers: { sudo: String(ctx.users.wl1.id) } });
+    },
+  },
+  {
+    area: 'users',
+    name: 'modify users',
+    async run(ctx) {
+      const id = ctx.users.wl1.id;
+      await expect(ctx, 200, 'PUT', `/api/v3/users/${id}`, {
+        body: { bio: 'bio', admin: false, projects_limit: 3 },
+      });
+      await expect(ctx, 200, 'PUT', `/api/v3/users/${id}`, {
+        body: { username: 'wl1renamed', email: 'wl1new@example.com', password: 'password456' },
+      });
+      await expect(ctx, 200, 'PUT', `/api/v3/users/${id}`, {
+        body: { provider: 'ldapmain', extern_uid: 'uid=other' },
+      });
+      await expect(ctx, 200, 'PUT', `/api/v3/users/${id}`, {
+        body: { provider: 'github', extern_uid: '77' },
+      });
+      await expect(ctx, 404, 'PUT', `/api/v3/users/${id}`, { body: { email: 'wl2@example.com' } });
+      await expect(ctx, 404, 'PUT', `/api/v3/users/${id}`, { body: { username: 'wl2' } });
+      await expect(ctx, 404, 'PUT', '/api/v3/users/999999', { body: { bio: 'x' } });
+    },
+  },
+  {
+    area: 'users',
+    name: 'block, unblock, session, delete',
+    async run(ctx) {
+      const id = ctx.users.wl2.id;
+      await expect(ctx, 200, 'PUT', `/api/v3/users/${id}/block`);
+      await expect(ctx, 401, 'GET', '/api/v3/user', { token: ctx.users.wl2.token });
+      await expect(ctx, 200, 'PUT', `/api/v3/users/${id}/unblock`);
+      await expect(ctx, 404, 'PUT', '/api/v3/users/999999/block');
+      await expect(ctx, 201, 'POST', '/api/v3/session', {
+        token: undefined,
+        body: { login: 'wl1renamed', password: 'password456' },
+      });
+      await expect(ctx, 201, 'POST', '/api/v3/session', {
+        token: undefined,
+        body: { email: 'wl1new@example.com', password: 'password456' },
+      });
+      await expect(ctx, 401, 'POST', '/api/v3/session', {
+        token: undefined,
+        body: { login: 'nobody', password: 'x' },
+      });
+      await expect(ctx, 200, 'DELETE', `/api/v3/users/${id}`);
+      await expect(ctx, 200, 'DELETE', `/api/v3/users/${id}`);
+    },
+  },
+];
