@@ -3,7 +3,10 @@ import type { Deps } from '../deps.ts';
 import { findUserByEmail, findUserByUsername, recordSignIn, type UserRow } from '../db/repositories/users.ts';
 import { now } from '../db/errors.ts';
 import { apiError, unauthorized } from '../http/errors.ts';
-import { verifyPassword } from './passwords.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
+
+let dummy: Promise<string> | undefined;
+const dummyHash = () => (dummy ??= hashPassword('labrador-no-such-user'));
 
 /** The signed-in user, with its sign-in stamps moved on; 401 for anything else. */
 export async function signIn(
@@ -17,7 +20,12 @@ export async function signIn(
   const user = login.includes('@')
     ? await findUserByEmail(db, login.trim())
     : await findUserByUsername(db, login);
-  if (!user || !(await verifyPassword(password, user.encrypted_password))) throw unauthorized();
+  if (!user) {
+    // Spend the same hashing time as for a real user, so response times do not reveal who exists.
+    await verifyPassword(password, await dummyHash());
+    throw unauthorized();
+  }
+  if (!(await verifyPassword(password, user.encrypted_password))) throw unauthorized();
   // GitLab handed blocked users their token (which then failed everywhere); Labrador refuses (README row 43).
   if (user.state !== 'active') throw unauthorized();
   if (user.two_factor_enabled === 1) {

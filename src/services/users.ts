@@ -250,6 +250,8 @@ async function validateUser(db: Executor, attrs: UserAttributes, existing?: User
   if (attrs.email !== undefined && attrs.email !== existing?.email) {
     if (await isEmailTaken(db, attrs.email, selfId)) errors.add('email', 'has already been taken');
     if (!EMAIL_REGEX.test(attrs.email)) errors.add('email', 'is invalid');
+    // Indexed values stay short (GitLab's MySQL columns were varchar(255); PostgreSQL indexes cap row size).
+    if (characters(attrs.email) > 255) errors.add('email', 'is too long (maximum is 255 characters)');
   }
 
   if (attrs.password !== undefined) {
@@ -259,6 +261,12 @@ async function validateUser(db: Executor, attrs: UserAttributes, existing?: User
   }
 
   if (attrs.provider !== undefined || attrs.extern_uid !== undefined) {
+    if (attrs.provider !== undefined && characters(attrs.provider) > 255) {
+      errors.add('identities.provider', 'is too long (maximum is 255 characters)');
+    }
+    if (attrs.extern_uid !== undefined && characters(attrs.extern_uid) > 255) {
+      errors.add('identities.extern_uid', 'is too long (maximum is 255 characters)');
+    }
     if (attrs.provider === undefined) errors.add('identities.provider', "can't be blank");
     else if (
       attrs.extern_uid !== undefined &&
@@ -282,6 +290,8 @@ async function validateUser(db: Executor, attrs: UserAttributes, existing?: User
   if (attrs.username !== undefined && attrs.username !== existing?.username) {
     const username = attrs.username;
     if (!isValidNamespacePath(username)) errors.add('username', NAMESPACE_REGEX_MESSAGE);
+    // The username is the personal namespace's path, which GitLab limited to 255 characters.
+    if (characters(username) > 255) errors.add('username', 'is too long (maximum is 255 characters)');
     if (RESERVED_NAMES.has(username)) errors.add('username', `${username} is a reserved name`);
     if (await usernameTaken(db, username, selfId)) {
       errors.add('username', 'has already been taken');

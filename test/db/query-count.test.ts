@@ -88,7 +88,8 @@ describe('query count of GET /users', () => {
       assert.equal(small.length, 5);
       assert.equal(large.length, 50);
       assert.equal(small.count, large.count);
-      assert.ok(large.count <= 4, `${large.count} queries`);
+      // token, count, page, identities, personal project counts (can_create_project)
+      assert.ok(large.count <= 5, `${large.count} queries`);
       const searched = await queriesFor('/api/v3/users?search=bulk&per_page=50', token);
       assert.equal(searched.count, large.count);
     }

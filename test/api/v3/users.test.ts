@@ -298,6 +298,31 @@ describe('users', () => {
       assert.equal(session.status, 201);
     });
 
+    it('keeps indexed values within 255 characters', async () => {
+      const response = await t.request('POST', '/api/v3/users', {
+        token: root(),
+        body: valid({
+          email: `${'e'.repeat(250)}@example.com`,
+          username: 'u'.repeat(256),
+          provider: 'ldapmain',
+          extern_uid: 'x'.repeat(256),
+        }),
+      });
+      assert.equal(response.status, 400);
+      assert.deepEqual(response.body, {
+        message: {
+          email: ['is too long (maximum is 255 characters)'],
+          'identities.extern_uid': ['is too long (maximum is 255 characters)'],
+          username: ['is too long (maximum is 255 characters)'],
+        },
+      });
+      const longest = await t.request('POST', '/api/v3/users', {
+        token: root(),
+        body: valid({ username: 'u'.repeat(255), email: `${'e'.repeat(243)}@example.com` }),
+      });
+      assert.equal(longest.status, 201, longest.text);
+    });
+
     it('refuses reserved names', async () => {
       for (const name of ['admin', 'users', 'robots.txt', '.well-known']) {
         const response = await t.request('POST', '/api/v3/users', {
