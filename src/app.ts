@@ -6,6 +6,7 @@ import { installBodyParsers } from './http/body-parsers.ts';
 import { installErrorHandlers } from './http/error-handler.ts';
 import { resolveViewer } from './http/auth.ts';
 import { registerApiV3 } from './api/v3/index.ts';
+import { registerUploadFiles } from './web/uploads.ts';
 import { registerGitHttp } from './git-http/routes.ts';
 
 export async function buildApp(deps: Deps): Promise<FastifyInstance> {
@@ -31,5 +32,6 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   );
   // Git smart HTTP lives outside /api/v3 at /<namespace>/<project>(.git)/…, with its own basic auth.
   registerGitHttp(app, deps);
+  registerUploadFiles(app, deps);
   return app;
 }

@@ -18,6 +18,9 @@ import { AccessLevel } from '../domain/types.ts';
 import { repositoriesRoot } from '../git/repository.ts';
 import { moveUploadsDir, namespaceUploadsDir } from '../storage/uploads.ts';
 import { RESERVED_NAMES } from './users.ts';
+import { deleteProject } from './projects.ts';
+import { findProjectRecordsByIds } from '../db/repositories/projects.ts';
+import { namespaceProjectIds } from '../db/repositories/group-projects.ts';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 
@@ -193,23 +196,20 @@ export async function updateGroup(
 }
 
 /**
- * Deletes a group with its memberships and shares. A group that still holds projects is refused: its
- * projects are deleted (or moved) first, each through the project delete, so nothing is left behind.
+ * Deletes a group with its projects (each through the project delete: rows, repository, uploads), its
+ * memberships and shares, as GitLab's DestroyGroupService did, then the group's folders.
  */
 export async function deleteGroup(deps: Deps, _actor: UserRow, group: NamespaceRow): Promise<void> {
-  await deps.db.kysely.transaction().execute(async (trx) => {
-    const project = await trx
-      .selectFrom('projects')
-      .select('id')
-      .where('namespace_id', '=', group.id)
-      .limit(1)
-      .executeTakeFirst();
-    if (project) throw apiError(400, 'Group still has projects; delete or transfer them first');
+  const db = deps.db.kysely;
+  const ids = await namespaceProjectIds(db, group.id);
+  for (const record of await findProjectRecordsByIds(db, ids)) await deleteProject(deps, record);
+  await db.transaction().execute(async (trx) => {
     await trx
       .deleteFrom('members')
       .where('source_type', '=', 'Namespace')
       .where('source_id', '=', group.id)
       .execute();
+    // Projects created meanwhile cascade with the namespace row; their folders go with the group's below.
     await trx.deleteFrom('namespaces').where('id', '=', group.id).execute();
   });
   await fs.rm(path.join(repositoriesRoot(deps.config.dataDir), group.path.toLowerCase()), {

@@ -406,7 +406,9 @@ export async function modifyUser(deps: Deps, userId: number, sent: UserAttribute
 
     try {
       return await db.transaction().execute(async (trx) => {
-        const updated = (await updateUser(trx, user.id, changes))!;
+        const updated = await updateUser(trx, user.id, changes);
+        // Deleted by another request since it was read.
+        if (!updated) throw recordNotFound();
         if (changes.email !== undefined && changes.email !== user.email) {
           // The new primary was one of the user's secondary emails: they swap (update_emails_with_primary_email).
           const secondary = await findOwnSecondaryEmail(trx, user.id, changes.email);

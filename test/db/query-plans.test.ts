@@ -76,7 +76,9 @@ describe(
             const table = /^SCAN (\S+)/.exec(detail)?.[1];
             if (!table || SMALL_TABLES.has(table)) continue;
             if (ACCEPTED_SCANS.some((scan) => scan.table === table && scan.statement.test(sql))) continue;
-            problems.push(`${detail}\n    in: ${sql}`);
+            problems.push(
+              `${detail}\n    in: ${sql}\n    plan: ${plan.map((row) => row.detail).join(' | ')}`,
+            );
           }
         }
       } finally {

@@ -2,6 +2,8 @@
 // (query-plans.test.ts). Each area appends its steps to `workload`; a step asserts its own statuses so
 // the workload stays real. Steps run in order on one app and may use what earlier steps created.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import type { TestApp } from '../helpers/app.ts';
 import { createUser, type CreatedUser } from '../helpers/users.ts';
 
@@ -122,6 +124,36 @@ export const workload: WorkloadStep[] = [
       });
       await expect(ctx, 200, 'DELETE', `/api/v3/users/${id}`);
       await expect(ctx, 200, 'DELETE', `/api/v3/users/${id}`);
+    },
+  },
+  {
+    area: 'keys and emails',
+    name: 'own and admin SSH keys and emails',
+    async run(ctx) {
+      const user = ctx.users.wl1;
+      const key = fs
+        .readFileSync(path.join(import.meta.dirname, '../fixtures/ssh-keys/ed25519.pub'), 'utf8')
+        .trim();
+      const created = await expect(ctx, 201, 'POST', '/api/v3/user/keys', {
+        token: user.token,
+        body: { title: 'laptop', key },
+      });
+      await expect(ctx, 200, 'GET', '/api/v3/user/keys', { token: user.token });
+      await expect(ctx, 200, 'GET', `/api/v3/user/keys/${created.body.id}`, { token: user.token });
+      await expect(ctx, 200, 'GET', `/api/v3/users/${user.id}/keys`);
+      await expect(ctx, 200, 'GET', `/api/v3/keys/${created.body.id}`);
+      await expect(ctx, 200, 'DELETE', `/api/v3/users/${user.id}/keys/${created.body.id}`);
+      const email = await expect(ctx, 201, 'POST', '/api/v3/user/emails', {
+        token: user.token,
+        body: { email: 'wl1-alt@example.com' },
+      });
+      await expect(ctx, 200, 'GET', '/api/v3/user/emails', { token: user.token });
+      await expect(ctx, 200, 'GET', `/api/v3/user/emails/${email.body.id}`, { token: user.token });
+      await expect(ctx, 201, 'POST', `/api/v3/users/${user.id}/emails`, {
+        body: { email: 'wl1-alt2@example.com' },
+      });
+      await expect(ctx, 200, 'GET', `/api/v3/users/${user.id}/emails`);
+      await expect(ctx, 200, 'DELETE', `/api/v3/user/emails/${email.body.id}`, { token: user.token });
     },
   },
 ];

@@ -8,6 +8,10 @@ import * as session from './session.ts';
 import * as groups from './groups.ts';
 import * as namespaces from './namespaces.ts';
 import * as members from './members.ts';
+import * as forks from './forks.ts';
+import * as stars from './stars.ts';
+import * as uploads from './uploads.ts';
+import * as shares from './shares.ts';
 import * as keys from './keys.ts';
 import * as emails from './emails.ts';
 import * as branches from './branches.ts';
@@ -22,6 +26,10 @@ const modules = [
   groups,
   namespaces,
   members,
+  forks,
+  stars,
+  uploads,
+  shares,
   keys,
   emails,
   branches,

@@ -8,6 +8,7 @@ import { up as git } from './003-git.ts';
 import { up as usersIndexes } from './003-users-indexes.ts';
 import { up as gitForeignKeys } from './004-git-foreign-keys.ts';
 import { up as usersFkIndexes } from './004-users-fk-indexes.ts';
+import { up as groups } from './005-groups.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
@@ -16,6 +17,7 @@ const migrations: Array<[string, MigrationFn]> = [
   ['003-users-indexes', usersIndexes],
   ['004-git-foreign-keys', gitForeignKeys],
   ['004-users-fk-indexes', usersFkIndexes],
+  ['005-groups', groups],
 ];
 
 export async function migrate(db: Db): Promise<void> {

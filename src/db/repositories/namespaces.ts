@@ -175,19 +175,20 @@ function namespaceListQuery(db: Executor, filter: NamespaceListFilter) {
   let query = db.selectFrom('namespaces');
   if (filter.userId !== undefined) {
     const userId = filter.userId;
-    query = query.where((eb) =>
-      eb.or([
-        eb.and([eb('namespaces.owner_id', '=', userId), eb('namespaces.type', 'is', null)]),
-        eb(
-          'namespaces.id',
-          'in',
+    // Two index lookups (personal namespace by owner, group memberships by user), not an OR over the table.
+    query = query.where('namespaces.id', 'in', (eb) =>
+      eb
+        .selectFrom('namespaces as own')
+        .select('own.id')
+        .where('own.owner_id', '=', userId)
+        .where('own.type', 'is', null)
+        .union(
           eb
             .selectFrom('members')
-            .select('members.source_id')
+            .select('members.source_id as id')
             .where('members.user_id', '=', userId)
             .where('members.source_type', '=', 'Namespace'),
         ),
-      ]),
     );
   }
   if (filter.search) {

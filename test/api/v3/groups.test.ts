@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createProject, createUser, type TestUser } from '../../helpers/fixtures.ts';
@@ -215,10 +216,7 @@ describe('groups', () => {
     assert.equal((await t.request('GET', '/api/v3/groups/alpha', { token: alice.token })).status, 404);
   });
 
-  it('deletes a group for owners; one holding projects is refused', async () => {
-    const withProjects = await t.request('DELETE', '/api/v3/groups/alpha2', { token: alice.token });
-    assert.equal(withProjects.status, 400);
-    assert.equal((await t.request('GET', '/api/v3/groups/alpha2', { token: alice.token })).status, 200);
+  it('deletes a group for owners, with its projects, repositories and memberships', async () => {
     assert.deepEqual((await t.request('DELETE', '/api/v3/groups/gamma', { token: alice.token })).body, {
       message: '403 Forbidden',
     });
@@ -226,12 +224,32 @@ describe('groups', () => {
     assert.equal(deleted.status, 200);
     assert.equal(deleted.body.path, 'gamma');
     assert.equal((await t.request('GET', '/api/v3/groups/gamma', { token: t.rootToken })).status, 404);
-    const members = await t.server.deps.db.kysely
+
+    const repo = repositoryPath(t.config.dataDir, 'alpha2', 'open');
+    assert.ok(fs.existsSync(repo));
+    const group = await t.request('GET', '/api/v3/groups/alpha2', { token: alice.token });
+    const projectIds = group.body.projects.map((p: any) => p.id);
+    const withProjects = await t.request('DELETE', '/api/v3/groups/alpha2', { token: alice.token });
+    assert.equal(withProjects.status, 200);
+    assert.ok(!fs.existsSync(repo));
+    assert.ok(!fs.existsSync(path.join(t.config.dataDir, 'repositories', 'alpha2')));
+    for (const id of projectIds) {
+      assert.equal((await t.request('GET', `/api/v3/projects/${id}`, { token: t.rootToken })).status, 404);
+    }
+    const db = t.server.deps.db.kysely;
+    const left = await db
       .selectFrom('members')
       .select('id')
-      .where('source_type', '=', 'Namespace')
-      .where('source_id', '=', deleted.body.id)
+      .where((eb) =>
+        eb.or([
+          eb.and([
+            eb('source_type', '=', 'Namespace'),
+            eb('source_id', 'in', [deleted.body.id, group.body.id]),
+          ]),
+          eb.and([eb('source_type', '=', 'Project'), eb('source_id', 'in', projectIds)]),
+        ]),
+      )
       .execute();
-    assert.equal(members.length, 0);
+    assert.equal(left.length, 0);
   });
 });

@@ -1,0 +1,49 @@
+// POST /projects/:id/share (reference/api-v3.md §7.2 P18): masters share a project with a group they can
+// see; 201 ProjectGroupLink. Checks in GitLab's order: admin_project, required params, the group, the
+// share lock, then the link's validations.
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../deps.ts';
+import { requireViewer } from '../../http/auth.ts';
+import { loadProject } from '../../http/loaders.ts';
+import { forbidden, notFound, paramInvalid } from '../../http/errors.ts';
+import { pathId, presentString, requestParams, requiredString } from '../../http/params.ts';
+import { canAdminProject } from '../../policies/access.ts';
+import { canReadGroup, groupAccess } from '../../policies/groups.ts';
+import { findGroupById } from '../../db/repositories/namespaces.ts';
+import { presentProjectGroupLink } from '../../presenters/member.ts';
+import { shareProject } from '../../services/shares.ts';
+
+function parseDate(value: string | undefined): string | null {
+  if (value === undefined) return null;
+  const match = /^(\d{4})-(\d{2})-(\d{2})(?:[T ].*)?$/.exec(value.trim());
+  const day = match ? `${match[1]}-${match[2]}-${match[3]}` : '';
+  const parsed = new Date(`${day}T00:00:00Z`);
+  if (!match || Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== day) {
+    throw paramInvalid('expires_at');
+  }
+  return day;
+}
+
+export function register(app: FastifyInstance, deps: Deps): void {
+  app.post('/projects/:id/share', async (request, reply) => {
+    const viewer = requireViewer(request);
+    const record = await loadProject(deps, request);
+    if (!canAdminProject(record.access)) throw forbidden();
+    const params = requestParams(request);
+    const groupIdText = requiredString(params, 'group_id');
+    const groupAccessText = requiredString(params, 'group_access');
+    const expiresAt = parseDate(presentString(params, 'expires_at'));
+
+    const groupId = pathId(groupIdText.trim());
+    const group = groupId === undefined ? undefined : await findGroupById(deps.db.kysely, groupId);
+    if (!group) throw notFound('Group');
+    const access = await groupAccess(deps.db.kysely, viewer, group);
+    if (!(await canReadGroup(deps.db.kysely, viewer, group, access))) throw notFound('Group');
+
+    // A level that is not a number is simply not one of the allowed levels.
+    const level = /^\s*\d{1,4}\s*$/.test(groupAccessText) ? Number(groupAccessText) : -1;
+    const link = await shareProject(deps, record, group, { groupAccess: level, expiresAt });
+    reply.status(201);
+    return presentProjectGroupLink(link);
+  });
+}

@@ -1,0 +1,180 @@
+// Forks (reference/api-v3.md §7.2 P11, P19, P20; README rows 22, 23): a fork is a new project in the
+// caller's (or a chosen) namespace that copies the source's name, path, description and settings, with
+// a bare clone of its repository and a fork link. The clone is made first in a scratch folder; the rows
+// are written in one transaction (unique indexes settle races); then the clone moves into place.
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Deps } from '../deps.ts';
+import type { UserRow } from '../db/repositories/users.ts';
+import {
+  findNameOrPathClash,
+  insertProject,
+  countPersonalProjects,
+  type ProjectRecord,
+} from '../db/repositories/projects.ts';
+import { insertMember } from '../db/repositories/members.ts';
+import {
+  deleteForkLink,
+  findForkLinkTo,
+  insertForkLink,
+  type ForkLinkRow,
+} from '../db/repositories/forks.ts';
+import type { NamespaceRow } from '../db/repositories/namespaces.ts';
+import { isUniqueViolation, now } from '../db/errors.ts';
+import { apiError, conflict } from '../http/errors.ts';
+import { AccessLevel, Visibility } from '../domain/types.ts';
+import type { ProjectAccess } from '../policies/access.ts';
+import {
+  cloneBareRepository,
+  removeRepository,
+  repositoriesRoot,
+  repositoryPath,
+} from '../git/repository.ts';
+import { EventAction, recordEvent } from './events.ts';
+import { generateRunnersToken } from './projects.ts';
+
+/** fork_project: reporters and up, and anyone who may read a public or internal project. */
+export function canForkProject(viewer: UserRow, source: ProjectRecord, access: ProjectAccess): boolean {
+  if (!access.canRead) return false;
+  if (access.level >= AccessLevel.Reporter) return true;
+  const visibility = source.project.visibility_level;
+  return visibility === Visibility.Public || (visibility === Visibility.Internal && viewer.external !== 1);
+}
+
+function limitMessage(limit: number): string {
+  return limit === 0
+    ? 'Personal project creation is not allowed. Please contact your administrator with questions'
+    : `Your project limit is ${limit} projects! Please contact your administrator to increase it`;
+}
+
+export async function forkProject(
+  deps: Deps,
+  viewer: UserRow,
+  source: ProjectRecord,
+  access: ProjectAccess,
+  target: NamespaceRow,
+): Promise<number> {
+  const db = deps.db.kysely;
+  // GitLab reported every failure of the fork as 409 with the model's error hash.
+  if (!canForkProject(viewer, source, access)) throw conflict({ forked_from_project_id: ['is forbidden'] });
+  const personal = target.type !== 'Group';
+  if (personal && target.owner_id === viewer.id) {
+    const count = await countPersonalProjects(db, viewer.id);
+    if (count >= viewer.projects_limit)
+      throw conflict({ limit_reached: [limitMessage(viewer.projects_limit)] });
+  }
+  const { project } = source;
+  const taken = async () => {
+    const clash = await findNameOrPathClash(db, target.id, project.name, project.path);
+    const errors: Record<string, string[]> = {};
+    if (clash.name) errors.name = ['has already been taken'];
+    if (clash.path) errors.path = ['has already been taken'];
+    return errors;
+  };
+  const before = await taken();
+  if (Object.keys(before).length > 0) throw conflict(before);
+
+  const root = repositoriesRoot(deps.config.dataDir);
+  const scratch = path.join(root, '.tmp', `fork-${crypto.randomBytes(8).toString('hex')}.git`);
+  const sourceRepo = repositoryPath(deps.config.dataDir, source.namespace.path, project.path);
+  const finalRepo = repositoryPath(deps.config.dataDir, target.path, project.path);
+  try {
+    await cloneBareRepository(sourceRepo, scratch);
+  } catch (error) {
+    await removeRepository(scratch);
+    deps.log.error({ err: error }, 'fork clone failed');
+    throw apiError(500, 'Failed to copy the repository');
+  }
+  // A fork into a less visible group takes the group's level (GitLab 8.13 refused with a 409 instead).
+  const visibility = personal
+    ? project.visibility_level
+    : Math.min(project.visibility_level, target.visibility_level);
+  const at = now();
+  let forkId: number;
+  try {
+    forkId = await db.transaction().execute(async (trx) => {
+      const fork = await insertProject(trx, {
+        namespace_id: target.id,
+        creator_id: viewer.id,
+        name: project.name,
+        path: project.path,
+        description: project.description,
+        default_branch: project.default_branch,
+        visibility_level: visibility,
+        archived: 0,
+        issues_enabled: project.issues_enabled,
+        merge_requests_enabled: project.merge_requests_enabled,
+        wiki_enabled: project.wiki_enabled,
+        builds_enabled: project.builds_enabled,
+        snippets_enabled: project.snippets_enabled,
+        container_registry_enabled: project.container_registry_enabled,
+        shared_runners_enabled: project.shared_runners_enabled,
+        public_builds: project.public_builds,
+        lfs_enabled: project.lfs_enabled,
+        only_allow_merge_if_build_succeeds: project.only_allow_merge_if_build_succeeds,
+        request_access_enabled: project.request_access_enabled,
+        runners_token: generateRunnersToken(),
+        star_count: 0,
+        import_url: null,
+        avatar: null,
+        last_activity_at: at,
+        created_at: at,
+        updated_at: at,
+      });
+      await insertForkLink(trx, fork.id, project.id, at);
+      if (personal) {
+        await insertMember(trx, {
+          sourceType: 'Project',
+          sourceId: fork.id,
+          userId: viewer.id,
+          accessLevel: AccessLevel.Master,
+          createdById: viewer.id,
+        });
+      }
+      await recordEvent(trx, { projectId: fork.id, authorId: viewer.id, action: EventAction.Created, at });
+      return fork.id;
+    });
+  } catch (error) {
+    await removeRepository(scratch);
+    if (isUniqueViolation(error)) {
+      const errors = await taken();
+      throw conflict(Object.keys(errors).length > 0 ? errors : { path: ['has already been taken'] });
+    }
+    throw error;
+  }
+  try {
+    // The rows are ours, so whatever sits at the final path is a leftover.
+    await removeRepository(finalRepo);
+    await fs.mkdir(path.dirname(finalRepo), { recursive: true });
+    await fs.rename(scratch, finalRepo);
+  } catch (error) {
+    await removeRepository(scratch);
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .deleteFrom('members')
+        .where('source_type', '=', 'Project')
+        .where('source_id', '=', forkId)
+        .execute();
+      await trx.deleteFrom('projects').where('id', '=', forkId).execute();
+    });
+    throw error;
+  }
+  return forkId;
+}
+
+/** Admin: mark an existing project as a fork of another. */
+export async function linkFork(deps: Deps, fork: ProjectRecord, source: ProjectRecord): Promise<ForkLinkRow> {
+  if (fork.project.id === source.project.id) throw conflict('Project cannot be a fork of itself');
+  if (await findForkLinkTo(deps.db.kysely, fork.project.id)) throw apiError(409, 'Project already forked');
+  try {
+    return await insertForkLink(deps.db.kysely, fork.project.id, source.project.id, now());
+  } catch (error) {
+    if (isUniqueViolation(error)) throw apiError(409, 'Project already forked');
+    throw error;
+  }
+}
+
+export async function unlinkFork(deps: Deps, fork: ProjectRecord): Promise<ForkLinkRow | null> {
+  return (await deleteForkLink(deps.db.kysely, fork.project.id)) ?? null;
+}

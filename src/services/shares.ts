@@ -1,0 +1,55 @@
+// Sharing a project with a group (reference/api-v3.md §7.2 P18, README row 47). The group's members then
+// reach the project at min(their group level, group_access) until expires_at (the access policy reads
+// project_group_links). Refusals come in the order GitLab's model validated them.
+import type { Deps } from '../deps.ts';
+import type { ProjectRecord } from '../db/repositories/projects.ts';
+import type { NamespaceRow } from '../db/repositories/namespaces.ts';
+import { isUniqueViolation, now } from '../db/errors.ts';
+import { apiError, conflict } from '../http/errors.ts';
+
+export interface ShareInput {
+  groupAccess: number;
+  expiresAt: string | null;
+}
+
+const SHARE_LEVELS = new Set([10, 20, 30, 40]);
+const ALREADY_SHARED = 'Group already shared with this group';
+
+export async function shareProject(
+  deps: Deps,
+  record: ProjectRecord,
+  group: NamespaceRow,
+  input: ShareInput,
+) {
+  const db = deps.db.kysely;
+  if (record.namespace.share_with_group_lock === 1) {
+    throw apiError(400, 'The project sharing with group is disabled');
+  }
+  const existing = await db
+    .selectFrom('project_group_links')
+    .select('id')
+    .where('project_id', '=', record.project.id)
+    .where('group_id', '=', group.id)
+    .executeTakeFirst();
+  if (existing) throw conflict(ALREADY_SHARED);
+  if (!SHARE_LEVELS.has(input.groupAccess)) throw conflict('Group access is not included in the list');
+  if (record.namespace.id === group.id) throw conflict('Project cannot be shared with the project it is in.');
+  const at = now();
+  try {
+    return await db
+      .insertInto('project_group_links')
+      .values({
+        project_id: record.project.id,
+        group_id: group.id,
+        group_access: input.groupAccess,
+        expires_at: input.expiresAt,
+        created_at: at,
+        updated_at: at,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(ALREADY_SHARED);
+    throw error;
+  }
+}
