@@ -156,4 +156,34 @@ export const workload: WorkloadStep[] = [
       await expect(ctx, 200, 'DELETE', `/api/v3/user/emails/${email.body.id}`, { token: user.token });
     },
   },
+  {
+    area: 'groups and namespaces',
+    name: 'groups, members, namespaces',
+    async run(ctx) {
+      const user = ctx.users.wl1;
+      const group = await expect(ctx, 201, 'POST', '/api/v3/groups', {
+        body: { name: 'WL Group', path: 'wl-group' },
+      });
+      const id = group.body.id;
+      await expect(ctx, 200, 'GET', '/api/v3/groups');
+      await expect(ctx, 200, 'GET', '/api/v3/groups?search=wl');
+      await expect(ctx, 200, 'GET', `/api/v3/groups/${id}`);
+      await expect(ctx, 200, 'GET', '/api/v3/groups/wl-group');
+      await expect(ctx, 200, 'PUT', `/api/v3/groups/${id}`, { body: { description: 'd' } });
+      await expect(ctx, 201, 'POST', `/api/v3/groups/${id}/members`, {
+        body: { user_id: user.id, access_level: 30 },
+      });
+      await expect(ctx, 200, 'GET', `/api/v3/groups/${id}/members`);
+      await expect(ctx, 200, 'PUT', `/api/v3/groups/${id}/members/${user.id}`, {
+        body: { access_level: 40 },
+      });
+      await expect(ctx, 200, 'GET', '/api/v3/groups', { token: user.token });
+      await expect(ctx, 200, 'GET', `/api/v3/groups/${id}/projects`);
+      await expect(ctx, 200, 'GET', '/api/v3/namespaces');
+      await expect(ctx, 200, 'GET', '/api/v3/namespaces?search=wl');
+      await expect(ctx, 200, 'GET', '/api/v3/namespaces', { token: user.token });
+      await expect(ctx, 200, 'DELETE', `/api/v3/groups/${id}/members/${user.id}`);
+      await expect(ctx, 200, 'DELETE', `/api/v3/groups/${id}`);
+    },
+  },
 ];
