@@ -3,7 +3,6 @@
 // the workload stays real. Steps run in order on one app and may use what earlier steps created.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import path from 'node:path';
 import type { TestApp } from '../helpers/app.ts';
 import { createUser, type CreatedUser } from '../helpers/users.ts';
 
@@ -127,33 +126,65 @@ export const workload: WorkloadStep[] = [
     },
   },
   {
-    area: 'keys and emails',
-    name: 'own and admin SSH keys and emails',
+    area: 'keys',
+    name: 'SSH keys: own and administrators’, add, duplicate, list, show, delete',
     async run(ctx) {
-      const user = ctx.users.wl1;
-      const key = fs
-        .readFileSync(path.join(import.meta.dirname, '../fixtures/ssh-keys/ed25519.pub'), 'utf8')
-        .trim();
+      const user = await createUser(ctx.t, { username: 'wlkeys' });
+      ctx.users.wlkeys = user;
+      const own = { token: user.token };
+      const key = fs.readFileSync(new URL('../fixtures/ssh-keys/ed25519.pub', import.meta.url), 'utf8');
+      const rsa = fs.readFileSync(new URL('../fixtures/ssh-keys/rsa.pub', import.meta.url), 'utf8');
       const created = await expect(ctx, 201, 'POST', '/api/v3/user/keys', {
-        token: user.token,
-        body: { title: 'laptop', key },
+        ...own,
+        body: { title: 'k', key },
       });
-      await expect(ctx, 200, 'GET', '/api/v3/user/keys', { token: user.token });
-      await expect(ctx, 200, 'GET', `/api/v3/user/keys/${created.body.id}`, { token: user.token });
-      await expect(ctx, 200, 'GET', `/api/v3/users/${user.id}/keys`);
+      await expect(ctx, 400, 'POST', '/api/v3/user/keys', { ...own, body: { title: 'again', key } });
+      await expect(ctx, 400, 'POST', '/api/v3/user/keys', {
+        ...own,
+        body: { title: 'bad', key: 'ssh-rsa x' },
+      });
+      await expect(ctx, 200, 'GET', '/api/v3/user/keys', own);
+      await expect(ctx, 200, 'GET', `/api/v3/user/keys/${created.body.id}`, own);
       await expect(ctx, 200, 'GET', `/api/v3/keys/${created.body.id}`);
-      await expect(ctx, 200, 'DELETE', `/api/v3/users/${user.id}/keys/${created.body.id}`);
-      const email = await expect(ctx, 201, 'POST', '/api/v3/user/emails', {
-        token: user.token,
-        body: { email: 'wl1-alt@example.com' },
+      await expect(ctx, 201, 'POST', `/api/v3/users/${user.id}/keys`, { body: { title: 'rsa', key: rsa } });
+      await expect(ctx, 404, 'POST', `/api/v3/users/${user.id}/keys`, { body: { title: 'rsa', key: rsa } });
+      await expect(ctx, 404, 'POST', '/api/v3/users/999999/keys', { body: { title: 'rsa', key: rsa } });
+      await expect(ctx, 200, 'GET', `/api/v3/users/${user.id}/keys`);
+      await expect(ctx, 404, 'GET', '/api/v3/users/999999/keys');
+      await expect(ctx, 200, 'DELETE', `/api/v3/user/keys/${created.body.id}`, own);
+      await expect(ctx, 200, 'DELETE', `/api/v3/user/keys/${created.body.id}`, own);
+      const list = await expect(ctx, 200, 'GET', '/api/v3/user/keys', own);
+      await expect(ctx, 200, 'DELETE', `/api/v3/users/${user.id}/keys/${list.body[0].id}`);
+      await expect(ctx, 404, 'DELETE', `/api/v3/users/${user.id}/keys/${list.body[0].id}`);
+    },
+  },
+  {
+    area: 'emails',
+    name: 'secondary emails: own and administrators’, add, duplicate, list, show, delete',
+    async run(ctx) {
+      const user = ctx.users.wlkeys!;
+      const own = { token: user.token };
+      const created = await expect(ctx, 201, 'POST', '/api/v3/user/emails', {
+        ...own,
+        body: { email: 'wl.second@example.com' },
       });
-      await expect(ctx, 200, 'GET', '/api/v3/user/emails', { token: user.token });
-      await expect(ctx, 200, 'GET', `/api/v3/user/emails/${email.body.id}`, { token: user.token });
-      await expect(ctx, 201, 'POST', `/api/v3/users/${user.id}/emails`, {
-        body: { email: 'wl1-alt2@example.com' },
+      await expect(ctx, 400, 'POST', '/api/v3/user/emails', {
+        ...own,
+        body: { email: 'WL.second@example.com' },
+      });
+      await expect(ctx, 400, 'POST', '/api/v3/user/emails', { ...own, body: { email: 'admin@example.com' } });
+      await expect(ctx, 200, 'GET', '/api/v3/user/emails', own);
+      await expect(ctx, 200, 'GET', `/api/v3/user/emails/${created.body.id}`, own);
+      const byAdmin = await expect(ctx, 201, 'POST', `/api/v3/users/${user.id}/emails`, {
+        body: { email: 'wl.third@example.com' },
+      });
+      await expect(ctx, 404, 'POST', `/api/v3/users/${user.id}/emails`, {
+        body: { email: 'wl.third@example.com' },
       });
       await expect(ctx, 200, 'GET', `/api/v3/users/${user.id}/emails`);
-      await expect(ctx, 200, 'DELETE', `/api/v3/user/emails/${email.body.id}`, { token: user.token });
+      await expect(ctx, 200, 'DELETE', `/api/v3/user/emails/${created.body.id}`, own);
+      await expect(ctx, 200, 'DELETE', `/api/v3/users/${user.id}/emails/${byAdmin.body.id}`);
+      await expect(ctx, 404, 'DELETE', `/api/v3/users/${user.id}/emails/${byAdmin.body.id}`);
     },
   },
   {
