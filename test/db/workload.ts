@@ -188,33 +188,100 @@ export const workload: WorkloadStep[] = [
     },
   },
   {
-    area: 'groups and namespaces',
-    name: 'groups, members, namespaces',
+    area: 'groups',
+    name: 'groups, namespaces and group members',
     async run(ctx) {
-      const user = ctx.users.wl1;
+      const owner = (ctx.users.gw1 = await createUser(ctx.t, { username: 'gw1' }));
+      const member = (ctx.users.gw2 = await createUser(ctx.t, { username: 'gw2' }));
+      const as = (user: CreatedUser) => ({ token: user.token });
       const group = await expect(ctx, 201, 'POST', '/api/v3/groups', {
-        body: { name: 'WL Group', path: 'wl-group' },
+        ...as(owner),
+        body: { name: 'WL Group', path: 'wlgroup', visibility_level: 0 },
       });
-      const id = group.body.id;
-      await expect(ctx, 200, 'GET', '/api/v3/groups');
-      await expect(ctx, 200, 'GET', '/api/v3/groups?search=wl');
-      await expect(ctx, 200, 'GET', `/api/v3/groups/${id}`);
-      await expect(ctx, 200, 'GET', '/api/v3/groups/wl-group');
-      await expect(ctx, 200, 'PUT', `/api/v3/groups/${id}`, { body: { description: 'd' } });
-      await expect(ctx, 201, 'POST', `/api/v3/groups/${id}/members`, {
-        body: { user_id: user.id, access_level: 30 },
+      await expect(ctx, 400, 'POST', '/api/v3/groups', {
+        ...as(owner),
+        body: { name: 'WL Group', path: 'wlgroup' },
       });
-      await expect(ctx, 200, 'GET', `/api/v3/groups/${id}/members`);
-      await expect(ctx, 200, 'PUT', `/api/v3/groups/${id}/members/${user.id}`, {
+      await expect(ctx, 201, 'POST', '/api/v3/groups/wlgroup/members', {
+        ...as(owner),
+        body: { user_id: member.id, access_level: 30 },
+      });
+      await expect(ctx, 409, 'POST', '/api/v3/groups/wlgroup/members', {
+        ...as(owner),
+        body: { user_id: member.id, access_level: 30 },
+      });
+      await expect(ctx, 200, 'PUT', `/api/v3/groups/wlgroup/members/${member.id}`, {
+        ...as(owner),
         body: { access_level: 40 },
       });
-      await expect(ctx, 200, 'GET', '/api/v3/groups', { token: user.token });
-      await expect(ctx, 200, 'GET', `/api/v3/groups/${id}/projects`);
-      await expect(ctx, 200, 'GET', '/api/v3/namespaces');
-      await expect(ctx, 200, 'GET', '/api/v3/namespaces?search=wl');
-      await expect(ctx, 200, 'GET', '/api/v3/namespaces', { token: user.token });
-      await expect(ctx, 200, 'DELETE', `/api/v3/groups/${id}/members/${user.id}`);
-      await expect(ctx, 200, 'DELETE', `/api/v3/groups/${id}`);
+      await expect(ctx, 200, 'GET', '/api/v3/groups/wlgroup/members?query=gw', as(member));
+      await expect(ctx, 200, 'GET', `/api/v3/groups/${group.body.id}/members/${member.id}`, as(member));
+      await expect(ctx, 403, 'DELETE', `/api/v3/groups/wlgroup/members/${owner.id}`, as(owner));
+      await expect(ctx, 200, 'GET', '/api/v3/groups');
+      await expect(ctx, 200, 'GET', '/api/v3/groups?page=2&per_page=1');
+      await expect(ctx, 200, 'GET', '/api/v3/groups', as(member));
+      await expect(ctx, 200, 'GET', '/api/v3/groups?search=wl', as(member));
+      await expect(ctx, 200, 'GET', `/api/v3/groups?skip_groups[]=${group.body.id}`);
+      await expect(ctx, 200, 'GET', '/api/v3/groups/wlgroup', as(member));
+      await expect(ctx, 404, 'GET', '/api/v3/groups/wlgroup', as(ctx.users.wl1));
+      await expect(ctx, 200, 'PUT', '/api/v3/groups/wlgroup', { ...as(owner), body: { description: 'd' } });
+      await expect(ctx, 200, 'GET', '/api/v3/namespaces', as(member));
+      await expect(ctx, 200, 'GET', '/api/v3/namespaces?search=wl', as(member));
+      await expect(ctx, 200, 'GET', '/api/v3/namespaces?page=2&per_page=1');
+    },
+  },
+  {
+    area: 'groups',
+    name: 'project members, forks, stars, archive, shares, uploads, group delete',
+    async run(ctx) {
+      const owner = ctx.users.gw1;
+      const member = ctx.users.gw2;
+      const as = (user: CreatedUser) => ({ token: user.token });
+      const project = await expect(ctx, 201, 'POST', '/api/v3/projects', {
+        ...as(owner),
+        body: { name: 'wlproject', visibility_level: 10 },
+      });
+      const id = project.body.id;
+      await expect(ctx, 201, 'POST', `/api/v3/projects/${id}/members`, {
+        ...as(owner),
+        body: { user_id: ctx.users.wl1.id, access_level: 20 },
+      });
+      await expect(ctx, 200, 'GET', `/api/v3/projects/${id}/members?query=wl`, as(owner));
+      await expect(ctx, 200, 'PUT', `/api/v3/projects/${id}/members/${ctx.users.wl1.id}`, {
+        ...as(owner),
+        body: { access_level: 30 },
+      });
+      await expect(ctx, 200, 'DELETE', `/api/v3/projects/${id}/members/${ctx.users.wl1.id}`, as(owner));
+      await expect(ctx, 201, 'POST', `/api/v3/projects/fork/${id}`, as(member));
+      await expect(ctx, 201, 'POST', `/api/v3/projects/fork/${id}`, {
+        ...as(member),
+        body: { namespace: 'wlgroup' },
+      });
+      await expect(ctx, 404, 'POST', `/api/v3/projects/fork/${id}`, {
+        ...as(member),
+        body: { namespace: 'nowhere' },
+      });
+      const fork = await expect(ctx, 201, 'POST', `/api/v3/projects/${id}/star`, as(member));
+      await expect(ctx, 304, 'POST', `/api/v3/projects/${id}/star`, as(member));
+      await expect(ctx, 200, 'DELETE', `/api/v3/projects/${id}/star`, as(member));
+      assert.equal(fork.body.forks_count, 2);
+      await expect(ctx, 201, 'POST', `/api/v3/projects/${id}/archive`, as(owner));
+      await expect(ctx, 201, 'POST', `/api/v3/projects/${id}/unarchive`, as(owner));
+      await expect(ctx, 201, 'POST', `/api/v3/projects/${id}/share`, {
+        ...as(owner),
+        body: {
+          group_id: (await expect(ctx, 200, 'GET', '/api/v3/groups/wlgroup')).body.id,
+          group_access: 20,
+        },
+      });
+      const other = await expect(ctx, 201, 'POST', '/api/v3/projects', {
+        ...as(owner),
+        body: { name: 'wlother' },
+      });
+      await expect(ctx, 201, 'POST', `/api/v3/projects/${other.body.id}/fork/${id}`);
+      await expect(ctx, 200, 'DELETE', `/api/v3/projects/${other.body.id}/fork`);
+      await expect(ctx, 200, 'GET', '/api/v3/groups/wlgroup/projects', as(ctx.users.wl1));
+      await expect(ctx, 200, 'DELETE', '/api/v3/groups/wlgroup', as(owner));
     },
   },
 ];
