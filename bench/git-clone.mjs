@@ -153,6 +153,51 @@ try {
   console.log(`  file:// (disk) ${median(disk).toFixed(0)}   [${disk.map((v) => v.toFixed(0)).join(', ')}]`);
   console.log(`  ratio HTTP/disk (median of per-round ratios) ${median(ratios).toFixed(2)}`);
 
+  // Per-request overhead: ls-remote.
+  const lsHttp = [];
+  const lsDisk = [];
+  for (let round = 0; round < rounds * 2; round++) {
+    const order = round % 2 === 0 ? ['http', 'disk'] : ['disk', 'http'];
+    for (const kind of order) {
+      if (kind === 'http') lsHttp.push(await timeGit(['ls-remote', `${base}/history.git`]));
+      else lsDisk.push(await timeGit(['ls-remote', `file://${history}`]));
+    }
+  }
+  const lsRatios = lsHttp.map((ms, i) => ms / lsDisk[i]);
+  console.log(
+    `\nls-remote (median ms): HTTP ${median(lsHttp).toFixed(1)}, file:// ${median(lsDisk).toFixed(1)}, ratio ${median(lsRatios).toFixed(2)}`,
+  );
+
+  // Push of 100 new commits as a new branch (HTTP includes Labrador's push processing: events, payloads).
+  const diskTarget = path.join(workdir, 'disk-target.git');
+  fs.rmSync(diskTarget, { recursive: true, force: true });
+  git(['clone', '-q', '--bare', history, diskTarget]);
+  const local = path.join(workdir, 'push-work');
+  fs.rmSync(local, { recursive: true, force: true });
+  git(['clone', '-q', history, local]);
+  const pushHttp = [];
+  const pushDisk = [];
+  for (let round = 0; round < rounds; round++) {
+    git(['checkout', '-q', '-B', `push-${round}`, 'origin/master'], { cwd: local });
+    const who = ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com'];
+    for (let i = 0; i < 100; i++) {
+      fs.writeFileSync(path.join(local, `push-${i % 10}.txt`), `${round} ${i} ${crypto.randomUUID()}\n`);
+      git(['add', '-A'], { cwd: local });
+      git([...who, 'commit', '-q', '-m', `push ${round} ${i}`], { cwd: local });
+    }
+    const order = round % 2 === 0 ? ['http', 'disk'] : ['disk', 'http'];
+    for (const kind of order) {
+      const remote = kind === 'http' ? `${base}/history.git` : `file://${diskTarget}`;
+      (kind === 'http' ? pushHttp : pushDisk).push(
+        await timeGit(['-C', local, 'push', '-q', remote, `push-${round}`]),
+      );
+    }
+  }
+  const pushRatios = pushHttp.map((ms, i) => ms / pushDisk[i]);
+  console.log(
+    `push of 100 commits (median ms): HTTP ${median(pushHttp).toFixed(0)}, file:// ${median(pushDisk).toFixed(0)}, ratio ${median(pushRatios).toFixed(2)}`,
+  );
+
   const before = rssKiB(server.pid);
   let peak = before.rss;
   const timer = setInterval(() => {

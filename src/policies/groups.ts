@@ -2,11 +2,11 @@
 // public groups, internal ones (non-external callers), members, administrators, and anyone who can see a
 // project in the group; admin_group (edit, delete, manage members) for owners and administrators;
 // create_projects for masters and owners of a group, and for the owner of a personal namespace.
-import { sql } from 'kysely';
 import type { Executor, UserRow } from '../db/repositories/users.ts';
 import type { NamespaceRow } from '../db/repositories/namespaces.ts';
 import { findMember, today, type MemberRow } from '../db/repositories/members.ts';
 import { AccessLevel, Visibility } from '../domain/types.ts';
+import { groupProjectIds } from '../db/repositories/group-projects.ts';
 
 export interface GroupAccess {
   /** The caller's unexpired membership, or null. */
@@ -31,43 +31,14 @@ export async function groupAccess(
   return { member, level, admin };
 }
 
-/** Whether some project of the group is visible to the caller (GitLab let that reveal the group). */
+/** Whether some project of the group, or shared with it, is visible to the caller (GitLab let that reveal the group). */
 async function hasVisibleProject(db: Executor, viewer: UserRow, group: NamespaceRow): Promise<boolean> {
-  const minimum = viewer.external === 1 ? Visibility.Public : Visibility.Internal;
-  const day = today();
-  const row = await db
-    .selectFrom('projects as p')
-    .select('p.id')
-    .where('p.namespace_id', '=', group.id)
-    .where((eb) =>
-      eb.or([
-        eb('p.visibility_level', '>=', minimum),
-        eb.exists(
-          eb
-            .selectFrom('members as m')
-            .select('m.id')
-            .where('m.source_type', '=', 'Project')
-            .whereRef('m.source_id', '=', 'p.id')
-            .where('m.user_id', '=', viewer.id)
-            .where(sql<boolean>`(m.expires_at is null or m.expires_at > ${day})`),
-        ),
-        eb.exists(
-          eb
-            .selectFrom('project_group_links as l')
-            .innerJoin('members as m', (join) =>
-              join.onRef('m.source_id', '=', 'l.group_id').on('m.source_type', '=', 'Namespace'),
-            )
-            .select('l.id')
-            .whereRef('l.project_id', '=', 'p.id')
-            .where('m.user_id', '=', viewer.id)
-            .where(sql<boolean>`(l.expires_at is null or l.expires_at > ${day})`)
-            .where(sql<boolean>`(m.expires_at is null or m.expires_at > ${day})`),
-        ),
-      ]),
-    )
-    .limit(1)
-    .executeTakeFirst();
-  return Boolean(row);
+  const ids = await groupProjectIds(
+    db,
+    { groupId: group.id, viewer, own: true, shared: true },
+    { offset: 0, limit: 1 },
+  );
+  return ids.length > 0;
 }
 
 export async function canReadGroup(

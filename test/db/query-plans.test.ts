@@ -32,7 +32,33 @@ const ACCEPTED_SCANS: Array<{ table: string; statement: RegExp; why: string }> =
       'GET /users pages walk the primary key in order and stop after offset+limit ids; a substring ' +
       'search (LIKE %x%) cannot use a B-tree index (a trigram index would)',
   },
+  {
+    table: 'namespaces',
+    statement: /^select count\(\*\) as "count" from "namespaces"(?: where \(lower\(namespaces\.name\) like)?/,
+    why: 'X-Total of GET /namespaces for administrators counts every namespace, or every substring match',
+  },
+  {
+    table: 'namespaces',
+    statement:
+      /^select \* from "namespaces" where "id" in \(select "namespaces"\."id" from "namespaces" (?:where \(lower\(namespaces\.name\) like .*\) )?order by "namespaces"\."id" limit \? offset \?\)/,
+    why:
+      'GET /namespaces for administrators walks the primary key in order and stops after offset+limit ids; ' +
+      'a substring search (LIKE %x%) cannot use a B-tree index',
+  },
 ];
+
+ACCEPTED_SCANS.push(
+  {
+    table: 'projects',
+    statement: /^select count\(\*\) as "count" from "projects" as "p"$/,
+    why: 'X-Total of GET /projects/all (administrators) counts every project',
+  },
+  {
+    table: 'p',
+    statement: /^select "p"\."id" from "projects" as "p" order by "p"\."id" (?:asc|desc) limit \? offset \?$/,
+    why: 'GET /projects/all?order_by=id walks the primary key in order and stops after offset+limit ids',
+  },
+);
 
 const CONTROL = /^(begin|commit|rollback|savepoint|release)\b/i;
 

@@ -3,7 +3,6 @@
 // the workload stays real. Steps run in order on one app and may use what earlier steps created.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import path from 'node:path';
 import type { TestApp } from '../helpers/app.ts';
 import { createUser, type CreatedUser } from '../helpers/users.ts';
 
@@ -127,33 +126,202 @@ export const workload: WorkloadStep[] = [
     },
   },
   {
-    area: 'keys and emails',
-    name: 'own and admin SSH keys and emails',
+    area: 'keys',
+    name: 'SSH keys: own and administrators’, add, duplicate, list, show, delete',
     async run(ctx) {
-      const user = ctx.users.wl1;
-      const key = fs
-        .readFileSync(path.join(import.meta.dirname, '../fixtures/ssh-keys/ed25519.pub'), 'utf8')
-        .trim();
+      const user = await createUser(ctx.t, { username: 'wlkeys' });
+      ctx.users.wlkeys = user;
+      const own = { token: user.token };
+      const key = fs.readFileSync(new URL('../fixtures/ssh-keys/ed25519.pub', import.meta.url), 'utf8');
+      const rsa = fs.readFileSync(new URL('../fixtures/ssh-keys/rsa.pub', import.meta.url), 'utf8');
       const created = await expect(ctx, 201, 'POST', '/api/v3/user/keys', {
-        token: user.token,
-        body: { title: 'laptop', key },
+        ...own,
+        body: { title: 'k', key },
       });
-      await expect(ctx, 200, 'GET', '/api/v3/user/keys', { token: user.token });
-      await expect(ctx, 200, 'GET', `/api/v3/user/keys/${created.body.id}`, { token: user.token });
-      await expect(ctx, 200, 'GET', `/api/v3/users/${user.id}/keys`);
+      await expect(ctx, 400, 'POST', '/api/v3/user/keys', { ...own, body: { title: 'again', key } });
+      await expect(ctx, 400, 'POST', '/api/v3/user/keys', {
+        ...own,
+        body: { title: 'bad', key: 'ssh-rsa x' },
+      });
+      await expect(ctx, 200, 'GET', '/api/v3/user/keys', own);
+      await expect(ctx, 200, 'GET', `/api/v3/user/keys/${created.body.id}`, own);
       await expect(ctx, 200, 'GET', `/api/v3/keys/${created.body.id}`);
-      await expect(ctx, 200, 'DELETE', `/api/v3/users/${user.id}/keys/${created.body.id}`);
-      const email = await expect(ctx, 201, 'POST', '/api/v3/user/emails', {
-        token: user.token,
-        body: { email: 'wl1-alt@example.com' },
+      await expect(ctx, 201, 'POST', `/api/v3/users/${user.id}/keys`, { body: { title: 'rsa', key: rsa } });
+      await expect(ctx, 404, 'POST', `/api/v3/users/${user.id}/keys`, { body: { title: 'rsa', key: rsa } });
+      await expect(ctx, 404, 'POST', '/api/v3/users/999999/keys', { body: { title: 'rsa', key: rsa } });
+      await expect(ctx, 200, 'GET', `/api/v3/users/${user.id}/keys`);
+      await expect(ctx, 404, 'GET', '/api/v3/users/999999/keys');
+      await expect(ctx, 200, 'DELETE', `/api/v3/user/keys/${created.body.id}`, own);
+      await expect(ctx, 200, 'DELETE', `/api/v3/user/keys/${created.body.id}`, own);
+      const list = await expect(ctx, 200, 'GET', '/api/v3/user/keys', own);
+      await expect(ctx, 200, 'DELETE', `/api/v3/users/${user.id}/keys/${list.body[0].id}`);
+      await expect(ctx, 404, 'DELETE', `/api/v3/users/${user.id}/keys/${list.body[0].id}`);
+    },
+  },
+  {
+    area: 'emails',
+    name: 'secondary emails: own and administrators’, add, duplicate, list, show, delete',
+    async run(ctx) {
+      const user = ctx.users.wlkeys!;
+      const own = { token: user.token };
+      const created = await expect(ctx, 201, 'POST', '/api/v3/user/emails', {
+        ...own,
+        body: { email: 'wl.second@example.com' },
       });
-      await expect(ctx, 200, 'GET', '/api/v3/user/emails', { token: user.token });
-      await expect(ctx, 200, 'GET', `/api/v3/user/emails/${email.body.id}`, { token: user.token });
-      await expect(ctx, 201, 'POST', `/api/v3/users/${user.id}/emails`, {
-        body: { email: 'wl1-alt2@example.com' },
+      await expect(ctx, 400, 'POST', '/api/v3/user/emails', {
+        ...own,
+        body: { email: 'WL.second@example.com' },
+      });
+      await expect(ctx, 400, 'POST', '/api/v3/user/emails', { ...own, body: { email: 'admin@example.com' } });
+      await expect(ctx, 200, 'GET', '/api/v3/user/emails', own);
+      await expect(ctx, 200, 'GET', `/api/v3/user/emails/${created.body.id}`, own);
+      const byAdmin = await expect(ctx, 201, 'POST', `/api/v3/users/${user.id}/emails`, {
+        body: { email: 'wl.third@example.com' },
+      });
+      await expect(ctx, 404, 'POST', `/api/v3/users/${user.id}/emails`, {
+        body: { email: 'wl.third@example.com' },
       });
       await expect(ctx, 200, 'GET', `/api/v3/users/${user.id}/emails`);
-      await expect(ctx, 200, 'DELETE', `/api/v3/user/emails/${email.body.id}`, { token: user.token });
+      await expect(ctx, 200, 'DELETE', `/api/v3/user/emails/${created.body.id}`, own);
+      await expect(ctx, 200, 'DELETE', `/api/v3/users/${user.id}/emails/${byAdmin.body.id}`);
+      await expect(ctx, 404, 'DELETE', `/api/v3/users/${user.id}/emails/${byAdmin.body.id}`);
+    },
+  },
+  {
+    area: 'groups',
+    name: 'groups, namespaces and group members',
+    async run(ctx) {
+      const owner = (ctx.users.gw1 = await createUser(ctx.t, { username: 'gw1' }));
+      const member = (ctx.users.gw2 = await createUser(ctx.t, { username: 'gw2' }));
+      const as = (user: CreatedUser) => ({ token: user.token });
+      const group = await expect(ctx, 201, 'POST', '/api/v3/groups', {
+        ...as(owner),
+        body: { name: 'WL Group', path: 'wlgroup', visibility_level: 0 },
+      });
+      await expect(ctx, 400, 'POST', '/api/v3/groups', {
+        ...as(owner),
+        body: { name: 'WL Group', path: 'wlgroup' },
+      });
+      await expect(ctx, 201, 'POST', '/api/v3/groups/wlgroup/members', {
+        ...as(owner),
+        body: { user_id: member.id, access_level: 30 },
+      });
+      await expect(ctx, 409, 'POST', '/api/v3/groups/wlgroup/members', {
+        ...as(owner),
+        body: { user_id: member.id, access_level: 30 },
+      });
+      await expect(ctx, 200, 'PUT', `/api/v3/groups/wlgroup/members/${member.id}`, {
+        ...as(owner),
+        body: { access_level: 40 },
+      });
+      await expect(ctx, 200, 'GET', '/api/v3/groups/wlgroup/members?query=gw', as(member));
+      await expect(ctx, 200, 'GET', `/api/v3/groups/${group.body.id}/members/${member.id}`, as(member));
+      await expect(ctx, 403, 'DELETE', `/api/v3/groups/wlgroup/members/${owner.id}`, as(owner));
+      await expect(ctx, 200, 'GET', '/api/v3/groups');
+      await expect(ctx, 200, 'GET', '/api/v3/groups?page=2&per_page=1');
+      await expect(ctx, 200, 'GET', '/api/v3/groups', as(member));
+      await expect(ctx, 200, 'GET', '/api/v3/groups?search=wl', as(member));
+      await expect(ctx, 200, 'GET', `/api/v3/groups?skip_groups[]=${group.body.id}`);
+      await expect(ctx, 200, 'GET', '/api/v3/groups/wlgroup', as(member));
+      await expect(ctx, 404, 'GET', '/api/v3/groups/wlgroup', as(ctx.users.wl1));
+      await expect(ctx, 200, 'PUT', '/api/v3/groups/wlgroup', { ...as(owner), body: { description: 'd' } });
+      await expect(ctx, 200, 'GET', '/api/v3/namespaces', as(member));
+      await expect(ctx, 200, 'GET', '/api/v3/namespaces?search=wl', as(member));
+      await expect(ctx, 200, 'GET', '/api/v3/namespaces?page=2&per_page=1');
+    },
+  },
+  {
+    area: 'groups',
+    name: 'project members, forks, stars, archive, shares, uploads, group delete',
+    async run(ctx) {
+      const owner = ctx.users.gw1;
+      const member = ctx.users.gw2;
+      const as = (user: CreatedUser) => ({ token: user.token });
+      const project = await expect(ctx, 201, 'POST', '/api/v3/projects', {
+        ...as(owner),
+        body: { name: 'wlproject', visibility_level: 10 },
+      });
+      const id = project.body.id;
+      await expect(ctx, 201, 'POST', `/api/v3/projects/${id}/members`, {
+        ...as(owner),
+        body: { user_id: ctx.users.wl1.id, access_level: 20 },
+      });
+      await expect(ctx, 200, 'GET', `/api/v3/projects/${id}/members?query=wl`, as(owner));
+      await expect(ctx, 200, 'PUT', `/api/v3/projects/${id}/members/${ctx.users.wl1.id}`, {
+        ...as(owner),
+        body: { access_level: 30 },
+      });
+      await expect(ctx, 200, 'DELETE', `/api/v3/projects/${id}/members/${ctx.users.wl1.id}`, as(owner));
+      await expect(ctx, 201, 'POST', `/api/v3/projects/fork/${id}`, as(member));
+      await expect(ctx, 201, 'POST', `/api/v3/projects/fork/${id}`, {
+        ...as(member),
+        body: { namespace: 'wlgroup' },
+      });
+      await expect(ctx, 404, 'POST', `/api/v3/projects/fork/${id}`, {
+        ...as(member),
+        body: { namespace: 'nowhere' },
+      });
+      const fork = await expect(ctx, 201, 'POST', `/api/v3/projects/${id}/star`, as(member));
+      await expect(ctx, 304, 'POST', `/api/v3/projects/${id}/star`, as(member));
+      await expect(ctx, 200, 'DELETE', `/api/v3/projects/${id}/star`, as(member));
+      assert.equal(fork.body.forks_count, 2);
+      await expect(ctx, 201, 'POST', `/api/v3/projects/${id}/archive`, as(owner));
+      await expect(ctx, 201, 'POST', `/api/v3/projects/${id}/unarchive`, as(owner));
+      await expect(ctx, 201, 'POST', `/api/v3/projects/${id}/share`, {
+        ...as(owner),
+        body: {
+          group_id: (await expect(ctx, 200, 'GET', '/api/v3/groups/wlgroup')).body.id,
+          group_access: 20,
+        },
+      });
+      const other = await expect(ctx, 201, 'POST', '/api/v3/projects', {
+        ...as(owner),
+        body: { name: 'wlother' },
+      });
+      await expect(ctx, 201, 'POST', `/api/v3/projects/${other.body.id}/fork/${id}`);
+      await expect(ctx, 200, 'DELETE', `/api/v3/projects/${other.body.id}/fork`);
+      await expect(ctx, 200, 'GET', '/api/v3/groups/wlgroup/projects', as(ctx.users.wl1));
+      await expect(ctx, 200, 'DELETE', '/api/v3/groups/wlgroup', as(owner));
+    },
+  },
+  {
+    area: 'projects',
+    name: 'create, read, list, search, edit, events and delete projects',
+    async run(ctx) {
+      const owner = await createUser(ctx.t, { username: 'wlprojowner' });
+      const other = await createUser(ctx.t, { username: 'wlprojext', external: true });
+      const token = owner.token;
+      const created = await expect(ctx, 201, 'POST', '/api/v3/projects', {
+        token,
+        body: { name: 'WL Project', visibility_level: 10 },
+      });
+      const id = created.body.id;
+      await expect(ctx, 400, 'POST', '/api/v3/projects', { token, body: { name: 'WL Project' } });
+      await expect(ctx, 201, 'POST', `/api/v3/projects/user/${owner.id}`, { body: { name: 'for-owner' } });
+      await expect(ctx, 200, 'GET', `/api/v3/projects/${id}`, { token });
+      await expect(ctx, 200, 'GET', '/api/v3/projects/wlprojowner%2Fwl-project', { token });
+      await expect(ctx, 404, 'GET', `/api/v3/projects/${id}`, { token: other.token });
+      for (const url of [
+        '/api/v3/projects',
+        '/api/v3/projects?simple=true&order_by=name&sort=asc',
+        '/api/v3/projects?archived=false&visibility=internal&search=wl&page=2&per_page=1',
+        '/api/v3/projects/visible',
+        '/api/v3/projects/owned?order_by=last_activity_at',
+        '/api/v3/projects/starred',
+        '/api/v3/projects/search/wl',
+        `/api/v3/projects/${id}/events`,
+        `/api/v3/users/${owner.id}/events`,
+      ]) {
+        await expect(ctx, 200, 'GET', url, { token });
+      }
+      await expect(ctx, 200, 'GET', '/api/v3/projects/visible', { token: other.token });
+      await expect(ctx, 200, 'GET', `/api/v3/users/${owner.id}/events`, { token: other.token });
+      await expect(ctx, 200, 'GET', '/api/v3/projects/all?order_by=id');
+      await expect(ctx, 200, 'PUT', `/api/v3/projects/${id}`, {
+        token,
+        body: { name: 'WL Project', path: 'wl-moved', description: 'x' },
+      });
+      await expect(ctx, 200, 'DELETE', `/api/v3/projects/${id}`, { token });
     },
   },
 ];

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import {
@@ -277,5 +279,22 @@ describe('git smart HTTP', () => {
     } finally {
       t.server.deps.db.onQuery = undefined;
     }
+  });
+
+  it('streams a push larger than the client post buffer (chunked, after the probe request)', async () => {
+    const url = repoUrl(base, secret.fullPath, owner.username, owner.password);
+    const work = `${client.home}/big-work`;
+    await client.ok(['clone', '-q', url, work]);
+    fs.writeFileSync(`${work}/big.bin`, crypto.randomBytes(3 * 1024 * 1024));
+    await client.ok(['add', 'big.bin'], work);
+    await client.ok(['commit', '-q', '-m', 'big file'], work);
+    await client.ok(['-c', 'http.postBuffer=65536', 'push', '-q', url, 'HEAD:refs/heads/big'], work);
+    const sha = (await client.ok(['rev-parse', 'HEAD'], work)).trim();
+    const remote = await client.ok(['--git-dir', secret.repoPath, 'rev-parse', 'refs/heads/big']);
+    assert.equal(remote.trim(), sha);
+    const rows = await events(t, secret.id);
+    const data = JSON.parse(rows[rows.length - 1].data!);
+    assert.equal(data.ref, 'refs/heads/big');
+    assert.deepEqual(data.commits[0].added, ['big.bin']);
   });
 });

@@ -6,6 +6,7 @@ import { up as users } from './001-users.ts';
 import { up as projects } from './002-projects.ts';
 import { up as git } from './003-git.ts';
 import { up as usersIndexes } from './003-users-indexes.ts';
+import { up as gitForeignKeys } from './004-git-foreign-keys.ts';
 import { up as usersFkIndexes } from './004-users-fk-indexes.ts';
 import { up as groups } from './005-groups.ts';
 import { up as hooks } from './004-hooks.ts';
@@ -15,6 +16,7 @@ const migrations: Array<[string, MigrationFn]> = [
   ['002-projects', projects],
   ['003-git', git],
   ['003-users-indexes', usersIndexes],
+  ['004-git-foreign-keys', gitForeignKeys],
   ['004-users-fk-indexes', usersFkIndexes],
   ['005-groups', groups],
   ['004-hooks', hooks],

@@ -1,7 +1,6 @@
 // Projects of a group as a caller may see them (GitLab's GroupProjectsFinder): the group's own projects
 // and the projects shared with it, filtered to public, internal (non-external callers) and authorized
 // ones; administrators see all. Pages walk ids before reading rows.
-import { sql } from 'kysely';
 import type { Executor, UserRow } from './users.ts';
 import { authorizedProjectIds } from './project-lists.ts';
 
@@ -14,19 +13,15 @@ export interface GroupProjectsFilter {
 
 function groupProjectsQuery(db: Executor, filter: GroupProjectsFilter) {
   const { groupId, viewer } = filter;
-  let query = db.selectFrom('projects as p').where((eb) => {
-    const branches = [];
-    if (filter.own) branches.push(eb('p.namespace_id', '=', groupId));
-    if (filter.shared)
-      branches.push(
-        eb(
-          'p.id',
-          'in',
-          eb.selectFrom('project_group_links as l').select('l.project_id').where('l.group_id', '=', groupId),
-        ),
-      );
-    return branches.length > 0 ? eb.or(branches) : sql<boolean>`1 = 0`;
-  });
+  // The group's own projects and those shared with it: two index lookups joined by a union (an OR of
+  // the two conditions would walk the whole projects table).
+  const own = db.selectFrom('projects as o').select('o.id').where('o.namespace_id', '=', groupId);
+  const shared = db
+    .selectFrom('project_group_links as l')
+    .select('l.project_id as id')
+    .where('l.group_id', '=', groupId);
+  const ids = filter.own && filter.shared ? own.union(shared) : filter.own ? own : shared;
+  let query = db.selectFrom('projects as p').where('p.id', 'in', ids);
   if (viewer.admin !== 1) {
     const minimum = viewer.external === 1 ? 20 : 10;
     query = query.where((eb) =>

@@ -197,4 +197,39 @@ describe('branches API', () => {
     assert.equal(missing.status, 404);
     assert.deepEqual(missing.body, { message: '404 Branch Not Found' });
   });
+
+  it('drops the protection rules and pushes of a deleted project', async () => {
+    const doomed = await createProject(t, owner, 'doomed');
+    const work = await client.workTree('doomed', ['only']);
+    await client.ok(['push', '-q', doomed.repoPath, 'master'], work);
+    const protect = await t.request(
+      'PUT',
+      `/api/v3/projects/${doomed.id}/repository/branches/master/protect`,
+      {
+        token: owner.token,
+      },
+    );
+    assert.equal(protect.status, 200);
+    const db = t.server.deps.db.kysely;
+    await db
+      .insertInto('pushes')
+      .values({
+        project_id: doomed.id,
+        user_id: owner.id,
+        changes: '[]',
+        status: 'processed',
+        applied_changes: '[]',
+        created_at: new Date().toISOString(),
+        processed_at: null,
+      })
+      .execute();
+    await db.deleteFrom('projects').where('id', '=', doomed.id).execute();
+    const rules = await db
+      .selectFrom('protected_branches')
+      .select('id')
+      .where('project_id', '=', doomed.id)
+      .execute();
+    const pushes = await db.selectFrom('pushes').select('id').where('project_id', '=', doomed.id).execute();
+    assert.deepEqual([rules.length, pushes.length], [0, 0]);
+  });
 });
