@@ -289,6 +289,46 @@ export const workload: WorkloadStep[] = [
     },
   },
   {
+    area: 'projects',
+    name: 'create, read, list, search, edit, events and delete projects',
+    async run(ctx) {
+      const owner = await createUser(ctx.t, { username: 'wlprojowner' });
+      const other = await createUser(ctx.t, { username: 'wlprojext', external: true });
+      const token = owner.token;
+      const created = await expect(ctx, 201, 'POST', '/api/v3/projects', {
+        token,
+        body: { name: 'WL Project', visibility_level: 10 },
+      });
+      const id = created.body.id;
+      await expect(ctx, 400, 'POST', '/api/v3/projects', { token, body: { name: 'WL Project' } });
+      await expect(ctx, 201, 'POST', `/api/v3/projects/user/${owner.id}`, { body: { name: 'for-owner' } });
+      await expect(ctx, 200, 'GET', `/api/v3/projects/${id}`, { token });
+      await expect(ctx, 200, 'GET', '/api/v3/projects/wlprojowner%2Fwl-project', { token });
+      await expect(ctx, 404, 'GET', `/api/v3/projects/${id}`, { token: other.token });
+      for (const url of [
+        '/api/v3/projects',
+        '/api/v3/projects?simple=true&order_by=name&sort=asc',
+        '/api/v3/projects?archived=false&visibility=internal&search=wl&page=2&per_page=1',
+        '/api/v3/projects/visible',
+        '/api/v3/projects/owned?order_by=last_activity_at',
+        '/api/v3/projects/starred',
+        '/api/v3/projects/search/wl',
+        `/api/v3/projects/${id}/events`,
+        `/api/v3/users/${owner.id}/events`,
+      ]) {
+        await expect(ctx, 200, 'GET', url, { token });
+      }
+      await expect(ctx, 200, 'GET', '/api/v3/projects/visible', { token: other.token });
+      await expect(ctx, 200, 'GET', `/api/v3/users/${owner.id}/events`, { token: other.token });
+      await expect(ctx, 200, 'GET', '/api/v3/projects/all?order_by=id');
+      await expect(ctx, 200, 'PUT', `/api/v3/projects/${id}`, {
+        token,
+        body: { name: 'WL Project', path: 'wl-moved', description: 'x' },
+      });
+      await expect(ctx, 200, 'DELETE', `/api/v3/projects/${id}`, { token });
+    },
+  },
+  {
     area: 'git',
     name: 'branches, protection, push processing and start-up recovery',
     async run(ctx) {

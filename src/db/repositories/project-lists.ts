@@ -151,12 +151,8 @@ export async function pageProjectIds(
   limit: number,
   offset: number,
 ): Promise<number[]> {
-  const rows = await filtered(db, query)
-    .select('p.id')
-    .orderBy(`p.${query.orderBy}`, query.sort)
-    .orderBy('p.id', query.sort)
-    .limit(limit)
-    .offset(offset)
-    .execute();
+  let ordered = filtered(db, query).select('p.id').orderBy(`p.${query.orderBy}`, query.sort);
+  if (query.orderBy !== 'id') ordered = ordered.orderBy('p.id', query.sort);
+  const rows = await ordered.limit(limit).offset(offset).execute();
   return rows.map((row) => row.id);
 }

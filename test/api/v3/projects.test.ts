@@ -128,6 +128,23 @@ describe('projects: create, read, edit, delete', () => {
     assert.equal(upper.body.runners_token, undefined, 'never shown below master');
   });
 
+  it('finds projects by namespace%2Fpath with dots, and 404s what does not exist', async () => {
+    const r = await t.request('POST', '/api/v3/projects', {
+      token: alice.token,
+      body: { name: 'Dotted', path: 'my.dotted' },
+    });
+    assert.equal(r.status, 201);
+    for (const url of ['/api/v3/projects/alice%2Fmy.dotted', '/api/v3/projects/alice%2Fmy.dotted/events']) {
+      const found = await t.request('GET', url, { token: alice.token });
+      assert.equal(found.status, 200, url);
+    }
+    for (const id of ['abc', '99999', 'alice%2Fnope', 'nobody%2Fmy.dotted', '%2Fmy.dotted']) {
+      const missing = await t.request('GET', `/api/v3/projects/${id}`, { token: alice.token });
+      assert.equal(missing.status, 404, id);
+      assert.deepEqual(missing.body, { message: '404 Project Not Found' });
+    }
+  });
+
   it('answers GitLab validation bodies', async () => {
     let r = await t.request('POST', '/api/v3/projects', { token: alice.token, body: {} });
     assert.equal(r.status, 400);
