@@ -5,6 +5,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import type { TestApp } from '../helpers/app.ts';
 import { createUser, type CreatedUser } from '../helpers/users.ts';
+import { commitFile } from '../helpers/fixtures.ts';
+import { repositoryPath } from '../../src/git/repository.ts';
+import { BLANK_SHA } from '../../src/git/commits.ts';
+import { processPush, recordPendingPush, recoverPendingPushes } from '../../src/services/push.ts';
 
 export interface WorkloadContext {
   t: TestApp;
@@ -322,6 +326,36 @@ export const workload: WorkloadStep[] = [
         body: { name: 'WL Project', path: 'wl-moved', description: 'x' },
       });
       await expect(ctx, 200, 'DELETE', `/api/v3/projects/${id}`, { token });
+    },
+  },
+  {
+    area: 'git',
+    name: 'branches, protection, push processing and start-up recovery',
+    async run(ctx) {
+      const owner = await createUser(ctx.t, { username: 'wlgit' });
+      const as = { token: owner.token };
+      const project = await expect(ctx, 201, 'POST', '/api/v3/projects', { ...as, body: { name: 'wlgit' } });
+      const id = project.body.id;
+      const repo = repositoryPath(ctx.t.config.dataDir, 'wlgit', 'wlgit');
+      const sha = await commitFile(repo, 'README.md', '# wlgit\n');
+      const deps = ctx.t.server.deps;
+      const pushId = await recordPendingPush(deps, id, owner.id, [
+        { before: BLANK_SHA, after: sha, ref: 'refs/heads/master' },
+      ]);
+      assert.ok(await processPush(deps, pushId));
+      await recordPendingPush(deps, id, owner.id, [
+        { before: sha, after: BLANK_SHA, ref: 'refs/heads/gone' },
+      ]);
+      await recoverPendingPushes(deps);
+      await expect(ctx, 200, 'GET', `/api/v3/projects/${id}/repository/branches`, as);
+      await expect(ctx, 200, 'GET', `/api/v3/projects/${id}/repository/branches/master`, as);
+      await expect(ctx, 404, 'GET', `/api/v3/projects/${id}/repository/branches/none`, as);
+      await expect(ctx, 200, 'PUT', `/api/v3/projects/${id}/repository/branches/master/protect`, {
+        ...as,
+        body: { developers_can_push: true },
+      });
+      await expect(ctx, 200, 'PUT', `/api/v3/projects/${id}/repository/branches/master/protect`, as);
+      await expect(ctx, 200, 'PUT', `/api/v3/projects/${id}/repository/branches/master/unprotect`, as);
     },
   },
 ];
