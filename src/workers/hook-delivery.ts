@@ -98,9 +98,11 @@ export class HookDeliveryWorker {
       // A tick already running may have looked before the caller's rows were committed: wait it out and
       // take a fresh look.
       if (this.ticking) await this.ticking;
+      // With deliveries in flight a tick may find no free slot (or only busy hooks): look again after.
+      const busy = this.inFlight.size;
       const claimed = await this.tick();
       await Promise.all([...this.inFlight.values()].map((entry) => entry.done));
-      if (claimed > 0) continue;
+      if (claimed > 0 || busy > 0) continue;
       if (!options.retries) return;
       if ((await repo.countPendingDeliveries(this.db.kysely)) === 0) return;
       if (Date.now() > deadline) throw new Error('hook deliveries still pending after drain timeout');
