@@ -14,6 +14,22 @@ export interface Config {
   /** Largest accepted upload (project uploads), in bytes. */
   uploadMaxBytes: number;
   logLevel: string;
+  hooks: HookDeliveryConfig;
+}
+
+/** The webhook delivery worker (src/workers/hook-delivery.ts). */
+export interface HookDeliveryConfig {
+  /** How often the worker looks for due deliveries, in ms (it is also woken after each enqueue). */
+  pollIntervalMs: number;
+  /** Per-request timeout; GitLab's webhook_timeout defaulted to 10 s. */
+  timeoutMs: number;
+  /** Attempts before a delivery is marked failed (the first one included). */
+  maxAttempts: number;
+  /** First retry delay; each further retry waits twice as long, up to an hour. */
+  retryBaseMs: number;
+  /** Deliveries in flight per process, and per hook (so one dead receiver cannot hold every slot). */
+  concurrency: number;
+  perHookConcurrency: number;
 }
 
 function integer(value: string | undefined, fallback: number, name: string): number {
@@ -40,5 +56,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     runnerToken: env.LABRADOR_RUNNER_TOKEN || undefined,
     uploadMaxBytes: integer(env.LABRADOR_UPLOAD_MAX_BYTES, 10 * 1024 * 1024, 'LABRADOR_UPLOAD_MAX_BYTES'),
     logLevel: env.LABRADOR_LOG_LEVEL || 'info',
+    hooks: {
+      pollIntervalMs: integer(env.LABRADOR_HOOK_POLL_MS, 1000, 'LABRADOR_HOOK_POLL_MS'),
+      timeoutMs: integer(env.LABRADOR_HOOK_TIMEOUT_MS, 10_000, 'LABRADOR_HOOK_TIMEOUT_MS'),
+      maxAttempts: Math.max(1, integer(env.LABRADOR_HOOK_MAX_ATTEMPTS, 6, 'LABRADOR_HOOK_MAX_ATTEMPTS')),
+      retryBaseMs: integer(env.LABRADOR_HOOK_RETRY_BASE_MS, 15_000, 'LABRADOR_HOOK_RETRY_BASE_MS'),
+      concurrency: Math.max(1, integer(env.LABRADOR_HOOK_CONCURRENCY, 16, 'LABRADOR_HOOK_CONCURRENCY')),
+      perHookConcurrency: Math.max(
+        1,
+        integer(env.LABRADOR_HOOK_PER_HOOK_CONCURRENCY, 4, 'LABRADOR_HOOK_PER_HOOK_CONCURRENCY'),
+      ),
+    },
   };
 }

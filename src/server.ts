@@ -10,10 +10,13 @@ import { buildApp } from './app.ts';
 import { ensureRootUser } from './services/root-user.ts';
 import { installHooks } from './git/hooks.ts';
 import { recoverPendingPushes } from './services/push.ts';
+import { HookDeliveryWorker } from './workers/hook-delivery.ts';
 
 export interface Server {
   app: FastifyInstance;
   deps: Deps;
+  /** Sends the webhook outbox; tests call drain(). */
+  hookWorker: HookDeliveryWorker;
   /** Stops accepting, finishes in-flight requests, stops workers, closes the database. */
   close(): Promise<void>;
 }
@@ -32,14 +35,18 @@ export async function startServer(
     await recoverPendingPushes(deps);
     const app = await buildApp(deps);
     await app.ready();
+    const hookWorker = new HookDeliveryWorker(db, config.hooks, log);
+    hookWorker.start();
     let closed = false;
     return {
       app,
       deps,
+      hookWorker,
       close: async () => {
         if (closed) return;
         closed = true;
         await app.close();
+        await hookWorker.stop();
         await db.close();
       },
     };

@@ -194,6 +194,65 @@ export interface PushesTable {
   processed_at: string | null;
 }
 
+export interface ProjectHooksTable {
+  id: Generated<number>;
+  project_id: number;
+  url: string;
+  push_events: Bool;
+  issues_events: Bool;
+  confidential_issues_events: Bool;
+  merge_requests_events: Bool;
+  tag_push_events: Bool;
+  note_events: Bool;
+  build_events: Bool;
+  pipeline_events: Bool;
+  wiki_page_events: Bool;
+  enable_ssl_verification: Bool;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SystemHooksTable {
+  id: Generated<number>;
+  url: string;
+  push_events: Bool;
+  tag_push_events: Bool;
+  enable_ssl_verification: Bool;
+  created_at: string;
+  updated_at: string;
+}
+
+export type HookKind = 'project' | 'system';
+export type HookDeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/** The webhook outbox (one row per hook and event); see migrations/004-hooks.ts. */
+export interface HookDeliveriesTable {
+  id: Generated<number>;
+  hook_kind: HookKind;
+  hook_id: number;
+  /** The X-Gitlab-Event header: "Push Hook", "System Hook", … */
+  event: string;
+  /** The JSON body, as sent. */
+  payload: string;
+  status: HookDeliveryStatus;
+  attempts: number;
+  next_attempt_at: string;
+  locked_by: string | null;
+  locked_until: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface HookDeliveryAttemptsTable {
+  id: Generated<number>;
+  delivery_id: number;
+  attempted_at: string;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+  worker: string;
+}
+
 export interface Database {
   users: UsersTable;
   identities: IdentitiesTable;
@@ -209,4 +268,8 @@ export interface Database {
   events: EventsTable;
   protected_branches: ProtectedBranchesTable;
   pushes: PushesTable;
+  project_hooks: ProjectHooksTable;
+  system_hooks: SystemHooksTable;
+  hook_deliveries: HookDeliveriesTable;
+  hook_delivery_attempts: HookDeliveryAttemptsTable;
 }

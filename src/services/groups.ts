@@ -2,6 +2,7 @@
 // uploads), delete (its projects go with it, as GitLab's DestroyGroupService did), with the Namespace
 // model's validations (reference/api-v3.md §5.5).
 import type { Deps } from '../deps.ts';
+import { announceGroupCreate, announceGroupDestroy } from './hooks.ts';
 import type { Executor, UserRow } from '../db/repositories/users.ts';
 import {
   GROUP_TYPE,
@@ -130,13 +131,14 @@ export async function createGroup(
         created_at: at,
         updated_at: at,
       });
-      await insertMember(trx, {
+      const owner = await insertMember(trx, {
         sourceType: 'Namespace',
         sourceId: group.id,
         userId: creator.id,
         accessLevel: AccessLevel.Owner,
         createdById: creator.id,
       });
+      await announceGroupCreate(trx, group, owner, creator);
       return group;
     });
   } catch (error) {
@@ -204,6 +206,7 @@ export async function deleteGroup(deps: Deps, _actor: UserRow, group: NamespaceR
   const ids = await namespaceProjectIds(db, group.id);
   for (const record of await findProjectRecordsByIds(db, ids)) await deleteProject(deps, record);
   await db.transaction().execute(async (trx) => {
+    await announceGroupDestroy(trx, group);
     await trx
       .deleteFrom('members')
       .where('source_type', '=', 'Namespace')

@@ -18,6 +18,7 @@ import { findUserById, type UserRow } from '../db/repositories/users.ts';
 import { ValidationErrors, validationFailed } from '../http/errors.ts';
 import type { UserFullExtras } from '../presenters/user.ts';
 import { loadUserFullExtras } from './users.ts';
+import { announceUserKey } from './hooks.ts';
 
 export interface NewKey {
   title: string;
@@ -109,7 +110,7 @@ export async function createKey(
       const { errors, key, fingerprint } = await validateKey(trx, input);
       errors.throwIfAny(failureStatus);
       const at = now();
-      return insertKey(trx, {
+      const row = await insertKey(trx, {
         user_id: userId,
         title: input.title,
         key,
@@ -117,6 +118,8 @@ export async function createKey(
         created_at: at,
         updated_at: at,
       });
+      await announceUserKey(trx, 'create', row);
+      return row;
     });
   } catch (error) {
     // Two requests adding the same key at once: the unique index decides, as the validation would have.
@@ -129,5 +132,9 @@ export async function createKey(
 
 /** Removes a key of the user; undefined when there was no such key (the caller decides if that is an error). */
 export function destroyKey(deps: Deps, userId: number, keyId: number): Promise<KeyRow | undefined> {
-  return deps.db.kysely.transaction().execute(async (trx) => deleteKeyOfUser(trx, userId, keyId));
+  return deps.db.kysely.transaction().execute(async (trx) => {
+    const deleted = await deleteKeyOfUser(trx, userId, keyId);
+    if (deleted) await announceUserKey(trx, 'destroy', deleted);
+    return deleted;
+  });
 }

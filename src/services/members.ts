@@ -15,6 +15,7 @@ import { isUniqueViolation, now } from '../db/errors.ts';
 import { apiError, conflict, forbidden, notFound, recordNotFound } from '../http/errors.ts';
 import { AccessLevel } from '../domain/types.ts';
 import { EventAction, recordEvent } from './events.ts';
+import { announceMembership } from './hooks.ts';
 
 export interface MemberSource {
   type: SourceType;
@@ -65,6 +66,7 @@ export async function addMember(
       if (source.type === 'Project' && user.id !== source.ownerId) {
         await recordEvent(trx, { projectId: source.id, authorId: user.id, action: EventAction.Joined });
       }
+      await announceMembership(trx, 'create', row, user);
       return row;
     });
     return { member, user };
@@ -153,6 +155,7 @@ export async function removeMember(
       throw forbidden();
     }
     if ((await deleteMember(trx, current.id)) === 0) return null;
+    await announceMembership(trx, 'destroy', current, user);
     if (source.type === 'Project') {
       await recordEvent(trx, { projectId: source.id, authorId: userId, action: EventAction.Left });
     }

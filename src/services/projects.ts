@@ -30,6 +30,12 @@ import { initBareRepository, moveRepository, removeRepository, repositoryPath } 
 import { ApiError, grapeError, validationFailed, ValidationErrors } from '../http/errors.ts';
 import { AccessLevel, Visibility } from '../domain/types.ts';
 import { EventAction, recordEvent } from './events.ts';
+import {
+  announceProjectCreate,
+  announceProjectDestroy,
+  announceProjectDestroyById,
+  announceProjectMove,
+} from './hooks.ts';
 
 export interface ProjectAttributes {
   name?: string;
@@ -296,15 +302,17 @@ export async function createProject(deps: Deps, input: CreateProjectInput): Prom
         updated_at: at,
       });
       // GitLab made the creator a master of personal projects (owner rights come from the namespace).
-      if (ns.type !== 'Group') {
-        await insertMember(trx, {
-          sourceType: 'Project',
-          sourceId: project.id,
-          userId: creator.id,
-          accessLevel: AccessLevel.Master,
-          createdById: creator.id,
-        });
-      }
+      const creatorMember =
+        ns.type !== 'Group'
+          ? await insertMember(trx, {
+              sourceType: 'Project',
+              sourceId: project.id,
+              userId: creator.id,
+              accessLevel: AccessLevel.Master,
+              createdById: creator.id,
+            })
+          : null;
+      await announceProjectCreate(trx, project, ns, creatorMember, creator);
       await recordEvent(trx, {
         projectId: project.id,
         authorId: creator.id,
@@ -381,6 +389,16 @@ export async function updateProject(deps: Deps, input: UpdateProjectInput): Prom
   try {
     await db.transaction().execute(async (trx) => {
       await updateProjectRow(trx, project.id, changes);
+      if (newPath !== undefined && newPath !== project.path) {
+        const renamed = { ...project, ...changes } as typeof project;
+        await announceProjectMove(
+          trx,
+          'project_rename',
+          renamed,
+          namespace,
+          `${namespace.path}/${project.path}`,
+        );
+      }
       if (to !== from) {
         await moveIfExists(from, to);
         await moveIfExists(
@@ -429,6 +447,7 @@ async function moveIfExists(from: string, to: string): Promise<void> {
  */
 export async function deleteProject(deps: Deps, record: ProjectRecord): Promise<void> {
   await deps.db.kysely.transaction().execute(async (trx) => {
+    await announceProjectDestroy(trx, record.project, record.namespace);
     await deleteProjectRow(trx, record.project.id);
   });
   await removeProjectFiles(deps, record.namespace.path, record.project.path);
@@ -452,7 +471,10 @@ export async function deletePersonalProjects(
   const namespace = await findPersonalNamespace(trx, userId);
   if (!namespace) return async () => {};
   const projects = await projectsInNamespace(trx, namespace.id);
-  for (const project of projects) await deleteProjectRow(trx, project.id);
+  for (const project of projects) {
+    await announceProjectDestroyById(trx, project.id);
+    await deleteProjectRow(trx, project.id);
+  }
   return async () => {
     for (const project of projects) await removeProjectFiles(deps, namespace.path, project.path);
     await fs.rm(path.join(deps.config.dataDir, 'repositories', namespace.path.toLowerCase()), {

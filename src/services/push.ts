@@ -19,6 +19,7 @@ import { peelTag, resolveRefs, setHead, tagMessage } from '../git/refs.ts';
 import { repositoryPath } from '../git/repository.ts';
 import { EventAction, recordEvent } from './events.ts';
 import { buildPushData, PUSH_COMMITS_LIMIT, type PushData } from './push-data.ts';
+import { announcePush } from './hooks.ts';
 
 export async function recordPendingPush(
   deps: Deps,
@@ -153,6 +154,8 @@ export async function processPush(
     }
     newDefault = chooseDefaultBranch(record, applied);
     if (newDefault) await setHead(repoPath, newDefault);
+    // The payloads already name the new default branch, as GitLab's did after the first push.
+    if (newDefault) record.project.default_branch = newDefault;
     const defaultBranch = newDefault ?? record.project.default_branch;
     if (user) {
       for (const change of applied) {
@@ -171,8 +174,8 @@ export async function processPush(
       record.project.default_branch = newDefault;
     }
     await recordPushEvents(trx, record, user, payloads, at);
-    // Hook deliveries (push / tag_push project hooks, system hooks) and pipelines join here, in this
-    // same transaction, from `payloads`.
+    // Push / tag push project hooks and system hooks, in this same transaction (pipelines join here too).
+    if (record) for (const data of payloads) await announcePush(trx, record.project.id, data);
     return true;
   });
   if (!claimed) return null;

@@ -4,6 +4,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Deps } from '../deps.ts';
+import { announceUser, announceUserDestroy } from './hooks.ts';
 import type { Executor, UserChanges, UserListFilter, UserRow } from '../db/repositories/users.ts';
 import {
   countUsers,
@@ -102,6 +103,7 @@ export async function insertUserWithNamespace(db: Executor, input: NewUser): Pro
     if (input.identity) {
       await insertIdentity(trx, user.id, input.identity.provider, input.identity.externUid, at);
     }
+    await announceUser(trx, 'user_create', user);
     return user;
   });
 }
@@ -470,6 +472,7 @@ export async function deleteUser(deps: Deps, userId: number): Promise<DeletedUse
     const extras = (await loadUserFullExtrasMany(trx, [user.id])).get(user.id)!;
     // Personal projects (and everything attached to them) go before the namespace that holds them.
     removeProjectFiles = await deletePersonalProjects(deps, trx, user.id);
+    await announceUserDestroy(trx, user);
     await deleteUserRows(trx, user.id);
     return { user, extras };
   });

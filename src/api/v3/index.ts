@@ -17,6 +17,8 @@ import * as emails from './emails.ts';
 import * as branches from './branches.ts';
 import * as projects from './projects.ts';
 import * as events from './events.ts';
+import * as systemHooks from './system-hooks.ts';
+import * as projectHooks from './project-hooks.ts';
 
 const modules = [
   version,
@@ -35,6 +37,8 @@ const modules = [
   branches,
   projects,
   events,
+  systemHooks,
+  projectHooks,
 ];
 
 export function registerApiV3(app: FastifyInstance, deps: Deps): void {

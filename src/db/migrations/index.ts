@@ -9,6 +9,7 @@ import { up as usersIndexes } from './003-users-indexes.ts';
 import { up as gitForeignKeys } from './004-git-foreign-keys.ts';
 import { up as usersFkIndexes } from './004-users-fk-indexes.ts';
 import { up as groups } from './005-groups.ts';
+import { up as hooks } from './004-hooks.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
@@ -18,6 +19,7 @@ const migrations: Array<[string, MigrationFn]> = [
   ['004-git-foreign-keys', gitForeignKeys],
   ['004-users-fk-indexes', usersFkIndexes],
   ['005-groups', groups],
+  ['004-hooks', hooks],
 ];
 
 export async function migrate(db: Db): Promise<void> {

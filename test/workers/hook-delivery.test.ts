@@ -1,0 +1,281 @@
+// The delivery worker against real receivers on loopback: retries, back-off bound, isolation of a dead
+// receiver, restart without loss, the SSL switch, and two workers on one PostgreSQL database.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { startReceiver } from '../helpers/receiver.ts';
+
+const FAST_RETRIES = {
+  LABRADOR_HOOK_POLL_MS: '20',
+  LABRADOR_HOOK_RETRY_BASE_MS: '20',
+  LABRADOR_HOOK_MAX_ATTEMPTS: '3',
+  LABRADOR_HOOK_TIMEOUT_MS: '1000',
+  // Fewer slots than the dead receiver's backlog below, so only the per-hook bound keeps others moving.
+  LABRADOR_HOOK_CONCURRENCY: '4',
+  LABRADOR_HOOK_PER_HOOK_CONCURRENCY: '2',
+};
+
+async function addSystemHook(t: TestApp, url: string): Promise<number> {
+  const response = await t.request('POST', '/api/v3/hooks', { token: t.rootToken, body: { url } });
+  assert.equal(response.status, 201);
+  return response.body.id;
+}
+
+async function deliveries(t: TestApp, hookId: number) {
+  const response = await t.request('GET', `/api/v3/hooks/${hookId}/deliveries?per_page=100`, {
+    token: t.rootToken,
+  });
+  assert.equal(response.status, 200);
+  return response.body as any[];
+}
+
+async function removeHook(t: TestApp, hookId: number) {
+  assert.equal((await t.request('DELETE', `/api/v3/hooks/${hookId}`, { token: t.rootToken })).status, 200);
+}
+
+describe('hook delivery worker', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp(FAST_RETRIES);
+  });
+  after(() => t.close());
+
+  it('retries after a 500 and records both attempts', async () => {
+    const receiver = await startReceiver();
+    try {
+      receiver.answers.push(500);
+      const hook = await addSystemHook(t, receiver.url);
+      await t.request('GET', `/api/v3/hooks/${hook}`, { token: t.rootToken });
+      await t.server.hookWorker.drain({ retries: true });
+      assert.equal(receiver.received.length, 2);
+      assert.deepEqual(receiver.received[0].body, receiver.received[1].body);
+      const [delivery] = await deliveries(t, hook);
+      assert.equal(delivery.status, 'delivered');
+      assert.equal(delivery.attempts_count, 2);
+      assert.deepEqual(
+        delivery.attempts.map((attempt: any) => attempt.status_code),
+        [500, 200],
+      );
+      const gap =
+        Date.parse(delivery.attempts[1].attempted_at) - Date.parse(delivery.attempts[0].attempted_at);
+      assert.ok(gap >= 20, `the retry waited for its back-off (${gap} ms)`);
+      await removeHook(t, hook);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('gives up after the bound on attempts, and does not retry a 4xx refusal', async () => {
+    const receiver = await startReceiver();
+    try {
+      receiver.answers.push(502, 502, 502, 502);
+      const hook = await addSystemHook(t, receiver.url);
+      await t.request('GET', `/api/v3/hooks/${hook}`, { token: t.rootToken });
+      await t.server.hookWorker.drain({ retries: true });
+      assert.equal(receiver.received.length, 3, 'LABRADOR_HOOK_MAX_ATTEMPTS=3');
+      let [delivery] = await deliveries(t, hook);
+      assert.equal(delivery.status, 'failed');
+      assert.deepEqual(
+        delivery.attempts.map((attempt: any) => attempt.status_code),
+        [502, 502, 502],
+      );
+      const gaps = [1, 2].map(
+        (i) =>
+          Date.parse(delivery.attempts[i].attempted_at) - Date.parse(delivery.attempts[i - 1].attempted_at),
+      );
+      assert.ok(gaps[1] >= 40, `back-off grows: ${gaps.join(', ')} ms`);
+
+      receiver.answers.splice(0, receiver.answers.length, 404);
+      await t.request('GET', `/api/v3/hooks/${hook}`, { token: t.rootToken });
+      await t.server.hookWorker.drain({ retries: true });
+      [delivery] = await deliveries(t, hook);
+      assert.equal(delivery.status, 'failed');
+      assert.deepEqual(
+        delivery.attempts.map((attempt: any) => attempt.status_code),
+        [404],
+      );
+      await removeHook(t, hook);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('records network errors and timeouts, and a dead receiver does not hold up another hook', async () => {
+    const dead = await startReceiver();
+    dead.hang = true;
+    const refused = await startReceiver();
+    const refusedUrl = refused.url;
+    await refused.close();
+    const fast = await startReceiver();
+    try {
+      const deadHook = await addSystemHook(t, dead.url);
+      const refusedHook = await addSystemHook(t, refusedUrl);
+      const fastHook = await addSystemHook(t, fast.url);
+      // Each test event goes to one hook: queue a backlog for the dead one first.
+      for (let i = 0; i < 6; i++) await t.request('GET', `/api/v3/hooks/${deadHook}`, { token: t.rootToken });
+      await t.request('GET', `/api/v3/hooks/${refusedHook}`, { token: t.rootToken });
+      // The dead receiver holds two requests (its per-hook bound) open; the other four wait their turn.
+      for (let i = 0; i < 400 && dead.hanging < 2; i++)
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      assert.equal(dead.hanging, 2);
+      await t.request('GET', `/api/v3/hooks/${fastHook}`, { token: t.rootToken });
+      await fast.waitFor(1, 5000);
+      // It arrived while both of the dead hook's requests were still open (they time out after 1 s).
+      assert.equal(dead.hanging, 2, 'the fast hook was not stuck behind the dead one');
+      assert.ok((await deliveries(t, deadHook)).every((delivery) => delivery.attempts.length === 0));
+
+      // The receiver comes back: every timed-out delivery goes through on its retry.
+      dead.hang = false;
+      await t.server.hookWorker.drain({ retries: true });
+      const deadDeliveries = await deliveries(t, deadHook);
+      assert.equal(deadDeliveries.length, 6);
+      let timedOut = 0;
+      for (const delivery of deadDeliveries) {
+        assert.equal(delivery.status, 'delivered');
+        assert.equal(delivery.attempts.at(-1).status_code, 200);
+        for (const attempt of delivery.attempts.slice(0, -1)) {
+          timedOut++;
+          assert.equal(attempt.status_code, null);
+          assert.equal(attempt.error, 'timeout');
+          assert.ok(attempt.duration_ms >= 900);
+        }
+      }
+      assert.ok(timedOut >= 2, 'the two requests that were open when the receiver hung timed out');
+      const [refusedDelivery] = await deliveries(t, refusedHook);
+      assert.equal(refusedDelivery.status, 'failed');
+      assert.match(refusedDelivery.attempts[0].error, /ECONNREFUSED/);
+      for (const hook of [deadHook, refusedHook, fastHook]) await removeHook(t, hook);
+    } finally {
+      await dead.close();
+      await fast.close();
+    }
+  });
+
+  it('sends userinfo from the hook URL as Basic auth', async () => {
+    const receiver = await startReceiver();
+    try {
+      const hook = await addSystemHook(t, receiver.url.replace('http://', 'http://us%40er:p%3Ass@'));
+      await t.request('GET', `/api/v3/hooks/${hook}`, { token: t.rootToken });
+      await t.server.hookWorker.drain();
+      const [delivery] = await receiver.waitFor(1);
+      assert.equal(delivery.headers.authorization, `Basic ${Buffer.from('us@er:p:ss').toString('base64')}`);
+      assert.equal(delivery.headers.host, `127.0.0.1:${receiver.port}`);
+      await removeHook(t, hook);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('gives claims back when stopped in the middle of a request', async () => {
+    const slow = await startReceiver();
+    slow.hang = true;
+    const hook = await addSystemHook(t, slow.url);
+    try {
+      await t.request('GET', `/api/v3/hooks/${hook}`, { token: t.rootToken });
+      // Wait until the worker has the request open at the receiver, then restart under it.
+      for (
+        let i = 0;
+        i < 200 && (await deliveries(t, hook))[0].next_attempt_at <= new Date().toISOString();
+        i++
+      )
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      await t.restart();
+      slow.hang = false;
+      await t.server.hookWorker.drain({ retries: true });
+      const [delivery] = await deliveries(t, hook);
+      assert.equal(delivery.status, 'delivered');
+      assert.equal(delivery.attempts.length, 1, 'the aborted request is not counted as an attempt');
+      assert.equal(slow.received.length, 1);
+      await removeHook(t, hook);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('shares the work of two servers on one PostgreSQL database without sending anything twice', async (context) => {
+    if (t.server.deps.db.dialect !== 'postgres') {
+      context.skip('several processes share one database only on PostgreSQL; SQLite has a single writer');
+      return;
+    }
+    const receiver = await startReceiver();
+    receiver.delayMs = 5;
+    const sibling = await t.sibling();
+    try {
+      const hook = await addSystemHook(t, receiver.url);
+      const count = 100;
+      for (let i = 0; i < count; i++) await t.request('GET', `/api/v3/hooks/${hook}`, { token: t.rootToken });
+      await Promise.all([
+        t.server.hookWorker.drain({ retries: true }),
+        sibling.hookWorker.drain({ retries: true }),
+      ]);
+      await receiver.waitFor(count);
+      const ids = receiver.received.map((delivery) => delivery.headers['x-labrador-delivery']);
+      assert.equal(ids.length, count);
+      assert.equal(new Set(ids).size, count, 'no delivery arrived twice');
+      const all = [
+        ...(await deliveries(t, hook)),
+        ...(
+          await t.request('GET', `/api/v3/hooks/${hook}/deliveries?per_page=100&page=2`, {
+            token: t.rootToken,
+          })
+        ).body,
+      ];
+      assert.equal(all.length, count);
+      const workers = new Set<string>();
+      for (const delivery of all) {
+        assert.equal(delivery.status, 'delivered');
+        assert.equal(delivery.attempts.length, 1);
+        workers.add(delivery.attempts[0].worker);
+      }
+      assert.deepEqual(workers, new Set([t.server.hookWorker.workerId, sibling.hookWorker.workerId]));
+      await removeHook(t, hook);
+    } finally {
+      await sibling.close();
+      await receiver.close();
+    }
+  });
+});
+
+describe('hook delivery across a restart', () => {
+  let t: TestApp;
+  before(async () => {
+    // Enough attempts, spaced out enough, that the retries cannot run out while the server restarts.
+    t = await startTestApp({
+      ...FAST_RETRIES,
+      LABRADOR_HOOK_RETRY_BASE_MS: '100',
+      LABRADOR_HOOK_MAX_ATTEMPTS: '10',
+    });
+  });
+  after(() => t.close());
+
+  it('delivers to a receiver that was down while Labrador restarted', async () => {
+    const down = await startReceiver();
+    const port = down.port;
+    await down.close();
+    const hook = await addSystemHook(t, `http://127.0.0.1:${port}/hook`);
+    await t.request('GET', `/api/v3/hooks/${hook}`, { token: t.rootToken });
+    await t.server.hookWorker.drain();
+    const [first] = await deliveries(t, hook);
+    assert.equal(first.status, 'pending');
+    assert.match(first.attempts[0].error, /ECONNREFUSED/);
+
+    await t.restart();
+    const up = await startReceiver({ port });
+    try {
+      await t.server.hookWorker.drain({ retries: true });
+      const [delivered] = await up.waitFor(1);
+      assert.equal(delivered.body.event_name, 'project_create');
+      const [after] = await deliveries(t, hook);
+      assert.equal(after.id, first.id);
+      assert.equal(after.status, 'delivered');
+      const last = after.attempts.at(-1);
+      assert.equal(last.status_code, 200);
+      assert.notEqual(last.worker, first.attempts[0].worker, 'the new process delivered it');
+      for (const attempt of after.attempts.slice(0, -1)) assert.match(attempt.error, /ECONNREFUSED/);
+      assert.equal(up.received.length, 1);
+      await removeHook(t, hook);
+    } finally {
+      await up.close();
+    }
+  });
+});
