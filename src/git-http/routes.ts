@@ -18,6 +18,7 @@ import { projectAccess, type ProjectAccess } from '../policies/access.ts';
 import { canDownloadCode, canPushCode, pushAccessLevel } from '../policies/git-access.ts';
 import { processPush, recordPendingPush } from '../services/push.ts';
 import { accessDenied, authenticateGitUser, GitHttpError, REALM } from './auth.ts';
+import { AccessLevel } from '../domain/types.ts';
 
 type Service = 'git-upload-pack' | 'git-receive-pack';
 
@@ -104,25 +105,40 @@ function requestBody(request: FastifyRequest): Readable {
   return request.raw;
 }
 
+interface PushSetup {
+  env: Record<string, string>;
+  /** Whether any ref update could be refused (else the pre-receive hook, a process per push, is skipped). */
+  needsHook: boolean;
+}
+
 /** Environment of receive-pack: GitLab's GL_ID, and the caller's push rules for the pre-receive hook. */
-async function pushEnvironment(deps: Deps, auth: Authorized): Promise<Record<string, string>> {
+async function pushSetup(deps: Deps, auth: Authorized): Promise<PushSetup> {
   const rules = await listProtectedBranches(deps.db.kysely, auth.record.project.id);
+  const accessLevel = pushAccessLevel(auth.access);
+  const archived = auth.record.project.archived === 1;
   return {
-    GL_ID: `user-${auth.user!.id}`,
-    GL_PROTOCOL: 'http',
-    LABRADOR_PUSH_RULES: JSON.stringify({
-      accessLevel: pushAccessLevel(auth.access),
-      archived: auth.record.project.archived === 1,
-      protectedBranches: rules.map((rule) => ({
-        name: rule.name,
-        developersCanPush: rule.developers_can_push === 1,
-      })),
-    }),
+    // Masters and owners of an unarchived project without protected branches pass every check.
+    needsHook: archived || rules.length > 0 || accessLevel < AccessLevel.Master,
+    env: {
+      GL_ID: `user-${auth.user!.id}`,
+      GL_PROTOCOL: 'http',
+      LABRADOR_PUSH_RULES: JSON.stringify({
+        accessLevel,
+        archived,
+        protectedBranches: rules.map((rule) => ({
+          name: rule.name,
+          developersCanPush: rule.developers_can_push === 1,
+        })),
+      }),
+    },
   };
 }
 
-function receivePackArgs(deps: Deps): string[] {
-  return ['-c', `core.hooksPath=${hooksPath(deps.config.dataDir)}`, 'receive-pack'];
+function receivePackArgs(deps: Deps, withHook = true): string[] {
+  // Repositories' own hooks directories hold only git's inactive samples.
+  return withHook
+    ? ['-c', `core.hooksPath=${hooksPath(deps.config.dataDir)}`, 'receive-pack']
+    : ['receive-pack'];
 }
 
 export function registerGitHttp(app: FastifyInstance, deps: Deps): void {
@@ -187,10 +203,10 @@ export function registerGitHttp(app: FastifyInstance, deps: Deps): void {
 
     scope.post<{ Params: RepoParams }>('/:namespace/:project/git-receive-pack', async (request, reply) => {
       let auth: Authorized;
-      let env: Record<string, string>;
+      let setup: PushSetup;
       try {
         auth = await authorize(deps, request, 'git-receive-pack');
-        env = await pushEnvironment(deps, auth);
+        setup = await pushSetup(deps, auth);
       } catch (error) {
         return sendError(reply, error);
       }
@@ -200,8 +216,8 @@ export function registerGitHttp(app: FastifyInstance, deps: Deps): void {
           pushId = await recordPendingPush(deps, auth.record.project.id, auth.user!.id, commands);
         }
       });
-      const child = spawnGit([...receivePackArgs(deps), '--stateless-rpc', auth.repoPath], {
-        env,
+      const child = spawnGit([...receivePackArgs(deps, setup.needsHook), '--stateless-rpc', auth.repoPath], {
+        env: setup.env,
         stdio: ['pipe', 'pipe', 'pipe'],
       });
       let stderr = '';
