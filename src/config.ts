@@ -30,6 +30,8 @@ export interface HookDeliveryConfig {
   /** Deliveries in flight per process, and per hook (so one dead receiver cannot hold every slot). */
   concurrency: number;
   perHookConcurrency: number;
+  /** Delivered and failed deliveries (with their attempts) are deleted after this many days; 0 keeps them. */
+  retentionDays: number;
 }
 
 function integer(value: string | undefined, fallback: number, name: string): number {
@@ -66,6 +68,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         1,
         integer(env.LABRADOR_HOOK_PER_HOOK_CONCURRENCY, 4, 'LABRADOR_HOOK_PER_HOOK_CONCURRENCY'),
       ),
+      retentionDays: integer(env.LABRADOR_HOOK_RETENTION_DAYS, 30, 'LABRADOR_HOOK_RETENTION_DAYS'),
     },
   };
 }

@@ -21,6 +21,9 @@ const LEASE_MARGIN_MS = 30_000;
 const MAX_BACKOFF_MS = 60 * 60 * 1000;
 /** Delay between an enqueue (still inside its transaction) and the claim it triggers. */
 const WAKE_DELAY_MS = 15;
+/** How often old finished deliveries are pruned, and how many rows one statement deletes at most. */
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+const PRUNE_BATCH = 1000;
 
 interface Target {
   url: string;
@@ -46,6 +49,7 @@ export class HookDeliveryWorker {
   /** Polling (start() was called). drain() works without it, until stop(). */
   private polling = false;
   private closed = false;
+  private prunedAt = 0;
 
   constructor(
     private readonly db: Db,
@@ -110,10 +114,29 @@ export class HookDeliveryWorker {
     }
   }
 
+  /**
+   * Deletes delivered and failed deliveries older than the retention (LABRADOR_HOOK_RETENTION_DAYS), in
+   * batches; pending ones are never touched. `now` is a parameter so a test can look ahead in time.
+   */
+  async prune(now: Date = new Date()): Promise<number> {
+    if (this.config.retentionDays === 0) return 0;
+    const before = new Date(now.getTime() - this.config.retentionDays * 24 * 60 * 60 * 1000).toISOString();
+    let total = 0;
+    for (;;) {
+      const deleted = await repo.pruneFinishedDeliveries(this.db.kysely, before, PRUNE_BATCH);
+      total += deleted;
+      if (deleted < PRUNE_BATCH || this.closed) return total;
+    }
+  }
+
   private schedule(): void {
     if (!this.polling) return;
     this.timer = setTimeout(async () => {
       await this.tick();
+      if (Date.now() - this.prunedAt >= PRUNE_EVERY_MS) {
+        this.prunedAt = Date.now();
+        await this.prune().catch((error) => this.log.error({ err: error }, 'hook delivery: prune failed'));
+      }
       this.schedule();
     }, this.config.pollIntervalMs);
     this.timer.unref();

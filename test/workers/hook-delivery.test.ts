@@ -151,6 +151,42 @@ describe('hook delivery worker', () => {
     }
   });
 
+  it('prunes finished deliveries after the retention, never pending ones', async () => {
+    const receiver = await startReceiver();
+    const dead = await startReceiver();
+    dead.hang = true;
+    try {
+      const hook = await addSystemHook(t, receiver.url);
+      const deadHook = await addSystemHook(t, dead.url);
+      await t.request('GET', `/api/v3/hooks/${hook}`, { token: t.rootToken });
+      await t.server.hookWorker.drain();
+      receiver.answers.push(404);
+      await t.request('GET', `/api/v3/hooks/${hook}`, { token: t.rootToken });
+      await t.server.hookWorker.drain();
+      assert.deepEqual(
+        (await deliveries(t, hook)).map((delivery) => delivery.status),
+        ['failed', 'delivered'],
+      );
+      // A delivery still pending (its request held open by the receiver) is never pruned.
+      await t.request('GET', `/api/v3/hooks/${deadHook}`, { token: t.rootToken });
+      for (let i = 0; i < 400 && dead.hanging < 1; i++)
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      assert.equal(await t.server.hookWorker.prune(), 0, 'nothing is old yet');
+      const later = new Date(Date.now() + 31 * 24 * 60 * 60 * 1000);
+      assert.equal(await t.server.hookWorker.prune(later), 2);
+      assert.deepEqual(await deliveries(t, hook), []);
+      assert.deepEqual(
+        (await deliveries(t, deadHook)).map((delivery) => delivery.status),
+        ['pending'],
+      );
+      await removeHook(t, hook);
+      await removeHook(t, deadHook);
+    } finally {
+      await receiver.close();
+      await dead.close();
+    }
+  });
+
   it('sends userinfo from the hook URL as Basic auth', async () => {
     const receiver = await startReceiver();
     try {

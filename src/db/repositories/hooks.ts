@@ -497,6 +497,21 @@ export async function attemptsByDelivery(
   return byDelivery;
 }
 
+/**
+ * Deletes up to `limit` finished deliveries (and, by cascade, their attempts) that finished before
+ * `before`; a finished row's next_attempt_at is when it finished, so this is a range on the due index.
+ */
+export async function pruneFinishedDeliveries(db: Executor, before: string, limit: number): Promise<number> {
+  const old = db
+    .selectFrom('hook_deliveries')
+    .select('id')
+    .where('status', 'in', ['delivered', 'failed'])
+    .where('next_attempt_at', '<', before)
+    .limit(limit);
+  const result = await db.deleteFrom('hook_deliveries').where('id', 'in', old).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 /** Due work left (tests and the benchmark wait on it; the worker does not need it). */
 export async function countPendingDeliveries(db: Executor): Promise<number> {
   const row = await db
