@@ -157,6 +157,19 @@ export async function deleteProjectHooks(db: Executor, projectId: number): Promi
 
 // ---- the outbox
 
+// The columns both enqueue statements fill from their hook selects, in the selects' order.
+const DELIVERY_COLUMNS = [
+  'hook_kind',
+  'hook_id',
+  'event',
+  'payload',
+  'status',
+  'attempts',
+  'next_attempt_at',
+  'created_at',
+  'updated_at',
+] as const;
+
 interface NewDelivery {
   event: string;
   payload: string;
@@ -185,17 +198,7 @@ export async function enqueueForSystemHooks(
   if (only) hooks = hooks.where(only, '=', 1);
   const result = await db
     .insertInto('hook_deliveries')
-    .columns([
-      'hook_kind',
-      'hook_id',
-      'event',
-      'payload',
-      'status',
-      'attempts',
-      'next_attempt_at',
-      'created_at',
-      'updated_at',
-    ])
+    .columns([...DELIVERY_COLUMNS])
     .expression(hooks)
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0);
@@ -225,17 +228,7 @@ export async function enqueueForProjectHooks(
     .where(scope, '=', 1);
   const result = await db
     .insertInto('hook_deliveries')
-    .columns([
-      'hook_kind',
-      'hook_id',
-      'event',
-      'payload',
-      'status',
-      'attempts',
-      'next_attempt_at',
-      'created_at',
-      'updated_at',
-    ])
+    .columns([...DELIVERY_COLUMNS])
     .expression(hooks)
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0);

@@ -1,7 +1,7 @@
 // Namespaces: personal ones (type null, owner_id = the user) and groups (type 'Group'). Lookups are on
 // the primary key or lower(path)/lower(name) indexes; lists page over (type, id) or the members index.
-import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
-import type { NamespacesTable } from '../schema.ts';
+import { sql, type ExpressionBuilder, type Insertable, type Selectable, type Updateable } from 'kysely';
+import type { Database, NamespacesTable } from '../schema.ts';
 import type { Executor } from './users.ts';
 
 export type NamespaceRow = Selectable<NamespacesTable>;
@@ -130,18 +130,20 @@ function groupListQuery(db: Executor, filter: GroupListFilter) {
         .where('members.source_type', '=', 'Namespace'),
     );
   }
-  if (filter.search) {
-    const pattern = searchPattern(filter.search);
-    query = query.where((eb) =>
-      eb.or([
-        eb(sql`lower(namespaces.name)`, 'like', sql`${pattern} escape '\\'`),
-        eb(sql`lower(namespaces.path)`, 'like', sql`${pattern} escape '\\'`),
-      ]),
-    );
-  }
+  if (filter.search) query = query.where(nameOrPathContains(filter.search));
   if (filter.skipIds && filter.skipIds.length > 0)
     query = query.where('namespaces.id', 'not in', filter.skipIds);
   return query;
+}
+
+/** Case-insensitive substring match on a namespace's name or path (GitLab's search for both lists). */
+function nameOrPathContains(search: string) {
+  const pattern = searchPattern(search);
+  return (eb: ExpressionBuilder<Database, 'namespaces'>) =>
+    eb.or([
+      eb(sql`lower(namespaces.name)`, 'like', sql`${pattern} escape '\\'`),
+      eb(sql`lower(namespaces.path)`, 'like', sql`${pattern} escape '\\'`),
+    ]);
 }
 
 export async function countGroups(db: Executor, filter: GroupListFilter): Promise<number> {
@@ -191,15 +193,7 @@ function namespaceListQuery(db: Executor, filter: NamespaceListFilter) {
         ),
     );
   }
-  if (filter.search) {
-    const pattern = searchPattern(filter.search);
-    query = query.where((eb) =>
-      eb.or([
-        eb(sql`lower(namespaces.name)`, 'like', sql`${pattern} escape '\\'`),
-        eb(sql`lower(namespaces.path)`, 'like', sql`${pattern} escape '\\'`),
-      ]),
-    );
-  }
+  if (filter.search) query = query.where(nameOrPathContains(filter.search));
   return query;
 }
 
