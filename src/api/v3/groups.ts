@@ -14,7 +14,7 @@ import {
   type Params,
 } from '../../http/params.ts';
 import { forbidden, paramInvalid } from '../../http/errors.ts';
-import { loadGroup } from '../../http/group-loader.ts';
+import { loadGroup } from '../../http/loaders.ts';
 import { canAdminGroup } from '../../policies/groups.ts';
 import {
   countGroups,
