@@ -6,6 +6,8 @@ import { requestParams } from './params.ts';
 
 export const DEFAULT_PER_PAGE = 20;
 export const MAX_PER_PAGE = 100;
+// Far past any real list, and small enough that page × per_page stays an exact 64-bit offset in SQL.
+const MAX_PAGE = 1_000_000_000;
 
 export interface Page {
   page: number;
@@ -22,7 +24,7 @@ function positive(value: unknown): number | undefined {
 
 export function parsePage(request: FastifyRequest): Page {
   const params = requestParams(request);
-  const page = positive(params.page) ?? 1;
+  const page = Math.min(positive(params.page) ?? 1, MAX_PAGE);
   const perPage = Math.min(positive(params.per_page) ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
   return { page, perPage, offset: (page - 1) * perPage, limit: perPage };
 }
