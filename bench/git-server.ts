@@ -7,7 +7,11 @@ import pino from 'pino';
 import { loadConfig } from '../src/config.ts';
 import { startServer } from '../src/server.ts';
 import { findUserByUsername } from '../src/db/repositories/users.ts';
-import { findPersonalNamespace, insertProject } from '../src/db/repositories/projects.ts';
+import {
+  findPersonalNamespace,
+  insertProject,
+  NEW_PROJECT_SWITCHES,
+} from '../src/db/repositories/projects.ts';
 import { cloneBareRepository, repositoryPath } from '../src/git/repository.ts';
 import { now } from '../src/db/errors.ts';
 
@@ -34,18 +38,7 @@ for (const spec of repos) {
     description: null,
     default_branch: 'master',
     visibility_level: 0,
-    archived: 0,
-    issues_enabled: 1,
-    merge_requests_enabled: 1,
-    wiki_enabled: 1,
-    builds_enabled: 1,
-    snippets_enabled: 1,
-    container_registry_enabled: 0,
-    shared_runners_enabled: 1,
-    public_builds: 1,
-    lfs_enabled: 1,
-    only_allow_merge_if_build_succeeds: 0,
-    request_access_enabled: 0,
+    ...NEW_PROJECT_SWITCHES,
     runners_token: crypto.randomBytes(10).toString('hex'),
     star_count: 0,
     import_url: null,

@@ -12,6 +12,7 @@ import pino from 'pino';
 import { sql } from 'kysely';
 import { loadConfig } from '../src/config.ts';
 import { startServer } from '../src/server.ts';
+import { NEW_PROJECT_SWITCHES } from '../src/db/repositories/projects.ts';
 
 const total = Number(process.argv[2] ?? 100_000);
 const requests = Number(process.argv[3] ?? 1000);
@@ -102,18 +103,7 @@ async function grow(to: number): Promise<void> {
           description: `bench project ${n}`,
           default_branch: null,
           visibility_level: [0, 10, 20][n % 3],
-          archived: 0 as const,
-          issues_enabled: 1 as const,
-          merge_requests_enabled: 1 as const,
-          wiki_enabled: 1 as const,
-          builds_enabled: 1 as const,
-          snippets_enabled: 1 as const,
-          container_registry_enabled: 0 as const,
-          shared_runners_enabled: 1 as const,
-          public_builds: 1 as const,
-          lfs_enabled: 1 as const,
-          only_allow_merge_if_build_succeeds: 0 as const,
-          request_access_enabled: 0 as const,
+          ...NEW_PROJECT_SWITCHES,
           runners_token: crypto.randomBytes(15).toString('base64url'),
           star_count: 0,
           import_url: null,

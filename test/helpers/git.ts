@@ -7,8 +7,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestApp } from './app.ts';
-import { insertProject, type ProjectRow } from '../../src/db/repositories/projects.ts';
-import { findPersonalNamespace } from '../../src/db/repositories/projects.ts';
+import {
+  findPersonalNamespace,
+  insertProject,
+  NEW_PROJECT_SWITCHES,
+  type ProjectRow,
+} from '../../src/db/repositories/projects.ts';
 import { insertMember } from '../../src/db/repositories/members.ts';
 import type { UserRow } from '../../src/db/repositories/users.ts';
 import { initBareRepository, repositoryPath } from '../../src/git/repository.ts';
@@ -56,18 +60,8 @@ export async function createProject(
     description: `About ${projectPath}`,
     default_branch: null,
     visibility_level: options.visibility ?? 0,
+    ...NEW_PROJECT_SWITCHES,
     archived: options.archived ? 1 : 0,
-    issues_enabled: 1,
-    merge_requests_enabled: 1,
-    wiki_enabled: 1,
-    builds_enabled: 1,
-    snippets_enabled: 1,
-    container_registry_enabled: 0,
-    shared_runners_enabled: 1,
-    public_builds: 1,
-    lfs_enabled: 1,
-    only_allow_merge_if_build_succeeds: 0,
-    request_access_enabled: 0,
     star_count: 0,
     import_url: null,
     avatar: null,

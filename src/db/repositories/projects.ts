@@ -102,6 +102,22 @@ export async function findProjectRecordsByIds(db: Executor, ids: number[]): Prom
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
+/** A new project's switches as GitLab 8.13 set them: every feature on, registry and merge gating off. */
+export const NEW_PROJECT_SWITCHES = {
+  archived: 0,
+  issues_enabled: 1,
+  merge_requests_enabled: 1,
+  wiki_enabled: 1,
+  builds_enabled: 1,
+  snippets_enabled: 1,
+  container_registry_enabled: 0,
+  shared_runners_enabled: 1,
+  public_builds: 1,
+  lfs_enabled: 1,
+  only_allow_merge_if_build_succeeds: 0,
+  request_access_enabled: 0,
+} as const;
+
 export function insertProject(db: Executor, values: NewProject): Promise<ProjectRow> {
   return db.insertInto('projects').values(values).returning(PROJECT_COLUMNS).executeTakeFirstOrThrow();
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { USER_FULL_KEYS } from '../../helpers/users.ts';
 
 describe('GET /user', () => {
   let t: TestApp;
@@ -12,35 +13,7 @@ describe('GET /user', () => {
   it('shows the administrator form of the caller, field for field', async () => {
     const response = await t.request('GET', '/api/v3/user', { token: t.rootToken });
     assert.equal(response.status, 200);
-    assert.deepEqual(Object.keys(response.body), [
-      'name',
-      'username',
-      'id',
-      'state',
-      'avatar_url',
-      'web_url',
-      'created_at',
-      'is_admin',
-      'bio',
-      'location',
-      'skype',
-      'linkedin',
-      'twitter',
-      'website_url',
-      'organization',
-      'last_sign_in_at',
-      'confirmed_at',
-      'email',
-      'theme_id',
-      'color_scheme_id',
-      'projects_limit',
-      'current_sign_in_at',
-      'identities',
-      'can_create_group',
-      'can_create_project',
-      'two_factor_enabled',
-      'external',
-    ]);
+    assert.deepEqual(Object.keys(response.body), USER_FULL_KEYS);
     assert.equal(response.body.username, 'root');
     assert.equal(response.body.name, 'Administrator');
     assert.equal(response.body.email, 'admin@example.com');
