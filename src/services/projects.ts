@@ -59,19 +59,11 @@ export interface ProjectAttributes {
   request_access_enabled?: boolean;
 }
 
-export const FEATURE_SWITCHES = [
-  'issues_enabled',
-  'merge_requests_enabled',
-  'wiki_enabled',
-  'builds_enabled',
-  'snippets_enabled',
-  'container_registry_enabled',
-  'shared_runners_enabled',
-  'public_builds',
-  'lfs_enabled',
-  'only_allow_merge_if_build_succeeds',
-  'request_access_enabled',
-] as const;
+/** The switches a client may set on create and edit: every new-project switch except `archived`. */
+type FeatureSwitch = Exclude<keyof typeof NEW_PROJECT_SWITCHES, 'archived'>;
+export const FEATURE_SWITCHES = Object.keys(NEW_PROJECT_SWITCHES).filter(
+  (key): key is FeatureSwitch => key !== 'archived',
+);
 
 const NAME_FORMAT = /^[\p{Alphabetic}\p{Nd}_][\p{Alphabetic}\p{Nd}\p{Pd}_. ]*$/u;
 const NAME_MESSAGE =
