@@ -7,12 +7,11 @@ import { Buffer } from 'node:buffer';
 import { spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { clearInterval, setInterval } from 'node:timers';
+import { gitEnv, gitRunner, largeRepo, rssKiB, startGitServer } from './git-bench-helpers.mjs';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const workdir = path.resolve(
   process.argv[2] ?? fs.mkdtempSync(path.join(os.tmpdir(), 'labrador-git-bench-')),
 );
@@ -20,13 +19,8 @@ const rounds = Number(process.argv[3] ?? 5);
 const commits = Number(process.argv[4] ?? 5000);
 const largeMiB = Number(process.argv[5] ?? 256);
 fs.mkdirSync(workdir, { recursive: true });
-const env = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_CONFIG_NOSYSTEM: '1', HOME: workdir };
-
-function git(args, options = {}) {
-  const result = spawnSync('git', args, { env, maxBuffer: 1 << 30, ...options });
-  if (result.status !== 0) throw new Error(`git ${args.join(' ')}: ${result.stderr}`);
-  return result.stdout?.toString() ?? '';
-}
+const env = gitEnv(workdir);
+const git = gitRunner(env);
 
 /** A bare repository of `count` commits (each edits a few files) built with git fast-import. */
 function historyRepo(dir, count) {
@@ -50,32 +44,6 @@ function historyRepo(dir, count) {
   git(['fast-import', '--quiet'], { cwd: dir, input: lines.filter((l) => l !== '').join('\n') + '\n' });
 }
 
-/** A bare repository whose pack is about `mib` MiB of incompressible blobs, in 8 MiB files. */
-function largeRepo(dir, mib) {
-  git(['init', '-q', '--bare', dir]);
-  const parts = [];
-  const files = Math.max(1, Math.round(mib / 8));
-  let message = 'large blobs\n';
-  parts.push(Buffer.from(`commit refs/heads/master\ncommitter Bench <bench@example.com> 1450972274 +0100\n`));
-  parts.push(Buffer.from(`data ${message.length}\n${message}`));
-  for (let i = 0; i < files; i++) {
-    const blob = crypto.randomBytes(8 * 1024 * 1024);
-    parts.push(Buffer.from(`M 100644 inline blob-${i}.bin\ndata ${blob.length}\n`), blob, Buffer.from('\n'));
-  }
-  git(['fast-import', '--quiet'], { cwd: dir, input: Buffer.concat(parts) });
-  git(['repack', '-adq'], { cwd: dir });
-}
-
-function freePort() {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 function timeGit(args) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
@@ -89,12 +57,6 @@ function timeGit(args) {
   });
 }
 
-function rssKiB(pid) {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const value = (key) => Number(status.match(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm'))?.[1] ?? 0);
-  return { rss: value('VmRSS'), hwm: value('VmHWM') };
-}
-
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const du = (dir) => Number(spawnSync('du', ['-sk', dir]).stdout.toString().split('\t')[0]);
 
@@ -102,33 +64,17 @@ console.log(`workdir ${workdir}`);
 const history = path.join(workdir, 'history.git');
 const large = path.join(workdir, 'large.git');
 if (!fs.existsSync(history)) historyRepo(history, commits);
-if (!fs.existsSync(large)) largeRepo(large, largeMiB);
+if (!fs.existsSync(large)) largeRepo(git, large, largeMiB);
 git(['gc', '-q', '--aggressive'], { cwd: history });
 console.log(
   `history.git: ${git(['rev-list', '--count', 'master'], { cwd: history }).trim()} commits, ${du(history)} KiB`,
 );
 console.log(`large.git: ${du(large)} KiB`);
 
-const port = await freePort();
-const dataDir = path.join(workdir, 'data');
-fs.rmSync(dataDir, { recursive: true, force: true });
-const server = spawn(
-  process.execPath,
-  [
-    '--import',
-    'tsx',
-    path.join(root, 'bench/git-server.ts'),
-    dataDir,
-    String(port),
-    `history=${history}`,
-    `large=${large}`,
-  ],
-  { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
-);
-await new Promise((resolve, reject) => {
-  server.stdout.on('data', (chunk) => chunk.toString().includes('READY') && resolve());
-  server.on('exit', (code) => reject(new Error(`server exited ${code}`)));
-});
+const { server, port } = await startGitServer(path.join(workdir, 'data'), [
+  `history=${history}`,
+  `large=${large}`,
+]);
 const base = `http://root:bench-password-1234@127.0.0.1:${port}/root`;
 
 try {

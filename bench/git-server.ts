@@ -13,7 +13,7 @@ import {
   NEW_PROJECT_SWITCHES,
 } from '../src/db/repositories/projects.ts';
 import { cloneBareRepository, repositoryPath } from '../src/git/repository.ts';
-import { now } from '../src/db/errors.ts';
+import { now } from '../src/clock.ts';
 
 const [dataDir, port, ...repos] = process.argv.slice(2);
 const config = loadConfig({

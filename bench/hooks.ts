@@ -13,8 +13,8 @@ import pino from 'pino';
 import { request } from 'undici';
 import { loadConfig } from '../src/config.ts';
 import { startServer, type Server } from '../src/server.ts';
-import { enqueueSystemHooks } from '../src/services/hooks.ts';
-import { countPendingDeliveries } from '../src/db/repositories/hooks.ts';
+import { enqueueSystemHooks } from '../src/services/hook-outbox.ts';
+import { countPendingDeliveries } from '../src/db/repositories/hook-deliveries.ts';
 
 const total = Number(process.argv[2] ?? 3000);
 const token = 'bench-hooks-token';

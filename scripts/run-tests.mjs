@@ -1,6 +1,7 @@
 // Runs the whole test suite on SQLite, then again on PostgreSQL when a server answers (each test app
 // creates and drops its own database there). Prints node's summary per run and one total line.
-import { spawn } from 'node:child_process';
+// Builds dist/ first: the tests of `npm start` and `npm run admin` run what those commands run.
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -64,6 +65,9 @@ async function postgresAvailable() {
     await client.end().catch(() => {});
   }
 }
+
+const build = spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { stdio: 'inherit' });
+if (build.status !== 0) process.exit(1);
 
 const results = [await run('sqlite', { LABRADOR_TEST_PG_URL: '' })];
 const pgProblem = await postgresAvailable();

@@ -1,69 +1,168 @@
-// Administrator commands run against the same configuration as the server (`npm run admin -- …`).
+// Administrator commands run against the same configuration as the server (`npm run admin -- …`), on
+// the same data dir and database, while the server runs or not.
+//
 // LDAP synchronization is what set and cleared `ldap_blocked` in GitLab; Labrador has no LDAP, so an
 // operator does it here, and the API then refuses to block or unblock such users (403), as GitLab did.
 //
-// Exit codes: 0 done (or nothing to do), 1 refused or unknown user, 2 usage error, 3 unexpected failure.
-import { loadConfig } from './config.ts';
-import { openDatabase } from './db/connect.ts';
+// Exit codes: 0 done (or nothing to do; check: no problem found), 1 refused, unknown user or problems
+// found, 2 usage error or bad settings, 3 unexpected failure.
+import pino from 'pino';
+import { ConfigError, describeDatabase, loadConfig, type Config } from './config.ts';
+import { openDatabase, type Db } from './db/connect.ts';
 import { migrate } from './db/migrations/index.ts';
 import { findUserByUsername } from './db/repositories/users.ts';
+import type { UserRow } from './db/types.ts';
+import { createDeps } from './deps.ts';
+import { passwordProblem, regeneratePrivateToken, resetPassword } from './services/account-recovery.ts';
+import { checkDatabaseIdentity } from './services/database-identity.ts';
+import { checkInstance } from './services/instance-check.ts';
+import { generateToken } from './services/passwords.ts';
 import { ldapBlockUser, ldapUnblockUser } from './services/users.ts';
+import { databaseError, StartupError } from './startup-errors.ts';
 
-const USAGE = `usage: npm run admin -- <command> <username>
+const USAGE = `usage: npm run admin -- <command> [arguments]
 
 commands:
-  ldap-block <username>     mark an active user as blocked by LDAP synchronization
-  ldap-unblock <username>   let an LDAP-blocked user back in (state active)
+  reset-password <username>          set a new generated password and print it
+  reset-password <username> --stdin  set the password read from standard input
+  create-token <username>            replace the user's private token with a new one and print it
+  check                              report whether database, data dir and repositories agree
+                                     (changes nothing)
+  ldap-block <username>              mark an active user as blocked by LDAP synchronization
+  ldap-unblock <username>            let an LDAP-blocked user back in (state active)
 `;
 
+class UsageError extends Error {}
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+const err = (line: string) => process.stderr.write(`${line}\n`);
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  // One trailing line break is the end of the line, not part of the password.
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
+}
+
+/** The database, refused (one line) when the data dir belongs to another one; migrated for writes. */
+async function openChecked(config: Config, options: { migrate: boolean }): Promise<Db> {
+  let db: Db;
+  try {
+    db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  } catch (error) {
+    throw databaseError(error, config);
+  }
+  try {
+    const identity = await checkDatabaseIdentity({
+      db,
+      dataDir: config.dataDir,
+      database: describeDatabase(config),
+    });
+    if (identity.state === 'mismatch') throw new StartupError(identity.message);
+    if (options.migrate) await migrate(db);
+    return db;
+  } catch (error) {
+    await db.close();
+    throw databaseError(error, config);
+  }
+}
+
+async function withUser(
+  db: Db,
+  username: string,
+  action: (user: UserRow) => Promise<number>,
+): Promise<number> {
+  const user = await findUserByUsername(db.kysely, username);
+  if (!user) {
+    err(`no user with username "${username}"`);
+    return 1;
+  }
+  return action(user);
+}
+
+async function ldap(db: Db, command: string, user: UserRow): Promise<number> {
+  if (command === 'ldap-block') {
+    if (user.state === 'ldap_blocked') {
+      out(`${user.username} is already LDAP-blocked`);
+      return 0;
+    }
+    if (!(await ldapBlockUser(db.kysely, user.id))) {
+      err(`${user.username} is ${user.state}, not active: only active users can be LDAP-blocked`);
+      return 1;
+    }
+    out(`${user.username} is now LDAP-blocked`);
+    return 0;
+  }
+  if (user.state === 'active') {
+    out(`${user.username} is not LDAP-blocked (already active)`);
+    return 0;
+  }
+  if (!(await ldapUnblockUser(db.kysely, user.id))) {
+    err(`${user.username} is ${user.state}, not LDAP-blocked: unblock it with PUT /users/${user.id}/unblock`);
+    return 1;
+  }
+  out(`${user.username} is now active`);
+  return 0;
+}
+
 async function main(argv: string[]): Promise<number> {
-  const [command, username, ...rest] = argv;
+  const [command, ...args] = argv;
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
     process.stdout.write(USAGE);
     return command === undefined ? 2 : 0;
   }
-  if (!['ldap-block', 'ldap-unblock'].includes(command) || !username || rest.length > 0) {
-    process.stderr.write(
-      `${command === 'ldap-block' || command === 'ldap-unblock' ? 'missing or extra arguments' : `unknown command: ${command}`}\n${USAGE}`,
-    );
-    return 2;
+  const userCommands = ['reset-password', 'create-token', 'ldap-block', 'ldap-unblock'];
+  if (command === 'check') {
+    if (args.length > 0) throw new UsageError('check takes no arguments');
+  } else if (!userCommands.includes(command)) {
+    throw new UsageError(`unknown command: ${command}`);
+  } else {
+    const [username, ...rest] = args;
+    const flags = command === 'reset-password' ? ['--stdin'] : [];
+    if (!username || username.startsWith('-') || rest.some((arg) => !flags.includes(arg))) {
+      throw new UsageError(`${command}: missing or extra arguments`);
+    }
   }
 
   const config = loadConfig();
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  // Reads before it writes anything, and never migrates: a check changes nothing.
+  const db = await openChecked(config, { migrate: command !== 'check' });
+  const deps = createDeps(config, db, pino({ level: 'silent' }));
   try {
-    await migrate(db);
-    const user = await findUserByUsername(db.kysely, username);
-    if (!user) {
-      process.stderr.write(`no user with username "${username}"\n`);
-      return 1;
+    if (command === 'check') {
+      let problems = 0;
+      for await (const finding of checkInstance(deps)) {
+        if (!finding.ok) problems++;
+        out(`${finding.ok ? 'ok     ' : 'PROBLEM'}  ${finding.text}`);
+      }
+      out(problems === 0 ? 'no problems found' : `${problems} problem(s) found; nothing was changed`);
+      return problems === 0 ? 0 : 1;
     }
-    if (command === 'ldap-block') {
-      if (user.state === 'ldap_blocked') {
-        process.stdout.write(`${user.username} is already LDAP-blocked\n`);
+    const username = args[0];
+    if (command === 'reset-password') {
+      const fromStdin = args.includes('--stdin');
+      return await withUser(db, username, async (user) => {
+        const password = fromStdin ? await readStdin() : generateToken();
+        const problem = passwordProblem(password);
+        if (problem) {
+          err(`${problem}; the password of ${user.username} was not changed`);
+          return 1;
+        }
+        await resetPassword(deps, user, password);
+        if (fromStdin) out(`the password of ${user.username} is changed`);
+        else out(password);
         return 0;
-      }
-      if (!(await ldapBlockUser(db.kysely, user.id))) {
-        process.stderr.write(
-          `${user.username} is ${user.state}, not active: only active users can be LDAP-blocked\n`,
-        );
-        return 1;
-      }
-      process.stdout.write(`${user.username} is now LDAP-blocked\n`);
-      return 0;
+      });
     }
-    if (user.state === 'active') {
-      process.stdout.write(`${user.username} is not LDAP-blocked (already active)\n`);
-      return 0;
+    if (command === 'create-token') {
+      return await withUser(db, username, async (user) => {
+        out(await regeneratePrivateToken(deps, user));
+        return 0;
+      });
     }
-    if (!(await ldapUnblockUser(db.kysely, user.id))) {
-      process.stderr.write(
-        `${user.username} is ${user.state}, not LDAP-blocked: unblock it with PUT /users/${user.id}/unblock\n`,
-      );
-      return 1;
-    }
-    process.stdout.write(`${user.username} is now active\n`);
-    return 0;
+    return await withUser(db, username, (user) => ldap(db, command, user));
   } finally {
     await db.close();
   }
@@ -72,7 +171,11 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
+    if (error instanceof UsageError) {
+      process.stderr.write(`${error.message}\n${USAGE}`);
+      process.exit(2);
+    }
     process.stderr.write(`admin: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(3);
+    process.exit(error instanceof ConfigError ? 2 : error instanceof StartupError ? 1 : 3);
   },
 );

@@ -1,4 +1,6 @@
-// The one place that reads process.env: the start-up contract in DESIGN.md, as a typed object.
+// The one place that reads process.env: the start-up contract in DESIGN.md, as a typed object. Every
+// setting is checked here, before anything is written anywhere; all problems are reported at once, one
+// line each, naming the variable and what it accepts.
 import path from 'node:path';
 
 export interface Config {
@@ -13,8 +15,18 @@ export interface Config {
   runnerToken: string | undefined;
   /** Largest accepted upload (project uploads), in bytes. */
   uploadMaxBytes: number;
-  logLevel: string;
+  /** Build artifacts archives must be smaller than this, in bytes (GitLab's max_artifacts_size, 100 MB). */
+  artifactsMaxBytes: number;
+  /** scrypt's cost for new password hashes, as log2 of its N (14: N = 16384, 16 MiB per hash). */
+  passwordHashCost: number;
+  logLevel: LogLevel;
+  /** One info line per request (method, path, status, duration); always on at debug and trace. */
+  logRequests: boolean;
+  /** How long a graceful stop may take before open connections are cut, in ms. */
+  stopTimeoutMs: number;
   hooks: HookDeliveryConfig;
+  /** LABRADOR_* variables that no setting reads (most likely misspelt); reported at start. */
+  unknownVariables: string[];
 }
 
 /** The webhook delivery worker (src/workers/hook-delivery.ts). */
@@ -34,41 +46,170 @@ export interface HookDeliveryConfig {
   retentionDays: number;
 }
 
-function integer(value: string | undefined, fallback: number, name: string): number {
-  if (value === undefined || value === '') return fallback;
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`${name} must be a non-negative integer`);
-  return parsed;
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Settings that cannot work; the message has one line per problem. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join('\n'));
+  }
+}
+
+/** Reads LABRADOR_* variables, remembers which were read and collects every problem. */
+class SettingsReader {
+  readonly problems: string[] = [];
+  private readonly read = new Set<string>();
+
+  constructor(private readonly env: NodeJS.ProcessEnv) {}
+
+  text(name: string): string | undefined {
+    this.read.add(name);
+    const value = this.env[name];
+    return value === undefined || value === '' ? undefined : value;
+  }
+
+  integer(name: string, fallback: number, range: { min?: number; max?: number; what?: string } = {}): number {
+    const value = this.text(name);
+    if (value === undefined) return fallback;
+    const min = range.min ?? 0;
+    const max = range.max ?? Number.MAX_SAFE_INTEGER;
+    const parsed = /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
+    if (!Number.isSafeInteger(parsed) || parsed < min || parsed > max) {
+      const accepted =
+        range.what ?? (range.max === undefined ? `an integer ≥ ${min}` : `an integer ${min}–${max}`);
+      this.problems.push(`${name} must be ${accepted}, got ${JSON.stringify(value)}`);
+      return fallback;
+    }
+    return parsed;
+  }
+
+  flag(name: string): boolean {
+    const value = this.text(name)?.toLowerCase();
+    if (value === undefined) return false;
+    if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+    if (['0', 'false', 'no', 'off'].includes(value)) return false;
+    this.problems.push(`${name} must be true or false, got ${JSON.stringify(this.env[name])}`);
+    return false;
+  }
+
+  /** LABRADOR_* variables set but never read (LABRADOR_TEST_* belong to the test runner). */
+  unread(): string[] {
+    return Object.keys(this.env)
+      .filter((name) => name.startsWith('LABRADOR_') && !name.startsWith('LABRADOR_TEST_'))
+      .filter((name) => !this.read.has(name))
+      .sort();
+  }
+}
+
+/** A database URL as it may be shown: no password, no query string. */
+export function redactDatabaseUrl(databaseUrl: string): string {
+  try {
+    const url = new URL(databaseUrl);
+    url.password = '';
+    url.search = '';
+    return url.toString();
+  } catch {
+    return databaseUrl.replace(/\/\/([^/@:]*):[^/@]*@/, '//$1@').replace(/\?.*$/, '');
+  }
+}
+
+/** Where the data lives, in words: `SQLite <file>` or `PostgreSQL <url without password>`. */
+export function describeDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): string {
+  return config.databaseUrl
+    ? `PostgreSQL ${redactDatabaseUrl(config.databaseUrl)}`
+    : `SQLite ${path.join(config.dataDir, 'labrador.sqlite3')}`;
+}
+
+function checkDatabaseUrl(reader: SettingsReader, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !/^postgres(ql)?:$/.test(url.protocol) || url.hostname === '') {
+    reader.problems.push(
+      `LABRADOR_DATABASE_URL must be a postgres://user:password@host:port/database URL (unset it for SQLite), got ${JSON.stringify(redactDatabaseUrl(value))}`,
+    );
+    return undefined;
+  }
+  return value;
+}
+
+function checkExternalUrl(reader: SettingsReader, value: string | undefined, port: number): string {
+  if (value === undefined) return `http://localhost:${port}`;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash) {
+    reader.problems.push(
+      `LABRADOR_EXTERNAL_URL must be an http:// or https:// URL without query, like https://git.example.com, got ${JSON.stringify(value)}`,
+    );
+  }
+  return value.replace(/\/+$/, '');
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const port = integer(env.LABRADOR_PORT, 8080, 'LABRADOR_PORT');
-  const databaseUrl = env.LABRADOR_DATABASE_URL || undefined;
-  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    throw new Error('LABRADOR_DATABASE_URL must be a postgres:// URL');
+  const reader = new SettingsReader(env);
+  const port = reader.integer('LABRADOR_PORT', 8080, {
+    max: 65535,
+    what: 'a port number 1–65535 (0 picks a free one)',
+  });
+  const host = reader.text('LABRADOR_HOST') ?? '127.0.0.1';
+  const dataDir = path.resolve(reader.text('LABRADOR_DATA_DIR') ?? './data');
+  const databaseUrl = checkDatabaseUrl(reader, reader.text('LABRADOR_DATABASE_URL'));
+  const externalUrl = checkExternalUrl(reader, reader.text('LABRADOR_EXTERNAL_URL'), port);
+  const rootPassword = reader.text('LABRADOR_ROOT_PASSWORD');
+  if (rootPassword !== undefined && rootPassword.length < 8) {
+    reader.problems.push('LABRADOR_ROOT_PASSWORD must be at least 8 characters long');
   }
-  return {
+  const rootToken = reader.text('LABRADOR_ROOT_TOKEN');
+  if (rootToken !== undefined && !/^[\x21-\x7e]{8,}$/.test(rootToken)) {
+    reader.problems.push('LABRADOR_ROOT_TOKEN must be at least 8 printable characters without spaces');
+  }
+  const logLevel = (reader.text('LABRADOR_LOG_LEVEL') ?? 'info').toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    reader.problems.push(
+      `LABRADOR_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(logLevel)}`,
+    );
+  }
+  const config: Config = {
     port,
-    host: env.LABRADOR_HOST || '127.0.0.1',
-    dataDir: path.resolve(env.LABRADOR_DATA_DIR || './data'),
+    host,
+    dataDir,
     databaseUrl,
-    externalUrl: (env.LABRADOR_EXTERNAL_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
-    rootPassword: env.LABRADOR_ROOT_PASSWORD || undefined,
-    rootToken: env.LABRADOR_ROOT_TOKEN || undefined,
-    runnerToken: env.LABRADOR_RUNNER_TOKEN || undefined,
-    uploadMaxBytes: integer(env.LABRADOR_UPLOAD_MAX_BYTES, 10 * 1024 * 1024, 'LABRADOR_UPLOAD_MAX_BYTES'),
-    logLevel: env.LABRADOR_LOG_LEVEL || 'info',
+    externalUrl,
+    rootPassword,
+    rootToken,
+    runnerToken: reader.text('LABRADOR_RUNNER_TOKEN'),
+    uploadMaxBytes: reader.integer('LABRADOR_UPLOAD_MAX_BYTES', 10 * 1024 * 1024, { min: 1 }),
+    artifactsMaxBytes: reader.integer('LABRADOR_ARTIFACTS_MAX_BYTES', 100 * 1024 * 1024, { min: 1 }),
+    // N = 2^18 already takes 256 MiB per hash; scrypt needs N > 1.
+    passwordHashCost: reader.integer('LABRADOR_PASSWORD_HASH_COST', 14, {
+      min: 1,
+      max: 18,
+      what: 'an integer 1–18 (log2 of scrypt’s N)',
+    }),
+    logLevel: (LOG_LEVELS as readonly string[]).includes(logLevel) ? (logLevel as LogLevel) : 'info',
+    logRequests: reader.flag('LABRADOR_LOG_REQUESTS'),
+    stopTimeoutMs: reader.integer('LABRADOR_STOP_TIMEOUT_MS', 8000, { min: 1 }),
     hooks: {
-      pollIntervalMs: integer(env.LABRADOR_HOOK_POLL_MS, 1000, 'LABRADOR_HOOK_POLL_MS'),
-      timeoutMs: integer(env.LABRADOR_HOOK_TIMEOUT_MS, 10_000, 'LABRADOR_HOOK_TIMEOUT_MS'),
-      maxAttempts: Math.max(1, integer(env.LABRADOR_HOOK_MAX_ATTEMPTS, 6, 'LABRADOR_HOOK_MAX_ATTEMPTS')),
-      retryBaseMs: integer(env.LABRADOR_HOOK_RETRY_BASE_MS, 15_000, 'LABRADOR_HOOK_RETRY_BASE_MS'),
-      concurrency: Math.max(1, integer(env.LABRADOR_HOOK_CONCURRENCY, 16, 'LABRADOR_HOOK_CONCURRENCY')),
-      perHookConcurrency: Math.max(
-        1,
-        integer(env.LABRADOR_HOOK_PER_HOOK_CONCURRENCY, 4, 'LABRADOR_HOOK_PER_HOOK_CONCURRENCY'),
-      ),
-      retentionDays: integer(env.LABRADOR_HOOK_RETENTION_DAYS, 30, 'LABRADOR_HOOK_RETENTION_DAYS'),
+      pollIntervalMs: reader.integer('LABRADOR_HOOK_POLL_MS', 1000, { min: 1 }),
+      timeoutMs: reader.integer('LABRADOR_HOOK_TIMEOUT_MS', 10_000, { min: 1 }),
+      maxAttempts: reader.integer('LABRADOR_HOOK_MAX_ATTEMPTS', 6, { min: 1 }),
+      retryBaseMs: reader.integer('LABRADOR_HOOK_RETRY_BASE_MS', 15_000),
+      concurrency: reader.integer('LABRADOR_HOOK_CONCURRENCY', 16, { min: 1 }),
+      perHookConcurrency: reader.integer('LABRADOR_HOOK_PER_HOOK_CONCURRENCY', 4, { min: 1 }),
+      retentionDays: reader.integer('LABRADOR_HOOK_RETENTION_DAYS', 30),
     },
+    unknownVariables: [],
   };
+  if (reader.problems.length > 0) throw new ConfigError(reader.problems);
+  config.unknownVariables = reader.unread();
+  return config;
 }

@@ -1,25 +1,107 @@
-// The process: read the environment, start the server, listen, and close gracefully on SIGTERM/SIGINT.
-import pino from 'pino';
-import { loadConfig } from './config.ts';
-import { startServer } from './server.ts';
+// The process (`node dist/main.mjs`, what `npm start` and a supervisor run): read and check the
+// settings, start, say what was started, and stop gracefully on SIGTERM or SIGINT within
+// LABRADOR_STOP_TIMEOUT_MS. A failure at start prints one line and exits non-zero (2: bad settings,
+// 1: anything else); LABRADOR_LOG_LEVEL=debug adds the stack trace.
+import { performance } from 'node:perf_hooks';
+import { ConfigError, describeDatabase, loadConfig, type Config } from './config.ts';
+import { createLogger } from './logger.ts';
+import { startServer, type Server } from './server.ts';
+import { explainStartupError } from './startup-errors.ts';
+import { reportStartup } from './startup-summary.ts';
+import { version } from './version.ts';
 
-const config = loadConfig();
-const log = pino({ level: config.logLevel });
-const server = await startServer(config, log);
-await server.app.listen({ port: config.port, host: config.host });
+/** After the stop bound, open connections are cut; this much later the process exits regardless. */
+const HARD_STOP_GRACE_MS = 5000;
 
+function fail(error: unknown, debug: boolean): never {
+  process.stderr.write(`labrador: ${explainStartupError(error).split('\n').join('\nlabrador: ')}\n`);
+  if (debug) {
+    const detail = (error as Error)?.cause ?? error;
+    process.stderr.write(`${(detail as Error)?.stack ?? String(detail)}\n`);
+  }
+  process.exit(error instanceof ConfigError ? 2 : 1);
+}
+
+function debugRequested(config?: Config): boolean {
+  const level = config?.logLevel ?? process.env.LABRADOR_LOG_LEVEL?.toLowerCase();
+  return level === 'debug' || level === 'trace';
+}
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (error) {
+  fail(error, debugRequested());
+}
+const terminal = process.stdout.isTTY === true;
+const log = await createLogger(config, terminal);
+for (const name of config.unknownVariables) {
+  log.warn(`${name} is not a Labrador setting (misspelt?); it is ignored`);
+}
+
+// Signals are handled from here on: one that arrives while starting is acted on once the start is
+// complete (so root's generated credentials are always shown); a second one exits at once.
+let server: Server | undefined;
 let stopping = false;
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'shutting down');
-    server.close().then(
-      () => process.exit(0),
-      (error) => {
-        log.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  });
+let requested: NodeJS.Signals | undefined;
+function onSignal(signal: NodeJS.Signals): void {
+  if (stopping || requested) {
+    log.warn(`${signal} again: exiting without waiting`);
+    process.exit(1);
+  }
+  if (!server) {
+    requested = signal;
+    log.info(`${signal} while starting: stopping as soon as the start is complete`);
+    return;
+  }
+  void stop(server, signal);
+}
+process.on('SIGTERM', onSignal);
+process.on('SIGINT', onSignal);
+
+try {
+  server = await startServer(config, log, { listen: true });
+} catch (error) {
+  fail(error, debugRequested(config));
+}
+reportStartup(
+  log,
+  {
+    version,
+    database: describeDatabase(config),
+    dataDir: config.dataDir,
+    surfaces: server.surfaces,
+    root: server.root,
+    startedInMs: Math.round(performance.now()),
+  },
+  terminal,
+);
+if (requested) {
+  const signal = requested;
+  requested = undefined;
+  void stop(server, signal);
+}
+
+async function stop(running: Server, signal: NodeJS.Signals): Promise<void> {
+  stopping = true;
+  const began = performance.now();
+  log.info(`${signal}: stopping; requests and git operations in flight get ${config.stopTimeoutMs} ms`);
+  const cut = setTimeout(() => {
+    log.warn(`still busy after ${config.stopTimeoutMs} ms: closing the connections that are left`);
+    running.app.server.closeAllConnections();
+  }, config.stopTimeoutMs);
+  const hard = setTimeout(() => {
+    log.error('could not stop in time; exiting anyway');
+    process.exit(1);
+  }, config.stopTimeoutMs + HARD_STOP_GRACE_MS);
+  hard.unref();
+  try {
+    await running.close();
+  } catch (error) {
+    log.error({ err: error }, 'stop failed');
+    process.exit(1);
+  }
+  clearTimeout(cut);
+  log.info(`stopped in ${Math.round(performance.now() - began)} ms`);
+  process.exit(0);
 }

@@ -1,57 +1,152 @@
-// One Labrador instance: database (migrated), the first administrator, background workers and the HTTP
-// app. main.ts runs it as a process; tests start it with a temporary data dir.
+// One Labrador instance: data dir and database (checked to belong together, migrated), the HTTP app, the
+// first administrator, background workers. main.ts runs it as a process; tests start it with a
+// temporary data dir and usually without listening.
+import net from 'node:net';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import pino from 'pino';
-import type { Config } from './config.ts';
-import { openDatabase } from './db/connect.ts';
+import { describeDatabase, type Config } from './config.ts';
+import { openDatabase, type Db } from './db/connect.ts';
 import { migrate } from './db/migrations/index.ts';
+import { pingDatabase } from './db/repositories/database.ts';
 import { createDeps, type Deps } from './deps.ts';
 import { buildApp } from './app.ts';
-import { ensureRootUser } from './services/root-user.ts';
-import { installHooks } from './git/hooks.ts';
+import { ensureRootUser, type RootUserOutcome } from './services/root-user.ts';
+import { checkDatabaseIdentity, stampDatabaseIdentity } from './services/database-identity.ts';
+import { installHooks } from './git/server-hooks.ts';
 import { recoverPendingPushes } from './services/push.ts';
+import { finishRepositoryMoves } from './services/repository-moves.ts';
+import { probeDataDir } from './storage/data-dir.ts';
 import { HookDeliveryWorker } from './workers/hook-delivery.ts';
+import type { Worker } from './workers/worker.ts';
+import type { Surface } from './startup-summary.ts';
+import { dataDirError, databaseError, listenError, StartupError } from './startup-errors.ts';
 
 export interface Server {
   app: FastifyInstance;
   deps: Deps;
   /** Sends the webhook outbox; tests call drain(). */
   hookWorker: HookDeliveryWorker;
-  /** Stops accepting, finishes in-flight requests, stops workers, closes the database. */
+  /** Background loops, stopped together by close(); a new kind of worker joins this list. */
+  workers: Worker[];
+  /** What clients connect to (filled when listening); each listener adds its own entry. */
+  surfaces: Surface[];
+  root: RootUserOutcome;
+  /**
+   * Stops accepting, lets in-flight requests finish while the workers stop and give their claims back,
+   * then closes the database. main.ts bounds how long it may take.
+   */
   close(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Listen on config.host:config.port, before root is created (so a busy port costs no secrets). */
+  listen?: boolean;
+}
+
+async function openCheckedDatabase(config: Config): Promise<Db> {
+  try {
+    await probeDataDir(config.dataDir, { create: true });
+  } catch (error) {
+    throw dataDirError(error, config.dataDir);
+  }
+  let db: Db | undefined;
+  try {
+    db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    await pingDatabase(db.kysely);
+    return db;
+  } catch (error) {
+    await db?.close().catch(() => {});
+    throw databaseError(error, config);
+  }
 }
 
 export async function startServer(
   config: Config,
   log: FastifyBaseLogger = pino({ level: config.logLevel }),
+  options: StartOptions = {},
 ): Promise<Server> {
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  // A busy port or a wrong host is found before anything is written (the real listen comes later).
+  if (options.listen) await probeListen(config);
+  const db = await openCheckedDatabase(config);
+  let app: FastifyInstance | undefined;
   try {
-    await migrate(db);
+    const subject = { db, dataDir: config.dataDir, database: describeDatabase(config) };
+    const before = await checkDatabaseIdentity(subject);
+    if (before.state === 'mismatch') throw new StartupError(before.message);
+    try {
+      await migrate(db);
+    } catch (error) {
+      throw new StartupError(`migrating ${subject.database} failed: ${(error as Error).message}`, error);
+    }
+    const mismatch = await stampDatabaseIdentity(subject);
+    if (mismatch) throw new StartupError(mismatch);
+
     const deps = createDeps(config, db, log);
-    await ensureRootUser(deps);
     await installHooks(config.dataDir);
+    // Transfers whose directories a crash left at the old place (before pushes, which need them).
+    await finishRepositoryMoves(deps);
     // Pushes whose processing a crash interrupted (ref moved, events not yet recorded).
     await recoverPendingPushes(deps);
-    const app = await buildApp(deps);
+    app = await buildApp(deps);
     await app.ready();
+    const surfaces: Surface[] = [];
+    if (options.listen) {
+      try {
+        await app.listen({ port: config.port, host: config.host });
+      } catch (error) {
+        throw listenError(error, config);
+      }
+      surfaces.push(...httpSurfaces(app, config));
+    }
+    const root = await ensureRootUser(deps);
     const hookWorker = new HookDeliveryWorker(db, config.hooks, log);
     hookWorker.start();
-    let closed = false;
+    const workers: Worker[] = [hookWorker];
+    const http = app;
+    let closing: Promise<void> | undefined;
     return {
-      app,
+      app: http,
       deps,
       hookWorker,
-      close: async () => {
-        if (closed) return;
-        closed = true;
-        await app.close();
-        await hookWorker.stop();
-        await db.close();
+      workers,
+      surfaces,
+      root,
+      close: () => {
+        closing ??= (async () => {
+          await Promise.all([http.close(), ...workers.map((worker) => worker.stop())]);
+          await db.close();
+        })();
+        return closing;
       },
     };
   } catch (error) {
-    await db.close();
+    await app?.close().catch(() => {});
+    await db.close().catch(() => {});
     throw error;
   }
+}
+
+async function probeListen(config: Config): Promise<void> {
+  const probe = net.createServer();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      probe.once('error', reject);
+      probe.listen({ port: config.port, host: config.host, exclusive: true }, resolve);
+    });
+  } catch (error) {
+    throw listenError(error, config);
+  } finally {
+    await new Promise((resolve) => probe.close(resolve));
+  }
+}
+
+function httpSurfaces(app: FastifyInstance, config: Config): Surface[] {
+  const address = app.server.address();
+  const port = address && typeof address === 'object' ? address.port : config.port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  return [
+    { name: 'HTTP', url: `http://${host}:${port}`, details: [`API ${config.externalUrl}/api/v3`] },
+    { name: 'git', url: `${config.externalUrl}/<namespace>/<project>.git` },
+    { name: 'health', url: `http://${host}:${port}/-/health` },
+  ];
 }

@@ -2,10 +2,13 @@
 // PostgreSQL database when the suite runs there), observed through the API afterwards.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from './helpers/app.ts';
-import { createUser, type CreatedUser } from './helpers/users.ts';
+import { adminEntryPoint } from './helpers/process.ts';
+import { createUser, type TestUser } from './helpers/factory.ts';
+import { initBareRepository, repositoryPath } from '../src/git/repository.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -13,6 +16,7 @@ function run(
   t: TestApp,
   command: string,
   args: string[],
+  input = '',
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
@@ -31,18 +35,22 @@ function run(
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input);
   });
 }
 
-const admin = (t: TestApp, ...args: string[]) =>
-  run(t, process.execPath, ['--import', 'tsx', 'src/admin.ts', ...args]);
+// What `npm run admin` runs, built from the current src/ (a TypeScript loader costs seconds per command).
+const admin = (t: TestApp, ...args: string[]) => run(t, process.execPath, [adminEntryPoint(), ...args]);
+
+const adminWithInput = (t: TestApp, input: string, ...args: string[]) =>
+  run(t, process.execPath, [adminEntryPoint(), ...args], input);
 
 describe('admin CLI: ldap-block / ldap-unblock', () => {
   let t: TestApp;
-  let gina: CreatedUser;
+  let gina: TestUser;
   before(async () => {
     t = await startTestApp();
-    gina = await createUser(t, { username: 'gina' });
+    gina = await createUser(t, 'gina');
   });
   after(() => t.close());
 
@@ -107,5 +115,109 @@ describe('admin CLI: ldap-block / ldap-unblock', () => {
     const none = await admin(t);
     assert.equal(none.code, 2);
     assert.match(none.stdout, /ldap-block <username>/);
+  });
+});
+
+describe('admin CLI: reset-password, create-token', () => {
+  let t: TestApp;
+  let hana: TestUser;
+  before(async () => {
+    t = await startTestApp();
+    hana = await createUser(t, 'hana');
+  });
+  after(() => t.close());
+
+  const signIn = (password: string) =>
+    t.request('POST', '/api/v3/session', { body: { login: 'hana', password } });
+
+  it('reset-password prints a new password that signs in; the old one no longer does', async () => {
+    const result = await admin(t, 'reset-password', 'hana');
+    assert.equal(result.code, 0, result.stderr);
+    const password = result.stdout.trim();
+    assert.match(password, /^\S{20}$/);
+    assert.equal((await signIn(password)).status, 201);
+    assert.equal((await signIn(hana.password)).status, 401);
+  });
+
+  it('reset-password --stdin sets the password it reads; a too short one changes nothing', async () => {
+    const result = await adminWithInput(t, 'chosen by the operator\n', 'reset-password', 'hana', '--stdin');
+    assert.equal(result.code, 0, result.stderr);
+    assert.doesNotMatch(result.stdout, /chosen/);
+    assert.equal((await signIn('chosen by the operator')).status, 201);
+
+    const short = await adminWithInput(t, 'short\n', 'reset-password', 'hana', '--stdin');
+    assert.equal(short.code, 1);
+    assert.match(short.stderr, /too short \(minimum is 8 characters\).*not changed/);
+    assert.equal((await signIn('chosen by the operator')).status, 201);
+  });
+
+  it('create-token prints a new private token; the old token stops working', async () => {
+    const result = await admin(t, 'create-token', 'hana');
+    assert.equal(result.code, 0, result.stderr);
+    const token = result.stdout.trim();
+    assert.notEqual(token, hana.token);
+    const me = await t.request('GET', '/api/v3/user', { token });
+    assert.equal(me.status, 200);
+    assert.equal(me.body.username, 'hana');
+    assert.equal((await t.request('GET', '/api/v3/user', { token: hana.token })).status, 401);
+  });
+
+  it('unknown users and extra arguments are refused', async () => {
+    assert.equal((await admin(t, 'create-token', 'nobody')).code, 1);
+    assert.equal((await admin(t, 'reset-password', 'hana', '--loud')).code, 2);
+  });
+});
+
+describe('admin CLI: check', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp();
+  });
+  after(() => t.close());
+
+  it('reports a consistent instance: exit 0', async () => {
+    const created = await t.request('POST', '/api/v3/projects', {
+      token: t.rootToken,
+      body: { name: 'kept' },
+    });
+    assert.equal(created.status, 201);
+    const result = await admin(t, 'check');
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.match(result.stdout, /^ok +database .* answers$/m);
+    assert.match(result.stdout, /^ok +migrations: all have run$/m);
+    assert.match(result.stdout, /^ok +data dir .* belongs to this database \(database-id [0-9a-f-]+\)$/m);
+    assert.match(result.stdout, /^ok +projects: all 1 have their repository$/m);
+    assert.match(result.stdout, /^ok +repositories: all 1 on disk belong to a project$/m);
+  });
+
+  it('reports a missing repository and a repository without project, and changes nothing', async () => {
+    const created = await t.request('POST', '/api/v3/projects', {
+      token: t.rootToken,
+      body: { name: 'lost' },
+    });
+    assert.equal(created.status, 201);
+    const lost = repositoryPath(t.config.dataDir, 'root', 'lost');
+    fs.renameSync(lost, `${t.config.dataDir}/lost-elsewhere.git`);
+    const stray = repositoryPath(t.config.dataDir, 'nobody', 'stray');
+    await initBareRepository(stray);
+
+    const result = await admin(t, 'check');
+    assert.equal(result.code, 1);
+    assert.match(
+      result.stdout,
+      new RegExp(`^PROBLEM +project root/lost \\(id ${created.body.id}\\): no repository at ${lost}$`, 'm'),
+    );
+    assert.match(result.stdout, new RegExp(`^PROBLEM +${stray} belongs to no project`, 'm'));
+    assert.match(result.stdout, /2 problem\(s\) found; nothing was changed/);
+    assert.ok(fs.existsSync(`${stray}/HEAD`), 'the stray repository is still there');
+    const shown = await t.request('GET', '/api/v3/projects/root%2Flost', { token: t.rootToken });
+    assert.equal(shown.status, 200, 'the project is still there');
+  });
+
+  it('refuses to work on a data dir that belongs to another database', async () => {
+    fs.writeFileSync(`${t.config.dataDir}/database-id`, 'not-this-database\n');
+    const result = await admin(t, 'check');
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /^admin: data dir .* belongs to another database/);
   });
 });

@@ -58,7 +58,13 @@ export async function openDatabase(options: DbOptions): Promise<Db> {
   };
 
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      // An unreachable host fails in seconds (start-up, /-/health) instead of the kernel's minutes.
+      connectionTimeoutMillis: 10_000,
+      application_name: 'labrador',
+    });
     // A connection the server ends on its own (restart, pg_terminate_backend, a dropped database) reports
     // an 'error' event; unheard, node-postgres turns it into an uncaught exception that kills the process.
     // Queries on such a connection still fail through their own promises, and the pool opens a new one.

@@ -6,7 +6,8 @@ export function isUniqueViolation(error: unknown): boolean {
   return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
 }
 
-/** The current time as stored: ISO 8601 UTC with milliseconds. */
-export function now(): string {
-  return new Date().toISOString();
+/** The table does not exist (yet): a database no migration has run on. */
+export function isMissingTable(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return code === '42P01' || (typeof message === 'string' && message.startsWith('no such table'));
 }

@@ -2,6 +2,7 @@
 // timestamps are ISO 8601 UTC text with milliseconds (they sort as text), booleans are integers 0/1,
 // ids are 32-bit integers (serial on PostgreSQL, so they come back as numbers on both engines).
 import type { Generated } from 'kysely';
+import type { CiStatus, CiWhen } from '../domain/types.ts';
 
 export type Bool = 0 | 1;
 
@@ -111,6 +112,12 @@ export interface ProjectsTable {
   last_activity_at: string;
   created_at: string;
   updated_at: string;
+  /** Seconds a build may run (GitLab's default: one hour). */
+  build_timeout: Generated<number>;
+  /** Runners may fetch into an existing checkout instead of cloning afresh. */
+  build_allow_git_fetch: Generated<Bool>;
+  /** Applied to a finished build's trace; the last match's first number is its coverage. */
+  build_coverage_regex: Generated<string | null>;
 }
 
 /** Project and group memberships: source_type 'Project' (source_id = projects.id) or 'Namespace' (groups). */
@@ -253,6 +260,171 @@ export interface HookDeliveryAttemptsTable {
   worker: string;
 }
 
+/** A project create's claim on a repository directory, from before the directory exists until it commits. */
+export interface RepositoryCreationsTable {
+  id: Generated<number>;
+  token: string;
+  /** Relative to the data dir: `repositories/<namespace>/<project>.git`. */
+  disk_path: string;
+  created_at: string;
+}
+
+/** A runner: shared (any project with shared runners on) or specific (assigned to projects). */
+export interface CiRunnersTable {
+  id: Generated<number>;
+  token: string;
+  description: string | null;
+  is_shared: Bool;
+  active: Bool;
+  /** A locked specific runner cannot be enabled for other projects. */
+  locked: Bool;
+  /** Whether it takes builds that name no tags. */
+  run_untagged: Bool;
+  /** JSON array of tag names. */
+  tag_list: string;
+  name: string | null;
+  version: string | null;
+  revision: string | null;
+  platform: string | null;
+  architecture: string | null;
+  contacted_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CiRunnerProjectsTable {
+  id: Generated<number>;
+  runner_id: number;
+  project_id: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A project's build trigger (POST /projects/:id/trigger/builds with its token). */
+export interface CiTriggersTable {
+  id: Generated<number>;
+  project_id: number;
+  token: string;
+  deleted_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CiTriggerRequestsTable {
+  id: Generated<number>;
+  trigger_id: number;
+  pipeline_id: number | null;
+  /** JSON object {KEY: value}: variables the trigger call passed. */
+  variables: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A pipeline: the builds of one commit on one ref (GitLab's ci_commits). */
+export interface CiPipelinesTable {
+  id: Generated<number>;
+  project_id: number;
+  /** Branch or tag name (not refs/…). */
+  ref: string;
+  sha: string;
+  before_sha: string | null;
+  tag: Bool;
+  status: CiStatus;
+  /** Why the .gitlab-ci.yml was refused; the pipeline is failed and has no builds. */
+  yaml_errors: string | null;
+  user_id: number | null;
+  commit_message: string | null;
+  commit_author_name: string | null;
+  commit_author_email: string | null;
+  /** `2016-01-11T11:13:33.000+01:00`: the commit's committer date in its own zone. */
+  commit_committed_date: string | null;
+  committed_at: string | null;
+  started_at: string | null;
+  finished_at: string | null;
+  /** Seconds during which at least one build ran. */
+  duration: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type CiBuildType = 'build' | 'external';
+
+/** Builds and external commit statuses. A retry adds a row; the highest id per name in a pipeline counts. */
+export interface CiBuildsTable {
+  id: Generated<number>;
+  project_id: number;
+  pipeline_id: number;
+  type: CiBuildType;
+  name: string;
+  stage: string | null;
+  stage_idx: number | null;
+  status: CiStatus;
+  ref: string | null;
+  tag: Bool;
+  /** before_script and script lines joined with "\n". */
+  commands: string | null;
+  /** JSON object of the job's options. */
+  options: string | null;
+  /** JSON [{key, value, public}]. */
+  yaml_variables: string | null;
+  /** JSON array of runner tags. */
+  tag_list: string;
+  allow_failure: Bool;
+  when: CiWhen;
+  environment: string | null;
+  coverage: number | null;
+  /** The build's secret (20 chars): runner calls, artifact downloads, git over HTTP while running. */
+  token: string | null;
+  runner_id: number | null;
+  user_id: number | null;
+  trigger_request_id: number | null;
+  erased_by_id: number | null;
+  erased_at: string | null;
+  /** File name of the artifacts archive as uploaded; null when there is none. */
+  artifacts_file: string | null;
+  artifacts_size: number | null;
+  /** File name of the generated metadata (entries of the archive). */
+  artifacts_metadata: string | null;
+  artifacts_expire_at: string | null;
+  description: string | null;
+  target_url: string | null;
+  queued_at: string | null;
+  started_at: string | null;
+  finished_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Secret variables: handed to the project's builds, never shown in payloads or traces. */
+export interface CiVariablesTable {
+  id: Generated<number>;
+  project_id: number;
+  key: string;
+  value: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Release notes of a tag (GitLab's releases: one per tag name). */
+export interface ReleasesTable {
+  id: Generated<number>;
+  project_id: number;
+  tag: string;
+  description: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A repository move not yet finished on disk (a transfer committed, its directories still to rename). */
+export interface RepositoryMovesTable {
+  id: Generated<number>;
+  project_id: number;
+  /** `<namespace path>/<project path>` before and after. */
+  from_path: string;
+  to_path: string;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   identities: IdentitiesTable;
@@ -272,4 +444,14 @@ export interface Database {
   system_hooks: SystemHooksTable;
   hook_deliveries: HookDeliveriesTable;
   hook_delivery_attempts: HookDeliveryAttemptsTable;
+  ci_runners: CiRunnersTable;
+  ci_runner_projects: CiRunnerProjectsTable;
+  ci_triggers: CiTriggersTable;
+  ci_trigger_requests: CiTriggerRequestsTable;
+  ci_pipelines: CiPipelinesTable;
+  ci_builds: CiBuildsTable;
+  ci_variables: CiVariablesTable;
+  repository_creations: RepositoryCreationsTable;
+  releases: ReleasesTable;
+  repository_moves: RepositoryMovesTable;
 }

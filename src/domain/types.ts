@@ -1,4 +1,4 @@
-// Shared value types in GitLab's words (lib/gitlab/access.rb, visibility_level.rb).
+// Shared value types in GitLab's words (lib/gitlab/access.rb, visibility_level.rb, the Event model).
 
 export const AccessLevel = {
   NoAccess: 0,
@@ -14,3 +14,24 @@ export const Visibility = { Private: 0, Internal: 10, Public: 20 } as const;
 export type Visibility = (typeof Visibility)[keyof typeof Visibility];
 
 export type UserState = 'active' | 'blocked' | 'ldap_blocked';
+
+/** GitLab's Event action codes. */
+export const EventAction = {
+  Created: 1,
+  Updated: 2,
+  Closed: 3,
+  Reopened: 4,
+  Pushed: 5,
+  Commented: 6,
+  Merged: 7,
+  Joined: 8,
+  Left: 9,
+  Destroyed: 10,
+} as const;
+export type EventAction = (typeof EventAction)[keyof typeof EventAction];
+
+/** Statuses of builds and pipelines (GitLab 8.13 had no `manual`: a manual job waits as `skipped`). */
+export type CiStatus = 'created' | 'pending' | 'running' | 'success' | 'failed' | 'canceled' | 'skipped';
+
+/** When a job runs once the stages before it have finished. */
+export type CiWhen = 'on_success' | 'on_failure' | 'always' | 'manual';

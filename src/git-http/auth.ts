@@ -4,8 +4,9 @@
 import crypto from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.ts';
-import { findUserByEmail, findUserByUsername, type UserRow } from '../db/repositories/users.ts';
+import { findUserByEmail, findUserByUsername } from '../db/repositories/users.ts';
 import { verifyPassword } from '../services/passwords.ts';
+import type { UserRow } from '../db/types.ts';
 
 export class GitHttpError extends Error {
   constructor(

@@ -7,11 +7,10 @@ import { PassThrough, pipeline, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.ts';
-import { findProjectRecordByFullPath, type ProjectRecord } from '../db/repositories/projects.ts';
+import { findProjectRecordByFullPath } from '../db/repositories/projects.ts';
 import { listProtectedBranches } from '../db/repositories/protected-branches.ts';
-import type { UserRow } from '../db/repositories/users.ts';
 import { spawnGit } from '../git/exec.ts';
-import { hooksPath } from '../git/hooks.ts';
+import { hooksPath } from '../git/server-hooks.ts';
 import { RefUpdateReader } from '../git/pkt-line.ts';
 import { repositoryPath } from '../git/repository.ts';
 import { projectAccess, type ProjectAccess } from '../policies/access.ts';
@@ -19,6 +18,7 @@ import { canDownloadCode, canPushCode, pushAccessLevel } from '../policies/git-a
 import { processPush, recordPendingPush } from '../services/push.ts';
 import { accessDenied, authenticateGitUser, GitHttpError, REALM } from './auth.ts';
 import { AccessLevel } from '../domain/types.ts';
+import type { ProjectRecord, UserRow } from '../db/types.ts';
 
 type Service = 'git-upload-pack' | 'git-receive-pack';
 

@@ -29,11 +29,6 @@ export function formatGitDate(raw: string): string {
   return `${local}${sign}${hours}:${minutes}`;
 }
 
-/** The same instant without milliseconds (Ruby's Time#xmlschema, used in hook payloads). */
-export function xmlschema(date: string): string {
-  return date.replace(/\.\d{3}(?=[+-]\d\d:\d\d$)/, '');
-}
-
 /** `Name <email> 1450972274 +0100` → its three parts. */
 function parseSignature(value: string): { name: string; email: string; date: string } {
   const match = /^(.*?) ?<([^>]*)> (\S+ \S+)$/.exec(value);

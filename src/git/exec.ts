@@ -17,7 +17,7 @@ export interface GitOptions {
 }
 
 /** Environment for every git we spawn: no prompts, no user or system config leaking in. */
-export function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
     HOME: process.env.HOME,

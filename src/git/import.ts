@@ -5,16 +5,15 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { git } from './exec.ts';
 
-export const IMPORT_PROTOCOLS = ['http', 'https', 'git'];
+const IMPORT_PROTOCOLS = ['http', 'https', 'git'];
 
-export async function importBareRepository(
-  url: string,
-  repoPath: string,
-  timeoutMs = 300_000,
-): Promise<void> {
+/** How long an import may take before it is given up. */
+const IMPORT_TIMEOUT_MS = 300_000;
+
+export async function importBareRepository(url: string, repoPath: string): Promise<void> {
   await fs.mkdir(path.dirname(repoPath), { recursive: true });
   await git(['clone', '--bare', '--quiet', '--', url, repoPath], {
-    timeoutMs,
+    timeoutMs: IMPORT_TIMEOUT_MS,
     env: { GIT_ALLOW_PROTOCOL: IMPORT_PROTOCOLS.join(':') },
   });
 }

@@ -16,7 +16,7 @@ const MAX_COMMANDS_BYTES = 4 * 1024 * 1024;
  * Parses complete pkt-lines from the start of `buffer`. Returns the commands and the offset just past
  * the flush packet, or null while more bytes are needed.
  */
-export function parseCommands(buffer: Buffer): { commands: RefUpdate[]; end: number } | null {
+function parseCommands(buffer: Buffer): { commands: RefUpdate[]; end: number } | null {
   const commands: RefUpdate[] = [];
   let offset = 0;
   while (offset + 4 <= buffer.length) {

@@ -2,6 +2,7 @@
 // fields come in the same output, so listing 1,000 branches still costs one process.
 import { formatGitDate, type Commit } from './commits.ts';
 import { git, runGit } from './exec.ts';
+import { isRefShortName } from './ref-names.ts';
 
 export interface Branch {
   name: string;
@@ -54,8 +55,9 @@ export async function listBranches(repoPath: string): Promise<Branch[]> {
   return parseBranches(out);
 }
 
-/** One branch by exact name, or undefined. */
+/** One branch by exact name, or undefined (also for a name no branch could have). */
 export async function findBranch(repoPath: string, name: string): Promise<Branch | undefined> {
+  if (!isRefShortName(name)) return undefined;
   // for-each-ref matches by prefix per path component: refs/heads/a also lists refs/heads/a/b.
   const out = await git(['for-each-ref', `--format=${FORMAT}`, `refs/heads/${name}`], { cwd: repoPath });
   return parseBranches(out).find((branch) => branch.name === name);
@@ -73,14 +75,6 @@ export async function resolveRefs(repoPath: string, refs: string[]): Promise<Map
     if (wanted.has(ref)) result.set(ref, line.slice(space + 1));
   }
   return result;
-}
-
-/** Whether the repository has any branch at all (an empty project has none). */
-export async function hasBranches(repoPath: string): Promise<boolean> {
-  const out = await git(['for-each-ref', '--count=1', '--format=%(refname)', 'refs/heads/'], {
-    cwd: repoPath,
-  });
-  return out.trim() !== '';
 }
 
 /** The commit a tag ref points to (peeled through annotated tags), or undefined. */
@@ -101,4 +95,12 @@ export async function tagMessage(repoPath: string, sha: string): Promise<string 
 /** Points HEAD at a branch (the first push chooses the default branch). */
 export async function setHead(repoPath: string, branch: string): Promise<void> {
   await git(['symbolic-ref', 'HEAD', `refs/heads/${branch}`], { cwd: repoPath });
+}
+
+/** Whether the repository has any branch at all (an empty project has none). */
+export async function hasBranches(repoPath: string): Promise<boolean> {
+  const out = await git(['for-each-ref', '--count=1', '--format=%(refname)', 'refs/heads/'], {
+    cwd: repoPath,
+  });
+  return out.trim() !== '';
 }

@@ -1,7 +1,9 @@
 // Turns everything thrown in a request into GitLab's bodies. Bad input is always a 4xx with JSON;
 // only a bug reaches the 500 branch, and it is logged with the request id.
-import type { FastifyError, FastifyInstance } from 'fastify';
-import { ApiError } from './errors.ts';
+import http from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { ApiError } from '../errors.ts';
 
 export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
@@ -27,4 +29,34 @@ export function installErrorHandlers(app: FastifyInstance): void {
   app.setNotFoundHandler((_request, reply) => {
     reply.status(404).send({ error: '404 Not Found' });
   });
+}
+
+/**
+ * Requests node's parser refuses (a malformed request line, headers or URL over the size limit): a JSON
+ * answer that says `Connection: close`, because the socket is closed after it and a keep-alive client
+ * must not send its next request down it.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const status =
+    error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const body = JSON.stringify({ message: `${status} ${http.STATUS_CODES[status]}` });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}
+
+/**
+ * Errors Fastify's router raises before a route runs (a path that is not valid percent-encoding, a
+ * path parameter over the length limit): GitLab's plain `{"message":"400 Bad Request"}`, without
+ * echoing the URL back.
+ */
+export function answerFrameworkError(error: FastifyError, _request: unknown, reply: FastifyReply): void {
+  const status =
+    error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+  reply.status(status).send({ message: `${status} ${http.STATUS_CODES[status]}` });
 }

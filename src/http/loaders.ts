@@ -2,16 +2,15 @@
 // may not read both answer 404 `404 Project Not Found` (reference/api-v3.md §4.5–4.6).
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.ts';
-import {
-  findProjectRecordByFullPath,
-  findProjectRecordById,
-  type ProjectRecord,
-} from '../db/repositories/projects.ts';
-import { findGroupById, findGroupByPath, type NamespaceRow } from '../db/repositories/namespaces.ts';
+import { findProjectRecordByFullPath, findProjectRecordById } from '../db/repositories/projects.ts';
+import { findGroupById, findGroupByPath } from '../db/repositories/namespaces.ts';
+import { findUserById } from '../db/repositories/users.ts';
 import { projectAccess, type ProjectAccess } from '../policies/access.ts';
 import { canReadGroup, groupAccess, type GroupAccess } from '../policies/groups.ts';
-import { notFound } from './errors.ts';
+import { canDownloadCode, canWriteRepository } from '../policies/git-access.ts';
+import { forbidden, notFound } from '../errors.ts';
 import { pathId } from './params.ts';
+import type { NamespaceRow, ProjectRecord, UserRow } from '../db/types.ts';
 
 export interface LoadedProject extends ProjectRecord {
   access: ProjectAccess;
@@ -67,4 +66,30 @@ export async function loadGroup(
   const access = await groupAccess(deps.db.kysely, request.viewer, group);
   if (!(await canReadGroup(deps.db.kysely, request.viewer, group, access))) throw notFound('Group');
   return { group, access };
+}
+
+/** The project of a repository route: readable (else 404) and its code downloadable (else 403). */
+export async function loadProjectRepository(deps: Deps, request: FastifyRequest): Promise<LoadedProject> {
+  const project = await loadProject(deps, request);
+  if (!canDownloadCode(project.access, project)) throw forbidden();
+  return project;
+}
+
+/**
+ * The project of a repository write and its writer: readable (else 404), push_code for the caller (else
+ * 403).
+ */
+export async function loadWritableRepository(
+  deps: Deps,
+  request: FastifyRequest,
+): Promise<LoadedProject & { user: UserRow }> {
+  const project = await loadProjectRepository(deps, request);
+  if (!request.viewer || !canWriteRepository(project.access, project)) throw forbidden();
+  return { ...project, user: request.viewer };
+}
+
+/** A user by the integer id in a path parameter; undefined when there is none (callers pick their 404). */
+export async function findUserByIdParam(deps: Deps, idParam: unknown): Promise<UserRow | undefined> {
+  const id = pathId(idParam);
+  return id === undefined ? undefined : findUserById(deps.db.kysely, id);
 }

@@ -1,7 +1,7 @@
 // GitLab's parameter handling (reference/api-v3.md §1.1): query string, form and JSON bodies are merged,
 // path parameters win; booleans arrive as true/false/1/0 (and t/f/yes/no/on/off); blank means "not given".
 import type { FastifyRequest } from 'fastify';
-import { badRequest, paramInvalid, paramsMissing } from './errors.ts';
+import { ApiError, apiError, badRequest, paramInvalid, validationFailed } from '../errors.ts';
 
 export type Params = Record<string, unknown>;
 
@@ -16,36 +16,87 @@ export function requestParams(request: FastifyRequest): Params {
   };
 }
 
-function scalar(params: Params, name: string): string | number | boolean | undefined | null {
+/**
+ * The name of the first path parameter holding a NUL byte. No GitLab name could hold one, git and the
+ * file system refuse it and PostgreSQL cannot store it, so app.ts refuses it for every route before any
+ * lookup; query and body text meet the same rule in the readers below.
+ */
+export function findNulPathParameter(request: FastifyRequest): string | undefined {
+  const params = request.params as Record<string, unknown> | undefined;
+  if (!params) return undefined;
+  for (const [name, value] of Object.entries(params)) {
+    if (typeof value === 'string' && value.includes('\0')) return name === '*' ? 'path' : name;
+  }
+  return undefined;
+}
+
+export interface TextOptions {
+  /**
+   * Pass a NUL byte on to the caller's own check of the field, which refuses it in GitLab's words for that
+   * field (a hook URL with a NUL is an invalid URL: 422 "Invalid url given"). Without it a NUL is a 400.
+   */
+  passNul?: boolean;
+}
+
+/** One rule for text parameters: a NUL byte is never valid (nothing could store or use it). */
+function scalar(
+  params: Params,
+  name: string,
+  options: TextOptions = {},
+): string | number | boolean | undefined | null {
   const value = params[name];
   if (value === undefined || value === null) return value as undefined;
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  if (typeof value === 'string') {
+    if (value.includes('\0') && !options.passNul) throw paramInvalid(name);
+    return value;
+  }
+  if (typeof value === 'number' || typeof value === 'boolean') return value;
   throw paramInvalid(name);
 }
 
 /** A string parameter; numbers and booleans from JSON bodies are taken as their text. */
-export function optionalString(params: Params, name: string): string | undefined {
-  const value = scalar(params, name);
+export function optionalString(params: Params, name: string, options?: TextOptions): string | undefined {
+  const value = scalar(params, name, options);
   return value === undefined || value === null ? undefined : String(value);
 }
 
 /** A string parameter that is not blank (GitLab's attributes_for_keys dropped blank values). */
-export function presentString(params: Params, name: string): string | undefined {
-  const value = optionalString(params, name);
+export function presentString(params: Params, name: string, options?: TextOptions): string | undefined {
+  const value = optionalString(params, name, options);
   return value === undefined || value.trim() === '' ? undefined : value;
 }
 
 /** Old-style required_attributes!: missing or blank → 400 `"name" not given`. */
-export function requiredString(params: Params, name: string): string {
-  const value = presentString(params, name);
+export function requiredString(params: Params, name: string, options?: TextOptions): string {
+  const value = presentString(params, name, options);
   if (value === undefined) throw badRequest(name);
   return value;
 }
 
-/** Grape-DSL `requires`: every missing name is reported at once, `{"error":"a is missing, b is missing"}`. */
-export function requireAll(params: Params, ...names: string[]): void {
-  const missing = names.filter((name) => presentString(params, name) === undefined);
-  if (missing.length > 0) throw paramsMissing(...missing);
+/** A list of texts: an array (`tag_list[]=a&tag_list[]=b`, a JSON array) or one text. */
+export function optionalStringList(params: Params, name: string): string[] | undefined {
+  const value = params[name];
+  if (!Array.isArray(value)) {
+    const text = optionalString(params, name);
+    return text === undefined ? undefined : [text];
+  }
+  return value.map((item) => optionalString({ [name]: item }, name) ?? '');
+}
+
+/**
+ * A hash parameter: a JSON object (`"info": {"name": …}`) or form keys in brackets (`info[name]=…`).
+ * Its values are read with the readers here, by the caller; anything else is a 400 `<name> is invalid`.
+ */
+export function optionalHash(params: Params, name: string): Params | undefined {
+  const value = params[name];
+  if (value !== undefined && value !== null) {
+    if (typeof value === 'object' && !Array.isArray(value)) return value as Params;
+    throw paramInvalid(name);
+  }
+  const prefix = `${name}[`;
+  const entries = Object.entries(params).filter(([key]) => key.startsWith(prefix) && key.endsWith(']'));
+  if (entries.length === 0) return undefined;
+  return Object.fromEntries(entries.map(([key, item]) => [key.slice(prefix.length, -1), item]));
 }
 
 const TRUE_WORDS = new Set(['true', 't', 'yes', 'y', '1', 'on']);
@@ -75,9 +126,185 @@ export function parseInteger(value: unknown, name: string): number {
   return Number(text);
 }
 
-/** A positive integer id from the path, or undefined when the segment is not one. */
+/** GitLab's ids were 32-bit integers: nothing above this can name a record. */
+export const MAX_ID = 2_147_483_647;
+
+/** A positive integer id from the path, or undefined when the segment is not one (or names no record). */
 export function pathId(value: unknown): number | undefined {
   const text = String(value);
-  if (!/^\d{1,9}$/.test(text)) return undefined;
-  return Number(text);
+  if (!/^\d{1,10}$/.test(text)) return undefined;
+  const id = Number(text);
+  return id <= MAX_ID ? id : undefined;
+}
+
+/**
+ * Grape's `requires :name, type: Integer` on a path segment: not digits → 400 `{"error":"name is invalid"}`.
+ * An id beyond 32 bits names no record, so the caller's lookup answers its usual 404 for 0.
+ */
+export function pathInteger(params: Params, name: string): number {
+  const text = String(params[name] ?? '');
+  if (!/^\d+$/.test(text)) throw paramInvalid(name);
+  return pathId(text) ?? 0;
+}
+
+/** GitLab's to_boolean: a recognised word, or undefined for anything else (which changes nothing). */
+export function toBoolean(params: Params, name: string): boolean | undefined {
+  const value = params[name];
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'number') return value === 1 ? true : value === 0 ? false : undefined;
+  if (typeof value !== 'string') return undefined;
+  if (value.includes('\0')) throw paramInvalid(name);
+  const word = value.trim().toLowerCase();
+  if (TRUE_WORDS.has(word)) return true;
+  if (FALSE_WORDS.has(word)) return false;
+  return undefined;
+}
+
+/** A text parameter holding a NUL byte: a value GitLab's models would refuse as invalid. */
+function holdsNul(params: Params, name: string): boolean {
+  const raw = params[name];
+  return typeof raw === 'string' && raw.includes('\0');
+}
+
+/**
+ * Required text parameters reported as a validation hash, `{"message":{"title":["can't be blank"]}}`
+ * (what keys and emails answer, where GitLab's own `"title" not given` string would differ).
+ */
+export function requiredFields<T extends string>(params: Params, names: T[]): Record<T, string> {
+  const values = {} as Record<T, string>;
+  const problems: Record<string, string[]> = {};
+  for (const name of names) {
+    const value = holdsNul(params, name) ? null : presentString(params, name);
+    if (value === null) problems[name] = ['is invalid'];
+    else if (value === undefined) problems[name] = ["can't be blank"];
+    else values[name] = value;
+  }
+  if (Object.keys(problems).length > 0) throw validationFailed(problems);
+  return values;
+}
+
+/**
+ * A model's optional text attributes, blank ones dropped (attributes_for_keys). A NUL byte is a value
+ * the model refuses: `{"message":{"email":["is invalid"]}}`, with the status the route answers its
+ * validation failures with.
+ */
+export function presentAttributes<T extends string>(
+  params: Params,
+  names: readonly T[],
+  failureStatus = 400,
+): Partial<Record<T, string>> {
+  const invalid = names.filter((name) => holdsNul(params, name));
+  if (invalid.length > 0) {
+    throw validationFailed(Object.fromEntries(invalid.map((name) => [name, ['is invalid']])), failureStatus);
+  }
+  const values: Partial<Record<T, string>> = {};
+  for (const name of names) {
+    const value = presentString(params, name);
+    if (value !== undefined) values[name] = value;
+  }
+  return values;
+}
+
+/** `array` takes a list of objects (Grape's `type: Array` of hashes). */
+export type GrapeKind = 'integer' | 'date' | 'string' | 'array';
+export interface GrapeParam {
+  name: string;
+  kind: GrapeKind;
+  required: boolean;
+}
+export type GrapeValues = Record<string, number | string | null | undefined | Params[]>;
+
+/**
+ * Parameters declared with Grape's DSL (`requires`/`optional` with a type): every problem is reported at
+ * once in one `error` string, `{"error":"user_id is missing, access_level is invalid"}`. A blank date is
+ * null (it clears the value); an absent one is undefined.
+ */
+export function grapeParams(params: Params, specs: GrapeParam[]): GrapeValues {
+  const problems: string[] = [];
+  const values: GrapeValues = {};
+  for (const spec of specs) {
+    if (spec.kind === 'array') {
+      const list = params[spec.name];
+      if (list === undefined || list === null) {
+        if (spec.required) problems.push(`${spec.name} is missing`);
+      } else if (
+        !Array.isArray(list) ||
+        !list.every((item) => item && typeof item === 'object' && !Array.isArray(item))
+      ) {
+        problems.push(`${spec.name} is invalid`);
+      } else {
+        values[spec.name] = list as Params[];
+      }
+      continue;
+    }
+    let raw: string | undefined;
+    try {
+      raw = optionalString(params, spec.name);
+    } catch {
+      problems.push(`${spec.name} is invalid`);
+      continue;
+    }
+    if (raw === undefined || (spec.kind === 'integer' && raw.trim() === '')) {
+      if (spec.required) problems.push(`${spec.name} is missing`);
+      continue;
+    }
+    if (spec.kind === 'string') {
+      values[spec.name] = raw;
+      continue;
+    }
+    if (spec.kind === 'integer') {
+      if (!/^\s*-?\d{1,10}\s*$/.test(raw) || Math.abs(Number(raw)) > MAX_ID)
+        problems.push(`${spec.name} is invalid`);
+      else values[spec.name] = Number(raw);
+      continue;
+    }
+    const text = raw.trim();
+    if (text === '') {
+      values[spec.name] = null;
+      continue;
+    }
+    const day = calendarDay(text);
+    if (day === undefined) problems.push(`${spec.name} is invalid`);
+    else values[spec.name] = day;
+  }
+  if (problems.length > 0) throw new ApiError(400, { error: problems.join(', ') });
+  return values;
+}
+
+/** The day (YYYY-MM-DD) of a date or date-time text, or undefined when it is not a real calendar day. */
+function calendarDay(text: string): string | undefined {
+  const match = /^(\d{4})-(\d{2})-(\d{2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(text);
+  if (!match) return undefined;
+  const day = `${match[1]}-${match[2]}-${match[3]}`;
+  const parsed = Date.parse(`${day}T00:00:00Z`);
+  if (Number.isNaN(parsed) || new Date(parsed).toISOString().slice(0, 10) !== day) return undefined;
+  return day;
+}
+
+/**
+ * GitLab's datetime_attributes!: an ISO 8601 time (Ruby's Time.xmlschema; a date alone is midnight UTC),
+ * as milliseconds since the epoch; anything else is a 400 naming the expected format.
+ */
+export function optionalTimestamp(params: Params, name: string): number | undefined {
+  const text = presentString(params, name)?.trim();
+  if (text === undefined) return undefined;
+  const match = /^(\d{4})-(\d\d)-(\d\d)(?:T(\d\d):(\d\d):(\d\d)(\.\d+)?(Z|[+-]\d\d(?::?\d\d)?)?)?$/i.exec(
+    text,
+  );
+  const time = match ? Date.parse(isoWithZone(match)) : NaN;
+  if (Number.isNaN(time)) {
+    throw apiError(400, `"${name}" must be a timestamp in ISO 8601 format: YYYY-MM-DDTHH:MM:SSZ`);
+  }
+  return time;
+}
+
+function isoWithZone(match: RegExpExecArray): string {
+  const [, year, month, day, hours = '00', minutes = '00', seconds = '00', fraction = '', zone = 'Z'] = match;
+  const offset =
+    zone.toUpperCase() === 'Z'
+      ? 'Z'
+      : zone.length === 3
+        ? `${zone}:00`
+        : zone.replace(/^(.\d\d)(\d\d)$/, '$1:$2');
+  return `${year}-${month}-${day}T${hours}:${minutes}:${seconds}${fraction.slice(0, 4)}${offset}`;
 }

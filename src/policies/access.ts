@@ -3,11 +3,9 @@
 // group, direct project membership, and memberships of groups the project is shared with (capped at the
 // share's group_access; expired shares and memberships count for nothing). Visibility decides who may
 // read without membership; external users see internal projects as private.
-import type { UserRow } from '../db/repositories/users.ts';
-import type { Executor } from '../db/repositories/users.ts';
-import type { ProjectRecord } from '../db/repositories/projects.ts';
-import { accessRows, type AccessRow } from '../db/repositories/members.ts';
+import { accessRows } from '../db/repositories/members.ts';
 import { AccessLevel, Visibility } from '../domain/types.ts';
+import type { AccessRow, Executor, ProjectRecord, UserRow } from '../db/types.ts';
 
 export interface MembershipAccess {
   access_level: number;

@@ -1,9 +1,9 @@
 // What a caller may do with a project's repository (reference/internals.md §6.1–6.2): download_code is
 // reporter+ or anyone who can read a public/internal project; push_code is developer+ on a project that
 // is not archived (archived projects refuse pushes in the pre-receive hook, with a readable reason).
-import type { ProjectRecord } from '../db/repositories/projects.ts';
 import type { ProjectAccess } from './access.ts';
 import { AccessLevel, Visibility } from '../domain/types.ts';
+import type { ProjectRecord } from '../db/types.ts';
 
 export function canDownloadCode(access: ProjectAccess, record: ProjectRecord): boolean {
   if (!access.canRead) return false;
@@ -17,4 +17,9 @@ export function canPushCode(access: ProjectAccess): boolean {
 /** The level the push rules see: administrators count as masters on every project. */
 export function pushAccessLevel(access: ProjectAccess): number {
   return access.admin ? Math.max(access.level, AccessLevel.Master) : access.level;
+}
+
+/** push_code as the API checks it: developer+ on a project that is not archived (archived ones lose it). */
+export function canWriteRepository(access: ProjectAccess, record: ProjectRecord): boolean {
+  return canPushCode(access) && record.project.archived !== 1;
 }

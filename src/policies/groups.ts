@@ -2,11 +2,10 @@
 // public groups, internal ones (non-external callers), members, administrators, and anyone who can see a
 // project in the group; admin_group (edit, delete, manage members) for owners and administrators;
 // create_projects for masters and owners of a group, and for the owner of a personal namespace.
-import type { Executor, UserRow } from '../db/repositories/users.ts';
-import type { NamespaceRow } from '../db/repositories/namespaces.ts';
-import { findMember, today, type MemberRow } from '../db/repositories/members.ts';
+import { findMember, today } from '../db/repositories/members.ts';
 import { AccessLevel, Visibility } from '../domain/types.ts';
 import { groupProjectIds } from '../db/repositories/group-projects.ts';
+import type { Executor, MemberRow, NamespaceRow, UserRow } from '../db/types.ts';
 
 export interface GroupAccess {
   /** The caller's unexpired membership, or null. */

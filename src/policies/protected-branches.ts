@@ -1,16 +1,7 @@
 // Which protected-branch rules cover a branch (ProtectedBranch#matches?: the exact name, or a pattern
-// where `*` matches any run of characters). The pre-receive hook (git/hooks/pre-receive.mjs) applies the
-// same rule in its own process.
-import type { ProtectedBranchRow } from '../db/repositories/protected-branches.ts';
-
-export function ruleMatches(pattern: string, branch: string): boolean {
-  if (!pattern.includes('*')) return pattern === branch;
-  const source = pattern
-    .split('*')
-    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('.*?');
-  return new RegExp(`^${source}$`, 's').test(branch);
-}
+// where `*` matches any run of characters), shared with the push rules of git pushes and API writes.
+import { ruleMatches } from './push-rules.mjs';
+import type { ProtectedBranchRow } from '../db/types.ts';
 
 export interface BranchProtection {
   protected: boolean;

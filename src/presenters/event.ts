@@ -1,30 +1,30 @@
-// The Event entity (reference/api-v3.md §6.5, README row 42): created_at always; author when the author
-// still exists; action_name from GitLab's Event#action_name.
-import type { EventRow } from '../db/repositories/events.ts';
-import type { UserRow } from '../db/repositories/users.ts';
+// The Event entity: created_at on every event; author when the author still exists; action_name from
+// GitLab's Event#action_name.
 import { presentUserBasic } from './user.ts';
+import { EventAction } from '../domain/types.ts';
+import type { EventRow, UserRow } from '../db/types.ts';
 
 const ZEROS = /^0{40}$/;
 
-export function actionName(event: EventRow, data: Record<string, unknown> | null, imported: boolean): string {
+function actionName(event: EventRow, data: Record<string, unknown> | null, imported: boolean): string {
   switch (event.action) {
-    case 5:
+    case EventAction.Pushed:
       if (typeof data?.before === 'string' && ZEROS.test(data.before)) return 'pushed new';
       if (typeof data?.after === 'string' && ZEROS.test(data.after)) return 'deleted';
       return 'pushed to';
-    case 3:
+    case EventAction.Closed:
       return 'closed';
-    case 7:
+    case EventAction.Merged:
       return 'accepted';
-    case 8:
+    case EventAction.Joined:
       return 'joined';
-    case 9:
+    case EventAction.Left:
       return 'left';
-    case 10:
+    case EventAction.Destroyed:
       return 'destroyed';
-    case 6:
+    case EventAction.Commented:
       return 'commented on';
-    case 1:
+    case EventAction.Created:
       if (event.target_type === null) return imported ? 'imported' : 'created';
       return 'opened';
     default:
@@ -32,7 +32,7 @@ export function actionName(event: EventRow, data: Record<string, unknown> | null
   }
 }
 
-export interface EventExtras {
+interface EventExtras {
   author: UserRow | null;
   /** The project was created by an import (a project-created event then reads "imported"). */
   imported: boolean;

@@ -1,5 +1,5 @@
+import type { NamespaceRow } from '../db/types.ts';
 // Group, GroupDetail and Namespace (reference/api-v3.md §6.2, §6.5), keys in GitLab's order.
-import type { NamespaceRow } from '../db/repositories/namespaces.ts';
 
 export function presentGroup(group: NamespaceRow, baseUrl: string) {
   return {

@@ -1,17 +1,12 @@
-// Hook JSON shapes (reference/api-v3.md §6.2, SPEC §2.6–2.7), and our own delivery log entity.
-import type {
-  HookDeliveryAttemptRow,
-  HookDeliveryRow,
-  ProjectHookRow,
-  SystemHookRow,
-} from '../db/repositories/hooks.ts';
+// Hook JSON shapes (GitLab's Entities::Hook and Entities::ProjectHook), and our own delivery log entity.
+import type { HookDeliveryAttemptRow, HookDeliveryRow, ProjectHookRow, SystemHookRow } from '../db/types.ts';
 
 /** Entities::Hook: the list and create form. */
 export function presentSystemHook(hook: SystemHookRow) {
   return { id: hook.id, url: hook.url, created_at: hook.created_at };
 }
 
-/** The delete form of SPEC §2.7 (a superset of 8.13's Hook entity; reference README row 32). */
+/** What DELETE /hooks/:id answers: every column of the hook, a superset of 8.13's Hook entity. */
 export function presentSystemHookDeleted(hook: SystemHookRow) {
   return {
     id: hook.id,

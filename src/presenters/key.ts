@@ -1,8 +1,7 @@
-// SSH key shapes (reference/api-v3.md §6.2): the SSHKey entity, and the raw record GitLab's DELETE
-// endpoints serialized (`key.destroy` returned the ActiveRecord row, columns in table order).
-import type { KeyRow } from '../db/repositories/keys.ts';
-import type { UserRow } from '../db/repositories/users.ts';
-import { presentUserFull, type UserFullExtras } from './user.ts';
+// SSH key shapes: the SSHKey entity, and the raw record GitLab's DELETE endpoints serialized
+// (`key.destroy` returned the ActiveRecord row, columns in table order).
+import { presentUserFull } from './user.ts';
+import type { KeyRow, UserFullExtras, UserRow } from '../db/types.ts';
 
 export function presentSSHKey(key: KeyRow) {
   return { id: key.id, title: key.title, key: key.key, created_at: key.created_at };

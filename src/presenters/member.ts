@@ -1,6 +1,6 @@
 // Member (UserBasic + access_level, expires_at) and ProjectGroupLink (reference/api-v3.md §6.3, §6.5).
-import type { UserRow } from '../db/repositories/users.ts';
 import { presentUserBasic } from './user.ts';
+import type { UserRow } from '../db/types.ts';
 
 export interface MembershipFields {
   access_level: number;

@@ -1,10 +1,9 @@
 // The project JSON shapes (reference/api-v3.md §6.3, README rows 14–18), keys in GitLab's order:
 // BasicProjectDetails ⊂ Project ⊂ ProjectWithAccess. Everything embedded (owner, fork source, fork count,
 // shares, the caller's access) arrives precomputed per page in ProjectExtras: presenters never query.
-import type { NamespaceRow, ProjectRecord, SharedGroupRow } from '../db/repositories/projects.ts';
-import type { UserRow } from '../db/repositories/users.ts';
 import type { ProjectAccess } from '../policies/access.ts';
 import { presentUserBasic } from './user.ts';
+import type { NamespaceRow, ProjectRecord, SharedGroupRow, UserRow } from '../db/types.ts';
 
 export interface ProjectExtras {
   /** Owner of the personal namespace; null for group projects. */

@@ -1,26 +1,16 @@
-// The only owner of the user JSON shapes, layered as GitLab's entities were (reference/api-v3.md §6.1):
-// presentUserBasic ⊂ presentUser ⊂ presentUserFull ⊂ presentUserLogin. Keys in GitLab's order.
+// The only owner of the user JSON shapes, layered as GitLab's entities were (UserBasic ⊂ User ⊂
+// UserFull ⊂ UserLogin): presentUserBasic ⊂ presentUser ⊂ presentUserFull ⊂ presentUserLogin. Keys in
+// GitLab's order.
 import crypto from 'node:crypto';
-import type { UserRow } from '../db/repositories/users.ts';
-
-export interface Identity {
-  provider: string;
-  extern_uid: string;
-}
-
-export interface UserFullExtras {
-  identities: Identity[];
-  /** Projects in the user's personal namespace, for can_create_project. */
-  personalProjectCount: number;
-}
+import type { UserFullExtras, UserRow } from '../db/types.ts';
 
 export function avatarUrl(email: string): string {
   const hash = crypto.createHash('md5').update(email.trim().toLowerCase()).digest('hex');
   return `http://www.gravatar.com/avatar/${hash}?s=80&d=identicon`;
 }
 
-/** ldap_blocked is kept internal: the API shows it as blocked (reference README row 38). */
-export function publicState(state: string): string {
+/** ldap_blocked is kept internal: the API shows it as blocked, one of the two states clients know. */
+function publicState(state: string): string {
   return state === 'ldap_blocked' ? 'blocked' : state;
 }
 

@@ -1,47 +1,25 @@
-// Branches and their protection (reference/api-v3.md §7.4, README row 33): branches come from one
-// for-each-ref, protection from one indexed query; protect/unprotect edit the rule with the branch's
-// exact name (wildcard rules are left alone, as GitLab did).
+// Protecting and unprotecting a branch: the rule with the branch's exact name is written or removed
+// (wildcard rules are left alone, as GitLab did).
 import type { Deps } from '../deps.ts';
-import { isUniqueViolation, now } from '../db/errors.ts';
-import type { ProjectRecord } from '../db/repositories/projects.ts';
+import { isUniqueViolation } from '../db/errors.ts';
+import { now } from '../clock.ts';
 import {
   deleteProtectedBranch,
   findProtectedBranch,
   insertProtectedBranch,
-  listProtectedBranches,
   updateProtectedBranch,
 } from '../db/repositories/protected-branches.ts';
-import { findBranch, listBranches, type Branch } from '../git/refs.ts';
+import { findBranch } from '../git/refs.ts';
 import { repositoryPath } from '../git/repository.ts';
-import { branchProtection, type BranchProtection } from '../policies/protected-branches.ts';
+import { notFound } from '../errors.ts';
+import type { ProjectRecord } from '../db/types.ts';
 
-export interface BranchWithProtection {
-  branch: Branch;
-  protection: BranchProtection;
-}
-
-function repoOf(deps: Deps, record: ProjectRecord): string {
-  return repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
-}
-
-export async function projectBranches(deps: Deps, record: ProjectRecord): Promise<BranchWithProtection[]> {
-  const [branches, rules] = await Promise.all([
-    listBranches(repoOf(deps, record)),
-    listProtectedBranches(deps.db.kysely, record.project.id),
-  ]);
-  return branches.map((branch) => ({ branch, protection: branchProtection(rules, branch.name) }));
-}
-
-export async function projectBranch(
-  deps: Deps,
-  record: ProjectRecord,
-  name: string,
-): Promise<BranchWithProtection | undefined> {
-  const [branch, rules] = await Promise.all([
-    findBranch(repoOf(deps, record), name),
-    listProtectedBranches(deps.db.kysely, record.project.id),
-  ]);
-  return branch && { branch, protection: branchProtection(rules, branch.name) };
+/** Protection rules are kept for branches that exist: 404 `Branch Not Found` otherwise. */
+async function requireBranch(deps: Deps, record: ProjectRecord, name: string): Promise<void> {
+  if (
+    !(await findBranch(repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path), name))
+  )
+    throw notFound('Branch');
 }
 
 /**
@@ -54,6 +32,7 @@ export async function protectBranch(
   name: string,
   flags: { developersCanPush?: boolean; developersCanMerge?: boolean },
 ): Promise<void> {
+  await requireBranch(deps, record, name);
   const db = deps.db.kysely;
   const at = now();
   const bit = (value: boolean) => (value ? 1 : 0) as 0 | 1;
@@ -83,5 +62,6 @@ export async function protectBranch(
 }
 
 export async function unprotectBranch(deps: Deps, record: ProjectRecord, name: string): Promise<void> {
+  await requireBranch(deps, record, name);
   await deleteProtectedBranch(deps.db.kysely, record.project.id, name);
 }

@@ -1,35 +1,11 @@
-// The one place activity is recorded (reference/internals.md §3). Call it with the transaction of the
-// action itself (project create, member join/leave, push, …) so the event and the action land together.
-import type { Executor } from '../db/repositories/users.ts';
-import type { Deps } from '../deps.ts';
-import {
-  countProjectEvents,
-  countUserEvents,
-  insertEvent,
-  listProjectEvents,
-  listUserEvents,
-  touchProjectActivity,
-  type EventRow,
-  type EventVisibility,
-} from '../db/repositories/events.ts';
-import { now } from '../db/errors.ts';
+// The one place activity is recorded. Call it with the transaction of the action itself (project create,
+// member join/leave, push, …) so the event and the action land together.
+import { insertEvent, touchProjectActivity } from '../db/repositories/events.ts';
+import { now } from '../clock.ts';
+import type { EventAction } from '../domain/types.ts';
+import type { EventRow, Executor } from '../db/types.ts';
 
-/** GitLab's Event action codes. */
-export const EventAction = {
-  Created: 1,
-  Updated: 2,
-  Closed: 3,
-  Reopened: 4,
-  Pushed: 5,
-  Commented: 6,
-  Merged: 7,
-  Joined: 8,
-  Left: 9,
-  Destroyed: 10,
-} as const;
-export type EventAction = (typeof EventAction)[keyof typeof EventAction];
-
-export interface NewActivity {
+interface NewActivity {
   projectId: number;
   authorId: number;
   action: EventAction;
@@ -56,29 +32,4 @@ export async function recordEvent(trx: Executor, activity: NewActivity): Promise
   });
   await touchProjectActivity(trx, activity.projectId, at);
   return row;
-}
-
-export function countProjectEventList(deps: Deps, projectId: number): Promise<number> {
-  return countProjectEvents(deps.db.kysely, projectId);
-}
-
-export function pageProjectEvents(deps: Deps, projectId: number, page: { limit: number; offset: number }) {
-  return listProjectEvents(deps.db.kysely, projectId, page.limit, page.offset);
-}
-
-export function countUserEventList(
-  deps: Deps,
-  authorId: number,
-  visibility: EventVisibility,
-): Promise<number> {
-  return countUserEvents(deps.db.kysely, authorId, visibility);
-}
-
-export function pageUserEvents(
-  deps: Deps,
-  authorId: number,
-  visibility: EventVisibility,
-  page: { limit: number; offset: number },
-) {
-  return listUserEvents(deps.db.kysely, authorId, visibility, page.limit, page.offset);
 }

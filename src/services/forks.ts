@@ -1,29 +1,18 @@
 // Forks (reference/api-v3.md §7.2 P11, P19, P20; README rows 22, 23): a fork is a new project in the
 // caller's (or a chosen) namespace that copies the source's name, path, description and settings, with
 // a bare clone of its repository and a fork link. The clone is made first in a scratch folder; the rows
-// are written in one transaction (unique indexes settle races); then the clone moves into place.
+// are written in one transaction (unique indexes settle races), whose last step moves the clone into
+// place (repository-placement.ts: never over a repository that is not provably a leftover of ours).
 import crypto from 'node:crypto';
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Deps } from '../deps.ts';
-import type { UserRow } from '../db/repositories/users.ts';
-import {
-  findNameOrPathClash,
-  insertProject,
-  countPersonalProjects,
-  type ProjectRecord,
-} from '../db/repositories/projects.ts';
+import { findNameOrPathClash, insertProject, countPersonalProjects } from '../db/repositories/projects.ts';
 import { insertMember } from '../db/repositories/members.ts';
-import {
-  deleteForkLink,
-  findForkLinkTo,
-  insertForkLink,
-  type ForkLinkRow,
-} from '../db/repositories/forks.ts';
-import type { NamespaceRow } from '../db/repositories/namespaces.ts';
-import { isUniqueViolation, now } from '../db/errors.ts';
-import { apiError, conflict } from '../http/errors.ts';
-import { AccessLevel, Visibility } from '../domain/types.ts';
+import { deleteForkLink, findForkLinkTo, insertForkLink } from '../db/repositories/forks.ts';
+import { isUniqueViolation } from '../db/errors.ts';
+import { now } from '../clock.ts';
+import { apiError, conflict } from '../errors.ts';
+import { AccessLevel, EventAction, Visibility } from '../domain/types.ts';
 import type { ProjectAccess } from '../policies/access.ts';
 import {
   cloneBareRepository,
@@ -31,8 +20,16 @@ import {
   repositoriesRoot,
   repositoryPath,
 } from '../git/repository.ts';
-import { EventAction, recordEvent } from './events.ts';
+import { recordEvent } from './events.ts';
+import {
+  placeRepository,
+  REPOSITORY_ON_DISK,
+  RepositoryPathTaken,
+  reserveRepository,
+  settleRepository,
+} from './repository-placement.ts';
 import { generateRunnersToken } from './projects.ts';
+import type { ForkLinkRow, NamespaceRow, ProjectRecord, UserRow } from '../db/types.ts';
 
 /** fork_project: reporters and up, and anyone who may read a public or internal project. */
 export function canForkProject(viewer: UserRow, source: ProjectRecord, access: ProjectAccess): boolean {
@@ -91,9 +88,10 @@ export async function forkProject(
     ? project.visibility_level
     : Math.min(project.visibility_level, target.visibility_level);
   const at = now();
-  let forkId: number;
+  const reservation = await reserveRepository(deps, finalRepo);
+  let committed = false;
   try {
-    forkId = await db.transaction().execute(async (trx) => {
+    const forkId = await db.transaction().execute(async (trx) => {
       const fork = await insertProject(trx, {
         namespace_id: target.id,
         creator_id: viewer.id,
@@ -133,34 +131,22 @@ export async function forkProject(
         });
       }
       await recordEvent(trx, { projectId: fork.id, authorId: viewer.id, action: EventAction.Created, at });
+      await placeRepository(trx, deps, reservation, { source: scratch });
       return fork.id;
     });
+    committed = true;
+    return forkId;
   } catch (error) {
-    await removeRepository(scratch);
+    if (error instanceof RepositoryPathTaken) throw conflict({ path: [REPOSITORY_ON_DISK] });
     if (isUniqueViolation(error)) {
       const errors = await taken();
       throw conflict(Object.keys(errors).length > 0 ? errors : { path: ['has already been taken'] });
     }
     throw error;
+  } finally {
+    await settleRepository(deps, reservation, committed);
+    if (!committed) await removeRepository(scratch);
   }
-  try {
-    // The rows are ours, so whatever sits at the final path is a leftover.
-    await removeRepository(finalRepo);
-    await fs.mkdir(path.dirname(finalRepo), { recursive: true });
-    await fs.rename(scratch, finalRepo);
-  } catch (error) {
-    await removeRepository(scratch);
-    await db.transaction().execute(async (trx) => {
-      await trx
-        .deleteFrom('members')
-        .where('source_type', '=', 'Project')
-        .where('source_id', '=', forkId)
-        .execute();
-      await trx.deleteFrom('projects').where('id', '=', forkId).execute();
-    });
-    throw error;
-  }
-  return forkId;
 }
 
 /** Admin: mark an existing project as a fork of another. */

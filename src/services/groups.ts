@@ -2,32 +2,29 @@
 // uploads), delete (its projects go with it, as GitLab's DestroyGroupService did), with the Namespace
 // model's validations (reference/api-v3.md §5.5).
 import type { Deps } from '../deps.ts';
-import { announceGroupCreate, announceGroupDestroy } from './hooks.ts';
-import type { Executor, UserRow } from '../db/repositories/users.ts';
+import { announceGroupCreate, announceGroupDestroy } from './system-hook-announcements.ts';
 import {
   GROUP_TYPE,
   insertNamespace,
   isNamespaceNameTaken,
   isNamespacePathTaken,
   updateNamespace,
-  type NamespaceRow,
 } from '../db/repositories/namespaces.ts';
 import { insertMember } from '../db/repositories/members.ts';
-import { isUniqueViolation, now } from '../db/errors.ts';
-import { apiError, ValidationErrors, validationFailed } from '../http/errors.ts';
+import { isUniqueViolation } from '../db/errors.ts';
+import { now } from '../clock.ts';
+import { apiError, ValidationErrors, validationFailed } from '../errors.ts';
 import { AccessLevel } from '../domain/types.ts';
 import { repositoriesRoot } from '../git/repository.ts';
 import { moveUploadsDir, namespaceUploadsDir } from '../storage/uploads.ts';
-import { RESERVED_NAMES } from './users.ts';
+import { isValidNamespacePath, NAMESPACE_PATH_MESSAGE, RESERVED_NAMES } from './namespace-paths.ts';
 import { deleteProject } from './projects.ts';
 import { findProjectRecordsByIds } from '../db/repositories/projects.ts';
 import { namespaceProjectIds } from '../db/repositories/group-projects.ts';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import type { Executor, NamespaceRow, UserRow } from '../db/types.ts';
 
-const NAMESPACE_PATH = /^(?:[a-zA-Z0-9_.][a-zA-Z0-9_\-.]*[a-zA-Z0-9_-]|[a-zA-Z0-9_])$/;
-const NAMESPACE_PATH_MESSAGE =
-  "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.', '.git' or '.atom'.";
 const NAMESPACE_NAME = /^[\p{L}\p{N}\p{Pd}_. ]*$/u;
 const NAMESPACE_NAME_MESSAGE = "can contain only letters, digits, '_', '.', dash and space.";
 const VISIBILITY_NAMES: Record<number, string> = { 0: 'private', 10: 'internal', 20: 'public' };
@@ -39,10 +36,6 @@ export interface GroupAttributes {
   visibility_level?: number;
   lfs_enabled?: boolean;
   request_access_enabled?: boolean;
-}
-
-export function isValidNamespacePath(value: string): boolean {
-  return NAMESPACE_PATH.test(value) && !/\.(git|atom)$/.test(value);
 }
 
 /** The Namespace/Group model's validations, in GitLab's field order (name, description, path, visibility). */

@@ -1,26 +1,17 @@
-// SSH keys of users (reference/api-v3.md §5.2, §7.7). Validation follows GitLab's Key model, field by
-// field in its order; the fingerprint is what `ssh-keygen -l -E md5` prints for the key. Every write is
-// one transaction here, so the system hook deliveries (key_create / key_destroy) join it.
+// SSH keys of users. Validation follows GitLab's Key model, field by field in its order; the fingerprint
+// is what `ssh-keygen -l -E md5` prints for the key. Every write is one transaction, which the system
+// hook deliveries (key_create / key_destroy) join.
 import crypto from 'node:crypto';
 import sshpk from 'sshpk';
 import type { Deps } from '../deps.ts';
-import { now, isUniqueViolation } from '../db/errors.ts';
-import {
-  deleteKeyOfUser,
-  findKeyById,
-  findKeyOfUser,
-  insertKey,
-  isFingerprintTaken,
-  keysOfUser,
-  type KeyRow,
-} from '../db/repositories/keys.ts';
-import { findUserById, type UserRow } from '../db/repositories/users.ts';
-import { ValidationErrors, validationFailed } from '../http/errors.ts';
-import type { UserFullExtras } from '../presenters/user.ts';
-import { loadUserFullExtras } from './users.ts';
-import { announceUserKey } from './hooks.ts';
+import { isUniqueViolation } from '../db/errors.ts';
+import { now } from '../clock.ts';
+import { deleteKeyOfUser, insertKey, isFingerprintTaken } from '../db/repositories/keys.ts';
+import { ValidationErrors, validationFailed } from '../errors.ts';
+import { announceUserKey } from './system-hook-announcements.ts';
+import type { Executor, KeyRow } from '../db/types.ts';
 
-export interface NewKey {
+interface NewKey {
   title: string;
   key: string;
 }
@@ -34,7 +25,7 @@ const KEY_LINE = /^(\S+)[ \t]+([A-Za-z0-9+/]+={0,2})(?:[ \t]+(.*))?$/;
  * could not have produced one. sshpk hashes the key's canonical wire form, as ssh-keygen does, so an
  * odd-but-valid encoding of a key has the same fingerprint as the usual one (and stays a duplicate).
  */
-export function keyFingerprint(text: string): string | undefined {
+function keyFingerprint(text: string): string | undefined {
   const match = KEY_LINE.exec(text);
   if (!match) return undefined;
   const [, algorithm, base64] = match as unknown as [string, string, string];
@@ -58,7 +49,7 @@ export function keyFingerprint(text: string): string | undefined {
 const length = (text: string) => [...text].length;
 
 /** Key's validations in GitLab's order: title, key (presence, length, format, one line), fingerprint. */
-async function validateKey(db: Deps['db']['kysely'], input: NewKey) {
+async function validateKey(db: Executor, input: NewKey) {
   const errors = new ValidationErrors();
   const key = input.key.trim();
   if (input.title.trim() === '') errors.add('title', "can't be blank");
@@ -79,36 +70,12 @@ async function validateKey(db: Deps['db']['kysely'], input: NewKey) {
   return { errors, key, fingerprint: fingerprint ?? '' };
 }
 
-export function listKeys(deps: Deps, userId: number): Promise<KeyRow[]> {
-  return keysOfUser(deps.db.kysely, userId);
-}
-
-export function findKey(deps: Deps, userId: number, keyId: number): Promise<KeyRow | undefined> {
-  return findKeyOfUser(deps.db.kysely, userId, keyId);
-}
-
-/** Any user's key with its owner, for administrators (GET /keys/:id). */
-export async function findKeyWithOwner(
-  deps: Deps,
-  keyId: number,
-): Promise<{ key: KeyRow; user: UserRow; extras: UserFullExtras } | undefined> {
-  const key = await findKeyById(deps.db.kysely, keyId);
-  const user = key && (await findUserById(deps.db.kysely, key.user_id));
-  if (!key || !user) return undefined;
-  return { key, user, extras: await loadUserFullExtras(deps, user.id) };
-}
-
-/** Adds a key to the user; a validation failure is GitLab's hash with `failureStatus` (400, or 404 for admins). */
-export async function createKey(
-  deps: Deps,
-  userId: number,
-  input: NewKey,
-  failureStatus = 400,
-): Promise<KeyRow> {
+/** Adds a key to the user; a validation failure is GitLab's hash, `{"message":{"key":["is invalid"]}}`. */
+export async function createKey(deps: Deps, userId: number, input: NewKey): Promise<KeyRow> {
   try {
     return await deps.db.kysely.transaction().execute(async (trx) => {
       const { errors, key, fingerprint } = await validateKey(trx, input);
-      errors.throwIfAny(failureStatus);
+      errors.throwIfAny();
       const at = now();
       const row = await insertKey(trx, {
         user_id: userId,
@@ -124,7 +91,7 @@ export async function createKey(
   } catch (error) {
     // Two requests adding the same key at once: the unique index decides, as the validation would have.
     if (isUniqueViolation(error)) {
-      throw validationFailed({ fingerprint: ['has already been taken'] }, failureStatus);
+      throw validationFailed({ fingerprint: ['has already been taken'] });
     }
     throw error;
   }

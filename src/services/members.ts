@@ -2,20 +2,21 @@
 // existing member unchanged; groups take 10–50, refuse duplicates with 409 and always keep an owner.
 // Project joins and departures record "joined"/"left" events in the same transaction.
 import type { Deps } from '../deps.ts';
-import type { UserRow } from '../db/repositories/users.ts';
 import { findUserById } from '../db/repositories/users.ts';
-import { findMember, insertMember, type MemberRow, type SourceType } from '../db/repositories/members.ts';
+import { findMember, insertMember } from '../db/repositories/members.ts';
 import {
   countGroupOwners,
   deleteMember,
   lockNamespace,
   updateMember,
 } from '../db/repositories/memberships.ts';
-import { isUniqueViolation, now } from '../db/errors.ts';
-import { apiError, conflict, forbidden, notFound, recordNotFound } from '../http/errors.ts';
-import { AccessLevel } from '../domain/types.ts';
-import { EventAction, recordEvent } from './events.ts';
-import { announceMembership } from './hooks.ts';
+import { isUniqueViolation } from '../db/errors.ts';
+import { now } from '../clock.ts';
+import { apiError, conflict, forbidden, notFound, recordNotFound } from '../errors.ts';
+import { AccessLevel, EventAction } from '../domain/types.ts';
+import { recordEvent } from './events.ts';
+import { announceMembership } from './system-hook-announcements.ts';
+import type { MemberRow, SourceType, UserRow } from '../db/types.ts';
 
 export interface MemberSource {
   type: SourceType;

@@ -5,7 +5,6 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Deps } from '../deps.ts';
-import type { Executor, UserRow } from '../db/repositories/users.ts';
 import {
   countPersonalProjects,
   deleteProjectRow,
@@ -18,25 +17,38 @@ import {
   NEW_PROJECT_SWITCHES,
   projectsInNamespace,
   updateProject as updateProjectRow,
-  type NamespaceRow,
-  type ProjectChanges,
-  type ProjectRecord,
 } from '../db/repositories/projects.ts';
 import { findMember, insertMember, today } from '../db/repositories/members.ts';
-import { countProjects, pageProjectIds, type ProjectListQuery } from '../db/repositories/project-lists.ts';
-import { isUniqueViolation, now } from '../db/errors.ts';
+import { countProjects, pageProjectIds } from '../db/repositories/project-lists.ts';
+import { isUniqueViolation } from '../db/errors.ts';
+import { now } from '../clock.ts';
 import { git, runGit } from '../git/exec.ts';
 import { importBareRepository } from '../git/import.ts';
-import { initBareRepository, moveRepository, removeRepository, repositoryPath } from '../git/repository.ts';
-import { ApiError, grapeError, validationFailed, ValidationErrors } from '../http/errors.ts';
-import { AccessLevel, Visibility } from '../domain/types.ts';
-import { EventAction, recordEvent } from './events.ts';
+import { moveRepository, removeRepository, repositoryPath } from '../git/repository.ts';
+import { ApiError, grapeError, validationFailed, ValidationErrors } from '../errors.ts';
+import { AccessLevel, EventAction, Visibility } from '../domain/types.ts';
+import { recordEvent } from './events.ts';
+import {
+  placeRepository,
+  REPOSITORY_ON_DISK,
+  RepositoryPathTaken,
+  reserveRepository,
+  settleRepository,
+} from './repository-placement.ts';
 import {
   announceProjectCreate,
   announceProjectDestroy,
   announceProjectDestroyById,
   announceProjectMove,
-} from './hooks.ts';
+} from './system-hook-announcements.ts';
+import type {
+  Executor,
+  NamespaceRow,
+  ProjectChanges,
+  ProjectListQuery,
+  ProjectRecord,
+  UserRow,
+} from '../db/types.ts';
 
 export interface ProjectAttributes {
   name?: string;
@@ -263,6 +275,8 @@ export async function createProject(deps: Deps, input: CreateProjectInput): Prom
 
   const at = now();
   const ns = namespace;
+  const reservation = await reserveRepository(deps, target);
+  let committed = false;
   try {
     const projectId = await db.transaction().execute(async (trx) => {
       const project = await insertProject(trx, {
@@ -301,19 +315,18 @@ export async function createProject(deps: Deps, input: CreateProjectInput): Prom
         action: EventAction.Created,
         at,
       });
-      // The row is ours (unique index), so the directory is too: a leftover of a crashed create is replaced.
-      await removeRepository(target);
-      if (imported) {
-        await moveRepository(imported, target);
-        imported = undefined;
-      } else {
-        await initBareRepository(target, attributes.default_branch ?? 'master');
-      }
+      await placeRepository(
+        trx,
+        deps,
+        reservation,
+        imported ? { source: imported } : { defaultBranch: attributes.default_branch ?? 'master' },
+      );
       return project.id;
     });
+    committed = true;
     return (await findProjectRecordById(db, projectId))!;
   } catch (error) {
-    if (imported) await removeRepository(imported);
+    if (error instanceof RepositoryPathTaken) throw validationFailed({ path: [REPOSITORY_ON_DISK] });
     if (isUniqueViolation(error)) {
       // A concurrent create won the same name or path: answer as the validation would have.
       const lost = new ValidationErrors();
@@ -322,6 +335,9 @@ export async function createProject(deps: Deps, input: CreateProjectInput): Prom
       lost.throwIfAny();
     }
     throw error;
+  } finally {
+    await settleRepository(deps, reservation, committed);
+    if (imported && !committed) await removeRepository(imported);
   }
 }
 
@@ -459,15 +475,16 @@ export async function deletePersonalProjects(
   }
   return async () => {
     for (const project of projects) await removeProjectFiles(deps, namespace.path, project.path);
-    await fs.rm(path.join(deps.config.dataDir, 'repositories', namespace.path.toLowerCase()), {
-      recursive: true,
-      force: true,
-    });
-    await fs.rm(path.join(deps.config.dataDir, 'uploads', namespace.path.toLowerCase()), {
-      recursive: true,
-      force: true,
-    });
+    // Only the projects' own files go; anything else found there is not provably theirs and stays.
+    await removeIfEmpty(path.join(deps.config.dataDir, 'repositories', namespace.path.toLowerCase()));
+    await removeIfEmpty(path.join(deps.config.dataDir, 'uploads', namespace.path.toLowerCase()));
   };
+}
+
+async function removeIfEmpty(dir: string): Promise<void> {
+  await fs.rmdir(dir).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT' && error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
+  });
 }
 
 export function countProjectList(deps: Deps, query: ProjectListQuery): Promise<number> {

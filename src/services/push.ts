@@ -1,25 +1,28 @@
-// Push processing (reference/internals.md §1.3, §3, §6.2). A push is recorded as 'pending' before
+// Push processing. A push is recorded as 'pending' before
 // receive-pack can move a ref; after receive-pack ends, the refs that really moved become events, the
 // first push chooses the default branch, and the push is marked processed — all in ONE transaction, so
 // a crash anywhere leaves a pending row that the next start-up processes (recoverPendingPushes).
 import type { Deps } from '../deps.ts';
-import { now } from '../db/errors.ts';
-import { findProjectRecordById, updateProject, type ProjectRecord } from '../db/repositories/projects.ts';
+import { now } from '../clock.ts';
+import { findProjectRecordById, updateProject } from '../db/repositories/projects.ts';
 import {
   findPush,
   insertPendingPush,
   listPendingPushes,
   markPushProcessed,
-  type PushRow,
 } from '../db/repositories/pushes.ts';
-import { findUserById, type Executor, type UserRow } from '../db/repositories/users.ts';
+import { findUserById } from '../db/repositories/users.ts';
 import { BLANK_SHA, changedFiles, commitsBetween, readCommits } from '../git/commits.ts';
 import type { RefUpdate } from '../git/pkt-line.ts';
 import { peelTag, resolveRefs, setHead, tagMessage } from '../git/refs.ts';
 import { repositoryPath } from '../git/repository.ts';
-import { EventAction, recordEvent } from './events.ts';
-import { buildPushData, PUSH_COMMITS_LIMIT, type PushData } from './push-data.ts';
-import { announcePush } from './hooks.ts';
+import { recordEvent } from './events.ts';
+import { EventAction } from '../domain/types.ts';
+import { presentPushPayload, systemPushPayload, type PushPayload } from '../presenters/push-payload.ts';
+import { enqueueProjectHooks, enqueueSystemHooks } from './hook-outbox.ts';
+import { protectCreatedDefaultBranch } from './default-branch-protection.ts';
+import { createPipeline, planPipeline, type PipelinePlan } from './pipelines.ts';
+import type { Executor, ProjectRecord, PushRow, UserRow } from '../db/types.ts';
 
 export async function recordPendingPush(
   deps: Deps,
@@ -34,6 +37,9 @@ export async function recordPendingPush(
     created_at: now(),
   });
 }
+
+/** GitLab sent at most this many commits (the newest ones, oldest first) with a push. */
+const PUSH_COMMITS_LIMIT = 20;
 
 const BRANCH_PREFIX = 'refs/heads/';
 const TAG_PREFIX = 'refs/tags/';
@@ -60,7 +66,7 @@ function chooseDefaultBranch(record: ProjectRecord, applied: RefUpdate[]): strin
 }
 
 /** GitPushService / GitTagPushService: which commits a ref update brought, and its payload. */
-async function pushDataFor(
+async function pushPayloadFor(
   deps: Deps,
   repoPath: string,
   record: ProjectRecord,
@@ -68,7 +74,7 @@ async function pushDataFor(
   change: RefUpdate,
   defaultBranch: string | null,
   isFirstDefaultPush: boolean,
-): Promise<PushData> {
+): Promise<PushPayload> {
   const { before, after, ref } = change;
   let commits: Awaited<ReturnType<typeof commitsBetween>> = { total: 0, commits: [] };
   let checkoutSha: string | null = null;
@@ -96,7 +102,7 @@ async function pushDataFor(
     }
   }
   const files = await changedFiles(repoPath, commits.commits);
-  return buildPushData({
+  return presentPushPayload({
     baseUrl: deps.config.externalUrl,
     record,
     user,
@@ -116,7 +122,7 @@ export interface ProcessedPush {
   record: ProjectRecord;
   user: UserRow | null;
   applied: RefUpdate[];
-  payloads: PushData[];
+  payloads: PushPayload[];
 }
 
 export interface ProcessOptions {
@@ -143,8 +149,9 @@ export async function processPush(
   const record = await findProjectRecordById(db, push.project_id);
   const user = push.user_id === null ? null : ((await findUserById(db, push.user_id)) ?? null);
   let applied: RefUpdate[] = [];
-  const payloads: PushData[] = [];
+  const payloads: PushPayload[] = [];
   let newDefault: string | null = null;
+  let plans: PipelinePlan[] = [];
   if (record) {
     const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
     applied = await appliedChanges(repoPath, JSON.parse(push.changes) as RefUpdate[]);
@@ -161,9 +168,10 @@ export async function processPush(
       for (const change of applied) {
         const isFirstDefaultPush = newDefault !== null && change.ref === `${BRANCH_PREFIX}${newDefault}`;
         payloads.push(
-          await pushDataFor(deps, repoPath, record, user, change, defaultBranch, isFirstDefaultPush),
+          await pushPayloadFor(deps, repoPath, record, user, change, defaultBranch, isFirstDefaultPush),
         );
       }
+      plans = await planPipelines(deps, repoPath, record, payloads);
     }
   }
   const at = now();
@@ -173,20 +181,68 @@ export async function processPush(
       await updateProject(trx, record.project.id, { default_branch: newDefault });
       record.project.default_branch = newDefault;
     }
+    if (record) {
+      await protectCreatedDefaultBranch(trx, record.project.id, record.project.default_branch, applied, at);
+    }
     await recordPushEvents(trx, record, user, payloads, at);
     // Push / tag push project hooks and system hooks, in this same transaction (pipelines join here too).
     if (record) for (const data of payloads) await announcePush(trx, record.project.id, data);
+    for (const plan of plans) await createPipeline(trx, deps.config.externalUrl, record!, user!.id, plan, at);
     return true;
   });
   if (!claimed) return null;
   return { push: { ...push, status: 'processed' }, record: record!, user, applied, payloads };
 }
 
+/**
+ * The pipelines a push makes (one per pushed branch or tag whose commit has a .gitlab-ci.yml), planned
+ * with git before the transaction. A CI problem never fails the push: it is logged and the push goes on.
+ */
+async function planPipelines(
+  deps: Deps,
+  repoPath: string,
+  record: ProjectRecord,
+  payloads: PushPayload[],
+): Promise<PipelinePlan[]> {
+  const plans: PipelinePlan[] = [];
+  for (const data of payloads) {
+    if (!data.checkout_sha) continue;
+    const tag = data.ref.startsWith(TAG_PREFIX);
+    try {
+      const plan = await planPipeline({
+        repoPath,
+        record,
+        ref: data.ref.slice(tag ? TAG_PREFIX.length : BRANCH_PREFIX.length),
+        tag,
+        sha: data.checkout_sha,
+        beforeSha: data.before,
+      });
+      if (plan) plans.push(plan);
+    } catch (error) {
+      deps.log.error(
+        { err: error, ref: data.ref },
+        'reading .gitlab-ci.yml failed; no pipeline for this ref',
+      );
+    }
+  }
+  return plans;
+}
+
+/**
+ * A branch or tag push: the project's push / tag push hooks get the payload whole (at most
+ * PUSH_COMMITS_LIMIT commits), system hooks with the matching switch get it without commits (GitLab 8.13).
+ */
+async function announcePush(trx: Executor, projectId: number, payload: PushPayload): Promise<void> {
+  const tag = payload.object_kind === 'tag_push';
+  await enqueueProjectHooks(trx, projectId, tag ? 'tag_push_events' : 'push_events', payload);
+  await enqueueSystemHooks(trx, payload.object_kind, systemPushPayload(payload));
+}
+
 async function recordPushEvents(
   trx: Executor,
   record: ProjectRecord | undefined,
   user: UserRow | null,
-  payloads: PushData[],
+  payloads: PushPayload[],
   at: string,
 ): Promise<void> {
   if (!record || !user) return;

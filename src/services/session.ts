@@ -1,12 +1,19 @@
 // Password sign-in for POST /session (Gitlab::Auth.find_with_user_password, 8.13).
 import type { Deps } from '../deps.ts';
-import { findUserByEmail, findUserByUsername, recordSignIn, type UserRow } from '../db/repositories/users.ts';
-import { now } from '../db/errors.ts';
-import { apiError, unauthorized } from '../http/errors.ts';
+import { findUserByEmail, findUserByUsername, recordSignIn } from '../db/repositories/users.ts';
+import { now } from '../clock.ts';
+import { apiError, unauthorized } from '../errors.ts';
+import { maySignIn } from '../policies/users.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
+import type { UserRow } from '../db/types.ts';
 
-let dummy: Promise<string> | undefined;
-const dummyHash = () => (dummy ??= hashPassword('labrador-no-such-user'));
+/** A hash at the configured cost to verify against when nobody has the login (one per cost). */
+const dummies = new Map<number, Promise<string>>();
+function dummyHash(cost: number): Promise<string> {
+  let hash = dummies.get(cost);
+  if (!hash) dummies.set(cost, (hash = hashPassword('labrador-no-such-user', cost)));
+  return hash;
+}
 
 /** The signed-in user, with its sign-in stamps moved on; 401 for anything else. */
 export async function signIn(
@@ -22,12 +29,12 @@ export async function signIn(
     : await findUserByUsername(db, login);
   if (!user) {
     // Spend the same hashing time as for a real user, so response times do not reveal who exists.
-    await verifyPassword(password, await dummyHash());
+    await verifyPassword(password, await dummyHash(deps.config.passwordHashCost));
     throw unauthorized();
   }
   if (!(await verifyPassword(password, user.encrypted_password))) throw unauthorized();
-  // GitLab handed blocked users their token (which then failed everywhere); Labrador refuses (README row 43).
-  if (user.state !== 'active') throw unauthorized();
+  // GitLab handed blocked users their token, which then failed everywhere; Labrador refuses at once.
+  if (!maySignIn(user)) throw unauthorized();
   if (user.two_factor_enabled === 1) {
     throw apiError(
       401,

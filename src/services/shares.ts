@@ -2,10 +2,10 @@
 // reach the project at min(their group level, group_access) until expires_at (the access policy reads
 // project_group_links). Refusals come in the order GitLab's model validated them.
 import type { Deps } from '../deps.ts';
-import type { ProjectRecord } from '../db/repositories/projects.ts';
-import type { NamespaceRow } from '../db/repositories/namespaces.ts';
-import { isUniqueViolation, now } from '../db/errors.ts';
-import { apiError, conflict } from '../http/errors.ts';
+import { isUniqueViolation } from '../db/errors.ts';
+import { now } from '../clock.ts';
+import { apiError, conflict } from '../errors.ts';
+import type { NamespaceRow, ProjectRecord } from '../db/types.ts';
 
 export interface ShareInput {
   groupAccess: number;

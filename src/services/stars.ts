@@ -3,9 +3,10 @@
 // in-place increment, so concurrent stars never lose a count.
 import { sql } from 'kysely';
 import type { Deps } from '../deps.ts';
-import type { UserRow } from '../db/repositories/users.ts';
-import { isUniqueViolation, now } from '../db/errors.ts';
-import { notModified } from '../http/errors.ts';
+import { isUniqueViolation } from '../db/errors.ts';
+import { now } from '../clock.ts';
+import { notModified } from '../errors.ts';
+import type { UserRow } from '../db/types.ts';
 
 export async function starProject(deps: Deps, viewer: UserRow, projectId: number): Promise<void> {
   const at = now();

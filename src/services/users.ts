@@ -1,52 +1,53 @@
-// Business operations on users (GitLab's User model rules and lib/api/users.rb). Every write that creates
-// a user also creates its personal namespace, in one transaction; uniqueness races are settled by the
-// unique indexes and answered with the same texts as the checks that normally catch them.
+// Business operations on users: create, modify, delete, block and unblock, as GitLab's users API and User
+// model did them. A user is created with its personal namespace in one transaction; uniqueness races are
+// settled by the unique indexes and answered with the same texts as the checks that normally catch them.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Deps } from '../deps.ts';
-import { announceUser, announceUserDestroy } from './hooks.ts';
-import type { Executor, UserChanges, UserListFilter, UserRow } from '../db/repositories/users.ts';
+import { announceUserCreate, announceUserDestroy } from './system-hook-announcements.ts';
 import {
-  countUsers,
-  deleteSecondaryEmail,
-  deleteUserRows,
-  externUidTaken,
-  findIdentity,
-  findNamespaceByPath,
-  findOwnSecondaryEmail,
+  deleteUserWithNamespace,
   findUserById,
-  findUsersByExactUsername,
-  identitiesByUser,
-  insertIdentity,
   insertPersonalNamespace,
-  insertSecondaryEmail,
   insertUser,
-  isEmailTaken,
-  listUsers,
   renamePersonalNamespace,
   transitionUserState,
-  updateIdentityExternUid,
   updateUser,
+  userFullExtrasByIds,
   userWithExactEmailExists,
   userWithExactUsernameExists,
-  usernameTaken,
 } from '../db/repositories/users.ts';
-import { personalProjectCounts } from '../db/repositories/projects.ts';
+import {
+  deleteIdentitiesOfUser,
+  findIdentity,
+  insertIdentity,
+  updateIdentityExternUid,
+} from '../db/repositories/identities.ts';
+import {
+  deleteEmailOfUser,
+  deleteEmailsOfUser,
+  findEmailOfUserByAddress,
+  insertEmail,
+} from '../db/repositories/emails.ts';
+import { deleteKeysOfUser } from '../db/repositories/keys.ts';
 import { deletePersonalProjects } from './projects.ts';
-import type { UserFullExtras } from '../presenters/user.ts';
-import { isUniqueViolation, now } from '../db/errors.ts';
-import { apiError, conflict, forbidden, notFound, recordNotFound, ValidationErrors } from '../http/errors.ts';
+import { isUniqueViolation } from '../db/errors.ts';
+import { now } from '../clock.ts';
+import { apiError, conflict, forbidden, notFound, recordNotFound } from '../errors.ts';
 import { repositoriesRoot } from '../git/repository.ts';
 import { generateToken, hashPassword } from './passwords.ts';
+import { normalizeEmail, validateUser, type UserAttributes } from './user-validation.ts';
+import type { Executor, UserChanges, UserFullExtras, UserRow } from '../db/types.ts';
 
-export interface NewUser {
+export type { UserAttributes };
+
+interface NewUser {
   username: string;
   name: string;
   email: string;
   password: string;
   authenticationToken: string;
   admin?: boolean;
-  confirmed?: boolean;
   external?: boolean;
   canCreateGroup?: boolean;
   projectsLimit?: number;
@@ -61,16 +62,16 @@ export interface NewUser {
 }
 
 /** GitLab's defaults (gitlab.yml default_can_create_group, application setting default_projects_limit). */
-export const DEFAULT_PROJECTS_LIMIT = 10;
-export const DEFAULT_CAN_CREATE_GROUP = true;
+const DEFAULT_PROJECTS_LIMIT = 10;
+const DEFAULT_CAN_CREATE_GROUP = true;
 
 /** Inserts the user, its personal namespace and identity in one transaction; validation is the caller's job. */
-export async function insertUserWithNamespace(db: Executor, input: NewUser): Promise<UserRow> {
+export async function insertUserWithNamespace(deps: Deps, input: NewUser): Promise<UserRow> {
   const at = now();
-  const encrypted = await hashPassword(input.password);
+  const encrypted = await hashPassword(input.password, deps.config.passwordHashCost);
   // External users can neither create groups nor personal projects (ensure_external_user_rights).
   const external = input.external === true;
-  return db.transaction().execute(async (trx) => {
+  return deps.db.kysely.transaction().execute(async (trx) => {
     const user = await insertUser(trx, {
       username: input.username,
       name: input.name,
@@ -92,8 +93,9 @@ export async function insertUserWithNamespace(db: Executor, input: NewUser): Pro
       theme_id: 1,
       color_scheme_id: 1,
       two_factor_enabled: 0,
-      // Labrador sends no confirmation mail, so every user counts as confirmed (reference README row 18).
-      confirmed_at: input.confirmed === false ? null : at,
+      // Labrador sends no confirmation mail (GitLab's `confirm` parameter changes nothing), so every user
+      // counts as confirmed.
+      confirmed_at: at,
       last_sign_in_at: null,
       current_sign_in_at: null,
       created_at: at,
@@ -103,209 +105,9 @@ export async function insertUserWithNamespace(db: Executor, input: NewUser): Pro
     if (input.identity) {
       await insertIdentity(trx, user.id, input.identity.provider, input.identity.externUid, at);
     }
-    await announceUser(trx, 'user_create', user);
+    await announceUserCreate(trx, user);
     return user;
   });
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Reads
-
-/** Identities and personal project counts for a page of users: one query per kind, never one per user. */
-export async function loadUserFullExtrasMany(
-  db: Executor,
-  userIds: number[],
-): Promise<Map<number, UserFullExtras>> {
-  const [identities, counts] = await Promise.all([
-    identitiesByUser(db, userIds),
-    personalProjectCounts(db, userIds),
-  ]);
-  const result = new Map<number, UserFullExtras>();
-  for (const id of userIds) {
-    result.set(id, { identities: identities.get(id) ?? [], personalProjectCount: counts.get(id) ?? 0 });
-  }
-  return result;
-}
-
-export async function loadUserFullExtras(deps: Deps, userId: number): Promise<UserFullExtras> {
-  const extras = await loadUserFullExtrasMany(deps.db.kysely, [userId]);
-  return extras.get(userId)!;
-}
-
-export function countUserList(deps: Deps, filter: UserListFilter): Promise<number> {
-  return countUsers(deps.db.kysely, filter);
-}
-
-export function userListPage(
-  deps: Deps,
-  filter: UserListFilter,
-  offset: number,
-  limit: number,
-): Promise<UserRow[]> {
-  return listUsers(deps.db.kysely, filter, offset, limit);
-}
-
-export function usersWithUsername(deps: Deps, username: string): Promise<UserRow[]> {
-  return findUsersByExactUsername(deps.db.kysely, username);
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Validation (app/models/user.rb with Devise :validatable, 8.13)
-
-/** Attributes as a client sent them; blank values have already been dropped (attributes_for_keys). */
-export interface UserAttributes {
-  email?: string;
-  password?: string;
-  name?: string;
-  username?: string;
-  skype?: string;
-  linkedin?: string;
-  twitter?: string;
-  website_url?: string;
-  organization?: string;
-  bio?: string;
-  location?: string;
-  /** Raw text: GitLab's numericality validation reports non-numbers in the hash, not as a param error. */
-  projects_limit?: string;
-  admin?: boolean;
-  can_create_group?: boolean;
-  external?: boolean;
-  provider?: string;
-  extern_uid?: string;
-}
-
-export const RESERVED_NAMES = new Set([
-  '.well-known',
-  'admin',
-  'all',
-  'assets',
-  'ci',
-  'dashboard',
-  'files',
-  'groups',
-  'help',
-  'hooks',
-  'issues',
-  'merge_requests',
-  'new',
-  'notes',
-  'profile',
-  'projects',
-  'public',
-  'repository',
-  'robots.txt',
-  's',
-  'search',
-  'services',
-  'snippets',
-  'teams',
-  'u',
-  'unsubscribes',
-  'users',
-]);
-
-const NAMESPACE_REGEX = /^(?:[a-zA-Z0-9_.][a-zA-Z0-9_\-.]*[a-zA-Z0-9_-]|[a-zA-Z0-9_])$/;
-export const NAMESPACE_REGEX_MESSAGE =
-  "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.', '.git' or '.atom'.";
-const EMAIL_REGEX = /^[^@\s]+@[^@\s]+$/;
-const MAX_INTEGER = 2147483647;
-
-/** Whether a path is a valid namespace path (users and groups share the rule). */
-export function isValidNamespacePath(value: string): boolean {
-  return NAMESPACE_REGEX.test(value) && !value.endsWith('.git') && !value.endsWith('.atom');
-}
-
-/** Devise stripped and downcased emails before validating and saving them. */
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
-
-function characters(text: string): number {
-  return [...text].length;
-}
-
-/** projects_limit as GitLab's numericality check saw it: a number (kept as an integer) or an error text. */
-function parseProjectsLimit(raw: string): number | string {
-  const text = raw.trim();
-  if (!/^[+-]?\d+(\.\d+)?$/.test(text)) return 'is not a number';
-  const value = Math.trunc(Number(text));
-  if (value < 0) return 'must be greater than or equal to 0';
-  if (value > MAX_INTEGER) return `must be less than or equal to ${MAX_INTEGER}`;
-  return value;
-}
-
-interface Checked {
-  errors: ValidationErrors;
-  projectsLimit: number | undefined;
-}
-
-/**
- * The model's validations for the attributes being set, in the order GitLab's model declared them
- * (Devise's email and password, the identities association, then name, bio, projects_limit, username).
- * `existing` is the user being modified: uniqueness then ignores the user's own rows, and only changed
- * values are checked for uniqueness, as GitLab's `if: …_changed?` conditions did.
- */
-async function validateUser(db: Executor, attrs: UserAttributes, existing?: UserRow): Promise<Checked> {
-  const errors = new ValidationErrors();
-  const selfId = existing?.id;
-
-  if (attrs.email !== undefined && attrs.email !== existing?.email) {
-    if (await isEmailTaken(db, attrs.email, selfId)) errors.add('email', 'has already been taken');
-    if (!EMAIL_REGEX.test(attrs.email)) errors.add('email', 'is invalid');
-    // Indexed values stay short (GitLab's MySQL columns were varchar(255); PostgreSQL indexes cap row size).
-    if (characters(attrs.email) > 255) errors.add('email', 'is too long (maximum is 255 characters)');
-  }
-
-  if (attrs.password !== undefined) {
-    const length = characters(attrs.password);
-    if (length < 8) errors.add('password', 'is too short (minimum is 8 characters)');
-    if (length > 128) errors.add('password', 'is too long (maximum is 128 characters)');
-  }
-
-  if (attrs.provider !== undefined || attrs.extern_uid !== undefined) {
-    if (attrs.provider !== undefined && characters(attrs.provider) > 255) {
-      errors.add('identities.provider', 'is too long (maximum is 255 characters)');
-    }
-    if (attrs.extern_uid !== undefined && characters(attrs.extern_uid) > 255) {
-      errors.add('identities.extern_uid', 'is too long (maximum is 255 characters)');
-    }
-    if (attrs.provider === undefined) errors.add('identities.provider', "can't be blank");
-    else if (
-      attrs.extern_uid !== undefined &&
-      (await externUidTaken(db, attrs.provider, attrs.extern_uid, selfId))
-    ) {
-      errors.add('identities.extern_uid', 'has already been taken');
-    }
-  }
-
-  if (attrs.bio !== undefined && characters(attrs.bio) > 255) {
-    errors.add('bio', 'is too long (maximum is 255 characters)');
-  }
-
-  let projectsLimit: number | undefined;
-  if (attrs.projects_limit !== undefined) {
-    const parsed = parseProjectsLimit(attrs.projects_limit);
-    if (typeof parsed === 'string') errors.add('projects_limit', parsed);
-    else projectsLimit = parsed;
-  }
-
-  if (attrs.username !== undefined && attrs.username !== existing?.username) {
-    const username = attrs.username;
-    if (!isValidNamespacePath(username)) errors.add('username', NAMESPACE_REGEX_MESSAGE);
-    // The username is the personal namespace's path, which GitLab limited to 255 characters.
-    if (characters(username) > 255) errors.add('username', 'is too long (maximum is 255 characters)');
-    if (RESERVED_NAMES.has(username)) errors.add('username', `${username} is a reserved name`);
-    if (await usernameTaken(db, username, selfId)) {
-      errors.add('username', 'has already been taken');
-    } else {
-      // A group (or another user's namespace) already holds the path (namespace_uniq).
-      const namespace = await findNamespaceByPath(db, username);
-      const own =
-        namespace && selfId !== undefined && namespace.type === null && namespace.owner_id === selfId;
-      if (namespace && !own) errors.add('username', 'has already been taken');
-    }
-  }
-  return { errors, projectsLimit };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -331,7 +133,7 @@ export async function createUser(
       errors.throwIfAny(400);
     }
     try {
-      return await insertUserWithNamespace(db, {
+      return await insertUserWithNamespace(deps, {
         username: input.username,
         name: input.name,
         email: input.email,
@@ -363,8 +165,8 @@ export async function createUser(
 // Modify (PUT /users/:id)
 
 /**
- * Changes only the attributes that were sent (reference README row 35). Every failure is a 404 carrying
- * GitLab's message or validation hash (row 34); an unknown user is `404 Not found`.
+ * Changes only the attributes that were sent (an `admin` or `external` left out keeps its value). Every
+ * failure is a 404 carrying GitLab's message or validation hash; an unknown user is `404 Not found`.
  */
 export async function modifyUser(deps: Deps, userId: number, sent: UserAttributes): Promise<UserRow> {
   const db = deps.db.kysely;
@@ -387,7 +189,9 @@ export async function modifyUser(deps: Deps, userId: number, sent: UserAttribute
     if (attrs.email !== undefined) changes.email = attrs.email;
     if (attrs.name !== undefined) changes.name = attrs.name;
     if (attrs.username !== undefined) changes.username = attrs.username;
-    if (attrs.password !== undefined) changes.encrypted_password = await hashPassword(attrs.password);
+    if (attrs.password !== undefined) {
+      changes.encrypted_password = await hashPassword(attrs.password, deps.config.passwordHashCost);
+    }
     if (attrs.skype !== undefined) changes.skype = attrs.skype;
     if (attrs.linkedin !== undefined) changes.linkedin = attrs.linkedin;
     if (attrs.twitter !== undefined) changes.twitter = attrs.twitter;
@@ -413,10 +217,10 @@ export async function modifyUser(deps: Deps, userId: number, sent: UserAttribute
         if (!updated) throw recordNotFound();
         if (changes.email !== undefined && changes.email !== user.email) {
           // The new primary was one of the user's secondary emails: they swap (update_emails_with_primary_email).
-          const secondary = await findOwnSecondaryEmail(trx, user.id, changes.email);
+          const secondary = await findEmailOfUserByAddress(trx, user.id, changes.email);
           if (secondary) {
-            await deleteSecondaryEmail(trx, secondary.id);
-            await insertSecondaryEmail(trx, user.id, user.email, at);
+            await deleteEmailOfUser(trx, user.id, secondary.id);
+            await insertEmail(trx, user.id, user.email, at);
           }
         }
         if (attrs.provider !== undefined) {
@@ -454,14 +258,15 @@ async function moveNamespaceDirectory(deps: Deps, from: string, to: string): Pro
 // ---------------------------------------------------------------------------------------------------
 // Delete (DELETE /users/:id)
 
-export interface DeletedUser {
+/** The user as it was, with what its full form shows, read before the rows went. */
+interface DeletedUser {
   user: UserRow;
   extras: UserFullExtras;
 }
 
 /**
  * Deletes a user with everything that belongs only to them, in one transaction. Answers null for an
- * unknown user (the SPEC makes the delete idempotent).
+ * unknown user: the delete is idempotent.
  */
 export async function deleteUser(deps: Deps, userId: number): Promise<DeletedUser | null> {
   const db = deps.db.kysely;
@@ -469,19 +274,19 @@ export async function deleteUser(deps: Deps, userId: number): Promise<DeletedUse
   const deleted = await db.transaction().execute(async (trx) => {
     const user = await findUserById(trx, userId);
     if (!user) return null;
-    const extras = (await loadUserFullExtrasMany(trx, [user.id])).get(user.id)!;
-    // Personal projects (and everything attached to them) go before the namespace that holds them.
+    const extras = (await userFullExtrasByIds(trx, [user.id])).get(user.id)!;
+    // Personal projects (and everything attached to them, their directories too) go before the
+    // namespace that holds them.
     removeProjectFiles = await deletePersonalProjects(deps, trx, user.id);
     await announceUserDestroy(trx, user);
-    await deleteUserRows(trx, user.id);
+    await deleteKeysOfUser(trx, user.id);
+    await deleteEmailsOfUser(trx, user.id);
+    await deleteIdentitiesOfUser(trx, user.id);
+    await deleteUserWithNamespace(trx, user.id);
     return { user, extras };
   });
-  if (deleted) {
-    await removeProjectFiles();
-    // The personal namespace's repositories go with it, once the rows are gone for good.
-    const directory = path.join(repositoriesRoot(deps.config.dataDir), deleted.user.username.toLowerCase());
-    await fs.rm(directory, { recursive: true, force: true });
-  }
+  // Files go once the rows are gone for good.
+  if (deleted) await removeProjectFiles();
   return deleted;
 }
 

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../deps.ts';
 import { resolveViewer } from '../http/auth.ts';
-import { notFound } from '../http/errors.ts';
+import { notFound } from '../errors.ts';
 import { findProjectRecordByFullPath } from '../db/repositories/projects.ts';
 import { projectAccess } from '../policies/access.ts';
 import { findUpload, isImageOrVideo, uploadContentType } from '../storage/uploads.ts';

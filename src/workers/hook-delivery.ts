@@ -1,5 +1,5 @@
 // Sends the webhook outbox. Each process runs one worker; several processes on one PostgreSQL database
-// share the rows (claims are atomic and leased, see repositories/hooks.ts). Guarantees:
+// share the rows (claims are atomic and leased, see repositories/hook-deliveries.ts). Guarantees:
 // - a slow or dead receiver costs at most `timeoutMs` of one of `perHookConcurrency` slots per process;
 //   other hooks keep their slots, and API requests never wait on a receiver;
 // - 5xx, 408, 429, network errors and timeouts are retried with doubling back-off up to `maxAttempts`;
@@ -12,9 +12,12 @@ import { Agent, request, type Dispatcher } from 'undici';
 import type { FastifyBaseLogger } from 'fastify';
 import type { HookDeliveryConfig } from '../config.ts';
 import type { Db } from '../db/connect.ts';
-import * as repo from '../db/repositories/hooks.ts';
-import type { HookDeliveryRow } from '../db/repositories/hooks.ts';
-import { onHooksEnqueued } from '../services/hooks.ts';
+import * as repo from '../db/repositories/hook-deliveries.ts';
+import { projectHooksByIds } from '../db/repositories/project-hooks.ts';
+import { systemHooksByIds } from '../db/repositories/system-hooks.ts';
+import { onHooksEnqueued } from '../services/hook-outbox.ts';
+import type { Worker } from './worker.ts';
+import type { HookDeliveryRow } from '../db/types.ts';
 
 /** Extra lease beyond the request timeout before another worker may take an unreported claim over. */
 const LEASE_MARGIN_MS = 30_000;
@@ -37,7 +40,8 @@ interface InFlight {
   done: Promise<void>;
 }
 
-export class HookDeliveryWorker {
+export class HookDeliveryWorker implements Worker {
+  readonly name = 'hook deliveries';
   readonly workerId = `${os.hostname()}:${process.pid}:${crypto.randomBytes(4).toString('hex')}`;
   private readonly verifying: Agent;
   private readonly insecure: Agent;
@@ -197,8 +201,8 @@ export class HookDeliveryWorker {
     const ids = { project: new Set<number>(), system: new Set<number>() };
     for (const delivery of deliveries) ids[delivery.hook_kind].add(delivery.hook_id);
     const [project, system] = await Promise.all([
-      repo.projectHooksByIds(this.db.kysely, [...ids.project]),
-      repo.systemHooksByIds(this.db.kysely, [...ids.system]),
+      projectHooksByIds(this.db.kysely, [...ids.project]),
+      systemHooksByIds(this.db.kysely, [...ids.system]),
     ]);
     const targets = new Map<string, Target>();
     for (const hook of project)

@@ -1,15 +1,15 @@
-// No N+1: a page of users costs the same number of queries whatever its size (performance.md rule 5).
+// No N+1: a page of users costs the same number of queries whatever its size.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { createUser } from '../helpers/factory.ts';
 
 describe('query count of GET /users', () => {
   let t: TestApp;
+  let bulkToken: string;
   before(async () => {
     t = await startTestApp();
-    const db = t.server.deps.db.kysely;
-    // 60 users through the API would spend most of the test hashing passwords; the rows the list reads
-    // are what matters, so most are inserted directly, a few (with identities) through POST /users.
+    // A few users through the API, with identities; the rest from the test factory.
     for (let i = 0; i < 5; i++) {
       const response = await t.request('POST', '/api/v3/users', {
         token: t.rootToken,
@@ -24,43 +24,11 @@ describe('query count of GET /users', () => {
       });
       assert.equal(response.status, 201);
     }
-    const at = new Date().toISOString();
     for (let i = 0; i < 55; i++) {
-      const user = await db
-        .insertInto('users')
-        .values({
-          username: `bulk${i}`,
-          name: `Bulk ${i}`,
-          email: `bulk${i}@example.com`,
-          encrypted_password: 'x',
-          authentication_token: `bulk-token-${i}`,
-          state: 'active',
-          admin: 0,
-          external: 0,
-          can_create_group: 1,
-          projects_limit: 10,
-          bio: null,
-          location: null,
-          skype: '',
-          linkedin: '',
-          twitter: '',
-          website_url: '',
-          organization: null,
-          theme_id: 1,
-          color_scheme_id: 1,
-          two_factor_enabled: 0,
-          confirmed_at: at,
-          last_sign_in_at: null,
-          current_sign_in_at: null,
-          created_at: at,
-          updated_at: at,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await db
-        .insertInto('identities')
-        .values({ user_id: user.id, provider: 'github', extern_uid: String(i), created_at: at })
-        .execute();
+      const user = await createUser(t, `bulk${i}`, {
+        identity: { provider: 'github', externUid: String(i) },
+      });
+      if (i === 0) bulkToken = user.token;
     }
   });
   after(() => t.close());
@@ -81,8 +49,8 @@ describe('query count of GET /users', () => {
 
   it('is the same for per_page=5 and per_page=50, for administrators and normal users', async () => {
     await t.request('GET', '/api/v3/user', { token: t.rootToken }); // the first sign-in stamp is a write
-    await t.request('GET', '/api/v3/user', { token: 'bulk-token-0' });
-    for (const token of [t.rootToken, 'bulk-token-0']) {
+    await t.request('GET', '/api/v3/user', { token: bulkToken });
+    for (const token of [t.rootToken, bulkToken]) {
       const small = await queriesFor('/api/v3/users?per_page=5', token);
       const large = await queriesFor('/api/v3/users?per_page=50', token);
       assert.equal(small.length, 5);

@@ -12,7 +12,16 @@ const onPostgres = Boolean(process.env.LABRADOR_TEST_PG_URL);
 
 /** Tables that stay tiny whatever the load; scanning them costs nothing. */
 // system_hooks: a handful of administrator-made rows; every system event goes to all of them by definition.
-const SMALL_TABLES = new Set(['settings', 'kysely_migration', 'kysely_migration_lock', 'system_hooks']);
+// sqlite_master: the schema catalog, read when the instance check asks which migrations have run.
+// CONSTANT: `select 1` of the health check reads no table at all.
+const SMALL_TABLES = new Set([
+  'settings',
+  'kysely_migration',
+  'kysely_migration_lock',
+  'system_hooks',
+  'sqlite_master',
+  'CONSTANT',
+]);
 
 /**
  * Whole-table work that the API asks for by definition, each with its statement and why it is accepted.
@@ -48,6 +57,11 @@ const ACCEPTED_SCANS: Array<{ table: string; statement: RegExp; why: string }> =
 ];
 
 ACCEPTED_SCANS.push(
+  {
+    table: 'p',
+    statement: /pragma_table_info\(tl\.name\) as "p"/,
+    why: 'the migrator lists the columns of each table of the schema catalog (instance check)',
+  },
   {
     table: 'projects',
     statement: /^select count\(\*\) as "count" from "projects" as "p"$/,
@@ -100,6 +114,8 @@ describe(
             detail: string;
           }>;
           for (const { detail } of plan) {
+            // A multi-row INSERT walks its own VALUES list, not a table.
+            if (/^SCAN \d+-ROW VALUES CLAUSE$/.test(detail)) continue;
             const table = /^SCAN (\S+)/.exec(detail)?.[1];
             if (!table || SMALL_TABLES.has(table)) continue;
             if (ACCEPTED_SCANS.some((scan) => scan.table === table && scan.statement.test(sql))) continue;

@@ -4,15 +4,21 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import type { TestApp } from '../helpers/app.ts';
-import { createUser, type CreatedUser } from '../helpers/users.ts';
-import { commitFile } from '../helpers/fixtures.ts';
-import { repositoryPath } from '../../src/git/repository.ts';
+import { commitFile, createUser, type TestUser } from '../helpers/factory.ts';
+import { initBareRepository, repositoryPath } from '../../src/git/repository.ts';
 import { BLANK_SHA } from '../../src/git/commits.ts';
 import { processPush, recordPendingPush, recoverPendingPushes } from '../../src/services/push.ts';
+import { finishRepositoryMoves } from '../../src/services/repository-moves.ts';
+import { runnerRegistrationToken } from '../../src/services/runners.ts';
+import { cancelBuild } from '../../src/services/builds.ts';
+import { RUNNER_USER_AGENT } from '../helpers/runner-client.ts';
+import { makeZip } from '../helpers/zip.ts';
+import { placeRepository, reserveRepository } from '../../src/services/repository-placement.ts';
+import { checkInstance } from '../../src/services/instance-check.ts';
 
 export interface WorkloadContext {
   t: TestApp;
-  users: Record<string, CreatedUser>;
+  users: Record<string, TestUser>;
 }
 
 export interface WorkloadStep {
@@ -38,12 +44,23 @@ export const workload: WorkloadStep[] = [
     area: 'users',
     name: 'create users (with identity, duplicates, invalid)',
     async run(ctx) {
-      ctx.users.wl1 = await createUser(ctx.t, {
-        username: 'wl1',
-        provider: 'ldapmain',
-        extern_uid: 'uid=wl1',
+      // One user the way a client makes one (POST /users, then POST /session for the token).
+      const password = 'wl1-password-1234';
+      const created = await expect(ctx, 201, 'POST', '/api/v3/users', {
+        body: {
+          email: 'wl1@example.com',
+          password,
+          name: 'wl1 Name',
+          username: 'wl1',
+          provider: 'ldapmain',
+          extern_uid: 'uid=wl1',
+        },
       });
-      ctx.users.wl2 = await createUser(ctx.t, { username: 'wl2', external: true });
+      const session = await expect(ctx, 201, 'POST', '/api/v3/session', {
+        body: { login: 'wl1', password },
+      });
+      ctx.users.wl1 = { ...created.body, password, token: session.body.private_token };
+      ctx.users.wl2 = await createUser(ctx.t, 'wl2', { external: true });
       await expect(ctx, 409, 'POST', '/api/v3/users', {
         body: { email: 'wl1@example.com', password: 'password123', name: 'x', username: 'other' },
       });
@@ -133,7 +150,7 @@ export const workload: WorkloadStep[] = [
     area: 'keys',
     name: 'SSH keys: own and administrators’, add, duplicate, list, show, delete',
     async run(ctx) {
-      const user = await createUser(ctx.t, { username: 'wlkeys' });
+      const user = await createUser(ctx.t, 'wlkeys');
       ctx.users.wlkeys = user;
       const own = { token: user.token };
       const key = fs.readFileSync(new URL('../fixtures/ssh-keys/ed25519.pub', import.meta.url), 'utf8');
@@ -195,9 +212,9 @@ export const workload: WorkloadStep[] = [
     area: 'groups',
     name: 'groups, namespaces and group members',
     async run(ctx) {
-      const owner = (ctx.users.gw1 = await createUser(ctx.t, { username: 'gw1' }));
-      const member = (ctx.users.gw2 = await createUser(ctx.t, { username: 'gw2' }));
-      const as = (user: CreatedUser) => ({ token: user.token });
+      const owner = (ctx.users.gw1 = await createUser(ctx.t, 'gw1'));
+      const member = (ctx.users.gw2 = await createUser(ctx.t, 'gw2'));
+      const as = (user: TestUser) => ({ token: user.token });
       const group = await expect(ctx, 201, 'POST', '/api/v3/groups', {
         ...as(owner),
         body: { name: 'WL Group', path: 'wlgroup', visibility_level: 0 },
@@ -240,7 +257,7 @@ export const workload: WorkloadStep[] = [
     async run(ctx) {
       const owner = ctx.users.gw1;
       const member = ctx.users.gw2;
-      const as = (user: CreatedUser) => ({ token: user.token });
+      const as = (user: TestUser) => ({ token: user.token });
       const project = await expect(ctx, 201, 'POST', '/api/v3/projects', {
         ...as(owner),
         body: { name: 'wlproject', visibility_level: 10 },
@@ -292,8 +309,8 @@ export const workload: WorkloadStep[] = [
     area: 'projects',
     name: 'create, read, list, search, edit, events and delete projects',
     async run(ctx) {
-      const owner = await createUser(ctx.t, { username: 'wlprojowner' });
-      const other = await createUser(ctx.t, { username: 'wlprojext', external: true });
+      const owner = await createUser(ctx.t, 'wlprojowner');
+      const other = await createUser(ctx.t, 'wlprojext', { external: true });
       const token = owner.token;
       const created = await expect(ctx, 201, 'POST', '/api/v3/projects', {
         token,
@@ -332,7 +349,7 @@ export const workload: WorkloadStep[] = [
     area: 'git',
     name: 'branches, protection, push processing and start-up recovery',
     async run(ctx) {
-      const owner = await createUser(ctx.t, { username: 'wlgit' });
+      const owner = await createUser(ctx.t, 'wlgit');
       const as = { token: owner.token };
       const project = await expect(ctx, 201, 'POST', '/api/v3/projects', { ...as, body: { name: 'wlgit' } });
       const id = project.body.id;
@@ -356,6 +373,163 @@ export const workload: WorkloadStep[] = [
       });
       await expect(ctx, 200, 'PUT', `/api/v3/projects/${id}/repository/branches/master/protect`, as);
       await expect(ctx, 200, 'PUT', `/api/v3/projects/${id}/repository/branches/master/unprotect`, as);
+    },
+  },
+  {
+    area: 'ci',
+    name: 'a push with a .gitlab-ci.yml: pipeline, builds, stage gating, build and pipeline hooks',
+    async run(ctx) {
+      const owner = await createUser(ctx.t, 'wlci');
+      ctx.users.wlci = owner;
+      const as = { token: owner.token };
+      const project = await expect(ctx, 201, 'POST', '/api/v3/projects', { ...as, body: { name: 'wlci' } });
+      const id = project.body.id;
+      await expect(ctx, 201, 'POST', `/api/v3/projects/${id}/hooks`, {
+        ...as,
+        body: { url: 'http://127.0.0.1:9/ci', build_events: true, pipeline_events: true },
+      });
+      const repo = repositoryPath(ctx.t.config.dataDir, 'wlci', 'wlci');
+      const yml = 'stages: [build, test]\nb: {stage: build, script: make}\nt: {stage: test, script: test}\n';
+      const sha = await commitFile(repo, '.gitlab-ci.yml', yml);
+      const deps = ctx.t.server.deps;
+      const pushId = await recordPendingPush(deps, id, owner.id, [
+        { before: BLANK_SHA, after: sha, ref: 'refs/heads/master' },
+      ]);
+      assert.ok(await processPush(deps, pushId));
+    },
+  },
+  {
+    area: 'ci',
+    name: 'the runner protocol: register, take builds, trace, artifacts, finish, cancel, unregister',
+    async run(ctx) {
+      const app = ctx.t.server.app;
+      const call = async (
+        status: number,
+        method: string,
+        url: string,
+        options: { json?: unknown; headers?: Record<string, string>; payload?: string | Buffer } = {},
+      ) => {
+        const response = await app.inject({
+          method: method as 'GET',
+          url: `/ci/api/v1/${url}`,
+          headers: {
+            'user-agent': RUNNER_USER_AGENT,
+            ...(options.json ? { 'content-type': 'application/json' } : {}),
+            ...options.headers,
+          },
+          payload: options.json ? JSON.stringify(options.json) : options.payload,
+        });
+        assert.equal(response.statusCode, status, `${method} ${url}: ${response.body}`);
+        return response.body === '' ? null : JSON.parse(response.body);
+      };
+      const registrationToken = await runnerRegistrationToken(ctx.t.server.deps);
+      const { token } = await call(201, 'POST', 'runners/register.json', {
+        json: { token: registrationToken, tag_list: 'a' },
+      });
+      await call(403, 'POST', 'runners/register.json', { json: { token: 'wrong' } });
+      await call(404, 'PUT', 'builds/-1', { json: { token } });
+      const first = await call(201, 'POST', 'builds/register.json', {
+        json: { token, info: { version: '1.7.0' } },
+      });
+      await call(202, 'PATCH', `builds/${first.id}/trace.txt`, {
+        headers: { 'content-type': 'text/plain', 'content-range': '0-5', 'build-token': first.token },
+        payload: 'hello',
+      });
+      await call(416, 'PATCH', `builds/${first.id}/trace.txt`, {
+        headers: { 'content-type': 'text/plain', 'content-range': '0-5', 'build-token': first.token },
+        payload: 'hello',
+      });
+      const zip = await makeZip({ 'out/a.txt': 'a' });
+      const boundary = 'workloadboundary';
+      const multipart = Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.zip"\r\nContent-Type: application/zip\r\n\r\n`,
+        ),
+        zip,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]);
+      await call(201, 'POST', `builds/${first.id}/artifacts?expire_in=1%20day`, {
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'build-token': first.token },
+        payload: multipart,
+      });
+      await call(200, 'PUT', `builds/${first.id}.json`, {
+        json: { token, state: 'success', trace: 'hello\n' },
+      });
+      const second = await call(201, 'POST', 'builds/register.json', { json: { token } });
+      const download = await app.inject({
+        method: 'GET',
+        url: `/ci/api/v1/builds/${first.id}/artifacts`,
+        headers: { 'build-token': second.token },
+      });
+      assert.equal(download.statusCode, 200);
+      await call(200, 'DELETE', `builds/${first.id}/artifacts`, { headers: { 'build-token': first.token } });
+      await cancelBuild(ctx.t.server.deps, second.id);
+      await call(404, 'PUT', `builds/${second.id}.json`, { json: { token, state: 'failed' } });
+      await call(204, 'POST', 'builds/register.json', { json: { token } });
+      await call(200, 'DELETE', 'runners/delete', { json: { token } });
+    },
+  },
+  {
+    area: 'operations',
+    name: 'creates over foreign and left-over repositories, the instance check, the health check',
+    async run(ctx) {
+      const deps = ctx.t.server.deps;
+      const dataDir = ctx.t.config.dataDir;
+      // A foreign repository refuses the create; a crashed create's leftover is replaced.
+      await initBareRepository(repositoryPath(dataDir, 'root', 'wl-foreign'));
+      await expect(ctx, 400, 'POST', '/api/v3/projects', { body: { name: 'wl-foreign' } });
+      const leftover = repositoryPath(dataDir, 'root', 'wl-leftover');
+      const reservation = await reserveRepository(deps, leftover);
+      await assert.rejects(
+        deps.db.kysely.transaction().execute(async (trx) => {
+          await placeRepository(trx, deps, reservation, { defaultBranch: 'master' });
+          throw new Error('crash');
+        }),
+      );
+      await expect(ctx, 201, 'POST', '/api/v3/projects', { body: { name: 'wl-leftover' } });
+      const findings = [];
+      for await (const finding of checkInstance(deps)) findings.push(finding);
+      assert.ok(findings.some((finding) => !finding.ok && finding.text.includes('wl-foreign')));
+      await expect(ctx, 200, 'GET', '/-/health');
+    },
+  },
+  {
+    area: 'repository',
+    name: 'repository API: reads, branch, tag, release and file writes, commits, transfer and its journal',
+    async run(ctx) {
+      const owner = await createUser(ctx.t, 'wlrepo');
+      const as = { token: owner.token };
+      const project = await expect(ctx, 201, 'POST', '/api/v3/projects', { ...as, body: { name: 'wlrepo' } });
+      const base = `/api/v3/projects/${project.body.id}/repository`;
+      const file = { file_path: 'a.txt', branch_name: 'master', content: 'a', commit_message: 'a' };
+      // The first commit of an empty project: default branch chosen and protected in push processing.
+      await expect(ctx, 201, 'POST', `${base}/files`, { ...as, body: file });
+      await expect(ctx, 200, 'PUT', `${base}/files`, { ...as, body: { ...file, content: 'b' } });
+      await expect(ctx, 201, 'POST', `${base}/commits`, {
+        ...as,
+        body: { branch_name: 'master', commit_message: 'c', actions: [{ action: 'create', file_path: 'c' }] },
+      });
+      await expect(ctx, 200, 'DELETE', `${base}/files`, { ...as, body: { ...file, content: undefined } });
+      await expect(ctx, 201, 'POST', `${base}/branches`, {
+        ...as,
+        body: { branch_name: 'b', ref: 'master' },
+      });
+      await expect(ctx, 200, 'DELETE', `${base}/branches/b`, as);
+      await expect(ctx, 201, 'POST', `${base}/tags`, {
+        ...as,
+        body: { tag_name: 'v1', ref: 'master', message: 'm', release_description: 'notes' },
+      });
+      await expect(ctx, 200, 'PUT', `${base}/tags/v1/release`, { ...as, body: { description: 'more' } });
+      await expect(ctx, 409, 'POST', `${base}/tags/v1/release`, { ...as, body: { description: 'again' } });
+      for (const url of ['/tags', '/tags/v1', '/commits', '/commits/master', '/tree', '/contributors']) {
+        await expect(ctx, 200, 'GET', `${base}${url}`, as);
+      }
+      await expect(ctx, 200, 'DELETE', `${base}/tags/v1`, as);
+      const group = await expect(ctx, 201, 'POST', '/api/v3/groups', {
+        body: { name: 'wlrepo-g', path: 'wlrepo-g' },
+      });
+      await expect(ctx, 201, 'POST', `/api/v3/groups/${group.body.id}/projects/${project.body.id}`);
+      await finishRepositoryMoves(ctx.t.server.deps);
     },
   },
 ];

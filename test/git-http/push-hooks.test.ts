@@ -5,15 +5,8 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import {
-  createProject,
-  createUser,
-  GitClient,
-  listen,
-  repoUrl,
-  type TestProject,
-  type TestUser,
-} from '../helpers/git.ts';
+import { createProject, createUser, type TestProject, type TestUser } from '../helpers/factory.ts';
+import { GitClient, listen, repoUrl } from '../helpers/git.ts';
 import { selfSignedCertificate, startReceiver, type Receiver } from '../helpers/receiver.ts';
 
 const BLANK = '0000000000000000000000000000000000000000';
@@ -62,7 +55,7 @@ describe('push and tag push hooks', () => {
     base = await listen(t);
     client = new GitClient();
     owner = await createUser(t, 'pusher');
-    project = await createProject(t, owner, 'hooked');
+    project = await createProject(t, { owner, path: 'hooked' });
     projectReceiver = await startReceiver();
     systemReceiver = await startReceiver();
     await addProjectHook({ url: projectReceiver.url, tag_push_events: true });

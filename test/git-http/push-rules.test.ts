@@ -4,15 +4,13 @@ import pino from 'pino';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import {
-  addMember,
+  addProjectMember,
   createProject,
   createUser,
-  GitClient,
-  listen,
-  repoUrl,
   type TestProject,
   type TestUser,
-} from '../helpers/git.ts';
+} from '../helpers/factory.ts';
+import { GitClient, listen, repoUrl } from '../helpers/git.ts';
 import { AccessLevel } from '../../src/domain/types.ts';
 import { startServer } from '../../src/server.ts';
 import { recordPendingPush } from '../../src/services/push.ts';
@@ -47,9 +45,9 @@ describe('push rules and push processing', () => {
     owner = await createUser(t, 'olga');
     master = await createUser(t, 'max');
     developer = await createUser(t, 'deb');
-    project = await createProject(t, owner, 'rules');
-    await addMember(t, project, master, AccessLevel.Master);
-    await addMember(t, project, developer, AccessLevel.Developer);
+    project = await createProject(t, { owner, path: 'rules' });
+    await addProjectMember(t, project.id, master.id, AccessLevel.Master);
+    await addProjectMember(t, project.id, developer.id, AccessLevel.Developer);
     work = await client.workTree('rules-work', ['base']);
     await client.ok(['push', '-q', url(owner), 'master'], work);
   });
@@ -147,7 +145,7 @@ describe('push rules and push processing', () => {
   });
 
   it('refuses every push to an archived project with a readable reason', async () => {
-    const archived = await createProject(t, owner, 'attic', { archived: true });
+    const archived = await createProject(t, { owner, path: 'attic', archived: true });
     const result = await client.run(
       ['push', repoUrl(base, archived.fullPath, owner.username, owner.password), 'master'],
       work,

@@ -4,15 +4,13 @@ import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import {
-  addMember,
+  addProjectMember,
   createProject,
   createUser,
-  GitClient,
-  listen,
-  repoUrl,
   type TestProject,
   type TestUser,
-} from '../helpers/git.ts';
+} from '../helpers/factory.ts';
+import { GitClient, listen, repoUrl } from '../helpers/git.ts';
 import { AccessLevel, Visibility } from '../../src/domain/types.ts';
 
 async function events(t: TestApp, projectId: number) {
@@ -54,11 +52,11 @@ describe('git smart HTTP', () => {
     reporter = await createUser(t, 'rita');
     guest = await createUser(t, 'gus');
     stranger = await createUser(t, 'stan');
-    secret = await createProject(t, owner, 'secret');
-    await addMember(t, secret, master, AccessLevel.Master);
-    await addMember(t, secret, developer, AccessLevel.Developer);
-    await addMember(t, secret, reporter, AccessLevel.Reporter);
-    await addMember(t, secret, guest, AccessLevel.Guest);
+    secret = await createProject(t, { owner, path: 'secret' });
+    await addProjectMember(t, secret.id, master.id, AccessLevel.Master);
+    await addProjectMember(t, secret.id, developer.id, AccessLevel.Developer);
+    await addProjectMember(t, secret.id, reporter.id, AccessLevel.Reporter);
+    await addProjectMember(t, secret.id, guest.id, AccessLevel.Guest);
   });
   after(async () => {
     client.close();
@@ -127,7 +125,7 @@ describe('git smart HTTP', () => {
   });
 
   it('lets anonymous callers clone public projects and asks them for credentials on private ones', async () => {
-    const open = await createProject(t, owner, 'open', { visibility: Visibility.Public });
+    const open = await createProject(t, { owner, path: 'open', visibility: Visibility.Public });
     const ownerUrl = repoUrl(base, open.fullPath, owner.username, owner.password);
     const work = await client.workTree('open-work', ['public commit']);
     await client.ok(['push', '-q', ownerUrl, 'master'], work);
@@ -217,7 +215,7 @@ describe('git smart HTTP', () => {
 
   it('refuses blocked users', async () => {
     const blocked = await createUser(t, 'bert');
-    await addMember(t, secret, blocked, AccessLevel.Developer);
+    await addProjectMember(t, secret.id, blocked.id, AccessLevel.Developer);
     await t.server.deps.db.kysely
       .updateTable('users')
       .set({ state: 'blocked' })
@@ -232,7 +230,7 @@ describe('git smart HTTP', () => {
   });
 
   it('serves internal projects to signed-in users but not to external ones', async () => {
-    const inside = await createProject(t, owner, 'inside', { visibility: Visibility.Internal });
+    const inside = await createProject(t, { owner, path: 'inside', visibility: Visibility.Internal });
     const work = await client.workTree('inside-work', ['internal commit']);
     await client.ok(
       ['push', '-q', repoUrl(base, inside.fullPath, owner.username, owner.password), 'master'],
@@ -245,12 +243,7 @@ describe('git smart HTTP', () => {
     ]);
     assert.equal(clone.code, 0, clone.stderr);
 
-    const external = await createUser(t, 'ext');
-    await t.server.deps.db.kysely
-      .updateTable('users')
-      .set({ external: 1 })
-      .where('id', '=', external.id)
-      .execute();
+    const external = await createUser(t, 'ext', { external: true });
     const auth = 'Basic ' + Buffer.from(`${external.username}:${external.password}`).toString('base64');
     const response = await fetch(`${base}/${inside.fullPath}.git/info/refs?service=git-upload-pack`, {
       headers: { authorization: auth },

@@ -38,7 +38,10 @@ export interface TestResponse {
   text: string;
 }
 
-async function createPostgresDatabase(baseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+/** A new, empty PostgreSQL database on the test server; `drop` removes it again. */
+export async function createPostgresDatabase(
+  baseUrl: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `labrador_test_${crypto.randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
@@ -72,6 +75,8 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     // The hook worker is woken by each enqueue and tests call drain(); a background poll would only add
     // stray queries to the tests that count them.
     LABRADOR_HOOK_POLL_MS: '60000',
+    // Production hashes cost tens of milliseconds each; tests sign in hundreds of users.
+    LABRADOR_PASSWORD_HASH_COST: '4',
     ...(database ? { LABRADOR_DATABASE_URL: database.url } : {}),
     ...env,
   });

@@ -1,93 +1,11 @@
-// Fixtures for tests that drive the real `git` client against a listening Labrador: users with known
-// passwords and tokens, projects with members and a bare repository, and a git client with a throwaway
-// HOME (no credential helpers, no prompts).
+// For tests that drive the real `git` client against a listening Labrador: a git client with a throwaway
+// HOME (no credential helpers, no prompts), clone URLs with credentials, and a listening port.
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestApp } from './app.ts';
-import {
-  findPersonalNamespace,
-  insertProject,
-  NEW_PROJECT_SWITCHES,
-  type ProjectRow,
-} from '../../src/db/repositories/projects.ts';
-import { insertMember } from '../../src/db/repositories/members.ts';
-import type { UserRow } from '../../src/db/repositories/users.ts';
-import { initBareRepository, repositoryPath } from '../../src/git/repository.ts';
-import { insertUserWithNamespace } from '../../src/services/users.ts';
-import { now } from '../../src/db/errors.ts';
-
-export interface TestUser extends UserRow {
-  password: string;
-  token: string;
-}
-
-export async function createUser(t: TestApp, username: string): Promise<TestUser> {
-  const password = `${username}-password-1234`;
-  const token = crypto.randomBytes(10).toString('hex');
-  const user = await insertUserWithNamespace(t.server.deps.db.kysely, {
-    username,
-    name: `${username} Name`,
-    email: `${username}@example.com`,
-    password,
-    authenticationToken: token,
-  });
-  return { ...user, password, token };
-}
-
-export interface TestProject extends ProjectRow {
-  fullPath: string;
-  repoPath: string;
-}
-
-/** A project in the owner's personal namespace with an empty bare repository. */
-export async function createProject(
-  t: TestApp,
-  owner: UserRow,
-  projectPath: string,
-  options: { visibility?: number; archived?: boolean } = {},
-): Promise<TestProject> {
-  const db = t.server.deps.db.kysely;
-  const namespace = (await findPersonalNamespace(db, owner.id))!;
-  const at = now();
-  const project = await insertProject(db, {
-    namespace_id: namespace.id,
-    creator_id: owner.id,
-    name: projectPath,
-    path: projectPath,
-    description: `About ${projectPath}`,
-    default_branch: null,
-    visibility_level: options.visibility ?? 0,
-    ...NEW_PROJECT_SWITCHES,
-    archived: options.archived ? 1 : 0,
-    star_count: 0,
-    import_url: null,
-    avatar: null,
-    runners_token: crypto.randomBytes(10).toString('hex'),
-    last_activity_at: at,
-    created_at: at,
-    updated_at: at,
-  });
-  const repoPath = repositoryPath(t.config.dataDir, namespace.path, project.path);
-  await initBareRepository(repoPath);
-  return { ...project, fullPath: `${namespace.path}/${project.path}`, repoPath };
-}
-
-export async function addMember(
-  t: TestApp,
-  project: ProjectRow,
-  user: UserRow,
-  level: number,
-): Promise<void> {
-  await insertMember(t.server.deps.db.kysely, {
-    sourceType: 'Project',
-    sourceId: project.id,
-    userId: user.id,
-    accessLevel: level,
-  });
-}
 
 export interface GitResult {
   code: number;

@@ -3,11 +3,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { requireAdmin, requireViewer } from '../../http/auth.ts';
-import { notFound, recordNotFound } from '../../http/errors.ts';
-import { pathId, requestParams } from '../../http/params.ts';
-import { createEmail, destroyEmail, findEmail, listEmails } from '../../services/emails.ts';
+import { findUserByIdParam } from '../../http/loaders.ts';
+import { notFound, recordNotFound } from '../../errors.ts';
+import { pathId, requestParams, requiredFields } from '../../http/params.ts';
+import { createEmail, destroyEmail } from '../../services/emails.ts';
+import { userEmail, userEmails } from '../../views/email-views.ts';
 import { presentEmail } from '../../presenters/email.ts';
-import { digits, failuresAsNotFound, findTargetUser, requiredFields, sendNull } from './user-resources.ts';
+import { digits, failuresAsNotFound, sendNull } from './user-resources.ts';
 
 type IdParams = { id: string };
 type UserEmailParams = { uid: string; id: string };
@@ -15,15 +17,15 @@ type UserEmailParams = { uid: string; id: string };
 export function register(app: FastifyInstance, deps: Deps): void {
   app.get('/user/emails', async (request) => {
     const viewer = requireViewer(request);
-    return (await listEmails(deps, viewer.id)).map(presentEmail);
+    return userEmails(deps, viewer.id);
   });
 
   app.get<{ Params: IdParams }>('/user/emails/:id', async (request) => {
     const viewer = requireViewer(request);
     const id = pathId(request.params.id);
-    const email = id === undefined ? undefined : await findEmail(deps, viewer.id, id);
+    const email = id === undefined ? undefined : await userEmail(deps, viewer.id, id);
     if (!email) throw recordNotFound();
-    return presentEmail(email);
+    return email;
   });
 
   app.post('/user/emails', async (request, reply) => {
@@ -43,9 +45,9 @@ export function register(app: FastifyInstance, deps: Deps): void {
 
   app.get<{ Params: { uid: string } }>(`/users/${digits('uid')}/emails`, async (request) => {
     requireAdmin(request);
-    const user = await findTargetUser(deps, request.params.uid);
+    const user = await findUserByIdParam(deps, request.params.uid);
     if (!user) throw notFound('User');
-    return (await listEmails(deps, user.id)).map(presentEmail);
+    return userEmails(deps, user.id);
   });
 
   // Parameters are checked before the user is looked up, as GitLab did.
@@ -53,16 +55,16 @@ export function register(app: FastifyInstance, deps: Deps): void {
     requireAdmin(request);
     const email = await failuresAsNotFound(async () => {
       const input = requiredFields(requestParams(request), ['email']);
-      const user = await findTargetUser(deps, request.params.id);
+      const user = await findUserByIdParam(deps, request.params.id);
       if (!user) throw recordNotFound();
-      return createEmail(deps, user.id, input.email, 404);
+      return createEmail(deps, user.id, input.email);
     });
     return reply.status(201).send(presentEmail(email));
   });
 
   app.delete<{ Params: UserEmailParams }>(`/users/${digits('uid')}/emails/:id`, async (request, reply) => {
     requireAdmin(request);
-    const user = await findTargetUser(deps, request.params.uid);
+    const user = await findUserByIdParam(deps, request.params.uid);
     if (!user) throw notFound('User');
     const id = pathId(request.params.id);
     const email = id === undefined ? undefined : await destroyEmail(deps, user.id, id);

@@ -4,19 +4,18 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { requireAdmin, requireViewer } from '../../http/auth.ts';
 import { loadProject } from '../../http/loaders.ts';
-import { notFound } from '../../http/errors.ts';
+import { notFound } from '../../errors.ts';
 import { optionalString, pathId, requestParams } from '../../http/params.ts';
 import {
   findNamespaceById,
   findNamespaceByPathOrName,
   findUserNamespace,
-  type NamespaceRow,
 } from '../../db/repositories/namespaces.ts';
 import { canCreateProjectsIn } from '../../policies/groups.ts';
 import { presentForkedProjectLink } from '../../presenters/member.ts';
-import { presentProjectById } from '../../services/project-views.ts';
+import { presentProjectById } from '../../views/project-views.ts';
 import { forkProject, linkFork, unlinkFork } from '../../services/forks.ts';
-import type { UserRow } from '../../db/repositories/users.ts';
+import type { NamespaceRow, UserRow } from '../../db/types.ts';
 
 async function targetNamespace(
   deps: Deps,

@@ -13,21 +13,16 @@ import {
   requiredString,
   type Params,
 } from '../../http/params.ts';
-import { forbidden, paramInvalid } from '../../http/errors.ts';
+import { forbidden, paramInvalid } from '../../errors.ts';
 import { loadGroup } from '../../http/loaders.ts';
 import { canAdminGroup } from '../../policies/groups.ts';
-import {
-  countGroups,
-  listGroups,
-  type GroupListFilter,
-  type NamespaceRow,
-} from '../../db/repositories/namespaces.ts';
+import { countGroups, listGroups, type GroupListFilter } from '../../db/repositories/namespaces.ts';
 import { countGroupProjects, groupProjectIds } from '../../db/repositories/group-projects.ts';
 import { findProjectRecordsByIds } from '../../db/repositories/projects.ts';
-import type { UserRow } from '../../db/repositories/users.ts';
 import { presentGroup, presentGroupDetail } from '../../presenters/group.ts';
-import { presentProjectRecords } from '../../services/project-views.ts';
+import { presentProjectRecords } from '../../views/project-views.ts';
 import { createGroup, deleteGroup, updateGroup, type GroupAttributes } from '../../services/groups.ts';
+import type { NamespaceRow, UserRow } from '../../db/types.ts';
 
 function groupAttributes(params: Params): GroupAttributes {
   // attributes_for_keys: blank values are "not given".

@@ -19,6 +19,12 @@ import * as projects from './projects.ts';
 import * as events from './events.ts';
 import * as systemHooks from './system-hooks.ts';
 import * as projectHooks from './project-hooks.ts';
+import * as repository from './repository.ts';
+import * as commits from './commits.ts';
+import * as repositoryFiles from './repository-files.ts';
+import * as tags from './tags.ts';
+import * as branchChanges from './branch-changes.ts';
+import * as projectTransfer from './project-transfer.ts';
 
 const modules = [
   version,
@@ -39,6 +45,12 @@ const modules = [
   events,
   systemHooks,
   projectHooks,
+  repository,
+  commits,
+  repositoryFiles,
+  tags,
+  branchChanges,
+  projectTransfer,
 ];
 
 export function registerApiV3(app: FastifyInstance, deps: Deps): void {

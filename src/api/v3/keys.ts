@@ -1,14 +1,15 @@
 // SSH keys: the caller's own (/user/keys) and, for administrators, any user's (/users/:uid/keys, and
-// /keys/:id with its owner).
-// Lists are not paginated (GitLab presented the whole association).
+// /keys/:id with its owner). Lists are not paginated: GitLab presented the whole association.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { requireAdmin, requireViewer } from '../../http/auth.ts';
-import { notFound, recordNotFound } from '../../http/errors.ts';
-import { pathId, requestParams } from '../../http/params.ts';
-import { createKey, destroyKey, findKey, findKeyWithOwner, listKeys } from '../../services/keys.ts';
-import { presentKeyRecord, presentSSHKey, presentSSHKeyWithUser } from '../../presenters/key.ts';
-import { digits, failuresAsNotFound, findTargetUser, requiredFields, sendNull } from './user-resources.ts';
+import { findUserByIdParam } from '../../http/loaders.ts';
+import { notFound, recordNotFound } from '../../errors.ts';
+import { pathId, requestParams, requiredFields } from '../../http/params.ts';
+import { createKey, destroyKey } from '../../services/keys.ts';
+import { keyWithOwner, userKey, userKeys } from '../../views/key-views.ts';
+import { presentKeyRecord, presentSSHKey } from '../../presenters/key.ts';
+import { digits, failuresAsNotFound, sendNull } from './user-resources.ts';
 
 type IdParams = { id: string };
 type UserKeyParams = { uid: string; id: string };
@@ -16,16 +17,16 @@ type UserKeyParams = { uid: string; id: string };
 export function register(app: FastifyInstance, deps: Deps): void {
   app.get('/user/keys', async (request) => {
     const viewer = requireViewer(request);
-    return (await listKeys(deps, viewer.id)).map(presentSSHKey);
+    return userKeys(deps, viewer.id);
   });
 
   // Another user's key is simply not found, for administrators too (GitLab scoped the find to the caller).
   app.get<{ Params: IdParams }>('/user/keys/:id', async (request) => {
     const viewer = requireViewer(request);
     const id = pathId(request.params.id);
-    const key = id === undefined ? undefined : await findKey(deps, viewer.id, id);
+    const key = id === undefined ? undefined : await userKey(deps, viewer.id, id);
     if (!key) throw recordNotFound();
-    return presentSSHKey(key);
+    return key;
   });
 
   app.post('/user/keys', async (request, reply) => {
@@ -45,9 +46,9 @@ export function register(app: FastifyInstance, deps: Deps): void {
 
   app.get<{ Params: { uid: string } }>(`/users/${digits('uid')}/keys`, async (request) => {
     requireAdmin(request);
-    const user = await findTargetUser(deps, request.params.uid);
+    const user = await findUserByIdParam(deps, request.params.uid);
     if (!user) throw notFound('User');
-    return (await listKeys(deps, user.id)).map(presentSSHKey);
+    return userKeys(deps, user.id);
   });
 
   // Parameters are checked before the user is looked up, as GitLab did.
@@ -55,16 +56,16 @@ export function register(app: FastifyInstance, deps: Deps): void {
     requireAdmin(request);
     const key = await failuresAsNotFound(async () => {
       const input = requiredFields(requestParams(request), ['title', 'key']);
-      const user = await findTargetUser(deps, request.params.id);
+      const user = await findUserByIdParam(deps, request.params.id);
       if (!user) throw recordNotFound();
-      return createKey(deps, user.id, input, 404);
+      return createKey(deps, user.id, input);
     });
     return reply.status(201).send(presentSSHKey(key));
   });
 
   app.delete<{ Params: UserKeyParams }>(`/users/${digits('uid')}/keys/:id`, async (request) => {
     requireAdmin(request);
-    const user = await findTargetUser(deps, request.params.uid);
+    const user = await findUserByIdParam(deps, request.params.uid);
     if (!user) throw notFound('User');
     const id = pathId(request.params.id);
     const key = id === undefined ? undefined : await destroyKey(deps, user.id, id);
@@ -72,12 +73,12 @@ export function register(app: FastifyInstance, deps: Deps): void {
     return presentKeyRecord(key);
   });
 
-  // Not in SPEC's list; GitLab 8.13 had it (lib/api/keys.rb) and clients such as python-gitlab call it.
+  // GitLab 8.13 had it (lib/api/keys.rb) and clients such as python-gitlab call it.
   app.get<{ Params: IdParams }>('/keys/:id', async (request) => {
     requireAdmin(request);
     const id = pathId(request.params.id);
-    const found = id === undefined ? undefined : await findKeyWithOwner(deps, id);
+    const found = id === undefined ? undefined : await keyWithOwner(deps, id);
     if (!found) throw recordNotFound();
-    return presentSSHKeyWithUser(found.key, found.user, deps.config.externalUrl, found.extras);
+    return found;
   });
 }

@@ -5,8 +5,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { requireViewer } from '../../http/auth.ts';
 import { paginate } from '../../http/pagination.ts';
-import { optionalString, requestParams, type Params } from '../../http/params.ts';
-import { ApiError, forbidden } from '../../http/errors.ts';
+import { grapeParams, optionalString, requestParams, type GrapeParam } from '../../http/params.ts';
+import { forbidden } from '../../errors.ts';
 import { loadGroup, loadProject } from '../../http/loaders.ts';
 import { canAdminProject } from '../../policies/access.ts';
 import { canAdminGroup } from '../../policies/groups.ts';
@@ -20,57 +20,9 @@ import {
   type MemberSource,
 } from '../../services/members.ts';
 
-type Kind = 'integer' | 'date';
-interface Spec {
-  name: string;
-  kind: Kind;
-  required: boolean;
-}
-
-/** Grape's coercion and presence checks, every problem reported in one `error` string. */
-function grapeParams(params: Params, specs: Spec[]): Record<string, number | string | null | undefined> {
-  const problems: string[] = [];
-  const values: Record<string, number | string | null | undefined> = {};
-  for (const spec of specs) {
-    let raw: string | undefined;
-    try {
-      raw = optionalString(params, spec.name);
-    } catch {
-      problems.push(`${spec.name} is invalid`);
-      continue;
-    }
-    if (raw === undefined || (spec.kind === 'integer' && raw.trim() === '')) {
-      if (spec.required) problems.push(`${spec.name} is missing`);
-      continue;
-    }
-    if (spec.kind === 'integer') {
-      if (!/^\s*-?\d{1,9}\s*$/.test(raw)) problems.push(`${spec.name} is invalid`);
-      else values[spec.name] = Number(raw);
-    } else {
-      const text = raw.trim();
-      if (text === '') {
-        values[spec.name] = null;
-        continue;
-      }
-      // A date or a date-time; memberships keep the day (YYYY-MM-DD).
-      const match = /^(\d{4})-(\d{2})-(\d{2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(text);
-      const day = match ? `${match[1]}-${match[2]}-${match[3]}` : undefined;
-      if (
-        !day ||
-        Number.isNaN(Date.parse(`${day}T00:00:00Z`)) ||
-        new Date(`${day}T00:00:00Z`).toISOString().slice(0, 10) !== day
-      )
-        problems.push(`${spec.name} is invalid`);
-      else values[spec.name] = day;
-    }
-  }
-  if (problems.length > 0) throw new ApiError(400, { error: problems.join(', ') });
-  return values;
-}
-
-const USER_ID: Spec = { name: 'user_id', kind: 'integer', required: true };
-const ACCESS_LEVEL: Spec = { name: 'access_level', kind: 'integer', required: true };
-const EXPIRES_AT: Spec = { name: 'expires_at', kind: 'date', required: false };
+const USER_ID: GrapeParam = { name: 'user_id', kind: 'integer', required: true };
+const ACCESS_LEVEL: GrapeParam = { name: 'access_level', kind: 'integer', required: true };
+const EXPIRES_AT: GrapeParam = { name: 'expires_at', kind: 'date', required: false };
 
 interface ResolvedSource {
   source: MemberSource;

@@ -1,28 +1,27 @@
-// Project hooks (reference/api-v3.md §7.3; README rows 29–30): masters and owners of the project, plus
-// Labrador's own delivery log for administrators (GET …/hooks/:hook_id/deliveries, POST …/resend).
+// Project hooks: masters and owners of the project manage them (GitLab's admin_project); administrators
+// also read Labrador's own delivery log (GET …/hooks/:hook_id/deliveries, POST …/resend).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { loadProject, type LoadedProject } from '../../http/loaders.ts';
 import { requireAdmin } from '../../http/auth.ts';
-import { forbidden } from '../../http/errors.ts';
+import { forbidden } from '../../errors.ts';
 import { paginate } from '../../http/pagination.ts';
 import { optionalBoolean, pathId, requestParams, requiredString, type Params } from '../../http/params.ts';
-import { countProjectHooks, listProjectHooks } from '../../db/repositories/hooks.ts';
-import { AccessLevel } from '../../domain/types.ts';
+import { canAdminProject } from '../../policies/access.ts';
 import {
   createProjectHook,
   destroyProjectHook,
-  findProjectHookOr404,
   updateProjectHook,
   type ProjectHookAttributes,
-} from '../../services/hooks.ts';
+} from '../../services/project-hooks.ts';
+import { countProjectHookList, findProjectHookOr404, projectHookListPage } from '../../views/hook-views.ts';
 import { presentProjectHook } from '../../presenters/hooks.ts';
 import { listHookDeliveries, resendHookDelivery } from './hook-deliveries.ts';
 
-/** admin_project: 404 for those who cannot read the project, 403 below master. */
+/** 404 for those who cannot read the project, 403 for those who cannot administer it. */
 async function loadAdministeredProject(deps: Deps, request: FastifyRequest): Promise<LoadedProject> {
   const project = await loadProject(deps, request);
-  if (project.access.level < AccessLevel.Master) throw forbidden();
+  if (!canAdminProject(project.access)) throw forbidden();
   return project;
 }
 
@@ -48,15 +47,13 @@ function hookIdParam(request: FastifyRequest): number | undefined {
 export function register(app: FastifyInstance, deps: Deps): void {
   app.get('/projects/:id/hooks', async (request, reply) => {
     const project = await loadAdministeredProject(deps, request);
-    const db = deps.db.kysely;
-    const hooks = await paginate(
+    return paginate(
       request,
       reply,
       deps.config.externalUrl,
-      () => countProjectHooks(db, project.project.id),
-      (page) => listProjectHooks(db, project.project.id, page),
+      () => countProjectHookList(deps, project.project.id),
+      (page) => projectHookListPage(deps, project.project.id, page),
     );
-    return hooks.map(presentProjectHook);
   });
 
   app.get('/projects/:id/hooks/:hook_id', async (request) => {
@@ -67,7 +64,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
   app.post('/projects/:id/hooks', async (request, reply) => {
     const project = await loadAdministeredProject(deps, request);
     const params = requestParams(request);
-    const url = requiredString(params, 'url');
+    const url = requiredString(params, 'url', { passNul: true });
     const hook = await createProjectHook(deps, project.project.id, url, hookAttributes(params));
     return reply.status(201).send(presentProjectHook(hook));
   });
@@ -77,14 +74,14 @@ export function register(app: FastifyInstance, deps: Deps): void {
     // The hook is looked up before the url is checked, as GitLab did.
     const hook = await findProjectHookOr404(deps, project.project.id, hookIdParam(request));
     const params = requestParams(request);
-    const url = requiredString(params, 'url');
+    const url = requiredString(params, 'url', { passNul: true });
     return presentProjectHook(await updateProjectHook(deps, hook, url, hookAttributes(params)));
   });
 
   app.delete('/projects/:id/hooks/:hook_id', async (request, reply) => {
     const project = await loadAdministeredProject(deps, request);
     const deleted = await destroyProjectHook(deps, project.project.id, hookIdParam(request));
-    // Idempotent (SPEC; README row 30): the deleted hook, or `null` when there was none.
+    // Idempotent, as SPEC asks: the deleted hook, or `null` when there was none.
     if (!deleted) return reply.type('application/json').send('null');
     return presentProjectHook(deleted);
   });

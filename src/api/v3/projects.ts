@@ -13,11 +13,11 @@ import {
   presentString,
   requestParams,
   requiredString,
+  toBoolean,
   type Params,
 } from '../../http/params.ts';
-import { forbidden, paramValueInvalid, recordNotFound, validationFailed } from '../../http/errors.ts';
+import { forbidden, paramValueInvalid, recordNotFound, validationFailed } from '../../errors.ts';
 import { findUserById } from '../../db/repositories/users.ts';
-import type { ProjectListQuery, ProjectOrder, ProjectScope } from '../../db/repositories/project-lists.ts';
 import { canAdminProject, isProjectOwner } from '../../policies/access.ts';
 import {
   countProjectList,
@@ -28,19 +28,11 @@ import {
   updateProject,
   type ProjectAttributes,
 } from '../../services/projects.ts';
-import { presentBasicProjectRecords, presentProjectRecords } from '../../services/project-views.ts';
+import { presentBasicProjectRecords, presentProjectRecords } from '../../views/project-views.ts';
 import { Visibility } from '../../domain/types.ts';
+import type { ProjectListQuery, ProjectOrder, ProjectScope } from '../../db/types.ts';
 
 type AttributeForm = 'create' | 'create-for-user' | 'edit';
-
-/** GitLab's to_boolean: an unrecognised value counts as not given (the `public` and `archived` params). */
-function toBoolean(params: Params, name: string): boolean | undefined {
-  const value = optionalString(params, name)?.trim().toLowerCase();
-  if (value === undefined) return undefined;
-  if (['true', 't', 'yes', 'y', '1', 'on'].includes(value)) return true;
-  if (['false', 'f', 'no', 'n', '0', 'off'].includes(value)) return false;
-  return undefined;
-}
 
 function projectAttributes(params: Params, form: AttributeForm): ProjectAttributes {
   const attributes: ProjectAttributes = {};

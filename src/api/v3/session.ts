@@ -1,10 +1,9 @@
-// POST /session (lib/api/session.rb): a login (username or email) and password buy the private token.
+// POST /session: a login (username or email) and password buy the user's private token.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { optionalString, requestParams } from '../../http/params.ts';
 import { signIn } from '../../services/session.ts';
-import { presentUserLogin } from '../../presenters/user.ts';
-import { loadUserFullExtras } from '../../services/users.ts';
+import { presentCurrentUser } from '../../views/user-views.ts';
 
 export function register(app: FastifyInstance, deps: Deps): void {
   app.post('/session', { config: { public: true } }, async (request, reply) => {
@@ -13,6 +12,6 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const login = optionalString(params, 'email') || optionalString(params, 'login');
     const user = await signIn(deps, login, optionalString(params, 'password'));
     reply.status(201);
-    return presentUserLogin(user, deps.config.externalUrl, await loadUserFullExtras(deps, user.id));
+    return presentCurrentUser(deps, user, true);
   });
 }

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { requireViewer } from '../../http/auth.ts';
 import { loadProject } from '../../http/loaders.ts';
-import { forbidden, notFound, paramInvalid } from '../../http/errors.ts';
+import { forbidden, notFound, paramInvalid } from '../../errors.ts';
 import { pathId, presentString, requestParams, requiredString } from '../../http/params.ts';
 import { canAdminProject } from '../../policies/access.ts';
 import { canReadGroup, groupAccess } from '../../policies/groups.ts';

@@ -3,9 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { requireViewer } from '../../http/auth.ts';
 import { loadProject } from '../../http/loaders.ts';
-import { forbidden } from '../../http/errors.ts';
+import { forbidden } from '../../errors.ts';
 import { isProjectOwner } from '../../policies/access.ts';
-import { presentProjectById } from '../../services/project-views.ts';
+import { presentProjectById } from '../../views/project-views.ts';
 import { setArchived, starProject, unstarProject } from '../../services/stars.ts';
 
 export function register(app: FastifyInstance, deps: Deps): void {

@@ -6,7 +6,7 @@ import multipart from '@fastify/multipart';
 import type { Deps } from '../../deps.ts';
 import { requireViewer } from '../../http/auth.ts';
 import { loadProject } from '../../http/loaders.ts';
-import { apiError, badRequest } from '../../http/errors.ts';
+import { apiError, badRequest } from '../../errors.ts';
 import { storeUpload, UploadTooLargeError, uploadLink } from '../../storage/uploads.ts';
 
 export function register(app: FastifyInstance, deps: Deps): void {

@@ -1,10 +1,7 @@
-// What the SSH key and email routes share: the administrators' /users/:uid/… lookups and GitLab's
-// answer shapes for them (reference/api-v3.md §7.6, §7.7; reference/README rows 39, 40, 47).
+// What the users, SSH key and email routes share: the digits-only `:id` GitLab's users resource matched,
+// and GitLab's answer shapes for administrators working on another user's keys and emails.
 import type { FastifyReply } from 'fastify';
-import type { Deps } from '../../deps.ts';
-import { findUserById, type UserRow } from '../../db/repositories/users.ts';
-import { ApiError, validationFailed } from '../../http/errors.ts';
-import { pathId, presentString, type Params } from '../../http/params.ts';
+import { ApiError } from '../../errors.ts';
 
 /**
  * GitLab's users resource only matched digits for `:id`/`:uid`; anything else fell to the catch-all
@@ -12,31 +9,10 @@ import { pathId, presentString, type Params } from '../../http/params.ts';
  */
 export const digits = (name: string) => `:${name}(^\\d+$)`;
 
-/** The user named by a digits-only path segment; undefined for one that does not exist (or overflows). */
-export async function findTargetUser(deps: Deps, segment: unknown): Promise<UserRow | undefined> {
-  const id = pathId(segment);
-  return id === undefined ? undefined : findUserById(deps.db.kysely, id);
-}
-
-/**
- * The required text parameters, in order; missing or blank ones are reported as the validation hash
- * `{"message":{"title":["can't be blank"]}}` (README row 40), not GitLab's `"title" not given` string.
- */
-export function requiredFields<T extends string>(params: Params, names: T[]): Record<T, string> {
-  const values = {} as Record<T, string>;
-  const missing: Record<string, string[]> = {};
-  for (const name of names) {
-    const value = presentString(params, name);
-    if (value === undefined) missing[name] = ["can't be blank"];
-    else values[name] = value;
-  }
-  if (Object.keys(missing).length > 0) throw validationFailed(missing);
-  return values;
-}
-
 /**
  * Administrators adding a key or email for a user: every failure is a 404 carrying GitLab's own body
- * (README row 39). Authentication (401) and non-administrators (403) keep their statuses.
+ * (a missing parameter, an invalid or duplicate value, an unknown user). Authentication (401) and
+ * non-administrators (403) keep their statuses.
  */
 export async function failuresAsNotFound<T>(work: () => Promise<T>): Promise<T> {
   try {

@@ -1,152 +1,128 @@
-// The users resource (lib/api/users.rb): list, show, create, modify, delete, block and unblock.
-// `:id` must be digits; anything else falls through to the catch-all `{"error":"404 Not Found"}`.
+// The users resource: list, show, create, modify, delete, block and unblock. `:id` must be digits;
+// anything else falls through to the catch-all `{"error":"404 Not Found"}`.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { requireAdmin, requireViewer } from '../../http/auth.ts';
-import { recordNotFound } from '../../http/errors.ts';
+import { findUserByIdParam } from '../../http/loaders.ts';
+import { recordNotFound } from '../../errors.ts';
 import { paginate } from '../../http/pagination.ts';
 import {
   optionalBoolean,
   pathId,
+  presentAttributes,
   presentString,
   requestParams,
   requiredString,
   type Params,
 } from '../../http/params.ts';
-import { findUserById, type UserRow } from '../../db/repositories/users.ts';
 import {
   blockUser,
-  countUserList,
   createUser,
   deleteUser,
-  loadUserFullExtrasMany,
   modifyUser,
   unblockUser,
-  userListPage,
-  usersWithUsername,
   type UserAttributes,
 } from '../../services/users.ts';
-import { presentUser, presentUserBasic, presentUserFull } from '../../presenters/user.ts';
+import { USER_TEXT_ATTRIBUTES } from '../../services/user-validation.ts';
+import {
+  countUserList,
+  presentUserFor,
+  presentUserFullForm,
+  userListPage,
+  usersWithUsername,
+} from '../../views/user-views.ts';
+import { presentUserFull } from '../../presenters/user.ts';
+import { digits, sendNull } from './user-resources.ts';
 
-const ID = ':id(^\\d+$)';
+const ID = digits('id');
 
-/** The optional attributes of create and modify; blank values count as not given (attributes_for_keys). */
-function userAttributes(params: Params): UserAttributes {
-  const attrs: UserAttributes = {};
-  for (const key of [
-    'email',
-    'password',
-    'name',
-    'username',
-    'skype',
-    'linkedin',
-    'twitter',
-    'website_url',
-    'organization',
-    'bio',
-    'location',
-    'projects_limit',
-    'provider',
-    'extern_uid',
-  ] as const) {
-    const value = presentString(params, key);
-    if (value !== undefined) attrs[key] = value;
-  }
+/** The switches of create and modify; a value that is not a boolean word is a 400 `<name> is invalid`. */
+function userSwitches(params: Params): UserAttributes {
+  const switches: UserAttributes = {};
   for (const key of ['admin', 'can_create_group', 'external'] as const) {
     const value = optionalBoolean(params, key);
-    if (value !== undefined) attrs[key] = value;
+    if (value !== undefined) switches[key] = value;
   }
-  return attrs;
+  return switches;
 }
 
 export function register(app: FastifyInstance, deps: Deps): void {
   const baseUrl = deps.config.externalUrl;
 
-  async function presentFullList(users: UserRow[]) {
-    const extras = await loadUserFullExtrasMany(
-      deps.db.kysely,
-      users.map((user) => user.id),
-    );
-    return users.map((user) => presentUserFull(user, baseUrl, extras.get(user.id)!));
-  }
-
   app.get('/users', async (request, reply) => {
     const viewer = requireViewer(request);
     const params = requestParams(request);
     const username = presentString(params, 'username');
-    let users: UserRow[];
-    if (username !== undefined) {
-      // An exact lookup, not paginated (no headers), as in GitLab.
-      users = await usersWithUsername(deps, username);
-    } else {
-      // GitLab checked `active` for presence only: any value selects active users.
-      const filter = {
-        active: presentString(params, 'active') !== undefined,
-        search: presentString(params, 'search'),
-      };
-      users = await paginate(
-        request,
-        reply,
-        baseUrl,
-        () => countUserList(deps, filter),
-        (page) => userListPage(deps, filter, page.offset, page.limit),
-      );
-    }
-    if (viewer.admin === 1) return presentFullList(users);
-    return users.map((user) => presentUserBasic(user, baseUrl));
+    // An exact lookup, not paginated (no headers), as in GitLab.
+    if (username !== undefined) return usersWithUsername(deps, viewer, username);
+    // GitLab checked `active` for presence only: any value selects active users.
+    const filter = {
+      active: presentString(params, 'active') !== undefined,
+      search: presentString(params, 'search'),
+    };
+    return paginate(
+      request,
+      reply,
+      baseUrl,
+      () => countUserList(deps, filter),
+      (page) => userListPage(deps, viewer, filter, page),
+    );
   });
 
-  app.get(`/users/${ID}`, async (request) => {
+  app.get<{ Params: { id: string } }>(`/users/${ID}`, async (request) => {
     const viewer = requireViewer(request);
-    const id = pathId((request.params as { id: string }).id);
-    const user = id === undefined ? undefined : await findUserById(deps.db.kysely, id);
+    const user = await findUserByIdParam(deps, request.params.id);
     if (!user) throw recordNotFound();
-    if (viewer.admin === 1) return (await presentFullList([user]))[0];
-    return presentUser(user, baseUrl);
+    return presentUserFor(deps, viewer, user);
   });
 
   app.post('/users', async (request, reply) => {
     requireAdmin(request);
     const params = requestParams(request);
+    // Blank values count as not given; a NUL byte is refused as the model refuses a bad value.
+    const text = presentAttributes(params, USER_TEXT_ATTRIBUTES, 400);
     // Checked one by one in GitLab's order.
     const email = requiredString(params, 'email');
     const password = requiredString(params, 'password');
     const name = requiredString(params, 'name');
     const username = requiredString(params, 'username');
-    // `confirm` is accepted and has no effect: Labrador sends no confirmation mail (README row 18).
-    const user = await createUser(deps, { ...userAttributes(params), email, password, name, username });
+    // `confirm` is accepted and has no effect: Labrador sends no confirmation mail.
+    const attrs = { ...text, ...userSwitches(params), email, password, name, username };
+    const user = await createUser(deps, attrs);
     reply.status(201);
-    return (await presentFullList([user]))[0];
+    return presentUserFullForm(deps, user);
   });
 
-  app.put(`/users/${ID}`, async (request) => {
+  app.put<{ Params: { id: string } }>(`/users/${ID}`, async (request) => {
     requireAdmin(request);
-    const id = pathId((request.params as { id: string }).id);
+    const id = pathId(request.params.id);
     if (id === undefined) throw recordNotFound();
-    const user = await modifyUser(deps, id, userAttributes(requestParams(request)));
-    return (await presentFullList([user]))[0];
+    const params = requestParams(request);
+    // Every failure of a modification is a 404, a NUL byte in a text attribute too.
+    const attrs = { ...presentAttributes(params, USER_TEXT_ATTRIBUTES, 404), ...userSwitches(params) };
+    const user = await modifyUser(deps, id, attrs);
+    return presentUserFullForm(deps, user);
   });
 
-  app.delete(`/users/${ID}`, async (_request, reply) => {
-    requireAdmin(_request);
-    const id = pathId((_request.params as { id: string }).id);
+  // Idempotent: an unknown user is 200 with `null`.
+  app.delete<{ Params: { id: string } }>(`/users/${ID}`, async (request, reply) => {
+    requireAdmin(request);
+    const id = pathId(request.params.id);
     const deleted = id === undefined ? null : await deleteUser(deps, id);
-    // Idempotent (SPEC): an unknown user is 200 with `null`.
-    if (!deleted) return reply.type('application/json').send('null');
+    if (!deleted) return sendNull(reply);
     return presentUserFull(deleted.user, baseUrl, deleted.extras);
   });
 
-  app.put(`/users/${ID}/block`, async (request, reply) => {
+  // `true` when the state changed, `false` when it already was so.
+  app.put<{ Params: { id: string } }>(`/users/${ID}/block`, async (request, reply) => {
     requireAdmin(request);
-    const id = pathId((request.params as { id: string }).id);
-    const changed = await blockUser(deps, id ?? 0);
+    const changed = await blockUser(deps, pathId(request.params.id) ?? 0);
     return reply.type('application/json').send(JSON.stringify(changed));
   });
 
-  app.put(`/users/${ID}/unblock`, async (request, reply) => {
+  app.put<{ Params: { id: string } }>(`/users/${ID}/unblock`, async (request, reply) => {
     requireAdmin(request);
-    const id = pathId((request.params as { id: string }).id);
-    const changed = await unblockUser(deps, id ?? 0);
+    const changed = await unblockUser(deps, pathId(request.params.id) ?? 0);
     return reply.type('application/json').send(JSON.stringify(changed));
   });
 }

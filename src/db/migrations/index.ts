@@ -10,6 +10,9 @@ import { up as gitForeignKeys } from './004-git-foreign-keys.ts';
 import { up as usersFkIndexes } from './004-users-fk-indexes.ts';
 import { up as groups } from './005-groups.ts';
 import { up as hooks } from './004-hooks.ts';
+import { up as ci } from './010-ci.ts';
+import { up as repositoryCreations } from './011-repository-creations.ts';
+import { up as repositoryApi } from './012-repository-api.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
@@ -20,17 +23,29 @@ const migrations: Array<[string, MigrationFn]> = [
   ['004-users-fk-indexes', usersFkIndexes],
   ['005-groups', groups],
   ['004-hooks', hooks],
+  ['010-ci', ci],
+  ['011-repository-creations', repositoryCreations],
+  ['012-repository-api', repositoryApi],
 ];
 
-export async function migrate(db: Db): Promise<void> {
+function migrator(db: Db): Migrator {
   const provided: Record<string, Migration> = {};
   for (const [name, up] of migrations) provided[name] = { up: (kysely) => up(kysely, db.dialect) };
   // Areas land in any order; a data dir migrated before a lower-numbered file arrived still takes it.
-  const migrator = new Migrator({
+  return new Migrator({
     db: db.kysely,
     provider: { getMigrations: async () => provided },
     allowUnorderedMigrations: true,
   });
-  const { error } = await migrator.migrateToLatest();
+}
+
+export async function migrate(db: Db): Promise<void> {
+  const { error } = await migrator(db).migrateToLatest();
   if (error) throw error;
+}
+
+/** Names of the migrations not yet run on this database (reads only). */
+export async function pendingMigrations(db: Db): Promise<string[]> {
+  const all = await migrator(db).getMigrations();
+  return all.filter((migration) => migration.executedAt === undefined).map((migration) => migration.name);
 }

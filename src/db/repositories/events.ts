@@ -1,12 +1,7 @@
 // Activity rows. Lists walk (project_id, id) or (author_id, id) newest first, with the offset applied to
 // the index before the page's rows are read (deferred join), so deep pages cost what page 1 costs.
-import { sql, type Insertable, type Selectable } from 'kysely';
-import type { EventsTable } from '../schema.ts';
-import type { Executor } from './users.ts';
 import { authorizedProjectIds } from './project-lists.ts';
-
-export type EventRow = Selectable<EventsTable>;
-export type NewEvent = Insertable<EventsTable>;
+import type { EventRow, Executor, NewEvent } from '../types.ts';
 
 export function insertEvent(db: Executor, values: NewEvent): Promise<EventRow> {
   return db.insertInto('events').values(values).returningAll().executeTakeFirstOrThrow();
@@ -48,11 +43,11 @@ export function listProjectEvents(
   return db.selectFrom('events').selectAll().where('id', 'in', ids).orderBy('id', 'desc').execute();
 }
 
-/** The viewer can see the event's project: public, internal (non-external viewers), or authorized. */
+/** Which projects' events the viewer sees: all of them, or those at least this visible plus the viewer's own. */
 export interface EventVisibility {
   viewerId: number;
-  admin: boolean;
-  external: boolean;
+  seesAll: boolean;
+  minimumVisibility: number;
 }
 
 function userEventsQuery(db: Executor, authorId: number, visibility: EventVisibility) {
@@ -60,11 +55,10 @@ function userEventsQuery(db: Executor, authorId: number, visibility: EventVisibi
     .selectFrom('events as e')
     .innerJoin('projects as p', 'p.id', 'e.project_id')
     .where('e.author_id', '=', authorId);
-  if (!visibility.admin) {
-    const minimum = visibility.external ? 20 : 10;
+  if (!visibility.seesAll) {
     query = query.where((eb) =>
       eb.or([
-        eb('p.visibility_level', '>=', minimum),
+        eb('p.visibility_level', '>=', visibility.minimumVisibility),
         eb('p.id', 'in', authorizedProjectIds(db, visibility.viewerId)),
       ]),
     );
@@ -97,5 +91,3 @@ export function listUserEvents(
     .offset(offset);
   return db.selectFrom('events').selectAll().where('id', 'in', ids).orderBy('id', 'desc').execute();
 }
-
-export { sql };

@@ -1,9 +1,6 @@
 // Fork links: one per fork (unique forked_to_project_id), counted per source on its own index.
-import type { Selectable } from 'kysely';
-import type { ForkedProjectLinksTable } from '../schema.ts';
-import type { Executor } from './users.ts';
-
-export type ForkLinkRow = Selectable<ForkedProjectLinksTable>;
+import type { Executor } from '../types.ts';
+import type { ForkLinkRow } from '../types.ts';
 
 export function findForkLinkTo(db: Executor, projectId: number): Promise<ForkLinkRow | undefined> {
   return db

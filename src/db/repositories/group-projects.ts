@@ -1,8 +1,8 @@
 // Projects of a group as a caller may see them (GitLab's GroupProjectsFinder): the group's own projects
 // and the projects shared with it, filtered to public, internal (non-external callers) and authorized
 // ones; administrators see all. Pages walk ids before reading rows.
-import type { Executor, UserRow } from './users.ts';
 import { authorizedProjectIds } from './project-lists.ts';
+import type { Executor, UserRow } from '../types.ts';
 
 export interface GroupProjectsFilter {
   groupId: number;

@@ -1,10 +1,8 @@
 // SSH keys. Lists use keys_user_id (user_id, id); the global uniqueness of a fingerprint is the
 // keys_fingerprint unique index, so a concurrent duplicate fails the insert rather than slipping in.
-import type { Insertable, Selectable } from 'kysely';
+import type { Insertable } from 'kysely';
 import type { KeysTable } from '../schema.ts';
-import type { Executor } from './users.ts';
-
-export type KeyRow = Selectable<KeysTable>;
+import type { Executor, KeyRow } from '../types.ts';
 
 export function keysOfUser(db: Executor, userId: number): Promise<KeyRow[]> {
   return db.selectFrom('keys').selectAll().where('user_id', '=', userId).orderBy('id').execute();
@@ -44,4 +42,8 @@ export function deleteKeyOfUser(db: Executor, userId: number, id: number): Promi
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirst();
+}
+
+export async function deleteKeysOfUser(db: Executor, userId: number): Promise<void> {
+  await db.deleteFrom('keys').where('user_id', '=', userId).execute();
 }

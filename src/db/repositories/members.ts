@@ -1,13 +1,10 @@
 // Memberships of projects (source_type 'Project') and groups ('Namespace'), and the access rows the
 // project policy reads: the caller's project membership, group membership and group shares, for one
 // project or a page of them, in one indexed query.
-import { sql, type Selectable } from 'kysely';
-import type { MembersTable } from '../schema.ts';
-import { now } from '../errors.ts';
-import type { Executor } from './users.ts';
-
-export type MemberRow = Selectable<MembersTable>;
-export type SourceType = 'Project' | 'Namespace';
+import { sql } from 'kysely';
+import { now } from '../../clock.ts';
+import type { Executor } from '../types.ts';
+import type { AccessRow, MemberRow, SourceType } from '../types.ts';
 
 /** Today as YYYY-MM-DD (UTC): a membership or share with expires_at <= today has expired. */
 export function today(): string {
@@ -58,12 +55,29 @@ export function findMember(
     .executeTakeFirst();
 }
 
-export interface AccessRow {
-  kind: 'Project' | 'Namespace' | 'Share';
-  /** projects.id for Project and Share rows, the group's namespace id for Namespace rows. */
-  source_id: number;
-  access_level: number;
-  notification_level: number | null;
+/** Every membership of a user, project and group alike (a user's deletion removes and announces each). */
+export function membershipsOfUser(db: Executor, userId: number): Promise<MemberRow[]> {
+  return db.selectFrom('members').selectAll().where('user_id', '=', userId).orderBy('id').execute();
+}
+
+/** The members of one project or group with their users (a deletion announces each removal). */
+export function membersWithUsersOfSource(db: Executor, sourceType: SourceType, sourceId: number) {
+  return db
+    .selectFrom('members')
+    .innerJoin('users', 'users.id', 'members.user_id')
+    .select([
+      'members.access_level',
+      'members.created_at',
+      'members.updated_at',
+      'users.id as user_id',
+      'users.name',
+      'users.username',
+      'users.email',
+    ])
+    .where('members.source_type', '=', sourceType)
+    .where('members.source_id', '=', sourceId)
+    .orderBy('members.id')
+    .execute();
 }
 
 /**

@@ -2,13 +2,8 @@
 // (source_type, source_id, user_id) index; the page's users come in the same query.
 import { sql, type Selectable } from 'kysely';
 import type { UsersTable } from '../schema.ts';
-import type { Executor } from './users.ts';
-import type { MemberRow, SourceType } from './members.ts';
-
-export interface MemberWithUser {
-  member: MemberRow;
-  user: Selectable<UsersTable>;
-}
+import type { Executor, MemberRow, SourceType } from '../types.ts';
+import type { MemberWithUser } from '../types.ts';
 
 function membersQuery(db: Executor, sourceType: SourceType, sourceId: number, search?: string) {
   let query = db

@@ -1,11 +1,9 @@
 // Namespaces: personal ones (type null, owner_id = the user) and groups (type 'Group'). Lookups are on
 // the primary key or lower(path)/lower(name) indexes; lists page over (type, id) or the members index.
-import { sql, type ExpressionBuilder, type Insertable, type Selectable, type Updateable } from 'kysely';
+import { sql, type ExpressionBuilder, type Insertable, type Updateable } from 'kysely';
 import type { Database, NamespacesTable } from '../schema.ts';
-import type { Executor } from './users.ts';
-
-export type NamespaceRow = Selectable<NamespacesTable>;
-export type GroupRow = NamespaceRow;
+import type { Executor } from '../types.ts';
+import type { GroupRow, NamespaceRow } from '../types.ts';
 
 export const GROUP_TYPE = 'Group';
 

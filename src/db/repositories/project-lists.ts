@@ -3,8 +3,9 @@
 // unexpired). Every branch is an index lookup keyed by the user, so its cost follows the user's
 // memberships, not the size of the projects table.
 import { sql } from 'kysely';
-import type { Executor } from './users.ts';
 import { today } from './members.ts';
+import type { Executor } from '../types.ts';
+import type { ProjectListQuery } from '../types.ts';
 
 export function authorizedProjectIds(db: Executor, userId: number) {
   const day = today();
@@ -41,23 +42,6 @@ export function authorizedProjectIds(db: Executor, userId: number) {
         .where(sql<boolean>`(m.expires_at is null or m.expires_at > ${day})`)
         .where(sql<boolean>`(l.expires_at is null or l.expires_at > ${day})`),
     );
-}
-
-export type ProjectScope = 'member' | 'visible' | 'owned' | 'starred' | 'all';
-export type ProjectOrder = 'id' | 'name' | 'path' | 'created_at' | 'updated_at' | 'last_activity_at';
-
-export interface ProjectListQuery {
-  scope: ProjectScope;
-  viewerId: number;
-  /** External users see only public projects beyond their memberships. */
-  external: boolean;
-  archived?: boolean;
-  visibility?: number;
-  search?: string;
-  /** Lists search description too; GET /projects/search matches name or path only (README row 24). */
-  searchDescription: boolean;
-  orderBy: ProjectOrder;
-  sort: 'asc' | 'desc';
 }
 
 function unexpiredMember() {

@@ -1,19 +1,16 @@
 // Projects with their namespace, looked up by id or by namespace/path (both on unique indexes), and the
 // batched page helpers the project entity needs (owners, fork sources, fork counts, shares).
-import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
-import type { Database, NamespacesTable, ProjectsTable } from '../schema.ts';
-import type { Executor } from './users.ts';
-
-export type ProjectRow = Selectable<ProjectsTable>;
-export type NamespaceRow = Selectable<NamespacesTable>;
-export type NewProject = Insertable<ProjectsTable>;
-export type ProjectChanges = Updateable<ProjectsTable>;
-
-/** A project and its namespace: what every project route works with. */
-export interface ProjectRecord {
-  project: ProjectRow;
-  namespace: NamespaceRow;
-}
+import { sql } from 'kysely';
+import type { Database } from '../schema.ts';
+import type { Executor } from '../types.ts';
+import type {
+  NamespaceRow,
+  NewProject,
+  ProjectChanges,
+  ProjectRecord,
+  ProjectRow,
+  SharedGroupRow,
+} from '../types.ts';
 
 export const PROJECT_COLUMNS = [
   'id',
@@ -43,6 +40,9 @@ export const PROJECT_COLUMNS = [
   'last_activity_at',
   'created_at',
   'updated_at',
+  'build_timeout',
+  'build_allow_git_fetch',
+  'build_coverage_regex',
 ] as const;
 
 const NAMESPACE_COLUMNS = [
@@ -78,6 +78,15 @@ function toRecord(row: Record<string, unknown>): ProjectRecord {
 
 export async function findProjectRecordById(db: Executor, id: number): Promise<ProjectRecord | undefined> {
   const row = await selectRecords(db).where('p.id', '=', id).executeTakeFirst();
+  return row ? toRecord(row) : undefined;
+}
+
+/** The project whose runners token this is (runner registration and build-token checks). */
+export async function findProjectRecordByRunnersToken(
+  db: Executor,
+  token: string,
+): Promise<ProjectRecord | undefined> {
+  const row = await selectRecords(db).where('p.runners_token', '=', token).executeTakeFirst();
   return row ? toRecord(row) : undefined;
 }
 
@@ -216,13 +225,6 @@ export async function forkCounts(db: Executor, ids: number[]): Promise<Map<numbe
   return result;
 }
 
-export interface SharedGroupRow {
-  project_id: number;
-  group_id: number;
-  group_name: string;
-  group_access: number;
-}
-
 /** Groups each project among `ids` is shared with, in share order. */
 export async function sharedGroups(db: Executor, ids: number[]): Promise<Map<number, SharedGroupRow[]>> {
   const result = new Map<number, SharedGroupRow[]>();
@@ -270,4 +272,23 @@ export async function personalProjectCounts(db: Executor, userIds: number[]): Pr
     .execute();
   for (const row of rows) if (row.owner_id !== null) result.set(row.owner_id, Number(row.count));
   return result;
+}
+
+/**
+ * Moves a project into another namespace if it is still in `fromNamespaceId` (a concurrent transfer
+ * loses instead of both moving the repository); whether it moved.
+ */
+export async function moveProjectToNamespace(
+  db: Executor,
+  id: number,
+  fromNamespaceId: number,
+  changes: ProjectChanges & { namespace_id: number },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('projects')
+    .set(changes)
+    .where('id', '=', id)
+    .where('namespace_id', '=', fromNamespaceId)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }

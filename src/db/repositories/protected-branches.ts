@@ -1,9 +1,6 @@
 // Protected-branch rules of a project; every query is on (project_id, name).
-import type { Selectable } from 'kysely';
-import type { ProtectedBranchesTable } from '../schema.ts';
-import type { Executor } from './users.ts';
-
-export type ProtectedBranchRow = Selectable<ProtectedBranchesTable>;
+import type { Executor } from '../types.ts';
+import type { ProtectedBranchRow } from '../types.ts';
 
 export function listProtectedBranches(db: Executor, projectId: number): Promise<ProtectedBranchRow[]> {
   return db
@@ -47,5 +44,17 @@ export async function deleteProtectedBranch(db: Executor, projectId: number, nam
     .deleteFrom('protected_branches')
     .where('project_id', '=', projectId)
     .where('name', '=', name)
+    .execute();
+}
+
+/** Adds a rule unless one with that exact name exists (a concurrent protect may have made it first). */
+export async function insertProtectedBranchIfMissing(
+  db: Executor,
+  row: Omit<ProtectedBranchRow, 'id'>,
+): Promise<void> {
+  await db
+    .insertInto('protected_branches')
+    .values(row)
+    .onConflict((conflict) => conflict.columns(['project_id', 'name']).doNothing())
     .execute();
 }

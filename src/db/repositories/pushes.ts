@@ -1,9 +1,6 @@
 // The pushes log: a row per receive-pack request, pending until its events are recorded.
-import type { Selectable } from 'kysely';
-import type { PushesTable } from '../schema.ts';
-import type { Executor } from './users.ts';
-
-export type PushRow = Selectable<PushesTable>;
+import type { Executor } from '../types.ts';
+import type { PushRow } from '../types.ts';
 
 export async function insertPendingPush(
   db: Executor,

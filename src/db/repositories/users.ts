@@ -1,10 +1,10 @@
 // Users and their personal namespaces. Every lookup here is on a unique index (token, id, lower(username),
 // lower(email)).
-import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
-import type { Database, UsersTable } from '../schema.ts';
-
-export type UserRow = Selectable<UsersTable>;
-export type Executor = Kysely<Database>;
+import { sql } from 'kysely';
+import { identitiesByUser } from './identities.ts';
+import { personalProjectCounts } from './projects.ts';
+import type { Executor, NewUserRow, UserChanges, UserFullExtras, UserRow } from '../types.ts';
+import type { UserState } from '../../domain/types.ts';
 
 export function findUserByToken(db: Executor, token: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('authentication_token', '=', token).executeTakeFirst();
@@ -12,6 +12,32 @@ export function findUserByToken(db: Executor, token: string): Promise<UserRow | 
 
 export function findUserById(db: Executor, id: number): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Users of a page (owners, event authors) in one query. */
+export async function usersByIds(db: Executor, ids: number[]): Promise<Map<number, UserRow>> {
+  const unique = [...new Set(ids)];
+  const result = new Map<number, UserRow>();
+  if (unique.length === 0) return result;
+  const rows = await db.selectFrom('users').selectAll().where('id', 'in', unique).execute();
+  for (const row of rows) result.set(row.id, row);
+  return result;
+}
+
+/** Identities and personal project counts of many users: one query per kind, never one per user. */
+export async function userFullExtrasByIds(
+  db: Executor,
+  userIds: number[],
+): Promise<Map<number, UserFullExtras>> {
+  const [identities, counts] = await Promise.all([
+    identitiesByUser(db, userIds),
+    personalProjectCounts(db, userIds),
+  ]);
+  const result = new Map<number, UserFullExtras>();
+  for (const id of userIds) {
+    result.set(id, { identities: identities.get(id) ?? [], personalProjectCount: counts.get(id) ?? 0 });
+  }
+  return result;
 }
 
 export function findUserByUsername(db: Executor, username: string): Promise<UserRow | undefined> {
@@ -37,27 +63,6 @@ export async function recordSignIn(db: Executor, user: UserRow, at: string): Pro
   return { ...user, ...stamps };
 }
 
-/** Identities of many users at once (one query per page, never one per user). */
-export async function identitiesByUser(
-  db: Executor,
-  userIds: number[],
-): Promise<Map<number, Array<{ provider: string; extern_uid: string }>>> {
-  const result = new Map<number, Array<{ provider: string; extern_uid: string }>>();
-  if (userIds.length === 0) return result;
-  const rows = await db
-    .selectFrom('identities')
-    .select(['user_id', 'provider', 'extern_uid'])
-    .where('user_id', 'in', userIds)
-    .orderBy('id')
-    .execute();
-  for (const row of rows) {
-    const list = result.get(row.user_id) ?? [];
-    list.push({ provider: row.provider, extern_uid: row.extern_uid });
-    result.set(row.user_id, list);
-  }
-  return result;
-}
-
 /** Whether an email is in use as any user's primary or secondary email (GitLab checked both tables). */
 export async function isEmailTaken(db: Executor, email: string, exceptUserId?: number): Promise<boolean> {
   const lower = email.trim().toLowerCase();
@@ -76,9 +81,6 @@ export async function isEmailTaken(db: Executor, email: string, exceptUserId?: n
   const [a, b] = await Promise.all([primary.executeTakeFirst(), secondary.executeTakeFirst()]);
   return Boolean(a || b);
 }
-
-export type NewUserRow = Insertable<UsersTable>;
-export type UserChanges = Updateable<UsersTable>;
 
 export interface UserListFilter {
   /** Only users whose state is active. */
@@ -176,18 +178,6 @@ export async function usernameTaken(db: Executor, username: string, exceptUserId
   return Boolean(await query.executeTakeFirst());
 }
 
-/** The namespace (personal or group) holding this path, case-insensitively. */
-export function findNamespaceByPath(
-  db: Executor,
-  path: string,
-): Promise<{ id: number; owner_id: number | null; type: string | null } | undefined> {
-  return db
-    .selectFrom('namespaces')
-    .select(['id', 'owner_id', 'type'])
-    .where(sql`lower(path)`, '=', path.toLowerCase())
-    .executeTakeFirst();
-}
-
 export function insertUser(db: Executor, values: NewUserRow): Promise<UserRow> {
   return db.insertInto('users').values(values).returningAll().executeTakeFirstOrThrow();
 }
@@ -234,16 +224,12 @@ export function updateUser(db: Executor, id: number, changes: UserChanges): Prom
   return db.updateTable('users').set(changes).where('id', '=', id).returningAll().executeTakeFirst();
 }
 
-export async function setUserState(db: Executor, id: number, state: string, at: string): Promise<void> {
-  await db.updateTable('users').set({ state, updated_at: at }).where('id', '=', id).execute();
-}
-
 /** Moves a user from one state to another only if it is still in the expected state; true when it moved. */
 export async function transitionUserState(
   db: Executor,
   id: number,
-  from: string[],
-  to: string,
+  from: UserState[],
+  to: UserState,
   at: string,
 ): Promise<boolean> {
   const result = await db
@@ -255,85 +241,8 @@ export async function transitionUserState(
   return Number(result.numUpdatedRows) > 0;
 }
 
-export function findIdentity(
-  db: Executor,
-  userId: number,
-  provider: string,
-): Promise<{ id: number; extern_uid: string } | undefined> {
-  return db
-    .selectFrom('identities')
-    .select(['id', 'extern_uid'])
-    .where('user_id', '=', userId)
-    .where('provider', '=', provider)
-    .executeTakeFirst();
-}
-
-/** Another identity with this provider and extern_uid (GitLab: extern_uid unique per provider). */
-export async function externUidTaken(
-  db: Executor,
-  provider: string,
-  externUid: string,
-  exceptUserId?: number,
-): Promise<boolean> {
-  let query = db
-    .selectFrom('identities')
-    .select('id')
-    .where('provider', '=', provider)
-    .where('extern_uid', '=', externUid)
-    .where('extern_uid', '<>', '');
-  if (exceptUserId !== undefined) query = query.where('user_id', '!=', exceptUserId);
-  return Boolean(await query.executeTakeFirst());
-}
-
-export async function insertIdentity(
-  db: Executor,
-  userId: number,
-  provider: string,
-  externUid: string,
-  at: string,
-): Promise<void> {
-  await db
-    .insertInto('identities')
-    .values({ user_id: userId, provider, extern_uid: externUid, created_at: at })
-    .execute();
-}
-
-export async function updateIdentityExternUid(db: Executor, id: number, externUid: string): Promise<void> {
-  await db.updateTable('identities').set({ extern_uid: externUid }).where('id', '=', id).execute();
-}
-
-/** The user's own secondary email with this address, if any. */
-export function findOwnSecondaryEmail(
-  db: Executor,
-  userId: number,
-  email: string,
-): Promise<{ id: number } | undefined> {
-  return db
-    .selectFrom('emails')
-    .select('id')
-    .where(sql`lower(email)`, '=', email.toLowerCase())
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-}
-
-export async function deleteSecondaryEmail(db: Executor, id: number): Promise<void> {
-  await db.deleteFrom('emails').where('id', '=', id).execute();
-}
-
-export async function insertSecondaryEmail(
-  db: Executor,
-  userId: number,
-  email: string,
-  at: string,
-): Promise<void> {
-  await db.insertInto('emails').values({ user_id: userId, email, created_at: at }).execute();
-}
-
-/** Removes the user's keys, secondary emails, identities, personal namespace and the user row. */
-export async function deleteUserRows(db: Executor, userId: number): Promise<void> {
-  await db.deleteFrom('keys').where('user_id', '=', userId).execute();
-  await db.deleteFrom('emails').where('user_id', '=', userId).execute();
-  await db.deleteFrom('identities').where('user_id', '=', userId).execute();
+/** Removes the user row and its personal namespace (keys, emails and identities go first). */
+export async function deleteUserWithNamespace(db: Executor, userId: number): Promise<void> {
   await db.deleteFrom('namespaces').where('owner_id', '=', userId).where('type', 'is', null).execute();
   await db.deleteFrom('users').where('id', '=', userId).execute();
 }

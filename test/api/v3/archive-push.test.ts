@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createProject, createUser, GitClient, listen, repoUrl } from '../../helpers/git.ts';
+import { createProject, createUser } from '../../helpers/factory.ts';
+import { GitClient, listen, repoUrl } from '../../helpers/git.ts';
 
 describe('archived projects refuse pushes', () => {
   let t: TestApp;
@@ -21,7 +22,7 @@ describe('archived projects refuse pushes', () => {
 
   it('refuses a push after POST archive and accepts one after POST unarchive', async () => {
     const owner = await createUser(t, 'arch');
-    const project = await createProject(t, owner, 'vault');
+    const project = await createProject(t, { owner, path: 'vault' });
     const url = repoUrl(base, project.fullPath, owner.username, owner.password);
     const work = await client.workTree('vault-work', ['one']);
 

@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import {
-  addMember,
+  addProjectMember,
   createProject,
   createUser,
-  GitClient,
   type TestProject,
   type TestUser,
-} from '../../helpers/git.ts';
+} from '../../helpers/factory.ts';
+import { GitClient } from '../../helpers/git.ts';
 import { AccessLevel, Visibility } from '../../../src/domain/types.ts';
 
 const UNICODE = 'fonctionnalité/ブランチ';
@@ -34,9 +34,9 @@ describe('branches API', () => {
     developer = await createUser(t, 'devon');
     guest = await createUser(t, 'gina');
     stranger = await createUser(t, 'sam');
-    project = await createProject(t, owner, 'branchy');
-    await addMember(t, project, developer, AccessLevel.Developer);
-    await addMember(t, project, guest, AccessLevel.Guest);
+    project = await createProject(t, { owner, path: 'branchy' });
+    await addProjectMember(t, project.id, developer.id, AccessLevel.Developer);
+    await addProjectMember(t, project.id, guest.id, AccessLevel.Guest);
     // Content goes straight into the bare repository: these tests are about the API, not the transport.
     const work = await client.workTree('branchy');
     first = await client.commit(work, 'first');
@@ -131,8 +131,24 @@ describe('branches API', () => {
     assert.equal(anonymous.status, 401);
   });
 
+  it('answers 404 Branch Not Found for names no branch could have, never 500, and protects nothing', async () => {
+    const list = `/api/v3/projects/${project.id}/repository/branches`;
+    const before = await t.request('GET', list, { token: owner.token });
+    // Patterns to git, refused by check-ref-format, or past what a ref (and an argument) can hold.
+    const names = ['*', 'ma?ter', 'master.lock', 'a..b', '.hidden', 'x@{1}', 'x'.repeat(200_000)];
+    for (const name of names) {
+      for (const suffix of ['', '/protect', '/unprotect']) {
+        const method = suffix === '' ? 'GET' : 'PUT';
+        const response = await t.request(method, branchUrl(name, suffix), { token: owner.token });
+        assert.equal(response.status, 404, `${method} ${name.slice(0, 20)}${suffix}`);
+        assert.deepEqual(response.body, { message: '404 Branch Not Found' });
+      }
+    }
+    assert.deepEqual((await t.request('GET', list, { token: owner.token })).body, before.body);
+  });
+
   it('lets anyone signed in read the branches of a public project', async () => {
-    const open = await createProject(t, owner, 'open-branches', { visibility: Visibility.Public });
+    const open = await createProject(t, { owner, path: 'open-branches', visibility: Visibility.Public });
     const work = await client.workTree('open-branches', ['only']);
     await client.ok(['push', '-q', open.repoPath, 'master'], work);
     const response = await t.request('GET', `/api/v3/projects/${open.id}/repository/branches`, {
@@ -199,7 +215,7 @@ describe('branches API', () => {
   });
 
   it('drops the protection rules and pushes of a deleted project', async () => {
-    const doomed = await createProject(t, owner, 'doomed');
+    const doomed = await createProject(t, { owner, path: 'doomed' });
     const work = await client.workTree('doomed', ['only']);
     await client.ok(['push', '-q', doomed.repoPath, 'master'], work);
     const protect = await t.request(

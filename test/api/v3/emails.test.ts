@@ -1,19 +1,19 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createUser, type CreatedUser } from '../../helpers/users.ts';
+import { createUser, type TestUser } from '../../helpers/factory.ts';
 
 describe('Secondary emails', () => {
   let t: TestApp;
-  let alice: CreatedUser;
-  let bob: CreatedUser;
-  let blocked: CreatedUser;
+  let alice: TestUser;
+  let bob: TestUser;
+  let blocked: TestUser;
 
   before(async () => {
     t = await startTestApp();
-    alice = await createUser(t, { username: 'alice', email: 'alice@example.com' });
-    bob = await createUser(t, { username: 'bob', email: 'Bob.Primary@Example.com' });
-    blocked = await createUser(t, { username: 'blocked' });
+    alice = await createUser(t, 'alice', { email: 'alice@example.com' });
+    bob = await createUser(t, 'bob', { email: 'Bob.Primary@Example.com' });
+    blocked = await createUser(t, 'blocked');
     const block = await t.request('PUT', `/api/v3/users/${blocked.id}/block`, { token: t.rootToken });
     assert.equal(block.status, 200, block.text);
   });

@@ -1,20 +1,24 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createUser, type TestUser } from '../../helpers/project-fixtures.ts';
-import { EventAction, recordEvent } from '../../../src/services/events.ts';
+import { createUser, type TestUser } from '../../helpers/factory.ts';
+import { recordEvent } from '../../../src/services/events.ts';
+import { EventAction } from '../../../src/domain/types.ts';
 
 describe('events', () => {
   let t: TestApp;
   let author: TestUser;
   let viewer: TestUser;
+  let outsider: TestUser;
   let privateId: number;
+  let internalId: number;
   let publicId: number;
 
   before(async () => {
     t = await startTestApp();
     author = await createUser(t, 'author');
     viewer = await createUser(t, 'viewer');
+    outsider = await createUser(t, 'outsider', { external: true });
     let r = await t.request('POST', '/api/v3/projects', { token: author.token, body: { name: 'secret' } });
     privateId = r.body.id;
     r = await t.request('POST', '/api/v3/projects', {
@@ -22,11 +26,16 @@ describe('events', () => {
       body: { name: 'open', public: true },
     });
     publicId = r.body.id;
+    r = await t.request('POST', '/api/v3/projects', {
+      token: author.token,
+      body: { name: 'inside', visibility_level: 10 },
+    });
+    internalId = r.body.id;
     // A push as the git area records it, through the one recording function.
     await t.server.deps.db.kysely.transaction().execute((trx) =>
       recordEvent(trx, {
         projectId: publicId,
-        authorId: author.user.id,
+        authorId: author.id,
         action: EventAction.Pushed,
         data: { before: '0'.repeat(40), after: 'a'.repeat(40), ref: 'refs/heads/master', commits: [] },
       }),
@@ -69,23 +78,25 @@ describe('events', () => {
   });
 
   it('GET /users/:id/events shows only events of projects the caller can see', async () => {
-    let r = await t.request('GET', `/api/v3/users/${author.user.id}/events`, { token: viewer.token });
+    const projectsOfEvents = (body: Array<{ project_id: number }>) => body.map((e) => e.project_id);
+    let r = await t.request('GET', `/api/v3/users/${author.id}/events`, { token: viewer.token });
     assert.equal(r.status, 200);
-    assert.deepEqual(
-      r.body.map((e: { project_id: number }) => e.project_id),
-      [publicId, publicId],
-    );
-    r = await t.request('GET', `/api/v3/users/${author.user.id}/events`, { token: author.token });
-    assert.equal(r.body.length, 3);
-    r = await t.request('GET', `/api/v3/users/${author.user.id}/events`, { token: t.rootToken });
-    assert.equal(r.body.length, 3);
-    assert.equal(r.headers['x-total'], '3');
+    assert.deepEqual(projectsOfEvents(r.body), [publicId, internalId, publicId]);
+    // External users see internal projects only where they are members.
+    r = await t.request('GET', `/api/v3/users/${author.id}/events`, { token: outsider.token });
+    assert.deepEqual(projectsOfEvents(r.body), [publicId, publicId]);
+    assert.equal(r.headers['x-total'], '2');
+    r = await t.request('GET', `/api/v3/users/${author.id}/events`, { token: author.token });
+    assert.equal(r.body.length, 4);
+    r = await t.request('GET', `/api/v3/users/${author.id}/events`, { token: t.rootToken });
+    assert.equal(r.body.length, 4);
+    assert.equal(r.headers['x-total'], '4');
     r = await t.request('GET', '/api/v3/users/99999/events', { token: viewer.token });
     assert.equal(r.status, 404);
     assert.deepEqual(r.body, { message: '404 User Not Found' });
     r = await t.request('GET', '/api/v3/users/nobody/events', { token: viewer.token });
     assert.equal(r.status, 404);
-    r = await t.request('GET', `/api/v3/users/${author.user.id}/events`);
+    r = await t.request('GET', `/api/v3/users/${author.id}/events`);
     assert.equal(r.status, 401);
   });
 });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createProject, createUser, type TestProject, type TestUser } from '../../helpers/fixtures.ts';
+import { createProject, createUser, type TestProject, type TestUser } from '../../helpers/factory.ts';
 import { repositoryPath } from '../../../src/git/repository.ts';
 import { git } from '../../../src/git/exec.ts';
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createProject, createUser, type TestUser } from '../../helpers/fixtures.ts';
+import { createProject, createUser, type TestUser } from '../../helpers/factory.ts';
 import { repositoryPath } from '../../../src/git/repository.ts';
 
 const GROUP_KEYS = [

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import sshpk from 'sshpk';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createUser, type CreatedUser } from '../../helpers/users.ts';
+import { createUser, type TestUser } from '../../helpers/factory.ts';
 
 const fixtureDir = path.join(import.meta.dirname, '../../fixtures/ssh-keys');
 const fixtureFingerprints: Record<string, string> = JSON.parse(
@@ -48,9 +48,9 @@ function freshKey(comment = 'fresh'): string {
 
 describe('SSH keys', () => {
   let t: TestApp;
-  let alice: CreatedUser;
-  let bob: CreatedUser;
-  let blocked: CreatedUser;
+  let alice: TestUser;
+  let bob: TestUser;
+  let blocked: TestUser;
   const keyFields = ['id', 'title', 'key', 'created_at'];
   const recordFields = [
     'id',
@@ -66,9 +66,9 @@ describe('SSH keys', () => {
 
   before(async () => {
     t = await startTestApp();
-    alice = await createUser(t, { username: 'alice' });
-    bob = await createUser(t, { username: 'bob' });
-    blocked = await createUser(t, { username: 'blocked' });
+    alice = await createUser(t, 'alice');
+    bob = await createUser(t, 'bob');
+    blocked = await createUser(t, 'blocked');
     const block = await t.request('PUT', `/api/v3/users/${blocked.id}/block`, { token: t.rootToken });
     assert.equal(block.status, 200, block.text);
   });

@@ -1,8 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createProject, createUser, type TestProject, type TestUser } from '../../helpers/fixtures.ts';
-import { insertMember } from '../../../src/db/repositories/members.ts';
+import {
+  addProjectMember,
+  createProject,
+  createUser,
+  type TestProject,
+  type TestUser,
+} from '../../helpers/factory.ts';
 
 const HOOK_KEYS = [
   'id',
@@ -36,13 +41,7 @@ describe('project hooks API', () => {
     stranger = await createUser(t, 'hookstranger');
     project = await createProject(t, { owner, path: 'hooked', visibility: 0 });
     other = await createProject(t, { owner, path: 'other', visibility: 20 });
-    await insertMember(t.server.deps.db.kysely, {
-      sourceType: 'Project',
-      sourceId: project.id,
-      userId: developer.id,
-      accessLevel: 30,
-      createdById: owner.id,
-    });
+    await addProjectMember(t, project.id, developer.id, 30);
     base = `/api/v3/projects/${project.id}/hooks`;
   });
   after(() => t.close());
@@ -152,6 +151,32 @@ describe('project hooks API', () => {
     });
     assert.equal(badUrl.status, 422);
     assert.deepEqual(badUrl.body, { error: 'Invalid url given' });
+  });
+
+  it('refuses a URL over 2,000 characters or holding a NUL byte, on create and update, and stores nothing', async () => {
+    const longest = `http://example.com/${'a'.repeat(2000 - 'http://example.com/'.length)}`;
+    const kept = await t.request('POST', base, { token: owner.token, body: { url: longest } });
+    assert.equal(kept.status, 201);
+    assert.equal(kept.body.url, longest);
+    const before = await t.request('GET', `${base}?per_page=100`, { token: owner.token });
+    const refused = [
+      `${longest}b`,
+      `http://example.com/${'a'.repeat(1024 * 1024)}`,
+      'http://example.com/\u0000x',
+    ];
+    for (const url of refused) {
+      const created = await t.request('POST', base, { token: owner.token, body: { url } });
+      assert.equal(created.status, 422, `${url.length} characters`);
+      assert.deepEqual(created.body, { error: 'Invalid url given' });
+      const updated = await t.request('PUT', `${base}/${kept.body.id}`, {
+        token: owner.token,
+        body: { url },
+      });
+      assert.equal(updated.status, 422, `${url.length} characters`);
+      assert.deepEqual(updated.body, { error: 'Invalid url given' });
+    }
+    const after = await t.request('GET', `${base}?per_page=100`, { token: owner.token });
+    assert.deepEqual(after.body, before.body);
   });
 
   it('keeps hooks to their project', async () => {

@@ -7,7 +7,7 @@ import {
   createGroup,
   createUser,
   type TestUser,
-} from '../../helpers/project-fixtures.ts';
+} from '../../helpers/factory.ts';
 
 describe('project lists and search', () => {
   let t: TestApp;
@@ -38,7 +38,7 @@ describe('project lists and search', () => {
       assert.equal(r.status, 201);
       ids[name] = r.body.id;
     }
-    await addProjectMember(t, ids.alpha, member.user.id, 30);
+    await addProjectMember(t, ids.alpha, member.id, 30);
     await t.server.deps.db.kysely
       .updateTable('projects')
       .set({ archived: 1 })
@@ -48,8 +48,8 @@ describe('project lists and search', () => {
     await t.server.deps.db.kysely
       .insertInto('users_star_projects')
       .values([
-        { project_id: ids.alpha, user_id: outsider.user.id, created_at: at, updated_at: at },
-        { project_id: ids.charlie, user_id: outsider.user.id, created_at: at, updated_at: at },
+        { project_id: ids.alpha, user_id: outsider.id, created_at: at, updated_at: at },
+        { project_id: ids.charlie, user_id: outsider.id, created_at: at, updated_at: at },
       ])
       .execute();
   });
@@ -146,7 +146,7 @@ describe('project lists and search', () => {
   it('owned includes projects of groups the caller owns', async () => {
     const group = await createGroup(t, 'crew', 0);
     const boss = await createUser(t, 'boss');
-    await addGroupMember(t, group, boss.user.id, 50);
+    await addGroupMember(t, group, boss.id, 50);
     const r = await t.request('POST', '/api/v3/projects', {
       token: boss.token,
       body: { name: 'crewwork', namespace_id: group },

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createUser, type TestUser } from '../../helpers/project-fixtures.ts';
+import { createUser, type TestUser } from '../../helpers/factory.ts';
 
 // A real remote: a bare repository served over git's "dumb" HTTP protocol by a static file server.
 function serveDirectory(root: string): Promise<http.Server> {

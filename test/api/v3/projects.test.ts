@@ -10,7 +10,7 @@ import {
   createUser,
   shareWithGroup,
   type TestUser,
-} from '../../helpers/project-fixtures.ts';
+} from '../../helpers/factory.ts';
 
 const PROJECT_KEYS = [
   'id',
@@ -83,7 +83,7 @@ describe('projects: create, read, edit, delete', () => {
     assert.equal(project.default_branch, 'master');
     assert.equal(project.http_url_to_repo, 'http://labrador.test/alice/hello-world.git');
     assert.equal(project.ssh_url_to_repo, 'git@labrador.test:alice/hello-world.git');
-    assert.equal(project.creator_id, alice.user.id);
+    assert.equal(project.creator_id, alice.id);
     assert.deepEqual(Object.keys(project.owner), [
       'name',
       'username',
@@ -185,7 +185,7 @@ describe('projects: create, read, edit, delete', () => {
     // Another user's namespace is not one alice may create in.
     r = await t.request('POST', '/api/v3/projects', {
       token: alice.token,
-      body: { name: 'Other', namespace_id: bob.user.id },
+      body: { name: 'Other', namespace_id: bob.id },
     });
     assert.equal(r.status, 400);
 
@@ -217,7 +217,7 @@ describe('projects: create, read, edit, delete', () => {
     assert.deepEqual(r.body, {
       error: ['Your project limit is 1 projects! Please contact your administrator to increase it'],
     });
-    r = await t.request('POST', `/api/v3/projects/user/${carol.user.id}`, {
+    r = await t.request('POST', `/api/v3/projects/user/${carol.id}`, {
       token: t.rootToken,
       body: { name: 'two' },
     });
@@ -236,7 +236,7 @@ describe('projects: create, read, edit, delete', () => {
   });
 
   it('creates for a user (administrators only)', async () => {
-    let r = await t.request('POST', `/api/v3/projects/user/${bob.user.id}`, {
+    let r = await t.request('POST', `/api/v3/projects/user/${bob.id}`, {
       token: alice.token,
       body: { name: 'nope' },
     });
@@ -244,14 +244,14 @@ describe('projects: create, read, edit, delete', () => {
     r = await t.request('POST', '/api/v3/projects/user/999999', { token: t.rootToken, body: { name: 'x' } });
     assert.equal(r.status, 404);
     assert.deepEqual(r.body, { message: '404 Not found' });
-    r = await t.request('POST', `/api/v3/projects/user/${bob.user.id}`, { token: t.rootToken, body: {} });
+    r = await t.request('POST', `/api/v3/projects/user/${bob.id}`, { token: t.rootToken, body: {} });
     assert.equal(r.status, 400);
     assert.deepEqual(Object.keys(r.body.message), ['name', 'path']);
     assert.deepEqual(r.body.message.name.slice(0, 2), [
       "can't be blank",
       'is too short (minimum is 0 characters)',
     ]);
-    r = await t.request('POST', `/api/v3/projects/user/${bob.user.id}`, {
+    r = await t.request('POST', `/api/v3/projects/user/${bob.id}`, {
       token: t.rootToken,
       body: {
         name: 'Bobs Tool',
@@ -262,7 +262,7 @@ describe('projects: create, read, edit, delete', () => {
     });
     assert.equal(r.status, 201);
     assert.equal(r.body.path_with_namespace, 'bob/bobs-tool');
-    assert.equal(r.body.creator_id, bob.user.id);
+    assert.equal(r.body.creator_id, bob.id);
     assert.equal(r.body.owner.username, 'bob');
     assert.equal(r.body.container_registry_enabled, true);
     assert.equal(r.body.default_branch, 'main');
@@ -278,8 +278,8 @@ describe('projects: create, read, edit, delete', () => {
     const id = created.body.id;
     const master = await createUser(t, 'edit-master');
     const dev = await createUser(t, 'edit-dev');
-    await addProjectMember(t, id, master.user.id, 40);
-    await addProjectMember(t, id, dev.user.id, 30);
+    await addProjectMember(t, id, master.id, 40);
+    await addProjectMember(t, id, dev.id, 30);
 
     let r = await t.request('PUT', `/api/v3/projects/${id}`, {
       token: dev.token,
@@ -338,7 +338,7 @@ describe('projects: create, read, edit, delete', () => {
     });
     const id = created.body.id;
     const master = await createUser(t, 'del-master');
-    await addProjectMember(t, id, master.user.id, 40);
+    await addProjectMember(t, id, master.id, 40);
     let r = await t.request('DELETE', `/api/v3/projects/${id}`, { token: master.token });
     assert.equal(r.status, 403);
     r = await t.request('DELETE', `/api/v3/projects/${id}`, { token: bob.token });
@@ -346,7 +346,7 @@ describe('projects: create, read, edit, delete', () => {
     const db = t.server.deps.db.kysely;
     await db
       .insertInto('users_star_projects')
-      .values({ project_id: id, user_id: bob.user.id, created_at: 'x', updated_at: 'x' })
+      .values({ project_id: id, user_id: bob.id, created_at: 'x', updated_at: 'x' })
       .execute();
     r = await t.request('DELETE', `/api/v3/projects/${id}`, { token: alice.token });
     assert.equal(r.status, 200);
@@ -425,7 +425,7 @@ describe('projects: the access matrix', () => {
         ['reporter', 20],
         ['guest', 10],
       ] as const) {
-        await addProjectMember(t, r.body.id, users[role].user.id, access);
+        await addProjectMember(t, r.body.id, users[role].id, access);
       }
     }
   });
@@ -517,10 +517,10 @@ describe('projects: the access matrix', () => {
     const groupDev = await createUser(t, 'group-dev');
     const partner = await createUser(t, 'partner');
     const lapsed = await createUser(t, 'lapsed');
-    await addGroupMember(t, group, groupOwner.user.id, 50);
-    await addGroupMember(t, group, groupDev.user.id, 30);
-    await addGroupMember(t, sharedGroup, partner.user.id, 50);
-    await addGroupMember(t, sharedGroup, lapsed.user.id, 40, '2000-01-01');
+    await addGroupMember(t, group, groupOwner.id, 50);
+    await addGroupMember(t, group, groupDev.id, 30);
+    await addGroupMember(t, sharedGroup, partner.id, 50);
+    await addGroupMember(t, sharedGroup, lapsed.id, 40, '2000-01-01');
 
     // A group developer may not create in the group; the owner may.
     let r = await t.request('POST', '/api/v3/projects', {
@@ -614,9 +614,9 @@ describe('projects: user deletion takes personal projects along', () => {
       token: stayer.token,
       body: { name: 'theirs' },
     });
-    await addProjectMember(t, other.body.id, leaver.user.id, 30);
+    await addProjectMember(t, other.body.id, leaver.id, 30);
     assert.ok(fs.existsSync(repoDir(t, 'leaver', 'mine')));
-    const r = await t.request('DELETE', `/api/v3/users/${leaver.user.id}`, { token: t.rootToken });
+    const r = await t.request('DELETE', `/api/v3/users/${leaver.id}`, { token: t.rootToken });
     assert.equal(r.status, 200);
     assert.ok(!fs.existsSync(repoDir(t, 'leaver', 'mine')));
     const db = t.server.deps.db.kysely;

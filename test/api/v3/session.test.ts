@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createUser, USER_LOGIN_KEYS, type CreatedUser } from '../../helpers/users.ts';
+import { createUser, type TestUser } from '../../helpers/factory.ts';
+import { USER_LOGIN_KEYS } from '../../helpers/entity-keys.ts';
 
 describe('POST /session', () => {
   let t: TestApp;
-  let dave: CreatedUser;
+  let dave: TestUser;
   before(async () => {
     t = await startTestApp();
-    dave = await createUser(t, { username: 'Dave', email: 'dave@example.com', password: 'dave-secret-1' });
+    dave = await createUser(t, 'Dave', { email: 'dave@example.com', password: 'dave-secret-1' });
   });
   after(() => t.close());
 
@@ -67,7 +68,7 @@ describe('POST /session', () => {
   });
 
   it('refuses blocked users (GitLab handed them a token)', async () => {
-    const blocked = await createUser(t, { username: 'blockee', password: 'blockee-pass' });
+    const blocked = await createUser(t, 'blockee', { password: 'blockee-pass' });
     await t.request('PUT', `/api/v3/users/${blocked.id}/block`, { token: t.rootToken });
     const response = await t.request('POST', '/api/v3/session', {
       body: { login: 'blockee', password: 'blockee-pass' },
@@ -88,12 +89,12 @@ describe('POST /session', () => {
 
 describe('sudo', () => {
   let t: TestApp;
-  let erin: CreatedUser;
-  let frank: CreatedUser;
+  let erin: TestUser;
+  let frank: TestUser;
   before(async () => {
     t = await startTestApp();
-    erin = await createUser(t, { username: 'erin' });
-    frank = await createUser(t, { username: 'frank' });
+    erin = await createUser(t, 'erin');
+    frank = await createUser(t, 'frank');
   });
   after(() => t.close());
 
@@ -132,7 +133,7 @@ describe('sudo', () => {
   });
 
   it('answers 404 for an unknown user', async () => {
-    for (const sudo of ['nobody', '999999']) {
+    for (const sudo of ['nobody', '999999', '2147483648', '99999999999999999999']) {
       const response = await t.request('GET', `/api/v3/user?sudo=${sudo}`, { token: t.rootToken });
       assert.equal(response.status, 404);
       assert.deepEqual(response.body, { message: `404 No user id or username for: ${sudo} Not Found` });
@@ -142,5 +143,55 @@ describe('sudo', () => {
   it('without a token is still 401', async () => {
     const response = await t.request('GET', '/api/v3/user?sudo=erin');
     assert.equal(response.status, 401);
+  });
+});
+
+describe('password hashing cost', () => {
+  let t: TestApp;
+  before(async () => {
+    // The suite hashes cheaply; this app starts at the production default to check both kinds of hash.
+    t = await startTestApp({ LABRADOR_PASSWORD_HASH_COST: '' });
+  });
+  after(() => t.close());
+
+  async function storedHash(app: TestApp, username: string): Promise<string> {
+    const row = await app.server.deps.db.kysely
+      .selectFrom('users')
+      .select('encrypted_password')
+      .where('username', '=', username)
+      .executeTakeFirstOrThrow();
+    return row.encrypted_password;
+  }
+
+  it('hashes new passwords at N = 16384 by default, and still signs in users hashed at another cost', async () => {
+    const created = await t.request('POST', '/api/v3/users', {
+      token: t.rootToken,
+      body: { email: 'hash@example.com', password: 'hash-password-1', name: 'Hash', username: 'hash' },
+    });
+    assert.equal(created.status, 201);
+    assert.match(await storedHash(t, 'hash'), /^scrypt\$16384\$8\$1\$/);
+    const signIn = await t.request('POST', '/api/v3/session', {
+      body: { login: 'hash', password: 'hash-password-1' },
+    });
+    assert.equal(signIn.status, 201);
+
+    // A user hashed at a cheaper cost (as in the other tests) keeps its own parameters.
+    const cheap = await startTestApp({ LABRADOR_PASSWORD_HASH_COST: '4' });
+    try {
+      await createUser(cheap, 'cheap', { password: 'cheap-password-1' });
+      const hash = await storedHash(cheap, 'cheap');
+      assert.match(hash, /^scrypt\$16\$8\$1\$/);
+      await t.server.deps.db.kysely
+        .updateTable('users')
+        .set({ encrypted_password: hash })
+        .where('username', '=', 'hash')
+        .execute();
+    } finally {
+      await cheap.close();
+    }
+    const again = await t.request('POST', '/api/v3/session', {
+      body: { login: 'hash', password: 'cheap-password-1' },
+    });
+    assert.equal(again.status, 201);
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createProject, createUser, type TestProject, type TestUser } from '../../helpers/fixtures.ts';
+import { createProject, createUser, type TestProject, type TestUser } from '../../helpers/factory.ts';
 
 describe('POST /projects/:id/share', () => {
   let t: TestApp;

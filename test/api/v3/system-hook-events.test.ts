@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { startReceiver, type Receiver } from '../../helpers/receiver.ts';
-import { createProject, createUser as createFixtureUser } from '../../helpers/fixtures.ts';
+import { createProject, createUser as createFixtureUser } from '../../helpers/factory.ts';
 
 const SECONDS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { startReceiver, type Receiver } from '../../helpers/receiver.ts';
+import { createUser } from '../../helpers/factory.ts';
 
 describe('system hooks API', () => {
   let t: TestApp;
@@ -10,16 +11,7 @@ describe('system hooks API', () => {
   before(async () => {
     t = await startTestApp({ LABRADOR_HOOK_POLL_MS: '50' });
     receiver = await startReceiver();
-    // A plain user, straight through the users service (the users API is another area's).
-    const { insertUserWithNamespace } = await import('../../../src/services/users.ts');
-    userToken = 'plain-user-token-0001';
-    await insertUserWithNamespace(t.server.deps.db.kysely, {
-      username: 'plain',
-      name: 'Plain User',
-      email: 'plain@example.com',
-      password: 'password-1234',
-      authenticationToken: userToken,
-    });
+    userToken = (await createUser(t, 'plain')).token;
   });
   after(async () => {
     await t.close();
@@ -114,6 +106,29 @@ describe('system hooks API', () => {
       assert.equal(bad.status, 400);
       assert.deepEqual(bad.body, { error: 'id is invalid' });
     }
+  });
+
+  it('refuses a URL over 2,000 characters or holding a NUL byte as an invalid URL, and stores nothing', async () => {
+    const longest = `http://example.com/${'a'.repeat(2000 - 'http://example.com/'.length)}`;
+    const kept = await t.request('POST', '/api/v3/hooks', { token: t.rootToken, body: { url: longest } });
+    assert.equal(kept.status, 201);
+    assert.equal(kept.body.url, longest);
+    const refused = [
+      `${longest}b`,
+      `http://example.com/${'a'.repeat(1024 * 1024)}`,
+      'http://example.com/\u0000x',
+    ];
+    for (const url of refused) {
+      const invalid = await t.request('POST', '/api/v3/hooks', { token: t.rootToken, body: { url } });
+      assert.equal(invalid.status, 404, `${url.length} characters`);
+      assert.deepEqual(invalid.body, { message: '404 Not Found' });
+    }
+    const hooks = await t.request('GET', '/api/v3/hooks', { token: t.rootToken });
+    assert.deepEqual(
+      hooks.body.map((hook: { url: string }) => hook.url),
+      [longest],
+    );
+    await t.request('DELETE', `/api/v3/hooks/${kept.body.id}`, { token: t.rootToken });
   });
 
   it('lists the deliveries of a hook with their attempts and re-sends one', async () => {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { createProject, createUser, type TestProject, type TestUser } from '../../helpers/fixtures.ts';
+import { createProject, createUser, type TestProject, type TestUser } from '../../helpers/factory.ts';
 
 function multipart(parts: Array<{ name: string; filename?: string; type?: string; data: Buffer | string }>) {
   const boundary = `----labrador${Math.random().toString(16).slice(2)}`;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import { USER_FULL_KEYS } from '../../helpers/users.ts';
+import { USER_FULL_KEYS } from '../../helpers/entity-keys.ts';
 
 describe('GET /user', () => {
   let t: TestApp;

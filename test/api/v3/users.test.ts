@@ -1,31 +1,22 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
-import {
-  createUser,
-  USER_BASIC_KEYS,
-  USER_FULL_KEYS,
-  USER_KEYS,
-  type CreatedUser,
-} from '../../helpers/users.ts';
+import { createUser, type TestUser } from '../../helpers/factory.ts';
+import { USER_BASIC_KEYS, USER_FULL_KEYS, USER_KEYS } from '../../helpers/entity-keys.ts';
 
 const NAMESPACE_MESSAGE =
   "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.', '.git' or '.atom'.";
 
 describe('users', () => {
   let t: TestApp;
-  let alice: CreatedUser;
-  let blocked: CreatedUser;
+  let alice: TestUser;
+  let blocked: TestUser;
   const root = () => t.rootToken;
 
   before(async () => {
     t = await startTestApp();
-    alice = await createUser(t, {
-      username: 'alice',
-      name: 'Alice Liddell',
-      email: 'alice@wonderland.example',
-    });
-    blocked = await createUser(t, { username: 'mallory', name: 'Mallory Blocked' });
+    alice = await createUser(t, 'alice', { name: 'Alice Liddell', email: 'alice@wonderland.example' });
+    blocked = await createUser(t, 'mallory', { name: 'Mallory Blocked' });
     const block = await t.request('PUT', `/api/v3/users/${blocked.id}/block`, { token: root() });
     assert.equal(block.status, 200);
   });
@@ -439,9 +430,9 @@ describe('users', () => {
   });
 
   describe('PUT /users/:id', () => {
-    let bob: CreatedUser;
+    let bob: TestUser;
     before(async () => {
-      bob = await createUser(t, { username: 'bob', name: 'Bob', admin: true, projects_limit: 7 });
+      bob = await createUser(t, 'bob', { name: 'Bob', admin: true, projectsLimit: 7 });
     });
 
     it('changes only what was sent', async () => {
@@ -617,7 +608,7 @@ describe('users', () => {
 
   describe('DELETE /users/:id', () => {
     it('deletes the user with keys, emails, identities and namespace, and answers the full form', async () => {
-      const carol = await createUser(t, { username: 'carol', provider: 'github', extern_uid: 'carol-1' });
+      const carol = await createUser(t, 'carol', { identity: { provider: 'github', externUid: 'carol-1' } });
       const db = t.server.deps.db.kysely;
       const at = new Date().toISOString();
       await db
@@ -685,7 +676,7 @@ describe('users', () => {
 
   describe('block and unblock', () => {
     it('blocks (true, then false) and the blocked user gets 401 everywhere', async () => {
-      const eve = await createUser(t, { username: 'eve' });
+      const eve = await createUser(t, 'eve');
       const first = await t.request('PUT', `/api/v3/users/${eve.id}/block`, { token: root() });
       assert.equal(first.status, 200);
       assert.equal(first.text, 'true');
@@ -731,6 +722,112 @@ describe('users', () => {
           401,
         );
       }
+    });
+  });
+
+  describe('text at the boundary', () => {
+    const valid = (username: string) => ({
+      email: `${username}@example.com`,
+      password: 'password1234',
+      name: `Name ${username}`,
+      username,
+    });
+
+    it('refuses a NUL byte in any text attribute as the model refuses a bad value: 400 on create, 404 on edit', async () => {
+      for (const field of ['email', 'name', 'username', 'bio', 'skype']) {
+        const body = { ...valid('nulcreate'), [field]: 'a\u0000b' };
+        const created = await t.request('POST', '/api/v3/users', { token: root(), body });
+        assert.equal(created.status, 400, field);
+        assert.deepEqual(created.body, { message: { [field]: ['is invalid'] } }, field);
+        const edited = await t.request('PUT', `/api/v3/users/${alice.id}`, {
+          token: root(),
+          body: { [field]: 'a\u0000b' },
+        });
+        assert.equal(edited.status, 404, field);
+        assert.deepEqual(edited.body, { message: { [field]: ['is invalid'] } }, field);
+      }
+      const lookup = await t.request('GET', '/api/v3/users?username=nulcreate', { token: root() });
+      assert.deepEqual(lookup.body, []);
+      const shown = await t.request('GET', `/api/v3/users/${alice.id}`, { token: root() });
+      assert.equal(shown.body.email, 'alice@wonderland.example');
+      assert.equal(shown.body.name, 'Alice Liddell');
+    });
+
+    it('answers a NUL byte in a primary email as it answers one in a secondary email', async () => {
+      const nul = 'a\u0000b@example.com';
+      const primary = await t.request('POST', '/api/v3/users', {
+        token: root(),
+        body: { ...valid('nulmail'), email: nul },
+      });
+      const secondary = await t.request('POST', '/api/v3/user/emails', {
+        token: alice.token,
+        body: { email: nul },
+      });
+      assert.equal(primary.status, 400);
+      assert.equal(secondary.status, 400);
+      assert.deepEqual(primary.body, secondary.body);
+      assert.deepEqual(primary.body, { message: { email: ['is invalid'] } });
+      // Administrators' failures are 404s, for the primary (PUT) and a secondary email alike.
+      const primaryByAdmin = await t.request('PUT', `/api/v3/users/${alice.id}`, {
+        token: root(),
+        body: { email: nul },
+      });
+      const secondaryByAdmin = await t.request('POST', `/api/v3/users/${alice.id}/emails`, {
+        token: root(),
+        body: { email: nul },
+      });
+      assert.equal(primaryByAdmin.status, 404);
+      assert.equal(secondaryByAdmin.status, 404);
+      assert.deepEqual(primaryByAdmin.body, secondaryByAdmin.body);
+    });
+
+    it("bounds every text column at 255 characters, as GitLab's varchar(255) columns did", async () => {
+      const long = 'x'.repeat(256);
+      const fields: Record<string, string> = {
+        name: long,
+        username: long,
+        email: `${'x'.repeat(244)}@example.com`,
+        skype: long,
+        linkedin: long,
+        twitter: long,
+        website_url: long,
+        location: long,
+        organization: long,
+      };
+      const tooLong = ['is too long (maximum is 255 characters)'];
+      for (const [field, value] of Object.entries(fields)) {
+        const created = await t.request('POST', '/api/v3/users', {
+          token: root(),
+          body: { ...valid('longish'), [field]: value },
+        });
+        assert.equal(created.status, 400, field);
+        assert.deepEqual(created.body.message[field], tooLong, field);
+        const edited = await t.request('PUT', `/api/v3/users/${alice.id}`, {
+          token: root(),
+          body: { [field]: value },
+        });
+        assert.equal(edited.status, 404, field);
+        assert.deepEqual(edited.body.message[field], tooLong, field);
+      }
+      assert.deepEqual(
+        (await t.request('GET', '/api/v3/users?username=longish', { token: root() })).body,
+        [],
+      );
+    });
+
+    it('takes 255 characters, counted as characters rather than bytes', async () => {
+      const created = await t.request('POST', '/api/v3/users', {
+        token: root(),
+        body: {
+          ...valid('fullwidth'),
+          name: 'é'.repeat(255),
+          organization: '組'.repeat(255),
+          website_url: `https://${'w'.repeat(247)}`,
+        },
+      });
+      assert.equal(created.status, 201, created.text);
+      assert.equal(created.body.name, 'é'.repeat(255));
+      assert.equal(created.body.organization, '組'.repeat(255));
     });
   });
 });

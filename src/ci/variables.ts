@@ -1,0 +1,81 @@
+// The variables a job gets, in GitLab 8.13's order: the build's own (CI, CI_BUILD_*, CI_SERVER_*), the
+// project's, the pipeline's, the runner's, the file's (global merged with the job's), the build user's,
+// then the project's secret variables and the trigger's (both not public). A runner lets later entries
+// win, so a secret variable overrides a file variable of the same name.
+
+export interface JobVariable {
+  key: string;
+  value: string | null;
+  public: boolean;
+}
+
+export interface VariablesInput {
+  build: {
+    id: number;
+    token: string | null;
+    name: string;
+    stage: string | null;
+    ref: string | null;
+    tag: boolean;
+    manual: boolean;
+    triggered: boolean;
+  };
+  pipeline: { id: number; sha: string; beforeSha: string };
+  project: { id: number; path: string; namespacePath: string; webUrl: string };
+  runner: { id: number; description: string | null; tags: string[] } | null;
+  yamlVariables: JobVariable[];
+  user: { id: number; email: string } | null;
+  secretVariables: Array<{ key: string; value: string | null }>;
+  triggerVariables: Record<string, string> | null;
+  server: { version: string; revision: string };
+}
+
+export function jobVariables(input: VariablesInput): JobVariable[] {
+  const { build, pipeline, project, runner } = input;
+  const shown = (key: string, value: string | null): JobVariable => ({ key, value, public: true });
+  const variables: JobVariable[] = [
+    shown('CI', 'true'),
+    shown('GITLAB_CI', 'true'),
+    shown('CI_BUILD_ID', String(build.id)),
+    { key: 'CI_BUILD_TOKEN', value: build.token, public: false },
+    shown('CI_BUILD_REF', pipeline.sha),
+    shown('CI_BUILD_BEFORE_SHA', pipeline.beforeSha),
+    shown('CI_BUILD_REF_NAME', build.ref),
+    shown('CI_BUILD_NAME', build.name),
+    shown('CI_BUILD_STAGE', build.stage),
+    shown('CI_SERVER_NAME', 'GitLab'),
+    shown('CI_SERVER_VERSION', input.server.version),
+    shown('CI_SERVER_REVISION', input.server.revision),
+  ];
+  if (build.tag) variables.push(shown('CI_BUILD_TAG', build.ref));
+  if (build.triggered) variables.push(shown('CI_BUILD_TRIGGERED', 'true'));
+  if (build.manual) variables.push(shown('CI_BUILD_MANUAL', 'true'));
+  variables.push(
+    shown('CI_PROJECT_ID', String(project.id)),
+    shown('CI_PROJECT_NAME', project.path),
+    shown('CI_PROJECT_PATH', `${project.namespacePath}/${project.path}`),
+    shown('CI_PROJECT_NAMESPACE', project.namespacePath),
+    shown('CI_PROJECT_URL', project.webUrl),
+    shown('CI_PIPELINE_ID', String(pipeline.id)),
+  );
+  if (runner) {
+    variables.push(
+      shown('CI_RUNNER_ID', String(runner.id)),
+      shown('CI_RUNNER_DESCRIPTION', runner.description),
+      shown('CI_RUNNER_TAGS', runner.tags.join(', ')),
+    );
+  }
+  variables.push(...input.yamlVariables);
+  if (input.user) {
+    variables.push(
+      shown('GITLAB_USER_ID', String(input.user.id)),
+      shown('GITLAB_USER_EMAIL', input.user.email),
+    );
+  }
+  for (const secret of input.secretVariables)
+    variables.push({ key: secret.key, value: secret.value, public: false });
+  for (const [key, value] of Object.entries(input.triggerVariables ?? {})) {
+    variables.push({ key, value, public: false });
+  }
+  return variables;
+}

@@ -1,0 +1,153 @@
+// Row types and the query shapes that several layers name. Repositories produce them; services, views,
+// policies and presenters receive them (type-only imports, so nothing outside db/ runs SQL).
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type * as S from './schema.ts';
+
+export type { Database } from './schema.ts';
+
+export type UserRow = Selectable<S.UsersTable>;
+
+export type Executor = Kysely<S.Database>;
+
+export type NewUserRow = Insertable<S.UsersTable>;
+
+export type UserChanges = Updateable<S.UsersTable>;
+
+export type EmailRow = Selectable<S.EmailsTable>;
+
+/** An external sign-in of a user (LDAP, OAuth provider) as the user entity lists it. */
+export interface Identity {
+  provider: string;
+  extern_uid: string;
+}
+
+/** What the administrator form of a user shows beyond its row. */
+export interface UserFullExtras {
+  identities: Identity[];
+  /** Projects in the user's personal namespace, for can_create_project. */
+  personalProjectCount: number;
+}
+
+export type ProjectRow = Selectable<S.ProjectsTable>;
+
+export type NamespaceRow = Selectable<S.NamespacesTable>;
+
+export type NewProject = Insertable<S.ProjectsTable>;
+
+export type ProjectChanges = Updateable<S.ProjectsTable>;
+
+/** A project and its namespace: what every project route works with. */
+export interface ProjectRecord {
+  project: ProjectRow;
+  namespace: NamespaceRow;
+}
+
+export interface SharedGroupRow {
+  project_id: number;
+  group_id: number;
+  group_name: string;
+  group_access: number;
+}
+
+export type ProjectHookRow = Selectable<S.ProjectHooksTable>;
+
+export type SystemHookRow = Selectable<S.SystemHooksTable>;
+
+export type HookDeliveryRow = Selectable<S.HookDeliveriesTable>;
+
+export type HookDeliveryAttemptRow = Selectable<S.HookDeliveryAttemptsTable>;
+
+/** The event switches of a project hook, which are also its delivery scopes. */
+export type ProjectHookScope =
+  | 'push_events'
+  | 'tag_push_events'
+  | 'issues_events'
+  | 'confidential_issues_events'
+  | 'merge_requests_events'
+  | 'note_events'
+  | 'build_events'
+  | 'pipeline_events'
+  | 'wiki_page_events';
+
+export type PushRow = Selectable<S.PushesTable>;
+
+export type MemberRow = Selectable<S.MembersTable>;
+
+export type SourceType = 'Project' | 'Namespace';
+
+export interface AccessRow {
+  kind: 'Project' | 'Namespace' | 'Share';
+  /** projects.id for Project and Share rows, the group's namespace id for Namespace rows. */
+  source_id: number;
+  access_level: number;
+  notification_level: number | null;
+}
+
+export type GroupRow = NamespaceRow;
+
+export type KeyRow = Selectable<S.KeysTable>;
+
+export type ProtectedBranchRow = Selectable<S.ProtectedBranchesTable>;
+
+export type EventRow = Selectable<S.EventsTable>;
+
+export type NewEvent = Insertable<S.EventsTable>;
+
+export type ForkLinkRow = Selectable<S.ForkedProjectLinksTable>;
+
+export interface MemberWithUser {
+  member: MemberRow;
+  user: Selectable<S.UsersTable>;
+}
+
+export type ProjectScope = 'member' | 'visible' | 'owned' | 'starred' | 'all';
+
+export type ProjectOrder = 'id' | 'name' | 'path' | 'created_at' | 'updated_at' | 'last_activity_at';
+
+export interface ProjectListQuery {
+  scope: ProjectScope;
+  viewerId: number;
+  /** External users see only public projects beyond their memberships. */
+  external: boolean;
+  archived?: boolean;
+  visibility?: number;
+  search?: string;
+  /** Lists search description too; GET /projects/search matches name or path only (README row 24). */
+  searchDescription: boolean;
+  orderBy: ProjectOrder;
+  sort: 'asc' | 'desc';
+}
+
+/** A project create's claim on a repository directory (services/repository-placement.ts). */
+export type RepositoryCreationRow = Selectable<S.RepositoryCreationsTable>;
+
+/** Where a project's repository belongs: its id, namespace path and path. */
+export interface ProjectLocation {
+  id: number;
+  namespacePath: string;
+  path: string;
+}
+
+export type CiRunnerRow = Selectable<S.CiRunnersTable>;
+
+export type NewCiRunner = Insertable<S.CiRunnersTable>;
+
+export type CiRunnerChanges = Updateable<S.CiRunnersTable>;
+
+export type CiPipelineRow = Selectable<S.CiPipelinesTable>;
+
+export type NewCiPipeline = Insertable<S.CiPipelinesTable>;
+
+export type CiBuildRow = Selectable<S.CiBuildsTable>;
+
+export type NewCiBuild = Insertable<S.CiBuildsTable>;
+
+export type CiVariableRow = Selectable<S.CiVariablesTable>;
+
+export type CiTriggerRequestRow = Selectable<S.CiTriggerRequestsTable>;
+
+export type { CiBuildType } from './schema.ts';
+
+export type ReleaseRow = Selectable<S.ReleasesTable>;
+
+export type RepositoryMoveRow = Selectable<S.RepositoryMovesTable>;

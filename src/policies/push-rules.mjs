@@ -1,0 +1,61 @@
+// The push rules (GitLab's Gitlab::Checks::ChangeAccess and Gitlab::UserAccess#can_push_to_branch?), one
+// decision for every way a ref moves: the pre-receive hook of `git push` runs it in its own process, and
+// the API's branch, tag, file and commit writes run it before they move a ref. Plain JavaScript with no
+// imports, so the hook (started by git with plain node) can load it; types are in push-rules.d.mts.
+
+export const BLANK_SHA = '0000000000000000000000000000000000000000';
+const MASTER = 40;
+const DEVELOPER = 30;
+const BRANCH_PREFIX = 'refs/heads/';
+const TAG_PREFIX = 'refs/tags/';
+
+export const PUSH_REFUSALS = {
+  pushCode: 'You are not allowed to push code to this project.',
+  changeTag: 'You are not allowed to change existing tags on this project.',
+  forcePush: 'You are not allowed to force push code to a protected branch on this project.',
+  deleteProtected: 'You are not allowed to delete protected branches from this project.',
+  pushProtected: 'You are not allowed to push code to protected branches on this project.',
+};
+
+/** ProtectedBranch#matches?: the exact name, or a pattern where `*` matches any run of characters. */
+export function ruleMatches(pattern, branch) {
+  if (!pattern.includes('*')) return pattern === branch;
+  const source = pattern
+    .split('*')
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*?');
+  return new RegExp(`^${source}$`, 's').test(branch);
+}
+
+function matchingRules(rules, branch) {
+  return rules.protectedBranches.filter((rule) => ruleMatches(String(rule.name), branch));
+}
+
+/**
+ * Whether the pusher may put commits on `branch` (can_push_to_branch?). With GitLab's default setting
+ * (default branch fully protected), every branch of a repository without branches counts as protected
+ * and only masters may make that first push.
+ */
+export async function canPushToBranch(rules, branch, facts) {
+  if (rules.accessLevel < DEVELOPER) return false;
+  if (rules.accessLevel >= MASTER) return true;
+  const matching = matchingRules(rules, branch);
+  if (matching.length > 0) return matching.some((rule) => rule.developersCanPush);
+  return !(await facts.repositoryIsEmpty());
+}
+
+/** GitLab's reason for refusing one ref update, or null when it may happen. */
+export async function refUpdateRefusal(change, rules, facts) {
+  const { before, after, ref } = change;
+  if (rules.archived || rules.accessLevel < DEVELOPER) return PUSH_REFUSALS.pushCode;
+  if (ref.startsWith(TAG_PREFIX)) {
+    return before !== BLANK_SHA && rules.accessLevel < MASTER ? PUSH_REFUSALS.changeTag : null;
+  }
+  if (!ref.startsWith(BRANCH_PREFIX)) return null;
+  const branch = ref.slice(BRANCH_PREFIX.length);
+  if (matchingRules(rules, branch).length > 0) {
+    if (after === BLANK_SHA) return PUSH_REFUSALS.deleteProtected;
+    if (before !== BLANK_SHA && !(await facts.isAncestor(before, after))) return PUSH_REFUSALS.forcePush;
+  }
+  return (await canPushToBranch(rules, branch, facts)) ? null : PUSH_REFUSALS.pushProtected;
+}

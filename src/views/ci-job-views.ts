@@ -1,0 +1,63 @@
+// The job payload a runner gets when it takes a build (and again after an artifacts upload): a fixed
+// number of reads — the build, its pipeline and project, the runner, the build's user, the project's
+// secret variables, the trigger's variables, the newest builds of the earlier stages — then presenters.
+import type { Deps } from '../deps.ts';
+import { now } from '../clock.ts';
+import { dependencyBuilds, findBuild } from '../db/repositories/builds.ts';
+import { projectVariables } from '../db/repositories/ci-variables.ts';
+import { findPipeline } from '../db/repositories/pipelines.ts';
+import { findProjectRecordById } from '../db/repositories/projects.ts';
+import { runnersByIds } from '../db/repositories/runners.ts';
+import { findTriggerRequest } from '../db/repositories/triggers.ts';
+import { findUserById } from '../db/repositories/users.ts';
+import { jobVariables, type JobVariable } from '../ci/variables.ts';
+import { GITLAB_VERSION, REVISION } from '../domain/version.ts';
+import { presentJob } from '../presenters/ci-job.ts';
+
+const BLANK_SHA = '0000000000000000000000000000000000000000';
+
+export type JobPayload = ReturnType<typeof presentJob>;
+
+export async function jobPayload(deps: Deps, buildId: number): Promise<JobPayload> {
+  const db = deps.db.kysely;
+  const build = (await findBuild(db, buildId))!;
+  const pipeline = (await findPipeline(db, build.pipeline_id))!;
+  const record = (await findProjectRecordById(db, build.project_id))!;
+  const runner =
+    build.runner_id === null ? undefined : (await runnersByIds(db, [build.runner_id])).get(build.runner_id);
+  const user = build.user_id === null ? undefined : await findUserById(db, build.user_id);
+  const secrets = await projectVariables(db, record.project.id);
+  const trigger =
+    build.trigger_request_id === null ? undefined : await findTriggerRequest(db, build.trigger_request_id);
+  const dependencies =
+    build.stage_idx === null ? [] : await dependencyBuilds(db, pipeline.id, build.stage_idx);
+  const baseUrl = deps.config.externalUrl;
+  const variables = jobVariables({
+    build: {
+      id: build.id,
+      token: build.token,
+      name: build.name,
+      stage: build.stage,
+      ref: build.ref,
+      tag: build.tag === 1,
+      manual: build.when === 'manual',
+      triggered: build.trigger_request_id !== null,
+    },
+    pipeline: { id: pipeline.id, sha: pipeline.sha, beforeSha: pipeline.before_sha ?? BLANK_SHA },
+    project: {
+      id: record.project.id,
+      path: record.project.path,
+      namespacePath: record.namespace.path,
+      webUrl: `${baseUrl}/${record.namespace.path}/${record.project.path}`,
+    },
+    runner: runner
+      ? { id: runner.id, description: runner.description, tags: JSON.parse(runner.tag_list) as string[] }
+      : null,
+    yamlVariables: build.yaml_variables === null ? [] : (JSON.parse(build.yaml_variables) as JobVariable[]),
+    user: user ? { id: user.id, email: user.email } : null,
+    secretVariables: secrets,
+    triggerVariables: trigger?.variables ? (JSON.parse(trigger.variables) as Record<string, string>) : null,
+    server: { version: GITLAB_VERSION, revision: REVISION },
+  });
+  return presentJob({ baseUrl, build, pipeline, record, variables, dependencies, now: now() });
+}

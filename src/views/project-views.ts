@@ -1,0 +1,90 @@
+// Presents project records with everything the Project entity embeds (owner, fork source, fork count,
+// shares, the caller's access), batched: a fixed number of queries per page, never one per project.
+import type { Deps } from '../deps.ts';
+import { usersByIds } from '../db/repositories/users.ts';
+import {
+  findProjectRecordsByIds,
+  forkCounts,
+  forkSources,
+  sharedGroups,
+} from '../db/repositories/projects.ts';
+import { projectAccessMany, type ProjectAccess } from '../policies/access.ts';
+import { presentBasicProject, presentProject, type ProjectPresentOptions } from '../presenters/project.ts';
+import type { ProjectRecord, UserRow } from '../db/types.ts';
+
+function personalOwnerId(record: ProjectRecord): number | null {
+  return record.namespace.type !== 'Group' ? record.namespace.owner_id : null;
+}
+
+export async function presentProjectRecords(
+  deps: Deps,
+  viewer: UserRow | null,
+  records: ProjectRecord[],
+  options: ProjectPresentOptions = {},
+  knownAccess?: Map<number, ProjectAccess>,
+) {
+  if (records.length === 0) return [];
+  const db = deps.db.kysely;
+  const ids = records.map((record) => record.project.id);
+  const [access, sources, counts, shares] = await Promise.all([
+    knownAccess ?? projectAccessMany(db, viewer, records),
+    forkSources(db, ids),
+    forkCounts(db, ids),
+    sharedGroups(db, ids),
+  ]);
+  const sourceList = await findProjectRecordsByIds(db, [...new Set(sources.values())]);
+  const sourceRecords = new Map(sourceList.map((r) => [r.project.id, r]));
+  const owners = await usersByIds(
+    db,
+    [...records, ...sourceList].flatMap((r) => personalOwnerId(r) ?? []),
+  );
+  const ownerOf = (r: ProjectRecord) => {
+    const id = personalOwnerId(r);
+    return id === null ? null : (owners.get(id) ?? null);
+  };
+  return records.map((record) => {
+    const sourceId = sources.get(record.project.id);
+    const source = sourceId !== undefined ? (sourceRecords.get(sourceId) ?? null) : null;
+    return presentProject(
+      record,
+      {
+        owner: ownerOf(record),
+        forkedFrom: source,
+        forkedFromOwner: source ? ownerOf(source) : null,
+        forksCount: counts.get(record.project.id) ?? 0,
+        sharedWithGroups: shares.get(record.project.id) ?? [],
+        access: access.get(record.project.id)!,
+      },
+      deps.config.externalUrl,
+      options,
+    );
+  });
+}
+
+/** One project, reloaded (after a write) and presented for this caller. */
+export async function presentProjectById(
+  deps: Deps,
+  viewer: UserRow | null,
+  projectId: number,
+  options: ProjectPresentOptions = {},
+) {
+  const records = await findProjectRecordsByIds(deps.db.kysely, [projectId]);
+  const [presented] = await presentProjectRecords(deps, viewer, records, options);
+  return presented;
+}
+
+/** BasicProjectDetails for a page (the `simple` form of the lists). */
+export async function presentBasicProjectRecords(deps: Deps, records: ProjectRecord[]) {
+  const owners = await usersByIds(
+    deps.db.kysely,
+    records.flatMap((r) => personalOwnerId(r) ?? []),
+  );
+  return records.map((record) => {
+    const id = personalOwnerId(record);
+    return presentBasicProject(
+      record,
+      id === null ? null : (owners.get(id) ?? null),
+      deps.config.externalUrl,
+    );
+  });
+}

@@ -1,0 +1,162 @@
+// Labrador as an operator runs it: the built entry point (node dist/main.mjs) in a process of its own.
+// The bundle is built from the current src/ into a temporary folder once per test file, by the same
+// script `npm ci` runs, so these tests never use a stale dist/ and never write into the checkout.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { createPostgresDatabase } from './app.ts';
+
+export const checkout = path.resolve(import.meta.dirname, '../..');
+
+let built: string | undefined;
+
+/** The build's folder, made on first use (about half a second) and removed when the tests end. */
+function buildOnce(): string {
+  if (built) return built;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'labrador-build-'));
+  process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  const result = spawnSync(process.execPath, ['scripts/build.mjs', '--outdir', path.join(dir, 'dist')], {
+    cwd: checkout,
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) throw new Error(`build failed: ${result.stderr}`);
+  // The bundle leaves packages external: they resolve through node_modules beside it.
+  fs.symlinkSync(path.join(checkout, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  built = path.join(dir, 'dist');
+  return built;
+}
+
+/** The server's entry point, as `node dist/main.mjs` runs it. */
+export function entryPoint(): string {
+  return path.join(buildOnce(), 'main.mjs');
+}
+
+/** The admin commands, as `npm run admin` runs them. */
+export function adminEntryPoint(): string {
+  return path.join(buildOnce(), 'admin.mjs');
+}
+
+/** A data dir and database of its own (a fresh PostgreSQL database when the suite runs there). */
+export interface Instance {
+  dataDir: string;
+  databaseUrl: string | undefined;
+  rootToken: string;
+  env: Record<string, string>;
+  remove(): Promise<void>;
+}
+
+export async function createInstance(): Promise<Instance> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labrador-proc-'));
+  const pgBase = process.env.LABRADOR_TEST_PG_URL;
+  const database = pgBase ? await createPostgresDatabase(pgBase) : undefined;
+  const rootToken = crypto.randomBytes(10).toString('hex');
+  return {
+    dataDir,
+    databaseUrl: database?.url,
+    rootToken,
+    env: {
+      LABRADOR_DATA_DIR: dataDir,
+      LABRADOR_ROOT_TOKEN: rootToken,
+      LABRADOR_ROOT_PASSWORD: 'root-password-1234',
+      LABRADOR_PORT: '0',
+      ...(database ? { LABRADOR_DATABASE_URL: database.url } : {}),
+    },
+    remove: async () => {
+      await database?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Only what a supervisor would pass: no LABRADOR_* from the test runner leaks in. */
+function processEnv(env: Record<string, string>): Record<string, string> {
+  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), ...env };
+}
+
+export interface Exited {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export class LabradorProcess {
+  stdout = '';
+  stderr = '';
+  readonly exited: Promise<Exited>;
+  /** http://127.0.0.1:<port>, from the start-up record. */
+  url = '';
+
+  constructor(readonly child: ChildProcess) {
+    child.stdout!.on('data', (chunk) => (this.stdout += chunk));
+    child.stderr!.on('data', (chunk) => (this.stderr += chunk));
+    this.exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  }
+
+  /** Waits until stdout has a line matching `pattern`, or fails after `timeoutMs` or on exit. */
+  async waitForOutput(pattern: RegExp, timeoutMs = 20_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    let exited = false;
+    void this.exited.then(() => (exited = true));
+    for (;;) {
+      const line = this.stdout.split('\n').find((candidate) => pattern.test(candidate));
+      if (line) return line;
+      if (exited || Date.now() > deadline) {
+        throw new Error(`no output matching ${pattern}\nstdout: ${this.stdout}\nstderr: ${this.stderr}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  /** Waits for the start-up record and learns the HTTP address from it. */
+  async ready(): Promise<this> {
+    const line = await this.waitForOutput(/"surfaces"/);
+    this.url = (JSON.parse(line) as { surfaces: Array<{ url: string }> }).surfaces[0].url;
+    return this;
+  }
+
+  signal(signal: NodeJS.Signals): number {
+    this.child.kill(signal);
+    return Date.now();
+  }
+
+  /** Ends the process if a test left it running. */
+  async kill(): Promise<void> {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
+    await this.exited;
+  }
+}
+
+export function spawnLabrador(env: Record<string, string>): LabradorProcess {
+  return new LabradorProcess(
+    spawn(process.execPath, [entryPoint()], { cwd: os.tmpdir(), env: processEnv(env), stdio: 'pipe' }),
+  );
+}
+
+/** Runs the entry point until it exits by itself (a start that fails). */
+export async function runLabrador(
+  env: Record<string, string>,
+): Promise<Exited & { stdout: string; stderr: string }> {
+  const process = spawnLabrador(env);
+  const exited = await process.exited;
+  return { ...exited, stdout: process.stdout, stderr: process.stderr };
+}
+
+/** Waits until nothing listens on the port any more. */
+export async function refusesConnections(port: number, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(false);
+      });
+      socket.once('error', () => resolve(true));
+    });
+    if (refused) return;
+    if (Date.now() > deadline) throw new Error(`port ${port} still accepts connections`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
