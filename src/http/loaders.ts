@@ -3,10 +3,16 @@
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.ts';
 import { findProjectRecordByFullPath, findProjectRecordById } from '../db/repositories/projects.ts';
-import { findGroupById, findGroupByPath } from '../db/repositories/namespaces.ts';
+import {
+  findGroupById,
+  findGroupByPath,
+  findNamespaceById,
+  findNamespaceByPathOrName,
+  findUserNamespace,
+} from '../db/repositories/namespaces.ts';
 import { findUserById } from '../db/repositories/users.ts';
 import { projectAccess, type ProjectAccess } from '../policies/access.ts';
-import { canReadGroup, groupAccess, type GroupAccess } from '../policies/groups.ts';
+import { canCreateProjectsIn, canReadGroup, groupAccess, type GroupAccess } from '../policies/groups.ts';
 import { canDownloadCode, canWriteRepository } from '../policies/git-access.ts';
 import { forbidden, notFound } from '../errors.ts';
 import { pathId } from './params.ts';
@@ -61,11 +67,50 @@ export async function loadGroup(
   request: FastifyRequest,
   idParam: unknown = (request.params as Record<string, unknown>).id,
 ): Promise<LoadedGroup> {
-  const group = await findGroupByIdParam(deps, idParam);
+  return readableGroup(deps, request.viewer, await findGroupByIdParam(deps, idParam));
+}
+
+/** A group by its integer id (the share API's `group_id`) if the caller may read it; else 404. */
+export async function loadGroupById(
+  deps: Deps,
+  viewer: UserRow | null,
+  id: number | undefined,
+): Promise<LoadedGroup> {
+  return readableGroup(deps, viewer, id === undefined ? undefined : await findGroupById(deps.db.kysely, id));
+}
+
+async function readableGroup(
+  deps: Deps,
+  viewer: UserRow | null,
+  group: NamespaceRow | undefined,
+): Promise<LoadedGroup> {
   if (!group) throw notFound('Group');
-  const access = await groupAccess(deps.db.kysely, request.viewer, group);
-  if (!(await canReadGroup(deps.db.kysely, request.viewer, group, access))) throw notFound('Group');
+  const access = await groupAccess(deps.db.kysely, viewer, group);
+  if (!(await canReadGroup(deps.db.kysely, viewer, group, access))) throw notFound('Group');
   return { group, access };
+}
+
+/**
+ * The namespace a project is created or forked into: the caller's own when none is given, else by id,
+ * then by path or name; 404 `Target Namespace Not Found` unless the caller may create projects there.
+ */
+export async function loadTargetNamespace(
+  deps: Deps,
+  viewer: UserRow,
+  given: string | undefined,
+): Promise<NamespaceRow> {
+  const db = deps.db.kysely;
+  if (given === undefined || given.trim() === '') {
+    const own = await findUserNamespace(db, viewer.id);
+    if (!own) throw notFound('Target Namespace');
+    return own;
+  }
+  const id = pathId(given.trim());
+  const namespace =
+    (id !== undefined ? await findNamespaceById(db, id) : undefined) ??
+    (await findNamespaceByPathOrName(db, given.trim()));
+  if (!namespace || !(await canCreateProjectsIn(db, viewer, namespace))) throw notFound('Target Namespace');
+  return namespace;
 }
 
 /** The project of a repository route: readable (else 404) and its code downloadable (else 403). */

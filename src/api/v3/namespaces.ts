@@ -5,29 +5,18 @@ import type { Deps } from '../../deps.ts';
 import { requireViewer } from '../../http/auth.ts';
 import { paginate } from '../../http/pagination.ts';
 import { optionalString, requestParams } from '../../http/params.ts';
-import {
-  countNamespaces,
-  listNamespaces,
-  type NamespaceListFilter,
-} from '../../db/repositories/namespaces.ts';
-import { presentNamespace } from '../../presenters/group.ts';
+import { countNamespaceList, namespaceListPage } from '../../views/namespace-views.ts';
 
 export function register(app: FastifyInstance, deps: Deps): void {
   app.get('/namespaces', async (request, reply) => {
     const viewer = requireViewer(request);
     const search = optionalString(requestParams(request), 'search');
-    const filter: NamespaceListFilter = {
-      userId: viewer.admin === 1 ? undefined : viewer.id,
-      search: search || undefined,
-    };
-    const db = deps.db.kysely;
-    const rows = await paginate(
+    return paginate(
       request,
       reply,
       deps.config.externalUrl,
-      () => countNamespaces(db, filter),
-      (page) => listNamespaces(db, filter, page),
+      () => countNamespaceList(deps, viewer, search),
+      (page) => namespaceListPage(deps, viewer, search, page),
     );
-    return rows.map(presentNamespace);
   });
 }

@@ -3,13 +3,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { requireAdmin, requireViewer } from '../../http/auth.ts';
-import { loadProject } from '../../http/loaders.ts';
+import { findUserByIdParam, loadProject } from '../../http/loaders.ts';
 import { paginate } from '../../http/pagination.ts';
 import {
   optionalBoolean,
   optionalInteger,
   optionalString,
-  pathId,
   presentString,
   requestParams,
   requiredString,
@@ -17,7 +16,6 @@ import {
   type Params,
 } from '../../http/params.ts';
 import { forbidden, paramValueInvalid, recordNotFound, validationFailed } from '../../errors.ts';
-import { findUserById } from '../../db/repositories/users.ts';
 import { canAdminProject, isProjectOwner } from '../../policies/access.ts';
 import {
   countProjectList,
@@ -173,8 +171,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
   app.post('/projects/user/:user_id', async (request, reply) => {
     const viewer = requireAdmin(request);
     const params = requestParams(request);
-    const userId = pathId(params.user_id);
-    const user = userId === undefined ? undefined : await findUserById(deps.db.kysely, userId);
+    const user = await findUserByIdParam(deps, params.user_id);
     if (!user) throw recordNotFound();
     const record = await createProject(deps, {
       actor: viewer,

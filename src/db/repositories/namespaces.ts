@@ -95,6 +95,12 @@ export async function deleteNamespace(db: Executor, id: number): Promise<void> {
   await db.deleteFrom('namespaces').where('id', '=', id).execute();
 }
 
+/** A group row with its memberships (members are polymorphic: no foreign key cascades them). */
+export async function deleteGroupRow(db: Executor, id: number): Promise<void> {
+  await db.deleteFrom('members').where('source_type', '=', 'Namespace').where('source_id', '=', id).execute();
+  await deleteNamespace(db, id);
+}
+
 /** Groups by id, for batching embedded group names (one query per page). */
 export async function namespacesByIds(db: Executor, ids: number[]): Promise<Map<number, NamespaceRow>> {
   const result = new Map<number, NamespaceRow>();
