@@ -39,11 +39,32 @@ export async function loadProject(
   request: FastifyRequest,
   idParam: unknown = (request.params as Record<string, unknown>).id,
 ): Promise<LoadedProject> {
-  const record = await findProjectByIdParam(deps, idParam);
-  if (!record) throw notFound('Project');
-  const access = await projectAccess(deps.db.kysely, request.viewer, record);
-  if (!access.canRead) throw notFound('Project');
-  return { ...record, access };
+  const loaded = await readableProject(deps, request.viewer, await findProjectByIdParam(deps, idParam));
+  if (!loaded) throw notFound('Project');
+  return loaded;
+}
+
+/** A project by `namespace/path` as the git and upload URLs name it, without any access check. */
+export function findProjectByFullPath(
+  deps: Deps,
+  namespacePath: string,
+  projectPath: string,
+): Promise<ProjectRecord | undefined> {
+  return findProjectRecordByFullPath(deps.db.kysely, namespacePath, projectPath);
+}
+
+/**
+ * The one access rule for loading a project, whatever the surface (API, git HTTP, uploads): the record
+ * with the caller's access when the caller may read it, else undefined (each surface answers its own 404).
+ */
+export async function readableProject(
+  deps: Deps,
+  viewer: UserRow | null,
+  record: ProjectRecord | undefined,
+): Promise<LoadedProject | undefined> {
+  if (!record) return undefined;
+  const access = await projectAccess(deps.db.kysely, viewer, record);
+  return access.canRead ? { ...record, access } : undefined;
 }
 
 // find_group (reference/api-v3.md §4.5, §7.10): by path first, then by id; a group that does not exist

@@ -18,12 +18,14 @@ import {
   projectsInNamespace,
   updateProject as updateProjectRow,
 } from '../db/repositories/projects.ts';
-import { findMember, insertMember, today } from '../db/repositories/members.ts';
+import { insertMember } from '../db/repositories/members.ts';
+import { canCreateProjectsIn } from '../policies/groups.ts';
 import { countProjects, pageProjectIds } from '../db/repositories/project-lists.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { now } from '../clock.ts';
-import { git, runGit } from '../git/exec.ts';
+import { git } from '../git/exec.ts';
 import { importBareRepository } from '../git/import.ts';
+import { isBranchName } from '../git/ref-names.ts';
 import { moveRepository, removeRepository, repositoryPath } from '../git/repository.ts';
 import { ApiError, grapeError, validationFailed, ValidationErrors } from '../errors.ts';
 import { AccessLevel, EventAction, Visibility } from '../domain/types.ts';
@@ -169,16 +171,8 @@ async function validateUniqueness(
   }
 }
 
-/** create_projects: the caller's own namespace, or a group where the caller is master or owner. */
-async function canCreateIn(db: Executor, user: UserRow, namespace: NamespaceRow): Promise<boolean> {
-  if (user.admin === 1) return true;
-  if (namespace.type !== 'Group') return namespace.owner_id === user.id;
-  const member = await findMember(db, 'Namespace', namespace.id, user.id);
-  if (!member || (member.expires_at !== null && member.expires_at <= today())) return false;
-  return member.access_level >= AccessLevel.Master;
-}
-
-function limitMessage(limit: number): string {
+/** GitLab's message when a personal project would pass the user's projects_limit (create and fork). */
+export function projectLimitMessage(limit: number): string {
   return limit === 0
     ? 'Personal project creation is not allowed. Please contact your administrator with questions'
     : `Your project limit is ${limit} projects! Please contact your administrator to increase it`;
@@ -225,7 +219,7 @@ export async function createProject(deps: Deps, input: CreateProjectInput): Prom
   let namespace: NamespaceRow | undefined;
   if (attributes.namespace_id !== undefined) {
     namespace = await findNamespaceById(db, attributes.namespace_id);
-    if (!namespace || !(await canCreateIn(db, creator, namespace))) {
+    if (!namespace || !(await canCreateProjectsIn(db, creator, namespace))) {
       throw validationFailed({ namespace: ['is not valid'] });
     }
   } else {
@@ -246,7 +240,7 @@ export async function createProject(deps: Deps, input: CreateProjectInput): Prom
   if (namespace.type !== 'Group') {
     const count = await countPersonalProjects(db, creator.id);
     if (creator.projects_limit - count <= 0) {
-      const message = limitMessage(creator.projects_limit);
+      const message = projectLimitMessage(creator.projects_limit);
       if (input.limitStyle === 'forbidden') throw grapeError(403, [message]);
       errors.add('limit_reached', message);
     }
@@ -370,8 +364,7 @@ export async function updateProject(deps: Deps, input: UpdateProjectInput): Prom
   if (attributes.visibility_level !== undefined)
     validateVisibility(errors, attributes.visibility_level, namespace);
   if (attributes.default_branch !== undefined) {
-    const check = await runGit(['check-ref-format', '--branch', attributes.default_branch]);
-    if (check.code !== 0) errors.add('default_branch', 'is invalid');
+    if (!isBranchName(attributes.default_branch)) errors.add('default_branch', 'is invalid');
   }
   errors.throwIfAny();
 
