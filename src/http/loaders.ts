@@ -33,17 +33,6 @@ export async function findProjectByIdParam(deps: Deps, idParam: unknown): Promis
   return id === undefined ? undefined : findProjectRecordById(deps.db.kysely, id);
 }
 
-/** The project named by `idParam` (default: the `:id` path parameter) if the caller may read it; else 404. */
-export async function loadProject(
-  deps: Deps,
-  request: FastifyRequest,
-  idParam: unknown = (request.params as Record<string, unknown>).id,
-): Promise<LoadedProject> {
-  const loaded = await readableProject(deps, request.viewer, await findProjectByIdParam(deps, idParam));
-  if (!loaded) throw notFound('Project');
-  return loaded;
-}
-
 /** A project by `namespace/path` as the git and upload URLs name it, without any access check. */
 export function findProjectByFullPath(
   deps: Deps,
@@ -65,6 +54,17 @@ export async function readableProject(
   if (!record) return undefined;
   const access = await projectAccess(deps.db.kysely, viewer, record);
   return access.canRead ? { ...record, access } : undefined;
+}
+
+/** The project named by `idParam` (default: the `:id` path parameter) if the caller may read it; else 404. */
+export async function loadProject(
+  deps: Deps,
+  request: FastifyRequest,
+  idParam: unknown = (request.params as Record<string, unknown>).id,
+): Promise<LoadedProject> {
+  const loaded = await readableProject(deps, request.viewer, await findProjectByIdParam(deps, idParam));
+  if (!loaded) throw notFound('Project');
+  return loaded;
 }
 
 // find_group (reference/api-v3.md §4.5, §7.10): by path first, then by id; a group that does not exist
