@@ -1,7 +1,7 @@
 // The members of a project or group, a page at a time: one query for the count and one for the page's
 // members with their users.
 import type { Deps } from '../deps.ts';
-import { countMembers, listMembers } from '../db/repositories/memberships.ts';
+import { countMembers, listMembers } from '../db/repositories/members.ts';
 import { presentMember } from '../presenters/member.ts';
 import type { SourceType } from '../db/types.ts';
 
