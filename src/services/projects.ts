@@ -26,7 +26,8 @@ import { now } from '../clock.ts';
 import { git } from '../git/exec.ts';
 import { importBareRepository } from '../git/import.ts';
 import { isBranchName } from '../git/ref-names.ts';
-import { moveRepository, removeRepository, repositoryPath } from '../git/repository.ts';
+import { namespaceUploadsDir, projectUploadsDir, removeProjectUploads } from '../storage/uploads.ts';
+import { moveRepository, removeRepository, repositoriesRoot, repositoryPath } from '../git/repository.ts';
 import { ApiError, grapeError, validationFailed, ValidationErrors } from '../errors.ts';
 import { AccessLevel, EventAction, Visibility } from '../domain/types.ts';
 import { recordEvent } from './events.ts';
@@ -110,11 +111,6 @@ export function projectRepositoryPath(deps: Deps, namespacePath: string, project
 
 function wikiRepositoryPath(deps: Deps, namespacePath: string, projectPath: string): string {
   return repositoryPath(deps.config.dataDir, namespacePath, `${projectPath}.wiki`);
-}
-
-/** Same layout as the uploads storage: <dataDir>/uploads/<namespace>/<project>. */
-function projectUploadsPath(deps: Deps, namespacePath: string, projectPath: string): string {
-  return path.join(deps.config.dataDir, 'uploads', namespacePath.toLowerCase(), projectPath.toLowerCase());
 }
 
 function validateName(errors: ValidationErrors, name: string | undefined): void {
@@ -397,8 +393,8 @@ export async function updateProject(deps: Deps, input: UpdateProjectInput): Prom
           wikiRepositoryPath(deps, namespace.path, newPath!),
         );
         await moveIfExists(
-          projectUploadsPath(deps, namespace.path, project.path),
-          projectUploadsPath(deps, namespace.path, newPath!),
+          projectUploadsDir(deps.config.dataDir, namespace.path, project.path),
+          projectUploadsDir(deps.config.dataDir, namespace.path, newPath!),
         );
       }
     });
@@ -447,7 +443,7 @@ export async function deleteProject(deps: Deps, record: ProjectRecord): Promise<
 async function removeProjectFiles(deps: Deps, namespacePath: string, projectPath: string): Promise<void> {
   await removeRepository(projectRepositoryPath(deps, namespacePath, projectPath));
   await removeRepository(wikiRepositoryPath(deps, namespacePath, projectPath));
-  await fs.rm(projectUploadsPath(deps, namespacePath, projectPath), { recursive: true, force: true });
+  await removeProjectUploads(deps.config.dataDir, namespacePath, projectPath);
 }
 
 /**
@@ -469,8 +465,8 @@ export async function deletePersonalProjects(
   return async () => {
     for (const project of projects) await removeProjectFiles(deps, namespace.path, project.path);
     // Only the projects' own files go; anything else found there is not provably theirs and stays.
-    await removeIfEmpty(path.join(deps.config.dataDir, 'repositories', namespace.path.toLowerCase()));
-    await removeIfEmpty(path.join(deps.config.dataDir, 'uploads', namespace.path.toLowerCase()));
+    await removeIfEmpty(path.join(repositoriesRoot(deps.config.dataDir), namespace.path.toLowerCase()));
+    await removeIfEmpty(namespaceUploadsDir(deps.config.dataDir, namespace.path));
   };
 }
 

@@ -101,16 +101,6 @@ export async function deleteGroupRow(db: Executor, id: number): Promise<void> {
   await deleteNamespace(db, id);
 }
 
-/** Groups by id, for batching embedded group names (one query per page). */
-export async function namespacesByIds(db: Executor, ids: number[]): Promise<Map<number, NamespaceRow>> {
-  const result = new Map<number, NamespaceRow>();
-  const unique = [...new Set(ids)];
-  if (unique.length === 0) return result;
-  const rows = await db.selectFrom('namespaces').selectAll().where('id', 'in', unique).execute();
-  for (const row of rows) result.set(row.id, row);
-  return result;
-}
-
 function searchPattern(search: string): string {
   return `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
