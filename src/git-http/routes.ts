@@ -1,4 +1,4 @@
-// Git smart HTTP (reference/internals.md §6.1, performance.md "Git smart HTTP"): info/refs,
+// Git smart HTTP: info/refs,
 // git-upload-pack and git-receive-pack, served by spawning `git upload-pack|receive-pack --stateless-rpc`
 // directly and streaming both ways with backpressure. Request bodies are never parsed or buffered.
 import fs from 'node:fs';

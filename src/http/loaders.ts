@@ -1,5 +1,5 @@
 // Loaders resolve a path parameter through a policy: a project that does not exist and one the caller
-// may not read both answer 404 `404 Project Not Found` (reference/api-v3.md §4.5–4.6).
+// may not read both answer 404 `404 Project Not Found`, so a hidden project is indistinguishable from none.
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.ts';
 import { findProjectRecordByFullPath, findProjectRecordById } from '../db/repositories/projects.ts';
@@ -67,7 +67,7 @@ export async function loadProject(
   return loaded;
 }
 
-// find_group (reference/api-v3.md §4.5, §7.10): by path first, then by id; a group that does not exist
+// GitLab's find_group: by path first, then by id; a group that does not exist
 // and one the caller may not read both answer 404 `404 Group Not Found`.
 export interface LoadedGroup {
   group: NamespaceRow;

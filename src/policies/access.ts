@@ -1,4 +1,4 @@
-// Who may do what on a project (reference/api-v3.md §4.4, README rows 14, 17, 28). A caller's access is
+// Who may do what on a project. A caller's access is
 // the highest of: administrator, owner of the personal namespace, group membership of the project's
 // group, direct project membership, and memberships of groups the project is shared with (capped at the
 // share's group_access; expired shares and memberships count for nothing). Visibility decides who may

@@ -1,4 +1,4 @@
-// The project JSON shapes (reference/api-v3.md §6.3, README rows 14–18), keys in GitLab's order:
+// The project JSON shapes, keys in GitLab's order:
 // BasicProjectDetails ⊂ Project ⊂ ProjectWithAccess. Everything embedded (owner, fork source, fork count,
 // shares, the caller's access) arrives precomputed per page in ProjectExtras: presenters never query.
 import { canAdminProject, type ProjectAccess } from '../policies/access.ts';
@@ -18,11 +18,11 @@ export interface ProjectExtras {
 }
 
 export interface ProjectPresentOptions {
-  /** Callers below master never see it (README row 14); the route decides whether the form carries it. */
+  /** Callers below master never see it; the route decides whether the form carries it. */
   runnersToken?: boolean;
-  /** ProjectWithAccess (`permissions`) on the lists and GET /projects/:id (README row 17). */
+  /** ProjectWithAccess (`permissions`) on the lists and GET /projects/:id. */
   permissions?: boolean;
-  /** Star and unstar responses leave the owner out (README row 15). */
+  /** Star and unstar responses leave the owner out. */
   owner?: boolean;
 }
 
@@ -92,7 +92,7 @@ export function presentProject(
   return {
     id: project.id,
     description: project.description,
-    // README row 18: the new repository's HEAD until a push sets the default branch.
+    // A new repository's HEAD, until the first push sets the default branch.
     default_branch: project.default_branch ?? 'master',
     tag_list: [] as string[],
     public: project.visibility_level === 20,

@@ -1,4 +1,4 @@
-// Forks (reference/api-v3.md §7.2 P11, P19, P20; README rows 22, 23): a fork is a new project in the
+// Forks: a fork is a new project in the
 // caller's (or a chosen) namespace that copies the source's name, path, description and settings, with
 // a bare clone of its repository and a fork link. The clone is made first in a scratch folder; the rows
 // are written in one transaction (unique indexes settle races), whose last step moves the clone into

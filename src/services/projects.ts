@@ -1,4 +1,4 @@
-// Project business rules (reference/api-v3.md §5.4, §7.2; README rows 14–28): create (path from the name,
+// Project business rules: create (path from the name,
 // validation, projects_limit, repository on disk or imported, "created" event, creator as master — all in
 // one transaction), edit (rename moves the repository), delete (rows and files), and the lists.
 import crypto from 'node:crypto';
@@ -180,7 +180,7 @@ export interface CreateProjectInput {
   /** Creator and owner: the caller, or the user of POST /projects/user/:user_id. */
   creator: UserRow;
   attributes: ProjectAttributes;
-  /** GitLab answered a reached limit differently on the two create routes (README row 26). */
+  /** A reached limit: 403 on POST /projects, a validation error on POST /projects/user/:id (as GitLab). */
   limitStyle: 'forbidden' | 'validation';
 }
 

@@ -1,4 +1,4 @@
-// Forks (reference/api-v3.md §7.2 P11, P19, P20): POST /projects/fork/:id into the caller's namespace or
+// Forks: POST /projects/fork/:id into the caller's namespace or
 // `namespace` (id, then path or name); the admin-only link and unlink of fork relations.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
@@ -38,7 +38,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
 
   app.delete('/projects/:id/fork', async (request) => {
     const fork = await loadProject(deps, request);
-    // README row 23: administrators only (GitLab let project owners do it).
+    // Administrators only (GitLab let project owners do it).
     requireAdmin(request);
     const link = await unlinkFork(deps, fork);
     return link ? presentForkedProjectLink(link) : null;

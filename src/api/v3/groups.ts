@@ -1,4 +1,4 @@
-// Groups (reference/api-v3.md §7.10): list, create (creator becomes owner), show with projects, edit,
+// Groups: list, create (creator becomes owner), show with projects, edit,
 // delete, and the group's projects. Groups are found by path first, then id; unreadable ones are 404.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';

@@ -1,6 +1,6 @@
-// GET/POST/PUT/DELETE /projects/:id/members[/:user_id] and /groups/:id/members[/:user_id]
-// (reference/api-v3.md §7.11). Grape-DSL parameters: `{"error":"user_id is missing, access_level is
-// missing"}`, checked before the project or group is looked up, as Grape did.
+// GET/POST/PUT/DELETE /projects/:id/members[/:user_id] and /groups/:id/members[/:user_id]. Grape-DSL
+// parameters: `{"error":"user_id is missing, access_level is missing"}`, checked before the project or
+// group is looked up, as Grape did.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { requireViewer } from '../../http/auth.ts';

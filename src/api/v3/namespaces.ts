@@ -1,4 +1,4 @@
-// GET /namespaces (reference/api-v3.md §7.9): administrators see every namespace, others their own and
+// GET /namespaces: administrators see every namespace, others their own and
 // the groups they belong to; `search` matches name or path.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';

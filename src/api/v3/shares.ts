@@ -1,4 +1,4 @@
-// POST /projects/:id/share (reference/api-v3.md §7.2 P18): masters share a project with a group they can
+// POST /projects/:id/share: masters share a project with a group they can
 // see; 201 ProjectGroupLink. Checks in GitLab's order: admin_project, required params, the group, the
 // share lock, then the link's validations.
 import type { FastifyInstance } from 'fastify';
