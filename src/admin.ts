@@ -10,10 +10,14 @@ import pino from 'pino';
 import { ConfigError, describeDatabase, loadConfig, type Config } from './config.ts';
 import { openDatabase, type Db } from './db/connect.ts';
 import { migrate } from './db/migrations/index.ts';
-import { findUserByUsername } from './db/repositories/users.ts';
 import type { UserRow } from './db/types.ts';
 import { createDeps } from './deps.ts';
-import { passwordProblem, regeneratePrivateToken, resetPassword } from './services/account-recovery.ts';
+import {
+  findAccount,
+  passwordProblem,
+  regeneratePrivateToken,
+  resetPassword,
+} from './services/account-recovery.ts';
 import { checkDatabaseIdentity } from './services/database-identity.ts';
 import { checkInstance } from './services/instance-check.ts';
 import { generateToken } from './services/passwords.ts';
@@ -74,7 +78,7 @@ async function withUser(
   username: string,
   action: (user: UserRow) => Promise<number>,
 ): Promise<number> {
-  const user = await findUserByUsername(db.kysely, username);
+  const user = await findAccount(db.kysely, username);
   if (!user) {
     err(`no user with username "${username}"`);
     return 1;

@@ -1,11 +1,16 @@
 // Getting back into an account without the API (npm run admin -- reset-password / create-token): a new
 // password, or a new private token that replaces the old one.
 import type { Deps } from '../deps.ts';
-import type { UserRow } from '../db/types.ts';
-import { updateUser } from '../db/repositories/users.ts';
+import type { Executor, UserRow } from '../db/types.ts';
+import { findUserByUsername, updateUser } from '../db/repositories/users.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { now } from '../clock.ts';
 import { generateToken, hashPassword } from './passwords.ts';
+
+/** The account an admin command names by username (case-insensitive), or undefined. */
+export function findAccount(db: Executor, username: string): Promise<UserRow | undefined> {
+  return findUserByUsername(db, username);
+}
 
 /** Devise's length rule, the same as the API's. Answers the problem, or undefined when acceptable. */
 export function passwordProblem(password: string): string | undefined {
