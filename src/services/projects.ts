@@ -1,6 +1,6 @@
 // Project business rules: create (path from the name,
 // validation, projects_limit, repository on disk or imported, "created" event, creator as master — all in
-// one transaction), edit (rename moves the repository), delete (rows and files), and the lists.
+// one transaction), edit (rename moves the repository), delete (rows and files).
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -12,7 +12,6 @@ import {
   findNamespaceById,
   findPersonalNamespace,
   findProjectRecordById,
-  findProjectRecordsByIds,
   insertProject,
   NEW_PROJECT_SWITCHES,
   projectsInNamespace,
@@ -20,7 +19,6 @@ import {
 } from '../db/repositories/projects.ts';
 import { insertMember } from '../db/repositories/members.ts';
 import { canCreateProjectsIn } from '../policies/groups.ts';
-import { countProjects, pageProjectIds } from '../db/repositories/project-lists.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { now } from '../clock.ts';
 import { git } from '../git/exec.ts';
@@ -44,14 +42,7 @@ import {
   announceProjectDestroyById,
   announceProjectMove,
 } from './system-hook-announcements.ts';
-import type {
-  Executor,
-  NamespaceRow,
-  ProjectChanges,
-  ProjectListQuery,
-  ProjectRecord,
-  UserRow,
-} from '../db/types.ts';
+import type { Executor, NamespaceRow, ProjectChanges, ProjectRecord, UserRow } from '../db/types.ts';
 
 export interface ProjectAttributes {
   name?: string;
@@ -474,18 +465,4 @@ async function removeIfEmpty(dir: string): Promise<void> {
   await fs.rmdir(dir).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== 'ENOENT' && error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
   });
-}
-
-export function countProjectList(deps: Deps, query: ProjectListQuery): Promise<number> {
-  return countProjects(deps.db.kysely, query);
-}
-
-/** One page of a list: ids from the index, then the page's rows (deferred join). */
-export async function pageProjectList(
-  deps: Deps,
-  query: ProjectListQuery,
-  page: { limit: number; offset: number },
-): Promise<ProjectRecord[]> {
-  const ids = await pageProjectIds(deps.db.kysely, query, page.limit, page.offset);
-  return findProjectRecordsByIds(deps.db.kysely, ids);
 }

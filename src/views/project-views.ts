@@ -10,7 +10,8 @@ import {
 } from '../db/repositories/projects.ts';
 import { projectAccessMany, type ProjectAccess } from '../policies/access.ts';
 import { presentBasicProject, presentProject, type ProjectPresentOptions } from '../presenters/project.ts';
-import type { ProjectRecord, UserRow } from '../db/types.ts';
+import { countProjects, pageProjectIds } from '../db/repositories/project-lists.ts';
+import type { ProjectListQuery, ProjectRecord, UserRow } from '../db/types.ts';
 
 function personalOwnerId(record: ProjectRecord): number | null {
   return record.namespace.type !== 'Group' ? record.namespace.owner_id : null;
@@ -87,4 +88,19 @@ export async function presentBasicProjectRecords(deps: Deps, records: ProjectRec
       deps.config.externalUrl,
     );
   });
+}
+
+/** The project lists (member, visible, owned, starred, all, search): the count, then a page of records. */
+export function countProjectList(deps: Deps, query: ProjectListQuery): Promise<number> {
+  return countProjects(deps.db.kysely, query);
+}
+
+/** One page of a list: ids from the index, then the page's rows (deferred join). */
+export async function pageProjectList(
+  deps: Deps,
+  query: ProjectListQuery,
+  page: { limit: number; offset: number },
+): Promise<ProjectRecord[]> {
+  const ids = await pageProjectIds(deps.db.kysely, query, page.limit, page.offset);
+  return findProjectRecordsByIds(deps.db.kysely, ids);
 }

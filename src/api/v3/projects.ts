@@ -18,17 +18,20 @@ import {
 import { forbidden, paramValueInvalid, recordNotFound, validationFailed } from '../../errors.ts';
 import { canAdminProject, isProjectOwner } from '../../policies/access.ts';
 import {
-  countProjectList,
   createProject,
   deleteProject,
   FEATURE_SWITCHES,
-  pageProjectList,
   updateProject,
   type ProjectAttributes,
 } from '../../services/projects.ts';
-import { presentBasicProjectRecords, presentProjectRecords } from '../../views/project-views.ts';
+import {
+  countProjectList,
+  pageProjectList,
+  presentBasicProjectRecords,
+  presentProjectRecords,
+} from '../../views/project-views.ts';
 import { Visibility } from '../../domain/types.ts';
-import type { ProjectListQuery, ProjectOrder, ProjectScope } from '../../db/types.ts';
+import type { ProjectListQuery, ProjectOrder, ProjectScope, UserRow } from '../../db/types.ts';
 
 type AttributeForm = 'create' | 'create-for-user' | 'edit';
 
@@ -154,18 +157,24 @@ export function register(app: FastifyInstance, deps: Deps): void {
     return presented;
   });
 
+  /** Both create routes: the caller creates for itself, or an administrator for `creator`. */
+  const create = async (
+    actor: UserRow,
+    creator: UserRow,
+    attributes: ProjectAttributes,
+    limitStyle: 'forbidden' | 'validation',
+  ) => {
+    const record = await createProject(deps, { actor, creator, attributes, limitStyle });
+    const [presented] = await presentProjectRecords(deps, actor, [record], { runnersToken: true });
+    return presented;
+  };
+
   app.post('/projects', async (request, reply) => {
     const viewer = requireViewer(request);
     const params = requestParams(request);
     requiredString(params, 'name');
-    const record = await createProject(deps, {
-      actor: viewer,
-      creator: viewer,
-      attributes: projectAttributes(params, 'create'),
-      limitStyle: 'forbidden',
-    });
-    const [presented] = await presentProjectRecords(deps, viewer, [record], { runnersToken: true });
-    return reply.status(201).send(presented);
+    const attributes = projectAttributes(params, 'create');
+    return reply.status(201).send(await create(viewer, viewer, attributes, 'forbidden'));
   });
 
   app.post('/projects/user/:user_id', async (request, reply) => {
@@ -173,14 +182,8 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const params = requestParams(request);
     const user = await findUserByIdParam(deps, params.user_id);
     if (!user) throw recordNotFound();
-    const record = await createProject(deps, {
-      actor: viewer,
-      creator: user,
-      attributes: projectAttributes(params, 'create-for-user'),
-      limitStyle: 'validation',
-    });
-    const [presented] = await presentProjectRecords(deps, viewer, [record], { runnersToken: true });
-    return reply.status(201).send(presented);
+    const attributes = projectAttributes(params, 'create-for-user');
+    return reply.status(201).send(await create(viewer, user, attributes, 'validation'));
   });
 
   app.put('/projects/:id', async (request) => {
