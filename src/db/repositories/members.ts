@@ -90,54 +90,43 @@ export async function accessRows(
   if (projectIds.length === 0) return [];
   const day = today();
   const unexpired = sql<boolean>`(m.expires_at is null or m.expires_at > ${day})`;
-  let query = db
-    .selectFrom('members as m')
-    .select([
-      sql<AccessRow['kind']>`'Project'`.as('kind'),
-      'm.source_id',
-      'm.access_level',
-      'm.notification_level',
-    ])
-    .where('m.user_id', '=', userId)
-    .where('m.source_type', '=', 'Project')
-    .where('m.source_id', 'in', projectIds)
-    .where(unexpired)
-    .unionAll(
-      db
-        .selectFrom('project_group_links as l')
-        .innerJoin('members as m', (join) =>
-          join
-            .onRef('m.source_id', '=', 'l.group_id')
-            .on('m.source_type', '=', 'Namespace')
-            .on('m.user_id', '=', userId),
-        )
-        .select([
-          sql<AccessRow['kind']>`'Share'`.as('kind'),
-          'l.project_id as source_id',
-          sql<number>`case when m.access_level < l.group_access then m.access_level else l.group_access end`.as(
-            'access_level',
-          ),
-          'm.notification_level',
-        ])
-        .where('l.project_id', 'in', projectIds)
-        .where(sql<boolean>`(l.expires_at is null or l.expires_at > ${day})`)
-        .where(unexpired),
-    );
+  // The caller's own memberships of these projects or groups.
+  const direct = (kind: SourceType, ids: number[]) =>
+    db
+      .selectFrom('members as m')
+      .select([
+        sql<AccessRow['kind']>`${sql.lit(kind)}`.as('kind'),
+        'm.source_id',
+        'm.access_level',
+        'm.notification_level',
+      ])
+      .where('m.user_id', '=', userId)
+      .where('m.source_type', '=', kind)
+      .where('m.source_id', 'in', ids)
+      .where(unexpired);
+  let query = direct('Project', projectIds).unionAll(
+    db
+      .selectFrom('project_group_links as l')
+      .innerJoin('members as m', (join) =>
+        join
+          .onRef('m.source_id', '=', 'l.group_id')
+          .on('m.source_type', '=', 'Namespace')
+          .on('m.user_id', '=', userId),
+      )
+      .select([
+        sql<AccessRow['kind']>`'Share'`.as('kind'),
+        'l.project_id as source_id',
+        sql<number>`case when m.access_level < l.group_access then m.access_level else l.group_access end`.as(
+          'access_level',
+        ),
+        'm.notification_level',
+      ])
+      .where('l.project_id', 'in', projectIds)
+      .where(sql<boolean>`(l.expires_at is null or l.expires_at > ${day})`)
+      .where(unexpired),
+  );
   if (groupIds.length > 0) {
-    query = query.unionAll(
-      db
-        .selectFrom('members as m')
-        .select([
-          sql<AccessRow['kind']>`'Namespace'`.as('kind'),
-          'm.source_id',
-          'm.access_level',
-          'm.notification_level',
-        ])
-        .where('m.user_id', '=', userId)
-        .where('m.source_type', '=', 'Namespace')
-        .where('m.source_id', 'in', groupIds)
-        .where(unexpired),
-    );
+    query = query.unionAll(direct('Namespace', groupIds));
   }
   return (await query.execute()) as AccessRow[];
 }

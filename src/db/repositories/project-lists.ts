@@ -14,7 +14,7 @@ export function authorizedProjectIds(db: Executor, userId: number) {
     .select('m.source_id as id')
     .where('m.user_id', '=', userId)
     .where('m.source_type', '=', 'Project')
-    .where(sql<boolean>`(m.expires_at is null or m.expires_at > ${day})`)
+    .where(unexpiredMember())
     .union(
       db
         .selectFrom('members as m')
@@ -22,7 +22,7 @@ export function authorizedProjectIds(db: Executor, userId: number) {
         .select('p.id as id')
         .where('m.user_id', '=', userId)
         .where('m.source_type', '=', 'Namespace')
-        .where(sql<boolean>`(m.expires_at is null or m.expires_at > ${day})`),
+        .where(unexpiredMember()),
     )
     .union(
       db
@@ -39,7 +39,7 @@ export function authorizedProjectIds(db: Executor, userId: number) {
         .select('l.project_id as id')
         .where('m.user_id', '=', userId)
         .where('m.source_type', '=', 'Namespace')
-        .where(sql<boolean>`(m.expires_at is null or m.expires_at > ${day})`)
+        .where(unexpiredMember())
         .where(sql<boolean>`(l.expires_at is null or l.expires_at > ${day})`),
     );
 }
