@@ -4,6 +4,7 @@
 import type { ProjectAccess } from './access.ts';
 import { AccessLevel, Visibility } from '../domain/types.ts';
 import type { ProjectRecord } from '../db/types.ts';
+import type { PushRules } from './push-rules.mjs';
 
 export function canDownloadCode(access: ProjectAccess, record: ProjectRecord): boolean {
   if (!access.canRead) return false;
@@ -22,4 +23,12 @@ export function pushAccessLevel(access: ProjectAccess): number {
 /** push_code as the API checks it: developer+ on a project that is not archived (archived ones lose it). */
 export function canWriteRepository(access: ProjectAccess, record: ProjectRecord): boolean {
   return canPushCode(access) && record.project.archived !== 1;
+}
+
+/**
+ * Whether some ref update could be refused: masters and owners of an unarchived project without
+ * protected branches pass every check, so their pushes skip the hook process.
+ */
+export function pushNeedsHook(rules: PushRules): boolean {
+  return rules.archived || rules.protectedBranches.length > 0 || rules.accessLevel < AccessLevel.Master;
 }

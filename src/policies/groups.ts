@@ -56,6 +56,12 @@ export async function canReadGroup(
 
 export const canAdminGroup = (access: GroupAccess): boolean => access.level >= AccessLevel.Owner;
 
+/** create_group: users allowed to (can_create_group) and administrators. */
+export const canCreateGroup = (user: UserRow): boolean => user.can_create_group === 1 || user.admin === 1;
+
+/** Administrators list every group and namespace; others see their own and the groups they belong to. */
+export const listsEveryNamespace = (user: UserRow): boolean => user.admin === 1;
+
 /** create_projects on a namespace: its owner (personal), masters and owners (groups), administrators. */
 export async function canCreateProjectsIn(
   db: Executor,

@@ -5,7 +5,6 @@ import { listProtectedBranches } from '../db/repositories/protected-branches.ts'
 import { pushAccessLevel } from '../policies/git-access.ts';
 import type { ProjectAccess } from '../policies/access.ts';
 import type { PushRules } from '../policies/push-rules.mjs';
-import { AccessLevel } from '../domain/types.ts';
 import type { ProjectRecord } from '../db/types.ts';
 
 export async function pushRulesFor(
@@ -22,9 +21,4 @@ export async function pushRulesFor(
       developersCanPush: rule.developers_can_push === 1,
     })),
   };
-}
-
-/** Whether some ref update could be refused: masters and owners of an unarchived project without protected branches pass every check, so their pushes skip the hook process. */
-export function pushNeedsHook(rules: PushRules): boolean {
-  return rules.archived || rules.protectedBranches.length > 0 || rules.accessLevel < AccessLevel.Master;
 }

@@ -3,10 +3,11 @@
 import type { Deps } from '../deps.ts';
 import { countNamespaces, listNamespaces } from '../db/repositories/namespaces.ts';
 import { presentNamespace } from '../presenters/group.ts';
+import { listsEveryNamespace } from '../policies/groups.ts';
 import type { UserRow } from '../db/types.ts';
 
 const filterFor = (viewer: UserRow, search: string | undefined) => ({
-  userId: viewer.admin === 1 ? undefined : viewer.id,
+  userId: listsEveryNamespace(viewer) ? undefined : viewer.id,
   search: search || undefined,
 });
 

@@ -15,7 +15,7 @@ import {
 } from '../../http/params.ts';
 import { forbidden, paramInvalid } from '../../errors.ts';
 import { loadGroup } from '../../http/loaders.ts';
-import { canAdminGroup } from '../../policies/groups.ts';
+import { canAdminGroup, canCreateGroup, listsEveryNamespace } from '../../policies/groups.ts';
 import { presentGroup } from '../../presenters/group.ts';
 import {
   countGroupList,
@@ -62,7 +62,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const viewer = requireViewer(request);
     const params = requestParams(request);
     const filter = {
-      memberUserId: viewer.admin === 1 ? undefined : viewer.id,
+      memberUserId: listsEveryNamespace(viewer) ? undefined : viewer.id,
       search: optionalString(params, 'search') || undefined,
       skipIds: skipGroups(params),
     };
@@ -77,7 +77,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
 
   app.post('/groups', async (request, reply) => {
     const viewer = requireViewer(request);
-    if (viewer.can_create_group !== 1 && viewer.admin !== 1) throw forbidden();
+    if (!canCreateGroup(viewer)) throw forbidden();
     const params = requestParams(request);
     const name = requiredString(params, 'name');
     const path = requiredString(params, 'path');
