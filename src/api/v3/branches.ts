@@ -3,35 +3,28 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { forbidden } from '../../errors.ts';
-import { loadProject, type LoadedProject } from '../../http/loaders.ts';
+import { loadProjectRepository } from '../../http/loaders.ts';
 import { requestParams, toBoolean } from '../../http/params.ts';
 import { canAdminProject } from '../../policies/access.ts';
-import { canDownloadCode } from '../../policies/git-access.ts';
 import { protectBranch, unprotectBranch } from '../../services/branches.ts';
 import { branchList, branchOr404 } from '../../views/branch-views.ts';
 
 type WildcardRequest = FastifyRequest<{ Params: { id: string; '*': string } }>;
 
-async function readableProject(deps: Deps, request: FastifyRequest): Promise<LoadedProject> {
-  const project = await loadProject(deps, request);
-  if (!canDownloadCode(project.access, project)) throw forbidden();
-  return project;
-}
-
 export function register(app: FastifyInstance, deps: Deps): void {
   app.get('/projects/:id/repository/branches', async (request) => {
-    return branchList(deps, await readableProject(deps, request));
+    return branchList(deps, await loadProjectRepository(deps, request));
   });
 
   app.get('/projects/:id/repository/branches/*', async (request: WildcardRequest) => {
-    return branchOr404(deps, await readableProject(deps, request), request.params['*']);
+    return branchOr404(deps, await loadProjectRepository(deps, request), request.params['*']);
   });
 
   app.put('/projects/:id/repository/branches/*', async (request: WildcardRequest, reply) => {
     const match = /^(.+)\/(protect|unprotect)$/s.exec(request.params['*']);
     if (!match) return reply.code(404).send({ error: '404 Not Found' });
     const [, name, action] = match;
-    const project = await readableProject(deps, request);
+    const project = await loadProjectRepository(deps, request);
     if (!canAdminProject(project.access)) throw forbidden();
     if (action === 'protect') {
       const params = requestParams(request);
