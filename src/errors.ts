@@ -13,6 +13,9 @@ export class ApiError extends Error {
   }
 }
 
+/** A path no route matches: Grape's `{"error":"404 Not Found"}`. */
+export const routeNotFound = () => new ApiError(404, { error: '404 Not Found' });
+
 /** `404 <Resource> Not Found`, or `404 Not Found` without a resource (GitLab's not_found!). */
 export const notFound = (resource?: string) =>
   new ApiError(404, { message: resource ? `404 ${resource} Not Found` : '404 Not Found' });

@@ -3,7 +3,7 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
-import { ApiError } from '../errors.ts';
+import { ApiError, routeNotFound } from '../errors.ts';
 
 export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
@@ -27,7 +27,7 @@ export function installErrorHandlers(app: FastifyInstance): void {
 
   // GitLab 8.13's catch-all route answered Grape-style.
   app.setNotFoundHandler((_request, reply) => {
-    reply.status(404).send({ error: '404 Not Found' });
+    reply.status(404).send(routeNotFound().body);
   });
 }
 

@@ -13,3 +13,8 @@ export function presentBranch(branch: Branch, protection: BranchProtection) {
     developers_can_merge: protection.developersCanMerge,
   };
 }
+
+/** DELETE …/repository/branches/:branch: the deleted branch's name. */
+export function presentDeletedBranch(name: string) {
+  return { branch_name: name };
+}

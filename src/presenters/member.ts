@@ -51,3 +51,8 @@ export function presentForkedProjectLink(link: ForkedProjectLinkFields) {
     updated_at: link.updated_at,
   };
 }
+
+/** GitLab 8.13 kept project member deletion idempotent: removing a non-member answers this body. */
+export function presentAccessRevoked(userId: unknown) {
+  return { message: 'Access revoked', id: userId };
+}

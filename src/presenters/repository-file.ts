@@ -32,3 +32,8 @@ export async function* fileJsonChunks(parts: RepositoryFileParts): AsyncGenerato
     `"commit_id":${JSON.stringify(parts.commitId)},"last_commit_id":${JSON.stringify(parts.lastCommitId)}}`
   );
 }
+
+/** A file created, updated or deleted through the API: its path and the branch the commit went to. */
+export function presentFileChange(filePath: string, branchName: string) {
+  return { file_path: filePath, branch_name: branchName };
+}

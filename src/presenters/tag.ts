@@ -15,3 +15,8 @@ export function presentTag(tag: Tag, release: Pick<ReleaseRow, 'tag' | 'descript
     release: release ? presentRelease(release) : null,
   };
 }
+
+/** DELETE …/repository/tags/:tag_name: the deleted tag's name. */
+export function presentDeletedTag(name: string) {
+  return { tag_name: name };
+}

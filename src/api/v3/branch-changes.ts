@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { loadWritableRepository } from '../../http/loaders.ts';
 import { optionalString, requestParams } from '../../http/params.ts';
-import { presentBranch } from '../../presenters/branch.ts';
+import { presentBranch, presentDeletedBranch } from '../../presenters/branch.ts';
 import { createBranch, deleteBranch } from '../../services/branch-changes.ts';
 
 type WildcardRequest = FastifyRequest<{ Params: { id: string; '*': string } }>;
@@ -26,6 +26,6 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const pusher = await loadWritableRepository(deps, request);
     const name = request.params['*'];
     await deleteBranch(deps, pusher, name);
-    return { branch_name: name };
+    return presentDeletedBranch(name);
   });
 }

@@ -2,7 +2,7 @@
 // %2F), protect and unprotect (masters, idempotent). A name no branch could have is a 404 like any other.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
-import { forbidden } from '../../errors.ts';
+import { forbidden, routeNotFound } from '../../errors.ts';
 import { loadProjectRepository } from '../../http/loaders.ts';
 import { requestParams, toBoolean } from '../../http/params.ts';
 import { canAdminProject } from '../../policies/access.ts';
@@ -20,9 +20,9 @@ export function register(app: FastifyInstance, deps: Deps): void {
     return branchOr404(deps, await loadProjectRepository(deps, request), request.params['*']);
   });
 
-  app.put('/projects/:id/repository/branches/*', async (request: WildcardRequest, reply) => {
+  app.put('/projects/:id/repository/branches/*', async (request: WildcardRequest) => {
     const match = /^(.+)\/(protect|unprotect)$/s.exec(request.params['*']);
-    if (!match) return reply.code(404).send({ error: '404 Not Found' });
+    if (!match) throw routeNotFound();
     const [, name, action] = match;
     const project = await loadProjectRepository(deps, request);
     if (!canAdminProject(project.access)) throw forbidden();

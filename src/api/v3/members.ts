@@ -11,7 +11,7 @@ import { loadGroup, loadProject } from '../../http/loaders.ts';
 import { canAdminProject } from '../../policies/access.ts';
 import { canAdminGroup } from '../../policies/groups.ts';
 import { countMemberList, memberListPage } from '../../views/member-views.ts';
-import { presentMember } from '../../presenters/member.ts';
+import { presentAccessRevoked, presentMember } from '../../presenters/member.ts';
 import {
   addMember,
   changeMember,
@@ -108,8 +108,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
       const { user_id } = grapeParams(requestParams(request), [USER_ID]);
       const { source, canManage } = await resolveSource(deps, request, type);
       const removed = await removeMember(deps, viewer, source, user_id as number, canManage);
-      // GitLab 8.13 kept project member deletion idempotent with this body.
-      if (!removed) return { message: 'Access revoked', id: user_id };
+      if (!removed) return presentAccessRevoked(user_id);
       return presentMember(removed.user, removed.member, baseUrl);
     });
   }

@@ -7,6 +7,7 @@ import { loadProjectRepository, loadWritableRepository } from '../../http/loader
 import { optionalString, requestParams, requiredString, type Params } from '../../http/params.ts';
 import { createFile, deleteFile, updateFile, type FileChange } from '../../services/file-commits.ts';
 import { repositoryFile } from '../../views/blob-views.ts';
+import { presentFileChange } from '../../presenters/repository-file.ts';
 
 /** required_attributes! in GitLab's order, then the optional ones. */
 function fileChange(params: Params, withContent: boolean): FileChange {
@@ -39,18 +40,18 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const pusher = await loadWritableRepository(deps, request);
     const change = fileChange(requestParams(request), true);
     const filePath = await createFile(deps, pusher, change);
-    return reply.code(201).send({ file_path: filePath, branch_name: change.branchName });
+    return reply.code(201).send(presentFileChange(filePath, change.branchName));
   });
 
   app.put('/projects/:id/repository/files', async (request) => {
     const pusher = await loadWritableRepository(deps, request);
     const change = fileChange(requestParams(request), true);
-    return { file_path: await updateFile(deps, pusher, change), branch_name: change.branchName };
+    return presentFileChange(await updateFile(deps, pusher, change), change.branchName);
   });
 
   app.delete('/projects/:id/repository/files', async (request) => {
     const pusher = await loadWritableRepository(deps, request);
     const change = fileChange(requestParams(request), false);
-    return { file_path: await deleteFile(deps, pusher, change), branch_name: change.branchName };
+    return presentFileChange(await deleteFile(deps, pusher, change), change.branchName);
   });
 }

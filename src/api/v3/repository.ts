@@ -4,6 +4,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { loadProjectRepository } from '../../http/loaders.ts';
+import { routeNotFound } from '../../errors.ts';
 import { optionalString, requestParams, requiredString, toBoolean } from '../../http/params.ts';
 import { ARCHIVE_FORMATS, repositoryArchive } from '../../views/archive-views.ts';
 import { blobAtRevision, rawBlob, type RawContent } from '../../views/blob-views.ts';
@@ -62,8 +63,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     '/projects/:id/repository/archive.:format',
     async (request: FastifyRequest<{ Params: { id: string; format: string } }>, reply) => {
       // Other suffixes name no route, as GitLab's format requirement made them.
-      if (!ARCHIVE_FORMATS.includes(request.params.format))
-        return reply.code(404).send({ error: '404 Not Found' });
+      if (!ARCHIVE_FORMATS.includes(request.params.format)) throw routeNotFound();
       return archive(request, reply, request.params.format);
     },
   );

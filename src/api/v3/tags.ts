@@ -5,7 +5,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { loadProjectRepository, loadWritableRepository } from '../../http/loaders.ts';
 import { optionalString, requestParams, requiredString } from '../../http/params.ts';
-import { presentRelease, presentTag } from '../../presenters/tag.ts';
+import { presentDeletedTag, presentRelease, presentTag } from '../../presenters/tag.ts';
+import { routeNotFound } from '../../errors.ts';
 import { createRelease, createTag, deleteTag, updateRelease } from '../../services/tag-changes.ts';
 import { projectTag, projectTags } from '../../views/tag-views.ts';
 
@@ -38,24 +39,22 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const pusher = await loadWritableRepository(deps, request);
     const name = request.params['*'];
     await deleteTag(deps, pusher, name);
-    return { tag_name: name };
+    return presentDeletedTag(name);
   });
 
   // POST creates and PUT updates the release notes of `…/tags/:tag_name/release`.
   const release = async (request: WildcardRequest, create: boolean) => {
     const match = /^(.+)\/release$/s.exec(request.params['*']);
-    if (!match) return null;
+    if (!match) throw routeNotFound();
     const pusher = await loadWritableRepository(deps, request);
     const description = requiredString(requestParams(request), 'description');
     const write = create ? createRelease : updateRelease;
     return presentRelease(await write(deps, pusher, match[1], description));
   };
   app.post('/projects/:id/repository/tags/*', async (request: WildcardRequest, reply) => {
-    const written = await release(request, true);
-    return written ? reply.code(201).send(written) : reply.code(404).send({ error: '404 Not Found' });
+    return reply.code(201).send(await release(request, true));
   });
-  app.put('/projects/:id/repository/tags/*', async (request: WildcardRequest, reply) => {
-    const written = await release(request, false);
-    return written ? reply.send(written) : reply.code(404).send({ error: '404 Not Found' });
+  app.put('/projects/:id/repository/tags/*', async (request: WildcardRequest) => {
+    return release(request, false);
   });
 }
