@@ -111,7 +111,8 @@ export class LabradorProcess {
 
   /** Waits for the start-up record and learns the HTTP address from it. */
   async ready(): Promise<this> {
-    const line = await this.waitForOutput(/"surfaces"/);
+    // Generous: a start under a fully loaded machine (migrations on a fresh PostgreSQL database) takes seconds.
+    const line = await this.waitForOutput(/"surfaces"/, 60_000);
     this.url = (JSON.parse(line) as { surfaces: Array<{ url: string }> }).surfaces[0].url;
     return this;
   }
