@@ -188,7 +188,7 @@ export async function updateGroup(
  * Deletes a group with its projects (each through the project delete: rows, repository, uploads), its
  * memberships and shares, as GitLab's DestroyGroupService did, then the group's folders.
  */
-export async function deleteGroup(deps: Deps, _actor: UserRow, group: NamespaceRow): Promise<void> {
+export async function deleteGroup(deps: Deps, group: NamespaceRow): Promise<void> {
   const db = deps.db.kysely;
   const ids = await namespaceProjectIds(db, group.id);
   for (const record of await findProjectRecordsByIds(db, ids)) await deleteProject(deps, record);

@@ -101,10 +101,10 @@ export function register(app: FastifyInstance, deps: Deps): void {
   });
 
   app.delete('/groups/:id', async (request) => {
-    const viewer = requireViewer(request);
+    requireViewer(request);
     const { group, access } = await loadGroup(deps, request);
     if (!canAdminGroup(access)) throw forbidden();
-    await deleteGroup(deps, viewer, group);
+    await deleteGroup(deps, group);
     return presentGroup(group, baseUrl);
   });
 
