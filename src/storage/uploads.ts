@@ -98,15 +98,6 @@ export function uploadContentType(filename: string): string {
   return CONTENT_TYPES[extension(filename)] ?? 'application/octet-stream';
 }
 
-/** The API's answer: `url` relative to the project; images and videos as image links (alt without extension). */
-export function uploadLink(secret: string, filename: string) {
-  const url = `/uploads/${secret}/${filename}`;
-  const image = isImageOrVideo(filename);
-  const alt = image ? filename.slice(0, filename.length - path.extname(filename).length) : filename;
-  const text = (image ? alt : filename).replace(/]/g, '\\]');
-  return { alt, url, markdown: `${image ? '!' : ''}[${text}](${url})` };
-}
-
 export class UploadTooLargeError extends Error {}
 
 /**

@@ -6,8 +6,9 @@ import multipart from '@fastify/multipart';
 import type { Deps } from '../../deps.ts';
 import { requireViewer } from '../../http/auth.ts';
 import { loadProject } from '../../http/loaders.ts';
-import { apiError, badRequest } from '../../errors.ts';
-import { storeUpload, UploadTooLargeError, uploadLink } from '../../storage/uploads.ts';
+import { badRequest } from '../../errors.ts';
+import { presentUploadLink } from '../../presenters/upload.ts';
+import { storeProjectUpload } from '../../services/uploads.ts';
 
 export function register(app: FastifyInstance, deps: Deps): void {
   const maxBytes = deps.config.uploadMaxBytes;
@@ -21,7 +22,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     scope.post('/projects/:id/uploads', async (request, reply) => {
       requireViewer(request);
       // read_project is all GitLab asked for.
-      const { project, namespace } = await loadProject(deps, request);
+      const loaded = await loadProject(deps, request);
       if (!request.isMultipart()) throw badRequest('file');
       let stored: { secret: string; filename: string } | undefined;
       for await (const part of request.parts()) {
@@ -31,25 +32,11 @@ export function register(app: FastifyInstance, deps: Deps): void {
           continue;
         }
         const file = part.file;
-        try {
-          stored = await storeUpload(
-            deps.config.dataDir,
-            namespace.path,
-            project.path,
-            part.filename,
-            file,
-            () => Boolean(file.truncated),
-          );
-        } catch (error) {
-          if (error instanceof UploadTooLargeError) {
-            throw apiError(413, `413 Request Entity Too Large - the file is larger than ${maxBytes} bytes`);
-          }
-          throw error;
-        }
+        stored = await storeProjectUpload(deps, loaded, part.filename, file, () => Boolean(file.truncated));
       }
       if (!stored) throw badRequest('file');
       reply.status(201);
-      return uploadLink(stored.secret, stored.filename);
+      return presentUploadLink(stored.secret, stored.filename);
     });
   });
 }
