@@ -2,6 +2,7 @@
 // existing member unchanged; groups take 10–50, refuse duplicates with 409 and always keep an owner.
 // Project joins and departures record "joined"/"left" events in the same transaction.
 import type { Deps } from '../deps.ts';
+import { mayRemoveMember, takesGroupOwner } from '../policies/members.ts';
 import { findUserById } from '../db/repositories/users.ts';
 import {
   countGroupOwners,
@@ -14,7 +15,7 @@ import {
 import { isUniqueViolation } from '../db/errors.ts';
 import { now } from '../clock.ts';
 import { apiError, conflict, forbidden, notFound, recordNotFound } from '../errors.ts';
-import { AccessLevel, EventAction } from '../domain/types.ts';
+import { EventAction } from '../domain/types.ts';
 import { recordEvent } from './events.ts';
 import { announceMembership } from './system-hook-announcements.ts';
 import type { MemberRow, SourceType, UserRow } from '../db/types.ts';
@@ -106,9 +107,7 @@ export async function changeMember(
     const current = await findMember(trx, source.type, source.id, userId);
     if (!current) throw recordNotFound();
     if (
-      source.type === 'Namespace' &&
-      current.access_level === AccessLevel.Owner &&
-      input.accessLevel !== AccessLevel.Owner &&
+      takesGroupOwner(source, current, input.accessLevel) &&
       (await countGroupOwners(trx, source.id)) <= 1
     ) {
       // Demoting the last owner would leave a group nobody can administer.
@@ -141,19 +140,14 @@ export async function removeMember(
     if (source.type === 'Namespace') throw notFound(`Member: user_id:${userId}`);
     return null;
   }
-  if (source.type === 'Project' && userId === source.ownerId) throw forbidden();
-  if (!canManage && actor.id !== userId) throw forbidden();
+  if (!mayRemoveMember(actor, source, userId, canManage)) throw forbidden();
   const user = await findUserById(db, userId);
   if (!user) throw recordNotFound();
   const removed = await db.transaction().execute(async (trx) => {
     if (source.type === 'Namespace') await lockNamespace(trx, deps.db.dialect, source.id);
     const current = await findMember(trx, source.type, source.id, userId);
     if (!current) return null;
-    if (
-      source.type === 'Namespace' &&
-      current.access_level === AccessLevel.Owner &&
-      (await countGroupOwners(trx, source.id)) <= 1
-    ) {
+    if (takesGroupOwner(source, current, null) && (await countGroupOwners(trx, source.id)) <= 1) {
       throw forbidden();
     }
     if ((await deleteMember(trx, current.id)) === 0) return null;
