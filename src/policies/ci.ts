@@ -56,3 +56,19 @@ export function isRegistrationToken(given: string, expected: string): boolean {
 export function canAdminBuilds(access: ProjectAccess, record: ProjectRecord): boolean {
   return access.canRead && access.level >= AccessLevel.Master && record.project.builds_enabled === 1;
 }
+
+/**
+ * git fetch with `gitlab-ci-token` and a build's token: only while that build runs, only its own project
+ * (with builds on), never a push. 8.13 also let a build with a user reach that user's other projects;
+ * a token that leaks from a job log would then open them too, so Labrador keeps it to the build's project.
+ */
+export function buildMayFetch(
+  build: Pick<CiBuildRow, 'status' | 'project_id'>,
+  record: ProjectRecord,
+): boolean {
+  return (
+    build.status === 'running' &&
+    build.project_id === record.project.id &&
+    record.project.builds_enabled === 1
+  );
+}
