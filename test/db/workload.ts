@@ -547,4 +547,11 @@ export const workload: WorkloadStep[] = [
       await finishRepositoryMoves(ctx.t.server.deps);
     },
   },
+  {
+    area: 'ci',
+    name: 'the stuck-build sweep, two days on: drops whatever is still pending or running',
+    async run(ctx) {
+      await ctx.t.server.stuckBuildsWorker.drain(new Date(Date.now() + 2 * 24 * 60 * 60 * 1000));
+    },
+  },
 ];
