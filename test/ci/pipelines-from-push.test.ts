@@ -85,6 +85,25 @@ describe('pipelines from pushes', () => {
     assert.deepEqual(await buildsOf(t, last.id), []);
   });
 
+  it('records the parser’s error for a file that is not YAML, and the push goes through', async () => {
+    const sha = await commitFiles(
+      client,
+      work,
+      { '.gitlab-ci.yml': 'stages: [build\njob: {script: x}\n' },
+      'broken',
+    );
+    await client.ok(['push', '-q', 'origin', 'master'], work);
+    const last = (await pipelinesOf(t, project.id)).at(-1)!;
+    assert.equal(last.sha, sha);
+    assert.equal(last.status, 'failed');
+    assert.match(last.yaml_errors!, /at line \d+, column \d+/);
+    assert.deepEqual(await buildsOf(t, last.id), []);
+    const branch = await t.request('GET', `/api/v3/projects/${project.id}/repository/branches/master`, {
+      token: ci.owner.token,
+    });
+    assert.equal(branch.body.commit.id, sha);
+  });
+
   it('skips the pipeline of a [ci skip] commit', async () => {
     await commitFiles(client, work, { '.gitlab-ci.yml': TWO_STAGES }, 'quiet [ci skip]');
     await client.ok(['push', '-q', 'origin', 'master'], work);
