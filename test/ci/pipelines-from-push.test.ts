@@ -47,6 +47,22 @@ describe('pipelines from pushes', () => {
     assert.deepEqual(await pipelinesOf(t, project.id), []);
   });
 
+  it('makes no pipeline while the project has builds turned off', async () => {
+    const off = await t.request('PUT', `/api/v3/projects/${project.id}`, {
+      token: ci.owner.token,
+      body: { name: project.name, builds_enabled: false },
+    });
+    assert.equal(off.status, 200, off.text);
+    await commitFiles(client, work, { '.gitlab-ci.yml': 'job: {script: x}\n' }, 'builds off');
+    await client.ok(['push', '-q', 'origin', 'master'], work);
+    assert.deepEqual(await pipelinesOf(t, project.id), []);
+    const on = await t.request('PUT', `/api/v3/projects/${project.id}`, {
+      token: ci.owner.token,
+      body: { name: project.name, builds_enabled: true },
+    });
+    assert.equal(on.status, 200);
+  });
+
   it('creates a pipeline with the first stage pending and the next created', async () => {
     const sha = await commitFiles(client, work, { '.gitlab-ci.yml': TWO_STAGES }, 'add ci');
     await client.ok(['push', '-q', 'origin', 'master'], work);
