@@ -13,6 +13,7 @@ import * as stars from './stars.ts';
 import * as uploads from './uploads.ts';
 import * as shares from './shares.ts';
 import * as keys from './keys.ts';
+import * as deployKeys from './deploy-keys.ts';
 import * as emails from './emails.ts';
 import * as branches from './branches.ts';
 import * as projects from './projects.ts';
@@ -40,6 +41,7 @@ const modules = [
   uploads,
   shares,
   keys,
+  deployKeys,
   emails,
   branches,
   projects,
