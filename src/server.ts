@@ -17,6 +17,7 @@ import { recoverPendingPushes } from './services/push.ts';
 import { finishRepositoryMoves } from './services/repository-moves.ts';
 import { probeDataDir } from './storage/data-dir.ts';
 import { HookDeliveryWorker } from './workers/hook-delivery.ts';
+import { ArtifactsExpiryWorker } from './workers/artifacts-expiry.ts';
 import type { Worker } from './workers/worker.ts';
 import type { Surface } from './startup-summary.ts';
 import { dataDirError, databaseError, listenError, StartupError } from './startup-errors.ts';
@@ -26,6 +27,7 @@ export interface Server {
   deps: Deps;
   /** Sends the webhook outbox; tests call drain(). */
   hookWorker: HookDeliveryWorker;
+  artifactsWorker: ArtifactsExpiryWorker;
   /** Background loops, stopped together by close(); a new kind of worker joins this list. */
   workers: Worker[];
   /** What clients connect to (filled when listening); each listener adds its own entry. */
@@ -101,13 +103,16 @@ export async function startServer(
     const root = await ensureRootUser(deps);
     const hookWorker = new HookDeliveryWorker(db, config.hooks, log);
     hookWorker.start();
-    const workers: Worker[] = [hookWorker];
+    const artifactsWorker = new ArtifactsExpiryWorker(deps, log);
+    artifactsWorker.start();
+    const workers: Worker[] = [hookWorker, artifactsWorker];
     const http = app;
     let closing: Promise<void> | undefined;
     return {
       app: http,
       deps,
       hookWorker,
+      artifactsWorker,
       workers,
       surfaces,
       root,

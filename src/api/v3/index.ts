@@ -25,6 +25,8 @@ import * as repositoryFiles from './repository-files.ts';
 import * as tags from './tags.ts';
 import * as branchChanges from './branch-changes.ts';
 import * as projectTransfer from './project-transfer.ts';
+import * as builds from './builds.ts';
+import * as pipelines from './pipelines.ts';
 
 const modules = [
   version,
@@ -51,6 +53,8 @@ const modules = [
   tags,
   branchChanges,
   projectTransfer,
+  builds,
+  pipelines,
 ];
 
 export function registerApiV3(app: FastifyInstance, deps: Deps): void {
