@@ -1,6 +1,7 @@
 // Builds and external commit statuses (ci_builds). "Latest" means the highest id per name within a
 // pipeline: a retry adds a row and the old one stays.
-import { sql, type Updateable } from 'kysely';
+import { sql, type ExpressionBuilder, type Updateable } from 'kysely';
+import type { Database } from '../schema.ts';
 import type { CiBuildsTable } from '../schema.ts';
 import type { CiBuildRow, CiBuildType, Executor, NewCiBuild } from '../types.ts';
 import type { CiStatus, CiWhen } from '../../domain/types.ts';
@@ -157,15 +158,29 @@ export interface BuildListFilter {
   pipelineIds?: readonly number[];
 }
 
+/**
+ * The list's conditions. A commit's builds are found through its pipelines, on (pipeline_id, id); a
+ * project's on (project_id, type[, status], id).
+ */
+function buildConditions(filter: BuildListFilter, statuses: readonly CiStatus[]) {
+  return (eb: ExpressionBuilder<Database, 'ci_builds'>) => {
+    const conditions = [
+      filter.pipelineIds
+        ? eb('pipeline_id', 'in', [...filter.pipelineIds])
+        : eb('project_id', '=', filter.projectId),
+      eb('type', '=', 'build'),
+    ];
+    if (statuses.length === 1) conditions.push(eb('status', '=', statuses[0]!));
+    else if (statuses.length > 1) conditions.push(eb('status', 'in', [...statuses]));
+    return eb.and(conditions);
+  };
+}
+
 function buildIds(db: Executor, filter: BuildListFilter, status: CiStatus | undefined) {
-  let query = db
+  return db
     .selectFrom('ci_builds')
     .select('id')
-    .where('project_id', '=', filter.projectId)
-    .where('type', '=', 'build');
-  if (filter.pipelineIds) query = query.where('pipeline_id', 'in', [...filter.pipelineIds]);
-  if (status !== undefined) query = query.where('status', '=', status);
-  return query;
+    .where(buildConditions(filter, status === undefined ? [] : [status]));
 }
 
 /**
@@ -210,14 +225,10 @@ export function listBuilds(
 
 /** How many builds the list has, counting no further than `cap` (a bounded walk of the index). */
 export async function countBuildsUpTo(db: Executor, filter: BuildListFilter, cap: number): Promise<number> {
-  let query = db
+  const query = db
     .selectFrom('ci_builds')
     .select(sql<number>`1`.as('one'))
-    .where('project_id', '=', filter.projectId)
-    .where('type', '=', 'build');
-  if (filter.pipelineIds) query = query.where('pipeline_id', 'in', [...filter.pipelineIds]);
-  if (filter.statuses && filter.statuses.length > 0)
-    query = query.where('status', 'in', [...filter.statuses]);
+    .where(buildConditions(filter, filter.statuses ?? []));
   const row = await db
     .selectFrom(query.limit(cap).as('capped'))
     .select((eb) => eb.fn.countAll<number>().as('count'))
