@@ -4,7 +4,7 @@
 import crypto from 'node:crypto';
 import { AccessLevel, Visibility } from '../domain/types.ts';
 import type { ProjectAccess } from './access.ts';
-import type { CiBuildRow, CiRunnerRow, ProjectRow } from '../db/types.ts';
+import type { CiBuildRow, CiRunnerRow, ProjectRecord, ProjectRow } from '../db/types.ts';
 
 function sameSecret(given: string, expected: string | null | undefined): boolean {
   if (!expected) return false;
@@ -108,4 +108,9 @@ export function isPlayable(build: ActionBuild, project: BuildsProject): boolean 
     build.when === 'manual' &&
     build.status === 'skipped'
   );
+}
+
+/** admin_build (secret variables): masters and owners, while the project has builds turned on. */
+export function canAdminBuilds(access: ProjectAccess, record: ProjectRecord): boolean {
+  return access.canRead && access.level >= AccessLevel.Master && record.project.builds_enabled === 1;
 }

@@ -27,6 +27,7 @@ import * as branchChanges from './branch-changes.ts';
 import * as projectTransfer from './project-transfer.ts';
 import * as builds from './builds.ts';
 import * as pipelines from './pipelines.ts';
+import * as variables from './variables.ts';
 
 const modules = [
   version,
@@ -55,6 +56,7 @@ const modules = [
   projectTransfer,
   builds,
   pipelines,
+  variables,
 ];
 
 export function registerApiV3(app: FastifyInstance, deps: Deps): void {
