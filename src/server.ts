@@ -18,6 +18,7 @@ import { finishRepositoryMoves } from './services/repository-moves.ts';
 import { probeDataDir } from './storage/data-dir.ts';
 import { HookDeliveryWorker } from './workers/hook-delivery.ts';
 import { StuckBuildsWorker } from './workers/stuck-builds.ts';
+import { ArtifactsExpiryWorker } from './workers/artifacts-expiry.ts';
 import type { Worker } from './workers/worker.ts';
 import type { Surface } from './startup-summary.ts';
 import { dataDirError, databaseError, listenError, StartupError } from './startup-errors.ts';
@@ -29,6 +30,8 @@ export interface Server {
   hookWorker: HookDeliveryWorker;
   /** Drops builds that stopped moving a day ago; tests call drain(at). */
   stuckBuildsWorker: StuckBuildsWorker;
+  /** Removes expired artifacts that nobody kept; tests call drain(). */
+  artifactsWorker: ArtifactsExpiryWorker;
   /** Background loops, stopped together by close(); a new kind of worker joins this list. */
   workers: Worker[];
   /** What clients connect to (filled when listening); each listener adds its own entry. */
@@ -106,7 +109,9 @@ export async function startServer(
     hookWorker.start();
     const stuckBuildsWorker = new StuckBuildsWorker(deps, log);
     stuckBuildsWorker.start();
-    const workers: Worker[] = [hookWorker, stuckBuildsWorker];
+    const artifactsWorker = new ArtifactsExpiryWorker(deps, log);
+    artifactsWorker.start();
+    const workers: Worker[] = [hookWorker, stuckBuildsWorker, artifactsWorker];
     const http = app;
     let closing: Promise<void> | undefined;
     return {
@@ -114,6 +119,7 @@ export async function startServer(
       deps,
       hookWorker,
       stuckBuildsWorker,
+      artifactsWorker,
       workers,
       surfaces,
       root,

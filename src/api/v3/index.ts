@@ -26,6 +26,8 @@ import * as repositoryFiles from './repository-files.ts';
 import * as tags from './tags.ts';
 import * as branchChanges from './branch-changes.ts';
 import * as projectTransfer from './project-transfer.ts';
+import * as builds from './builds.ts';
+import * as pipelines from './pipelines.ts';
 import * as variables from './variables.ts';
 
 const modules = [
@@ -54,6 +56,8 @@ const modules = [
   tags,
   branchChanges,
   projectTransfer,
+  builds,
+  pipelines,
   variables,
 ];
 
