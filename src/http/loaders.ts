@@ -3,9 +3,14 @@
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.ts';
 import { findProjectRecordByFullPath, findProjectRecordById } from '../db/repositories/projects.ts';
+import {
+  findProjectWithAccessRowsByFullPath,
+  findProjectWithAccessRowsById,
+  type ProjectWithAccessRows,
+} from '../db/repositories/project-access-records.ts';
 import { findGroupById, findGroupByPath } from '../db/repositories/namespaces.ts';
 import { findUserById } from '../db/repositories/users.ts';
-import { projectAccess, type ProjectAccess } from '../policies/access.ts';
+import { projectAccessFromRows, type ProjectAccess } from '../policies/access.ts';
 import { canReadGroup, groupAccess, type GroupAccess } from '../policies/groups.ts';
 import { canDownloadCode, canWriteRepository } from '../policies/git-access.ts';
 import { forbidden, notFound } from '../errors.ts';
@@ -33,11 +38,33 @@ export async function loadProject(
   request: FastifyRequest,
   idParam: unknown = (request.params as Record<string, unknown>).id,
 ): Promise<LoadedProject> {
-  const record = await findProjectByIdParam(deps, idParam);
-  if (!record) throw notFound('Project');
-  const access = await projectAccess(deps.db.kysely, request.viewer, record);
+  // One statement: the project, its namespace and what the caller's access is computed from.
+  const found = await findProjectWithAccessRows(deps, idParam, request.viewer?.id ?? null);
+  if (!found) throw notFound('Project');
+  const access = projectAccessFromRows(request.viewer, found.record, found.accessRows);
   if (!access.canRead) throw notFound('Project');
-  return { ...record, access };
+  return { ...found.record, access };
+}
+
+function findProjectWithAccessRows(
+  deps: Deps,
+  idParam: unknown,
+  userId: number | null,
+): Promise<ProjectWithAccessRows | undefined> {
+  const text = String(idParam ?? '');
+  const slash = text.indexOf('/');
+  if (slash > 0) {
+    return findProjectWithAccessRowsByFullPath(
+      deps.db.kysely,
+      text.slice(0, slash),
+      text.slice(slash + 1),
+      userId,
+    );
+  }
+  const id = pathId(text);
+  return id === undefined
+    ? Promise.resolve(undefined)
+    : findProjectWithAccessRowsById(deps.db.kysely, id, userId);
 }
 
 // find_group (reference/api-v3.md §4.5, §7.10): by path first, then by id; a group that does not exist

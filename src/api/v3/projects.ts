@@ -28,7 +28,11 @@ import {
   updateProject,
   type ProjectAttributes,
 } from '../../services/projects.ts';
-import { presentBasicProjectRecords, presentProjectRecords } from '../../views/project-views.ts';
+import {
+  presentBasicProjectRecords,
+  presentProjectRecords,
+  presentProjectWithAccess,
+} from '../../views/project-views.ts';
 import { Visibility } from '../../domain/types.ts';
 import type { ProjectListQuery, ProjectOrder, ProjectScope } from '../../db/types.ts';
 
@@ -146,14 +150,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
 
   app.get('/projects/:id', async (request) => {
     const loaded = await loadProject(deps, request);
-    const [presented] = await presentProjectRecords(
-      deps,
-      request.viewer,
-      [loaded],
-      { permissions: true, runnersToken: true },
-      new Map([[loaded.project.id, loaded.access]]),
-    );
-    return presented;
+    return presentProjectWithAccess(deps, loaded, loaded.access, { permissions: true, runnersToken: true });
   });
 
   app.post('/projects', async (request, reply) => {
