@@ -99,6 +99,32 @@ export function optionalHash(params: Params, name: string): Params | undefined {
   return Object.fromEntries(entries.map(([key, item]) => [key.slice(prefix.length, -1), item]));
 }
 
+/**
+ * A hash of texts, `variables[KEY]=value` or a JSON object, whose refusals have their own words:
+ * `notHash` when the value is no hash at all, `notTexts` when a value is not text.
+ */
+export function optionalTextHash(
+  params: Params,
+  name: string,
+  refusals: { notHash: () => ApiError; notTexts: () => ApiError },
+): Record<string, string> | undefined {
+  const value = params[name];
+  let hash: Params | undefined;
+  if (value !== undefined && value !== null) {
+    if (typeof value !== 'object' || Array.isArray(value)) throw refusals.notHash();
+    hash = value as Params;
+  } else {
+    hash = optionalHash(params, name);
+    if (hash === undefined) return undefined;
+  }
+  const texts: Record<string, string> = {};
+  for (const [key, item] of Object.entries(hash)) {
+    if (typeof item !== 'string') throw refusals.notTexts();
+    texts[key] = item;
+  }
+  return texts;
+}
+
 const TRUE_WORDS = new Set(['true', 't', 'yes', 'y', '1', 'on']);
 const FALSE_WORDS = new Set(['false', 'f', 'no', 'n', '0', 'off']);
 

@@ -1,7 +1,9 @@
 // Who may take, report on and read a build: runners by their tags and assignments, and the build's own
 // token (or its project's runners token, which old runners used) for the calls a running job makes.
 import crypto from 'node:crypto';
-import type { CiBuildRow, CiRunnerRow } from '../db/types.ts';
+import { AccessLevel, Visibility } from '../domain/types.ts';
+import type { ProjectAccess } from './access.ts';
+import type { CiBuildRow, CiRunnerRow, ProjectRecord, UserRow } from '../db/types.ts';
 
 function sameSecret(given: string, expected: string | null | undefined): boolean {
   if (!expected) return false;
@@ -48,4 +50,35 @@ export function isDependentBuild(
 /** The shared registration token or a project's runners token (compared in constant time). */
 export function isRegistrationToken(given: string, expected: string): boolean {
   return sameSecret(given, expected);
+}
+
+/** admin_build: triggers (and a project's runners) are for masters, and only while builds are on. */
+export function canAdminBuilds(access: ProjectAccess, record: ProjectRecord): boolean {
+  return access.canRead && access.level >= AccessLevel.Master && record.project.builds_enabled === 1;
+}
+
+/**
+ * read_commit_status: reporters and above, and anyone signed in who may see a public project, or an
+ * internal one without being external (guests of a private project may not).
+ */
+export function canReadCommitStatuses(
+  viewer: UserRow | null,
+  access: ProjectAccess,
+  record: ProjectRecord,
+): boolean {
+  if (!access.canRead) return false;
+  if (access.level >= AccessLevel.Reporter) return true;
+  const visibility = record.project.visibility_level;
+  if (visibility === Visibility.Public) return true;
+  return visibility === Visibility.Internal && viewer !== null && viewer.external !== 1;
+}
+
+/** create_commit_status: developers and above report statuses of other CI systems. */
+export function canCreateCommitStatus(access: ProjectAccess): boolean {
+  return access.canRead && access.level >= AccessLevel.Developer;
+}
+
+/** Whether a trigger named by its token may run builds of the project the call names. */
+export function triggerBelongsTo(trigger: { project_id: number }, projectId: number): boolean {
+  return trigger.project_id === projectId;
 }
