@@ -42,4 +42,25 @@ export const ciApiWorkload: WorkloadStep[] = [
       await expect(t, 200, 'DELETE', `/api/v3/projects/${id}/triggers/${trigger.body.token}`, as);
     },
   },
+  {
+    area: 'ci-api',
+    name: 'commit statuses: report into a new and an existing pipeline, move, refuse, list with filters',
+    async run(ctx) {
+      const { t } = ctx;
+      const owner = await createUser(t, 'wlcst');
+      const as = { token: owner.token };
+      const project = await expect(t, 201, 'POST', '/api/v3/projects', { ...as, body: { name: 'wlcst' } });
+      const id = project.body.id;
+      const sha = await commitFile(repositoryPath(t.config.dataDir, 'wlcst', 'wlcst'), 'a.txt', 'a\n');
+      const url = `/api/v3/projects/${id}/statuses/${sha}`;
+      await expect(t, 201, 'POST', url, { ...as, body: { state: 'pending', target_url: 'u' } });
+      await expect(t, 201, 'POST', url, { ...as, body: { state: 'running' } });
+      await expect(t, 400, 'POST', url, { ...as, body: { state: 'running' } });
+      await expect(t, 201, 'POST', url, { ...as, body: { state: 'success' } });
+      await expect(t, 201, 'POST', url, { ...as, body: { state: 'failed', ref: 'other', name: 'n' } });
+      const list = `/api/v3/projects/${id}/repository/commits/${sha}/statuses`;
+      await expect(t, 200, 'GET', list, as);
+      await expect(t, 200, 'GET', `${list}?all=1&ref=master&stage=external&name=default`, as);
+    },
+  },
 ];

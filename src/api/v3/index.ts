@@ -26,6 +26,7 @@ import * as tags from './tags.ts';
 import * as branchChanges from './branch-changes.ts';
 import * as projectTransfer from './project-transfer.ts';
 import * as triggers from './triggers.ts';
+import * as commitStatuses from './commit-statuses.ts';
 
 const modules = [
   version,
@@ -53,6 +54,7 @@ const modules = [
   branchChanges,
   projectTransfer,
   triggers,
+  commitStatuses,
 ];
 
 export function registerApiV3(app: FastifyInstance, deps: Deps): void {
