@@ -125,6 +125,19 @@ export function optionalTextHash(
   return texts;
 }
 
+/** A text parameter that must be one of `allowed` (any other value, or a list, is `refuse()`d). */
+export function optionalOneOf<T extends string>(
+  params: Params,
+  name: string,
+  allowed: readonly T[],
+  refuse: () => ApiError,
+): T | undefined {
+  const value = params[name];
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) throw refuse();
+  return value as T;
+}
+
 const TRUE_WORDS = new Set(['true', 't', 'yes', 'y', '1', 'on']);
 const FALSE_WORDS = new Set(['false', 'f', 'no', 'n', '0', 'off']);
 

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import type { TestApp } from '../helpers/app.ts';
 import { commitFile, createUser } from '../helpers/factory.ts';
 import { repositoryPath } from '../../src/git/repository.ts';
+import { registerRunner, runnerRegistrationToken } from '../../src/services/runners.ts';
 import type { WorkloadStep } from './workload.ts';
 
 async function expect(
@@ -61,6 +62,50 @@ export const ciApiWorkload: WorkloadStep[] = [
       const list = `/api/v3/projects/${id}/repository/commits/${sha}/statuses`;
       await expect(t, 200, 'GET', list, as);
       await expect(t, 200, 'GET', `${list}?all=1&ref=master&stage=external&name=default`, as);
+    },
+  },
+  {
+    area: 'ci-api',
+    name: 'runners: lists with scopes, details, settings, enable, disable, remove',
+    async run(ctx) {
+      const { t } = ctx;
+      const deps = t.server.deps;
+      const owner = await createUser(t, 'wlrnr');
+      const as = { token: owner.token };
+      const root = { token: t.rootToken };
+      const first = await expect(t, 201, 'POST', '/api/v3/projects', { ...as, body: { name: 'wlrnr1' } });
+      const second = await expect(t, 201, 'POST', '/api/v3/projects', { ...as, body: { name: 'wlrnr2' } });
+      const info = {};
+      const shared = await registerRunner(deps, { token: await runnerRegistrationToken(deps), info });
+      const runner = await registerRunner(deps, { token: first.body.runners_token, info });
+      for (const scope of ['', '?scope=active', '?scope=paused', '?scope=online']) {
+        await expect(t, 200, 'GET', `/api/v3/runners${scope}`, as);
+      }
+      for (const scope of ['', '?scope=specific', '?scope=shared', '?scope=online']) {
+        await expect(t, 200, 'GET', `/api/v3/runners/all${scope}`, root);
+        await expect(t, 200, 'GET', `/api/v3/projects/${first.body.id}/runners${scope}`, as);
+      }
+      await expect(t, 200, 'GET', `/api/v3/runners/${runner.id}`, as);
+      await expect(t, 200, 'GET', `/api/v3/runners/${shared.id}`, as);
+      await expect(t, 200, 'PUT', `/api/v3/runners/${runner.id}`, {
+        ...as,
+        body: { tag_list: 'a', locked: true },
+      });
+      await expect(t, 403, 'PUT', `/api/v3/runners/${shared.id}`, { ...as, body: { description: 'x' } });
+      await expect(t, 403, 'POST', `/api/v3/projects/${second.body.id}/runners`, {
+        ...as,
+        body: { runner_id: runner.id },
+      });
+      await expect(t, 200, 'PUT', `/api/v3/runners/${runner.id}`, { ...as, body: { locked: false } });
+      await expect(t, 201, 'POST', `/api/v3/projects/${second.body.id}/runners`, {
+        ...as,
+        body: { runner_id: runner.id },
+      });
+      await expect(t, 403, 'DELETE', `/api/v3/runners/${runner.id}`, as);
+      await expect(t, 200, 'DELETE', `/api/v3/projects/${second.body.id}/runners/${runner.id}`, as);
+      await expect(t, 403, 'DELETE', `/api/v3/projects/${first.body.id}/runners/${runner.id}`, as);
+      await expect(t, 200, 'DELETE', `/api/v3/runners/${runner.id}`, as);
+      await expect(t, 200, 'DELETE', `/api/v3/runners/${shared.id}`, root);
     },
   },
 ];

@@ -27,6 +27,7 @@ import * as branchChanges from './branch-changes.ts';
 import * as projectTransfer from './project-transfer.ts';
 import * as triggers from './triggers.ts';
 import * as commitStatuses from './commit-statuses.ts';
+import * as runners from './runners.ts';
 
 const modules = [
   version,
@@ -55,6 +56,7 @@ const modules = [
   projectTransfer,
   triggers,
   commitStatuses,
+  runners,
 ];
 
 export function registerApiV3(app: FastifyInstance, deps: Deps): void {
