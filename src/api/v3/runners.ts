@@ -156,8 +156,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
   app.delete('/projects/:id/runners/:runner_id', async (request) => {
     const project = await loadAdministeredProject(deps, request);
     const runnerId = runnerIdParam(request, 'runner_id');
-    const runner =
-      runnerId === undefined ? undefined : await findRunnerOr404(deps, runnerId).catch(() => undefined);
+    const runner = runnerId === undefined ? undefined : await findRunnerById(deps, runnerId);
     if (!runner || !(await runnerAssignedTo(deps, runner.id, project.project.id))) throw notFound('Runner');
     await disableRunnerForProject(deps, runner, project.project.id);
     return presentRunner(runner);
