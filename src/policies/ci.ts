@@ -52,7 +52,7 @@ export function isRegistrationToken(given: string, expected: string): boolean {
   return sameSecret(given, expected);
 }
 
-/** admin_build: triggers (and a project's runners) are for masters, and only while builds are on. */
+/** admin_build (secret variables, triggers): masters and owners, while the project has builds turned on. */
 export function canAdminBuilds(access: ProjectAccess, record: ProjectRecord): boolean {
   return access.canRead && access.level >= AccessLevel.Master && record.project.builds_enabled === 1;
 }

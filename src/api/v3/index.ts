@@ -25,6 +25,7 @@ import * as repositoryFiles from './repository-files.ts';
 import * as tags from './tags.ts';
 import * as branchChanges from './branch-changes.ts';
 import * as projectTransfer from './project-transfer.ts';
+import * as variables from './variables.ts';
 import * as triggers from './triggers.ts';
 import * as commitStatuses from './commit-statuses.ts';
 import * as runners from './runners.ts';
@@ -54,6 +55,7 @@ const modules = [
   tags,
   branchChanges,
   projectTransfer,
+  variables,
   triggers,
   commitStatuses,
   runners,
