@@ -113,6 +113,45 @@ export function optionalHash(params: Params, name: string): Params | undefined {
   return Object.fromEntries(entries.map(([key, item]) => [key.slice(prefix.length, -1), item]));
 }
 
+/**
+ * A hash of texts, `variables[KEY]=value` or a JSON object, whose refusals have their own words:
+ * `notHash` when the value is no hash at all, `notTexts` when a value is not text.
+ */
+export function optionalTextHash(
+  params: Params,
+  name: string,
+  refusals: { notHash: () => ApiError; notTexts: () => ApiError },
+): Record<string, string> | undefined {
+  const value = params[name];
+  let hash: Params | undefined;
+  if (value !== undefined && value !== null) {
+    if (typeof value !== 'object' || Array.isArray(value)) throw refusals.notHash();
+    hash = value as Params;
+  } else {
+    hash = optionalHash(params, name);
+    if (hash === undefined) return undefined;
+  }
+  const texts: Record<string, string> = {};
+  for (const [key, item] of Object.entries(hash)) {
+    if (typeof item !== 'string') throw refusals.notTexts();
+    texts[key] = item;
+  }
+  return texts;
+}
+
+/** A text parameter that must be one of `allowed` (any other value, or a list, is `refuse()`d). */
+export function optionalOneOf<T extends string>(
+  params: Params,
+  name: string,
+  allowed: readonly T[],
+  refuse: () => ApiError,
+): T | undefined {
+  const value = params[name];
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) throw refuse();
+  return value as T;
+}
+
 const TRUE_WORDS = new Set(['true', 't', 'yes', 'y', '1', 'on']);
 const FALSE_WORDS = new Set(['false', 'f', 'no', 'n', '0', 'off']);
 

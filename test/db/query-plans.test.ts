@@ -96,6 +96,14 @@ for (let index = 0; index < 7; index += 1) {
     why: 'a page of builds or pipelines in several statuses merges one bounded index walk per status',
   });
 }
+ACCEPTED_SCANS.push({
+  table: 'ci_runners',
+  statement:
+    /^select (?:count\(\*\) as "count"|\*) from "ci_runners"(?: where "(?:active|contacted_at)" (?:=|>) \?)?(?: order by "id" limit \? offset \?)?$/,
+  why:
+    'GET /runners/all (administrators) lists every runner, or the active, paused or online ones, walking ' +
+    'the primary key; runners are machines an administrator registers, a handful per instance',
+});
 
 const CONTROL = /^(begin|commit|rollback|savepoint|release)\b/i;
 

@@ -15,6 +15,7 @@ import { RUNNER_USER_AGENT } from '../helpers/runner-client.ts';
 import { makeZip } from '../helpers/zip.ts';
 import { placeRepository, reserveRepository } from '../../src/services/repository-placement.ts';
 import { checkInstance } from '../../src/services/instance-check.ts';
+import { ciApiWorkload } from './workload-ci-api.ts';
 
 export interface WorkloadContext {
   t: TestApp;
@@ -613,3 +614,5 @@ export const workload: WorkloadStep[] = [
     },
   },
 ];
+
+workload.push(...ciApiWorkload);

@@ -29,6 +29,9 @@ import * as projectTransfer from './project-transfer.ts';
 import * as builds from './builds.ts';
 import * as pipelines from './pipelines.ts';
 import * as variables from './variables.ts';
+import * as triggers from './triggers.ts';
+import * as commitStatuses from './commit-statuses.ts';
+import * as runners from './runners.ts';
 
 const modules = [
   version,
@@ -59,6 +62,9 @@ const modules = [
   builds,
   pipelines,
   variables,
+  triggers,
+  commitStatuses,
+  runners,
 ];
 
 export function registerApiV3(app: FastifyInstance, deps: Deps): void {
