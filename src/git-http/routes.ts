@@ -16,9 +16,10 @@ import { repositoryPath } from '../git/repository.ts';
 import { projectAccess, type ProjectAccess } from '../policies/access.ts';
 import { canDownloadCode, canPushCode, pushAccessLevel } from '../policies/git-access.ts';
 import { processPush, recordPendingPush } from '../services/push.ts';
-import { accessDenied, authenticateGitUser, GitHttpError, REALM } from './auth.ts';
+import { accessDenied, authenticateBuild, authenticateGitUser, GitHttpError, REALM } from './auth.ts';
+import { buildMayFetch } from '../policies/ci.ts';
 import { AccessLevel } from '../domain/types.ts';
-import type { ProjectRecord, UserRow } from '../db/types.ts';
+import type { CiBuildRow, ProjectRecord, UserRow } from '../db/types.ts';
 
 type Service = 'git-upload-pack' | 'git-receive-pack';
 
@@ -52,6 +53,8 @@ async function authorize(
 ): Promise<Authorized> {
   const namespace = request.params.namespace;
   const projectPath = request.params.project.replace(/\.git$/, '');
+  const build = await authenticateBuild(deps, request);
+  if (build) return authorizeBuild(deps, build, namespace, projectPath, service);
   const [user, record] = await Promise.all([
     authenticateGitUser(deps, request),
     findProjectRecordByFullPath(deps.db.kysely, namespace, projectPath),
@@ -78,6 +81,28 @@ async function authorize(
     throw new GitHttpError(404, 'A repository for this project does not exist yet.');
   }
   return { user, record, access, repoPath };
+}
+
+/** A running build fetching its own project with its token (gitlab-ci-token); nothing else. */
+async function authorizeBuild(
+  deps: Deps,
+  build: CiBuildRow,
+  namespace: string,
+  projectPath: string,
+  service: Service,
+): Promise<Authorized> {
+  const record = await findProjectRecordByFullPath(deps.db.kysely, namespace, projectPath);
+  // A finished build's token is as good as a wrong password; another project is not the build's to see.
+  if (build.status !== 'running') throw accessDenied();
+  if (!record || !buildMayFetch(build, record)) throw new GitHttpError(404, 'Not Found');
+  if (service !== 'git-upload-pack') {
+    throw new GitHttpError(403, 'You are not allowed to push code to this project.');
+  }
+  const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
+  if (!fs.existsSync(path.join(repoPath, 'HEAD'))) {
+    throw new GitHttpError(404, 'A repository for this project does not exist yet.');
+  }
+  return { user: null, record, access: await projectAccess(deps.db.kysely, null, record), repoPath };
 }
 
 function sendError(reply: FastifyReply, error: unknown): FastifyReply {
