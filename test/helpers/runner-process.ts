@@ -51,12 +51,22 @@ export function spawnRunner(options: RunnerOptions): RunnerProcess {
   return new RunnerProcess(child, dataDir);
 }
 
-/** Whether any process of the group is still alive. */
+/**
+ * Whether a live process of the group is left. Zombies do not count: a killed runner's children are
+ * reaped by whoever inherits them, which in a container may be slow or never.
+ */
 export function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    // After the command name in parentheses: state, ppid, pgrp.
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(pgrp) === pgid && state !== 'Z') return true;
   }
+  return false;
 }
