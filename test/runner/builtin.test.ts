@@ -16,7 +16,10 @@ describe('LABRADOR_RUNNER=builtin', () => {
 
   before(async () => {
     instance = await createInstance();
-    server = await spawnLabrador({ ...instance.env, LABRADOR_RUNNER: 'builtin' }).ready();
+    server = spawnLabrador({ ...instance.env, LABRADOR_RUNNER: 'builtin' });
+    // Generous: other process tests may be starting servers at the same time on a small machine.
+    await server.waitForOutput(/"surfaces"/, 60_000);
+    await server.ready();
   });
   after(async () => {
     await server?.kill();
