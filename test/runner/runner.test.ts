@@ -143,17 +143,11 @@ test:
 
   it('gives the build its secret variables without printing them', async () => {
     const secret = 'sup3r-s3cret-value-42';
-    const at = new Date().toISOString();
-    await ci.t.server.deps.db.kysely
-      .insertInto('ci_variables')
-      .values({
-        project_id: ci.project.id,
-        key: 'DEPLOY_SECRET',
-        value: secret,
-        created_at: at,
-        updated_at: at,
-      })
-      .execute();
+    const added = await ci.t.request('POST', `/api/v3/projects/${ci.project.id}/variables`, {
+      token: ci.owner.token,
+      form: { key: 'DEPLOY_SECRET', value: secret },
+    });
+    assert.equal(added.status, 201, added.text);
     const created = (await ci.push({
       '.gitlab-ci.yml': `
 job:
