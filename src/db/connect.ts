@@ -23,7 +23,7 @@ export interface DbOptions {
 }
 
 // Kysely's SQLite driver calls prepare() for every query; compiling the same SQL again costs two thirds
-// of the throughput (reference/performance.md). better-sqlite3 statements are reusable, so keep them by text.
+// of the throughput. better-sqlite3 statements are reusable, so keep them by text.
 function withStatementCache(database: SQLite.Database): SQLite.Database {
   const statements = new Map<string, SQLite.Statement>();
   return new Proxy(database, {

@@ -1,4 +1,4 @@
-// GitLab's parameter handling (reference/api-v3.md §1.1): query string, form and JSON bodies are merged,
+// GitLab's parameter handling: query string, form and JSON bodies are merged,
 // path parameters win; booleans arrive as true/false/1/0 (and t/f/yes/no/on/off); blank means "not given".
 import type { FastifyRequest } from 'fastify';
 import { ApiError, apiError, badRequest, paramInvalid, validationFailed } from '../errors.ts';

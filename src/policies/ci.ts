@@ -115,6 +115,15 @@ export function canAdminBuilds(access: ProjectAccess, record: ProjectRecord): bo
   return access.canRead && access.level >= AccessLevel.Master && record.project.builds_enabled === 1;
 }
 
+/** What a build's token may do in the project it fetches: read its code, nothing more. */
+export const BUILD_FETCH_ACCESS: ProjectAccess = {
+  level: AccessLevel.Reporter,
+  projectMember: null,
+  groupMember: null,
+  admin: false,
+  canRead: true,
+};
+
 /**
  * git fetch with `gitlab-ci-token` and a build's token: only while that build runs, only its own project
  * (with builds on), never a push. 8.13 also let a build with a user reach that user's other projects;

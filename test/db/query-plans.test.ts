@@ -1,5 +1,5 @@
 // Every statement the workload causes, checked with SQLite's EXPLAIN QUERY PLAN (with the parameters it
-// ran with): a SCAN of a table that grows fails the test (reference/performance.md, complexity rule 3).
+// ran with): a SCAN of a table that grows fails the test.
 // PostgreSQL plans depend on statistics of a near-empty test database, so this runs on SQLite only.
 import assert from 'node:assert/strict';
 import path from 'node:path';

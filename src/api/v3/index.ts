@@ -10,6 +10,7 @@ import * as namespaces from './namespaces.ts';
 import * as members from './members.ts';
 import * as forks from './forks.ts';
 import * as stars from './stars.ts';
+import * as projectArchiving from './project-archiving.ts';
 import * as uploads from './uploads.ts';
 import * as shares from './shares.ts';
 import * as keys from './keys.ts';
@@ -43,6 +44,7 @@ const modules = [
   members,
   forks,
   stars,
+  projectArchiving,
   uploads,
   shares,
   keys,
