@@ -118,9 +118,11 @@ export async function openDatabase(options: DbOptions): Promise<Db> {
         return statement.all(parameters);
       },
     });
+    // The reader closes first: SQLite checkpoints the WAL into the database file and removes it only when
+    // the last connection closes, and a read-only one cannot, so a clean stop leaves one self-contained file.
     db.close = async () => {
-      await db.kysely.destroy();
       reader.close();
+      await db.kysely.destroy();
     };
     return db;
   }
