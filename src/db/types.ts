@@ -146,6 +146,12 @@ export type CiVariableRow = Selectable<S.CiVariablesTable>;
 
 export type CiTriggerRequestRow = Selectable<S.CiTriggerRequestsTable>;
 
+export type NewCiTriggerRequest = Insertable<S.CiTriggerRequestsTable>;
+
+export type CiTriggerRow = Selectable<S.CiTriggersTable>;
+
+export type NewCiTrigger = Insertable<S.CiTriggersTable>;
+
 export type { CiBuildType } from './schema.ts';
 
 export type ReleaseRow = Selectable<S.ReleasesTable>;

@@ -16,8 +16,9 @@ import type { ProjectAccess } from '../policies/access.ts';
 import { canDownloadCode, canPushCode, pushNeedsHook } from '../policies/git-access.ts';
 import { pushRulesFor } from '../services/push-rules.ts';
 import { processPush, recordPendingPush } from '../services/push.ts';
-import { accessDenied, authenticateGitUser, GitHttpError, REALM } from './auth.ts';
-import type { ProjectRecord, UserRow } from '../db/types.ts';
+import { accessDenied, authenticateBuild, authenticateGitUser, GitHttpError, REALM } from './auth.ts';
+import { BUILD_FETCH_ACCESS, buildMayFetch } from '../policies/ci.ts';
+import type { CiBuildRow, ProjectRecord, UserRow } from '../db/types.ts';
 
 type Service = 'git-upload-pack' | 'git-receive-pack';
 
@@ -51,6 +52,8 @@ async function authorize(
 ): Promise<Authorized> {
   const namespace = request.params.namespace;
   const projectPath = request.params.project.replace(/\.git$/, '');
+  const build = await authenticateBuild(deps, request);
+  if (build) return authorizeBuild(deps, build, namespace, projectPath, service);
   const [user, found] = await Promise.all([
     authenticateGitUser(deps, request),
     findProjectByFullPath(deps, namespace, projectPath),
@@ -78,6 +81,28 @@ async function authorize(
     throw new GitHttpError(404, 'A repository for this project does not exist yet.');
   }
   return { user, record, access, repoPath };
+}
+
+/** A running build fetching its own project with its token (gitlab-ci-token); nothing else. */
+async function authorizeBuild(
+  deps: Deps,
+  build: CiBuildRow,
+  namespace: string,
+  projectPath: string,
+  service: Service,
+): Promise<Authorized> {
+  const record = await findProjectByFullPath(deps, namespace, projectPath);
+  // A finished build's token is as good as a wrong password; another project is not the build's to see.
+  if (build.status !== 'running') throw accessDenied();
+  if (!record || !buildMayFetch(build, record)) throw new GitHttpError(404, 'Not Found');
+  if (service !== 'git-upload-pack') {
+    throw new GitHttpError(403, 'You are not allowed to push code to this project.');
+  }
+  const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
+  if (!fs.existsSync(path.join(repoPath, 'HEAD'))) {
+    throw new GitHttpError(404, 'A repository for this project does not exist yet.');
+  }
+  return { user: null, record, access: BUILD_FETCH_ACCESS, repoPath };
 }
 
 function sendError(reply: FastifyReply, error: unknown): FastifyReply {

@@ -4,6 +4,11 @@ import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.ts';
 import { findProjectRecordByFullPath, findProjectRecordById } from '../db/repositories/projects.ts';
 import {
+  findProjectWithAccessRowsByFullPath,
+  findProjectWithAccessRowsById,
+  type ProjectWithAccessRows,
+} from '../db/repositories/project-access-records.ts';
+import {
   findGroupById,
   findGroupByPath,
   findNamespaceById,
@@ -11,7 +16,7 @@ import {
   findUserNamespace,
 } from '../db/repositories/namespaces.ts';
 import { findUserById } from '../db/repositories/users.ts';
-import { projectAccess, type ProjectAccess } from '../policies/access.ts';
+import { projectAccess, projectAccessFromRows, type ProjectAccess } from '../policies/access.ts';
 import { canCreateProjectsIn, canReadGroup, groupAccess, type GroupAccess } from '../policies/groups.ts';
 import { canDownloadCode, canWriteRepository } from '../policies/git-access.ts';
 import { forbidden, notFound } from '../errors.ts';
@@ -22,15 +27,24 @@ export interface LoadedProject extends ProjectRecord {
   access: ProjectAccess;
 }
 
-/** A project by integer id or `namespace/path` (the `/` sent as %2F), without any access check. */
-export async function findProjectByIdParam(deps: Deps, idParam: unknown): Promise<ProjectRecord | undefined> {
+/** How a project `:id` names it: an integer id or `namespace/path` (the `/` sent as %2F). */
+function projectName(
+  idParam: unknown,
+): { id: number } | { namespacePath: string; projectPath: string } | undefined {
   const text = String(idParam ?? '');
   const slash = text.indexOf('/');
-  if (slash > 0) {
-    return findProjectRecordByFullPath(deps.db.kysely, text.slice(0, slash), text.slice(slash + 1));
-  }
+  if (slash > 0) return { namespacePath: text.slice(0, slash), projectPath: text.slice(slash + 1) };
   const id = pathId(text);
-  return id === undefined ? undefined : findProjectRecordById(deps.db.kysely, id);
+  return id === undefined ? undefined : { id };
+}
+
+/** A project by its `:id` parameter, without any access check. */
+export async function findProjectByIdParam(deps: Deps, idParam: unknown): Promise<ProjectRecord | undefined> {
+  const name = projectName(idParam);
+  if (name === undefined) return undefined;
+  return 'id' in name
+    ? findProjectRecordById(deps.db.kysely, name.id)
+    : findProjectRecordByFullPath(deps.db.kysely, name.namespacePath, name.projectPath);
 }
 
 /** A project by `namespace/path` as the git and upload URLs name it, without any access check. */
@@ -62,9 +76,24 @@ export async function loadProject(
   request: FastifyRequest,
   idParam: unknown = (request.params as Record<string, unknown>).id,
 ): Promise<LoadedProject> {
-  const loaded = await readableProject(deps, request.viewer, await findProjectByIdParam(deps, idParam));
-  if (!loaded) throw notFound('Project');
-  return loaded;
+  // One statement: the project, its namespace and what the caller's access is computed from.
+  const found = await findProjectWithAccessRows(deps, idParam, request.viewer?.id ?? null);
+  if (!found) throw notFound('Project');
+  const access = projectAccessFromRows(request.viewer, found.record, found.accessRows);
+  if (!access.canRead) throw notFound('Project');
+  return { ...found.record, access };
+}
+
+function findProjectWithAccessRows(
+  deps: Deps,
+  idParam: unknown,
+  userId: number | null,
+): Promise<ProjectWithAccessRows | undefined> {
+  const name = projectName(idParam);
+  if (name === undefined) return Promise.resolve(undefined);
+  return 'id' in name
+    ? findProjectWithAccessRowsById(deps.db.kysely, name.id, userId)
+    : findProjectWithAccessRowsByFullPath(deps.db.kysely, name.namespacePath, name.projectPath, userId);
 }
 
 // GitLab's find_group: by path first, then by id; a group that does not exist

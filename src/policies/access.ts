@@ -27,7 +27,12 @@ function isGroup(record: ProjectRecord): boolean {
   return record.namespace.type === 'Group';
 }
 
-function computeAccess(viewer: UserRow | null, record: ProjectRecord, rows: AccessRow[]): ProjectAccess {
+/** The caller's access from the access rows the repositories found for this project. */
+export function projectAccessFromRows(
+  viewer: UserRow | null,
+  record: ProjectRecord,
+  rows: AccessRow[],
+): ProjectAccess {
   const admin = viewer?.admin === 1;
   let projectMember: MembershipAccess | null = null;
   let groupMember: MembershipAccess | null = null;
@@ -57,7 +62,7 @@ function readable(viewer: UserRow | null, record: ProjectRecord, level: number):
 }
 
 const NOBODY = (viewer: UserRow | null, record: ProjectRecord): ProjectAccess =>
-  computeAccess(viewer, record, []);
+  projectAccessFromRows(viewer, record, []);
 
 /** The caller's access to one project: one indexed query (none without a caller). */
 export async function projectAccess(
@@ -72,7 +77,7 @@ export async function projectAccess(
     [record.project.id],
     isGroup(record) ? [record.namespace.id] : [],
   );
-  return computeAccess(viewer, record, rows);
+  return projectAccessFromRows(viewer, record, rows);
 }
 
 /** The caller's access to a page of projects: still one query. Keyed by project id. */
@@ -92,7 +97,7 @@ export async function projectAccessMany(
       groupIds,
     );
   }
-  for (const record of records) result.set(record.project.id, computeAccess(viewer, record, rows));
+  for (const record of records) result.set(record.project.id, projectAccessFromRows(viewer, record, rows));
   return result;
 }
 

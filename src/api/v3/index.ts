@@ -14,6 +14,7 @@ import * as projectArchiving from './project-archiving.ts';
 import * as uploads from './uploads.ts';
 import * as shares from './shares.ts';
 import * as keys from './keys.ts';
+import * as deployKeys from './deploy-keys.ts';
 import * as emails from './emails.ts';
 import * as branches from './branches.ts';
 import * as projects from './projects.ts';
@@ -26,7 +27,12 @@ import * as repositoryFiles from './repository-files.ts';
 import * as tags from './tags.ts';
 import * as branchChanges from './branch-changes.ts';
 import * as projectTransfer from './project-transfer.ts';
+import * as builds from './builds.ts';
+import * as pipelines from './pipelines.ts';
 import * as variables from './variables.ts';
+import * as triggers from './triggers.ts';
+import * as commitStatuses from './commit-statuses.ts';
+import * as runners from './runners.ts';
 
 const modules = [
   version,
@@ -42,6 +48,7 @@ const modules = [
   uploads,
   shares,
   keys,
+  deployKeys,
   emails,
   branches,
   projects,
@@ -54,7 +61,12 @@ const modules = [
   tags,
   branchChanges,
   projectTransfer,
+  builds,
+  pipelines,
   variables,
+  triggers,
+  commitStatuses,
+  runners,
 ];
 
 export function registerApiV3(app: FastifyInstance, deps: Deps): void {

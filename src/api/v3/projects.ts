@@ -29,6 +29,7 @@ import {
   pageProjectList,
   presentBasicProjectRecords,
   presentProjectRecords,
+  presentProjectWithAccess,
 } from '../../views/project-views.ts';
 import { Visibility } from '../../domain/types.ts';
 import type { ProjectListQuery, ProjectOrder, ProjectScope, UserRow } from '../../db/types.ts';
@@ -147,14 +148,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
 
   app.get('/projects/:id', async (request) => {
     const loaded = await loadProject(deps, request);
-    const [presented] = await presentProjectRecords(
-      deps,
-      request.viewer,
-      [loaded],
-      { permissions: true, runnersToken: true },
-      new Map([[loaded.project.id, loaded.access]]),
-    );
-    return presented;
+    return presentProjectWithAccess(deps, loaded, loaded.access, { permissions: true, runnersToken: true });
   });
 
   /** Both create routes: the caller creates for itself, or an administrator for `creator`. */

@@ -60,7 +60,8 @@ const NAMESPACE_COLUMNS = [
   'updated_at',
 ] as const;
 
-function selectRecords(db: Executor) {
+/** Project and namespace columns, prefixed p_ and n_ (toRecord splits them again). */
+export function selectRecords(db: Executor) {
   return db
     .selectFrom('projects as p')
     .innerJoin('namespaces as n', 'n.id', 'p.namespace_id')
@@ -68,7 +69,7 @@ function selectRecords(db: Executor) {
     .select(NAMESPACE_COLUMNS.map((c) => `n.${c} as n_${c}` as const));
 }
 
-function toRecord(row: Record<string, unknown>): ProjectRecord {
+export function toRecord(row: Record<string, unknown>): ProjectRecord {
   const project: Record<string, unknown> = {};
   const namespace: Record<string, unknown> = {};
   for (const c of PROJECT_COLUMNS) project[c] = row[`p_${c}`];
