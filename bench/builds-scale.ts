@@ -2,7 +2,7 @@
 // 1,000,000 builds as on one with 100, on page 1 and on page 201?
 // Usage: node --import tsx bench/builds-scale.ts [builds=1000000] [requests=200]
 // (LABRADOR_DATABASE_URL=postgres://… to run on PostgreSQL, on an empty database.) Seeds both projects in
-// bulk through the database layer (ten builds per pipeline, all on the repository's one commit), then
+// bulk through the database layer (five builds per pipeline, all on the repository's one commit), then
 // times each list in-process (Fastify inject: no socket) as an administrator.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,7 +20,8 @@ import type { CiStatus } from '../src/domain/types.ts';
 
 const bigSize = Number(process.argv[2] ?? 1_000_000);
 const requests = Number(process.argv[3] ?? 200);
-const BUILDS_PER_PIPELINE = 10;
+// Five builds per pipeline: the small project then has 20 pipelines, a full first page of pipelines.
+const BUILDS_PER_PIPELINE = 5;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labrador-bench-'));
 const config = loadConfig({
   ...process.env,
@@ -200,4 +201,5 @@ for (const kind of ['builds?per_page=100', 'pipelines']) {
   );
 }
 await server.close();
-fs.rmSync(dataDir, { recursive: true, force: true });
+if (process.env.BENCH_KEEP) console.log(`kept ${dataDir}`);
+else fs.rmSync(dataDir, { recursive: true, force: true });
