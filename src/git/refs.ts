@@ -114,3 +114,17 @@ export async function refNames(repoPath: string, kind: 'heads' | 'tags'): Promis
     .filter((line) => line.startsWith(prefix))
     .map((line) => line.slice(prefix.length));
 }
+
+/** The branches whose history holds the commit, sorted by name (GitLab's branch_names_contains). */
+export async function branchNamesContaining(repoPath: string, sha: string): Promise<string[]> {
+  const out = await git(
+    ['for-each-ref', '--format=%(refname)', '--sort=refname', `--contains=${sha}`, 'refs/heads/'],
+    {
+      cwd: repoPath,
+    },
+  );
+  return out
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((ref) => ref.slice('refs/heads/'.length));
+}

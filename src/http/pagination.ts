@@ -1,4 +1,4 @@
-// GitLab 8.13's Kaminari pagination (reference/api-v3.md §3): page (default 1), per_page (default 20,
+// GitLab 8.13's Kaminari pagination: page (default 1), per_page (default 20,
 // at most 100; bad values fall back to the defaults), X-* headers and a Link header whose URLs carry
 // every request parameter, sorted, with page and per_page replaced.
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -80,7 +80,7 @@ export function setPaginationHeaders(
 
 /**
  * Runs a list's count and page queries and sets the headers. The page query must apply the offset on an
- * index before joining (reference/performance.md: deferred join), so deep pages cost what page 1 costs.
+ * index before joining (a deferred join), so deep pages cost what page 1 costs.
  */
 export async function paginate<T>(
   request: FastifyRequest,

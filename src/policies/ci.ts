@@ -4,7 +4,7 @@
 import crypto from 'node:crypto';
 import { AccessLevel, Visibility } from '../domain/types.ts';
 import type { ProjectAccess } from './access.ts';
-import type { CiBuildRow, CiRunnerRow, ProjectRecord, ProjectRow } from '../db/types.ts';
+import type { CiBuildRow, CiRunnerRow, ProjectRecord, ProjectRow, UserRow } from '../db/types.ts';
 
 function sameSecret(given: string, expected: string | null | undefined): boolean {
   if (!expected) return false;
@@ -110,7 +110,115 @@ export function isPlayable(build: ActionBuild, project: BuildsProject): boolean 
   );
 }
 
-/** admin_build (secret variables): masters and owners, while the project has builds turned on. */
+/** admin_build (secret variables, triggers): masters and owners, while the project has builds turned on. */
 export function canAdminBuilds(access: ProjectAccess, record: ProjectRecord): boolean {
   return access.canRead && access.level >= AccessLevel.Master && record.project.builds_enabled === 1;
+}
+
+/** What a build's token may do in the project it fetches: read its code, nothing more. */
+export const BUILD_FETCH_ACCESS: ProjectAccess = {
+  level: AccessLevel.Reporter,
+  projectMember: null,
+  groupMember: null,
+  admin: false,
+  canRead: true,
+};
+
+/**
+ * git fetch with `gitlab-ci-token` and a build's token: only while that build runs, only its own project
+ * (with builds on), never a push. 8.13 also let a build with a user reach that user's other projects;
+ * a token that leaks from a job log would then open them too, so Labrador keeps it to the build's project.
+ */
+export function buildMayFetch(
+  build: Pick<CiBuildRow, 'status' | 'project_id'>,
+  record: ProjectRecord,
+): boolean {
+  return (
+    build.status === 'running' &&
+    build.project_id === record.project.id &&
+    record.project.builds_enabled === 1
+  );
+}
+
+/**
+ * read_commit_status: reporters and above, and anyone signed in who may see a public project, or an
+ * internal one without being external (guests of a private project may not).
+ */
+export function canReadCommitStatuses(
+  viewer: UserRow | null,
+  access: ProjectAccess,
+  record: ProjectRecord,
+): boolean {
+  if (!access.canRead) return false;
+  if (access.level >= AccessLevel.Reporter) return true;
+  const visibility = record.project.visibility_level;
+  if (visibility === Visibility.Public) return true;
+  return visibility === Visibility.Internal && viewer !== null && viewer.external !== 1;
+}
+
+/** create_commit_status: developers and above report statuses of other CI systems. */
+export function canCreateCommitStatus(access: ProjectAccess): boolean {
+  return access.canRead && access.level >= AccessLevel.Developer;
+}
+
+/** Whether a trigger named by its token may run builds of the project the call names. */
+export function triggerBelongsTo(trigger: { project_id: number }, projectId: number): boolean {
+  return trigger.project_id === projectId;
+}
+
+/**
+ * What a caller is to a runner: an administrator, or someone who manages a project the (specific) runner
+ * is assigned to. Each rule below answers null when allowed, or the reason 8.13 refused with (403).
+ */
+export interface RunnerCaller {
+  admin: boolean;
+  /** The runner is specific and assigned to a project the caller is a master or owner of. */
+  managesRunner: boolean;
+}
+
+export function refuseShowRunner(runner: CiRunnerRow, caller: RunnerCaller): string | null {
+  if (runner.is_shared === 1 || caller.admin || caller.managesRunner) return null;
+  return 'No access granted';
+}
+
+export function refuseUpdateRunner(runner: CiRunnerRow, caller: RunnerCaller): string | null {
+  if (caller.admin) return null;
+  if (runner.is_shared === 1) return 'Runner is shared';
+  return caller.managesRunner ? null : 'No access granted';
+}
+
+export function refuseDeleteRunner(
+  runner: CiRunnerRow,
+  caller: RunnerCaller,
+  projectCount: number,
+): string | null {
+  if (caller.admin) return null;
+  if (runner.is_shared === 1) return 'Runner is shared';
+  if (projectCount > 1) return 'Runner associated with more than one project';
+  return caller.managesRunner ? null : 'No access granted';
+}
+
+/** Enabling a runner for a project: never a shared or locked one, and only one the caller manages. */
+export function refuseEnableRunner(runner: CiRunnerRow, caller: RunnerCaller): string | null {
+  if (runner.is_shared === 1) return 'Runner is shared';
+  if (runner.locked === 1) return 'Runner is locked';
+  if (caller.admin) return null;
+  return caller.managesRunner ? null : 'No access granted';
+}
+
+/** A runner keeps at least one project: taking away its last one is refused (remove the runner instead). */
+export function refuseDisableRunner(projectCount: number): string | null {
+  return projectCount <= 1
+    ? 'Only one project associated with the runner. Please remove the runner instead'
+    : null;
+}
+
+/** Whether a runner's details list this project: administrators see all, others their own projects. */
+export function runnerProjectShown(caller: { admin: boolean }, access: ProjectAccess): boolean {
+  return caller.admin || access.level >= AccessLevel.Guest;
+}
+
+/** The runner's token is shown to administrators, and for specific runners to those who may see them. */
+export function runnerTokenShown(runner: CiRunnerRow, caller: { admin: boolean }): boolean {
+  return caller.admin || runner.is_shared !== 1;
 }
