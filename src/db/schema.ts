@@ -438,6 +438,13 @@ export interface RepositoryMovesTable {
   created_at: string;
 }
 
+/** A project's builds (type build) and pipelines, counted by triggers (migration 014). */
+export interface CiListCountsTable {
+  project_id: number;
+  builds: Generated<number>;
+  pipelines: Generated<number>;
+}
+
 export interface Database {
   users: UsersTable;
   identities: IdentitiesTable;
@@ -468,4 +475,5 @@ export interface Database {
   repository_creations: RepositoryCreationsTable;
   releases: ReleasesTable;
   repository_moves: RepositoryMovesTable;
+  ci_list_counts: CiListCountsTable;
 }

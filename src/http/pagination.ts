@@ -99,24 +99,21 @@ export async function paginate<T>(
 export const COUNT_CAP = 10_000;
 
 /**
- * paginate for lists that can grow without bound (builds, pipelines): the count walks at most COUNT_CAP + 1
- * index entries, so X-Total costs the same at a million rows as at a hundred. Up to COUNT_CAP rows the
- * headers are GitLab 8.13's; beyond, X-Total, X-Total-Pages and the `last` link are left out and one extra
- * row tells whether a next page exists.
+ * paginate for lists that can grow without bound (builds, pipelines). `count(cap)` answers the total, or
+ * undefined when it only knows there are more than `cap` (a count that walks at most cap + 1 index
+ * entries, so X-Total costs the same at a million rows as at a hundred). Without a total, X-Total,
+ * X-Total-Pages and the `last` link are left out, as GitLab later did for such lists, and one extra row
+ * tells whether a next page exists.
  */
 export async function paginateCapped<T>(
   request: FastifyRequest,
   reply: FastifyReply,
   baseUrl: string,
-  countUpTo: (cap: number) => Promise<number>,
+  count: (cap: number) => Promise<number | undefined>,
   fetch: (page: Page) => Promise<T[]>,
 ): Promise<T[]> {
   const page = parsePage(request);
-  const [counted, rows] = await Promise.all([
-    countUpTo(COUNT_CAP + 1),
-    fetch({ ...page, limit: page.limit + 1 }),
-  ]);
-  const total = counted > COUNT_CAP ? undefined : counted;
+  const [total, rows] = await Promise.all([count(COUNT_CAP), fetch({ ...page, limit: page.limit + 1 })]);
   setPaginationHeaders(request, reply, baseUrl, page, total, rows.length > page.limit);
   return rows.slice(0, page.limit);
 }

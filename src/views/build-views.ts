@@ -12,7 +12,12 @@ import {
   listBuilds,
   type BuildListFilter,
 } from '../db/repositories/builds.ts';
-import { latestSuccessfulPipeline, pipelineIdsForSha, pipelinesByIds } from '../db/repositories/pipelines.ts';
+import {
+  latestSuccessfulPipeline,
+  pipelineIdsForSha,
+  pipelinesByIds,
+  projectListCounts,
+} from '../db/repositories/pipelines.ts';
 import { runnersByIds } from '../db/repositories/runners.ts';
 import { usersByIds } from '../db/repositories/users.ts';
 import { readCommits, type Commit } from '../git/commits.ts';
@@ -91,18 +96,29 @@ export async function presentOneBuild(
   return (await presentBuilds(deps, record, [build], form))[0]!;
 }
 
-/** A page of builds: how many there are (counted up to `cap`) and the rows of one page. */
+/** A page of builds: how many there are (undefined: more than `cap`) and the rows of one page. */
 export interface BuildList {
-  countUpTo(cap: number): Promise<number>;
+  count(cap: number): Promise<number | undefined>;
   page(window: PageWindow): Promise<CiBuildRow[]>;
 }
 
-const EMPTY_LIST: BuildList = { countUpTo: async () => 0, page: async () => [] };
+const EMPTY_LIST: BuildList = { count: async () => 0, page: async () => [] };
+
+/** A bounded count: up to cap + 1 index entries, undefined beyond `cap`. */
+export async function cappedCount(counted: Promise<number>, cap: number): Promise<number | undefined> {
+  const count = await counted;
+  return count > cap ? undefined : count;
+}
 
 export function projectBuildList(deps: Deps, filter: BuildListFilter): BuildList {
   const db = deps.db.kysely;
+  const everything = !filter.pipelineIds && (!filter.statuses || filter.statuses.length === 0);
   return {
-    countUpTo: (cap) => countBuildsUpTo(db, filter, cap),
+    // All of a project's builds are counted as they are written; a filtered list counts a bounded walk.
+    count: async (cap) =>
+      everything
+        ? (await projectListCounts(db, filter.projectId)).builds
+        : cappedCount(countBuildsUpTo(db, filter, cap + 1), cap),
     page: (window) => listBuilds(db, filter, window.limit, window.offset),
   };
 }

@@ -6,6 +6,7 @@ import {
   countPipelinesUpTo,
   findProjectPipeline,
   listPipelines,
+  projectListCounts,
   type PipelineListFilter,
 } from '../db/repositories/pipelines.ts';
 import { usersByIds } from '../db/repositories/users.ts';
@@ -13,6 +14,7 @@ import { refNames } from '../git/refs.ts';
 import { repositoryExists } from '../git/repository.ts';
 import { presentPipeline } from '../presenters/pipeline.ts';
 import { repoPathOf } from './repository-access.ts';
+import { cappedCount } from './build-views.ts';
 import type { CiPipelineRow, ProjectRecord } from '../db/types.ts';
 import type { CiStatus } from '../domain/types.ts';
 
@@ -64,12 +66,16 @@ export async function pipelineList(
   if (status !== undefined) {
     // `running` and another status: nothing is both.
     if (filter.statuses && !filter.statuses.includes(status)) {
-      return { countUpTo: async () => 0, page: async () => [] as CiPipelineRow[] };
+      return { count: async () => 0, page: async () => [] as CiPipelineRow[] };
     }
     filter.statuses = [status];
   }
   return {
-    countUpTo: (cap: number) => countPipelinesUpTo(db, filter, cap),
+    // All of a project's pipelines are counted as they are written; a filtered list counts a bounded walk.
+    count: async (cap: number) =>
+      !filter.statuses && !filter.newestOfRefs
+        ? (await projectListCounts(db, record.project.id)).pipelines
+        : cappedCount(countPipelinesUpTo(db, filter, cap + 1), cap),
     page: (window: PageWindow) => listPipelines(db, filter, window.limit, window.offset),
   };
 }

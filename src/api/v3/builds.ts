@@ -67,7 +67,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     project: LoadedProject,
     list: BuildList,
   ) {
-    const rows = await paginateCapped(request, reply, deps.config.externalUrl, list.countUpTo, list.page);
+    const rows = await paginateCapped(request, reply, deps.config.externalUrl, list.count, list.page);
     return presentBuilds(deps, project, rows);
   }
 

@@ -54,7 +54,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const status = oneOf(request, 'status', ALL_STATUSES) as CiStatus | undefined;
     const project = await readableProject(deps, request);
     const list = await pipelineList(deps, project, scope, status);
-    const rows = await paginateCapped(request, reply, deps.config.externalUrl, list.countUpTo, list.page);
+    const rows = await paginateCapped(request, reply, deps.config.externalUrl, list.count, list.page);
     return presentPipelines(deps, rows);
   });
 

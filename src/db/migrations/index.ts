@@ -14,6 +14,7 @@ import { up as ci } from './010-ci.ts';
 import { up as repositoryCreations } from './011-repository-creations.ts';
 import { up as repositoryApi } from './012-repository-api.ts';
 import { up as stuckBuilds } from './013-stuck-builds.ts';
+import { up as ciListCounts } from './014-ci-list-counts.ts';
 import { up as deployKeys } from './016-deploy-keys.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
@@ -29,6 +30,7 @@ const migrations: Array<[string, MigrationFn]> = [
   ['011-repository-creations', repositoryCreations],
   ['012-repository-api', repositoryApi],
   ['013-stuck-builds', stuckBuilds],
+  ['014-ci-list-counts', ciListCounts],
   ['016-deploy-keys', deployKeys],
 ];
 

@@ -167,3 +167,16 @@ export async function countPipelinesUpTo(
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }
+
+/** How many builds and pipelines the project has (kept by triggers; zero before its first pipeline). */
+export async function projectListCounts(
+  db: Executor,
+  projectId: number,
+): Promise<{ builds: number; pipelines: number }> {
+  const row = await db
+    .selectFrom('ci_list_counts')
+    .select(['builds', 'pipelines'])
+    .where('project_id', '=', projectId)
+    .executeTakeFirst();
+  return { builds: Number(row?.builds ?? 0), pipelines: Number(row?.pipelines ?? 0) };
+}

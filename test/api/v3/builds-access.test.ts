@@ -307,6 +307,55 @@ describe('builds and pipelines: access', () => {
       assert.equal(beyond.headers['x-total'], '2');
     });
 
+    it('counts every build exactly, and a filtered list only up to 10,000 (then without X-Total)', async () => {
+      const db = t.server.deps.db.kysely;
+      const pipeline = await db
+        .selectFrom('ci_pipelines')
+        .select('id')
+        .where('project_id', '=', c.id)
+        .executeTakeFirstOrThrow();
+      const at = new Date().toISOString();
+      const row = {
+        project_id: c.id,
+        pipeline_id: pipeline.id,
+        type: 'build' as const,
+        name: 'many',
+        status: 'failed' as const,
+        tag: 0 as const,
+        tag_list: '[]',
+        allow_failure: 0 as const,
+        when: 'on_success' as const,
+        created_at: at,
+        updated_at: at,
+      };
+      for (let done = 0; done < 10_001; done += 1000) {
+        await db
+          .insertInto('ci_builds')
+          .values(Array.from({ length: Math.min(1000, 10_001 - done) }, () => row))
+          .execute();
+      }
+      try {
+        const all = await get(`/projects/${c.id}/builds?per_page=100`);
+        assert.equal(all.headers['x-total'], '10003');
+        assert.equal(all.headers['x-total-pages'], '101');
+        const failed = await get(`/projects/${c.id}/builds?scope=failed&per_page=100&page=3`);
+        assert.equal(failed.status, 200);
+        assert.equal(failed.body.length, 100);
+        assert.equal(failed.headers['x-total'], undefined);
+        assert.equal(failed.headers['x-total-pages'], undefined);
+        assert.equal(failed.headers['x-next-page'], '4');
+        assert.equal(failed.headers['x-prev-page'], '2');
+        assert.doesNotMatch(String(failed.headers.link), /rel="last"/);
+        const last = await get(`/projects/${c.id}/builds?scope=failed&per_page=100&page=101`);
+        assert.equal(last.body.length, 1);
+        assert.equal(last.headers['x-next-page'], '');
+      } finally {
+        await db.deleteFrom('ci_builds').where('name', '=', 'many').where('project_id', '=', c.id).execute();
+      }
+      const after = await get(`/projects/${c.id}/builds`);
+      assert.equal(after.headers['x-total'], '2');
+    });
+
     it('answers 404 for unknown builds, commits and pipelines, [] for a commit without builds', async () => {
       for (const url of [
         `/projects/${c.id}/builds/999999`,
