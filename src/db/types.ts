@@ -112,7 +112,7 @@ export interface ProjectListQuery {
   archived?: boolean;
   visibility?: number;
   search?: string;
-  /** Lists search description too; GET /projects/search matches name or path only (README row 24). */
+  /** Lists search description too; GET /projects/search matches name or path only. */
   searchDescription: boolean;
   orderBy: ProjectOrder;
   sort: 'asc' | 'desc';

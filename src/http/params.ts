@@ -1,4 +1,4 @@
-// GitLab's parameter handling (reference/api-v3.md §1.1): query string, form and JSON bodies are merged,
+// GitLab's parameter handling: query string, form and JSON bodies are merged,
 // path parameters win; booleans arrive as true/false/1/0 (and t/f/yes/no/on/off); blank means "not given".
 import type { FastifyRequest } from 'fastify';
 import { ApiError, apiError, badRequest, paramInvalid, validationFailed } from '../errors.ts';
@@ -73,14 +73,28 @@ export function requiredString(params: Params, name: string, options?: TextOptio
   return value;
 }
 
-/** A list of texts: an array (`tag_list[]=a&tag_list[]=b`, a JSON array) or one text. */
+/**
+ * A list of texts: an array (`tag_list[]=a&tag_list[]=b`, a JSON array), one text, or indexed keys
+ * (`scope[0]=a&scope[1]=b`, as Rails' to_query writes a list).
+ */
 export function optionalStringList(params: Params, name: string): string[] | undefined {
-  const value = params[name];
+  const value = params[name] ?? params[`${name}[]`] ?? indexedList(params, name);
   if (!Array.isArray(value)) {
+    if (value !== undefined && params[name] === undefined) return optionalStringList({ [name]: value }, name);
     const text = optionalString(params, name);
     return text === undefined ? undefined : [text];
   }
   return value.map((item) => optionalString({ [name]: item }, name) ?? '');
+}
+
+/** `name[0]`, `name[1]`… keys in index order, or undefined when there are none. */
+function indexedList(params: Params, name: string): unknown[] | undefined {
+  const prefix = `${name}[`;
+  const items = Object.entries(params)
+    .filter(([key]) => key.startsWith(prefix) && /^\d+\]$/.test(key.slice(prefix.length)))
+    .map(([key, item]) => [Number(key.slice(prefix.length, -1)), item] as const)
+    .sort((a, b) => a[0] - b[0]);
+  return items.length === 0 ? undefined : items.map(([, item]) => item);
 }
 
 /**

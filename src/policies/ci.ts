@@ -1,9 +1,10 @@
-// Who may take, report on and read a build: runners by their tags and assignments, and the build's own
-// token (or its project's runners token, which old runners used) for the calls a running job makes.
+// Who may take, report on and read a build: runners by their tags and assignments, the build's own
+// token (or its project's runners token, which old runners used) for the calls a running job makes, and
+// people through API v3 (GitLab 8.13's read_build, update_build, read_pipeline, update_pipeline).
 import crypto from 'node:crypto';
 import { AccessLevel, Visibility } from '../domain/types.ts';
 import type { ProjectAccess } from './access.ts';
-import type { CiBuildRow, CiRunnerRow, ProjectRecord, UserRow } from '../db/types.ts';
+import type { CiBuildRow, CiRunnerRow, ProjectRecord, ProjectRow, UserRow } from '../db/types.ts';
 
 function sameSecret(given: string, expected: string | null | undefined): boolean {
   if (!expected) return false;
@@ -52,9 +53,91 @@ export function isRegistrationToken(given: string, expected: string): boolean {
   return sameSecret(given, expected);
 }
 
+type BuildsProject = Pick<ProjectRow, 'builds_enabled' | 'public_builds' | 'visibility_level'>;
+
+/**
+ * read_build: reporters and above; on a public or internal project also whoever may read it, while its
+ * `public_builds` is on. Nobody while builds are off. Every build read of API v3 asks this (GitLab's list
+ * of a project's builds forgot to, and showed them to guests).
+ */
+export function mayReadBuilds(access: ProjectAccess, project: BuildsProject): boolean {
+  return (
+    access.canRead &&
+    project.builds_enabled === 1 &&
+    (access.level >= AccessLevel.Reporter ||
+      (project.public_builds === 1 && project.visibility_level !== Visibility.Private))
+  );
+}
+
+/**
+ * update_build: developers and above (cancel, retry, erase, keep artifacts, and play: GitLab let anyone
+ * who could read builds play a manual job, which would let outsiders start deployments).
+ */
+export function mayUpdateBuilds(access: ProjectAccess, project: BuildsProject): boolean {
+  return project.builds_enabled === 1 && access.level >= AccessLevel.Developer;
+}
+
+/** read_pipeline: reporters and above, and anyone who may read a public or internal project. */
+export function mayReadPipelines(access: ProjectAccess, project: BuildsProject): boolean {
+  return (
+    project.builds_enabled === 1 &&
+    access.canRead &&
+    (access.level >= AccessLevel.Reporter || project.visibility_level !== Visibility.Private)
+  );
+}
+
+/** update_pipeline (retry, cancel): developers and above. */
+export const mayUpdatePipelines = mayUpdateBuilds;
+
+type ActionBuild = Pick<CiBuildRow, 'status' | 'commands' | 'when'>;
+
+/** Build#retryable?: a finished build with something to run, while builds are on. */
+export function isRetryable(build: ActionBuild, project: BuildsProject): boolean {
+  return (
+    project.builds_enabled === 1 &&
+    Boolean(build.commands) &&
+    ['success', 'failed', 'canceled'].includes(build.status)
+  );
+}
+
+/** Build#playable?: a manual job still waiting (skipped) with something to run, while builds are on. */
+export function isPlayable(build: ActionBuild, project: BuildsProject): boolean {
+  return (
+    project.builds_enabled === 1 &&
+    Boolean(build.commands) &&
+    build.when === 'manual' &&
+    build.status === 'skipped'
+  );
+}
+
 /** admin_build (secret variables, triggers): masters and owners, while the project has builds turned on. */
 export function canAdminBuilds(access: ProjectAccess, record: ProjectRecord): boolean {
   return access.canRead && access.level >= AccessLevel.Master && record.project.builds_enabled === 1;
+}
+
+/** What a build's token may do in the project it fetches: read its code, nothing more. */
+export const BUILD_FETCH_ACCESS: ProjectAccess = {
+  level: AccessLevel.Reporter,
+  projectMember: null,
+  groupMember: null,
+  admin: false,
+  canRead: true,
+};
+
+/**
+ * git fetch with `gitlab-ci-token` and a build's token: only while that build runs, only its own project
+ * (with builds on), never a push. 8.13 also let a build with a user reach that user's other projects;
+ * a token that leaks from a job log would then open them too, so Labrador keeps it to the build's project.
+ */
+export function buildMayFetch(
+  build: Pick<CiBuildRow, 'status' | 'project_id'>,
+  record: ProjectRecord,
+): boolean {
+  return (
+    build.status === 'running' &&
+    build.project_id === record.project.id &&
+    record.project.builds_enabled === 1
+  );
 }
 
 /**
