@@ -358,4 +358,35 @@ describe('commit statuses API', () => {
     );
     assert.deepEqual([unknown.status, unknown.body], [404, { message: '404 Commit Not Found' }]);
   });
+
+  it('announces the pipeline’s moves to hooks, and no build hook for an external status', async () => {
+    const project = await createRolesProject(t, roles, 'csthooks', 0);
+    const sha = await commitFile(project.repoPath, 'a.txt', 'a\n');
+    const hook = await t.request('POST', `/api/v3/projects/${project.id}/hooks`, {
+      ...as('master'),
+      body: { url: 'http://127.0.0.1:9/hook', push_events: false, build_events: true, pipeline_events: true },
+    });
+    assert.equal(hook.status, 201);
+    for (const state of ['pending', 'success']) {
+      const response = await t.request('POST', `/api/v3/projects/${project.id}/statuses/${sha}`, {
+        ...as('developer'),
+        body: { state },
+      });
+      assert.equal(response.status, 201);
+    }
+    const deliveries = await t.server.deps.db.kysely
+      .selectFrom('hook_deliveries')
+      .select(['event', 'payload'])
+      .where('hook_kind', '=', 'project')
+      .where('hook_id', '=', hook.body.id)
+      .orderBy('id')
+      .execute();
+    assert.deepEqual(
+      deliveries.map((delivery) => [delivery.event, JSON.parse(delivery.payload).object_attributes.status]),
+      [
+        ['Pipeline Hook', 'pending'],
+        ['Pipeline Hook', 'success'],
+      ],
+    );
+  });
 });

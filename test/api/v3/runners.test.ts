@@ -442,4 +442,23 @@ describe('runners API', () => {
       [priv.id],
     );
   });
+
+  it('never leaves a runner without a project when two projects drop it at once', async () => {
+    const runner = await register(priv.runners_token, 'contested');
+    await assignRunner(t.server.deps.db.kysely, runner.id, pub.id, new Date().toISOString());
+    const [a, b] = await Promise.all(
+      [priv, pub].map((project) =>
+        t.request('DELETE', `/api/v3/projects/${project.id}/runners/${runner.id}`, as('master')),
+      ),
+    );
+    // Either may win; exactly one does, and the other is told the runner has one project left.
+    assert.deepEqual([a.status, b.status].sort(), [200, 403]);
+    const loser = a.status === 403 ? a : b;
+    assert.deepEqual(
+      loser.body,
+      refused('Only one project associated with the runner. Please remove the runner instead'),
+    );
+    const details = await t.request('GET', `/api/v3/runners/${runner.id}`, as('admin'));
+    assert.equal(details.body.projects.length, 1);
+  });
 });
