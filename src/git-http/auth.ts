@@ -1,12 +1,13 @@
-// HTTP basic authentication for git clients (reference/internals.md §6.1): username (or email) with the
+// HTTP basic authentication for git clients: username (or email) with the
 // account password or the private token (GitLab took only personal access tokens there; the brief of
 // the issue takes the private token). Wrong credentials → 401 with a Basic challenge.
 import crypto from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.ts';
-import { findUserByEmail, findUserByUsername } from '../db/repositories/users.ts';
 import { verifyPassword } from '../services/passwords.ts';
 import { buildByGitToken } from '../services/builds.ts';
+import { findUserByLogin } from '../services/session.ts';
+import { maySignIn } from '../policies/users.ts';
 import type { CiBuildRow, UserRow } from '../db/types.ts';
 
 export class GitHttpError extends Error {
@@ -82,12 +83,10 @@ export async function authenticateGitUser(deps: Deps, request: FastifyRequest): 
   // A build's token is not a user: routes.ts asks authenticateBuild for it first.
   if (login === 'gitlab-ci-token') throw accessDenied();
   if (login === '' || password === '') throw accessDenied();
-  const user = login.includes('@')
-    ? await findUserByEmail(deps.db.kysely, login)
-    : await findUserByUsername(deps.db.kysely, login);
+  const user = await findUserByLogin(deps, login);
   if (!user) throw accessDenied();
   const ok = sameSecret(password, user.authentication_token) || (await passwordMatches(user, password));
   if (!ok) throw accessDenied();
-  if (user.state !== 'active') throw new GitHttpError(403, 'Your account has been blocked.');
+  if (!maySignIn(user)) throw new GitHttpError(403, 'Your account has been blocked.');
   return user;
 }
