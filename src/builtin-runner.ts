@@ -44,6 +44,9 @@ export function startBuiltinRunner(
       options.dataDir,
       '--description',
       'builtin runner',
+      // Asking its own server every second at most when idle costs nothing and keeps a push's wait short.
+      '--max-poll-ms',
+      '1000',
     ],
     {
       // The token travels in the environment, not on the command line other users can read.

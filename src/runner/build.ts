@@ -74,7 +74,7 @@ export class BuildRun {
       settings.traceIntervalMs,
       () => this.interrupt('canceled'),
     );
-    this.projectDir = path.join(settings.buildsDir, `${job.id}-${crypto.randomBytes(4).toString('hex')}`);
+    this.projectDir = path.join(settings.buildsDir, workDirName(job.id));
   }
 
   /** Ends the build early: the running step's process group gets SIGTERM, then SIGKILL. */
@@ -135,7 +135,8 @@ export class BuildRun {
     const gitEnv = { ...env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: 'true' };
     const clone = await this.step(
       'git',
-      ['clone', '--no-checkout', this.repoUrl(), this.projectDir],
+      // The URL carries the build's token: no credential helper of the user's may store it.
+      ['-c', 'credential.helper=', 'clone', '--no-checkout', this.repoUrl(), this.projectDir],
       gitEnv,
       os.tmpdir(),
     );
@@ -150,7 +151,10 @@ export class BuildRun {
     for (const dependency of job.depends_on_builds) {
       if (!dependency.artifacts_file) continue;
       this.trace.notice(`Downloading artifacts for ${dependency.name} (${dependency.id})...`);
-      const file = path.join(settings.buildsDir, `${job.id}-${dependency.id}-artifacts.zip`);
+      const file = path.join(
+        settings.buildsDir,
+        `${path.basename(this.projectDir)}-dependency-${dependency.id}.zip`,
+      );
       try {
         await settings.client.downloadArtifacts(dependency.id, dependency.token, file);
         await extractZip(file, this.projectDir);
@@ -355,6 +359,25 @@ export class BuildRun {
       }
       await new Promise((resolve) => setTimeout(resolve, Math.min(500 * 2 ** attempt, 5000)));
     }
+  }
+}
+
+/** `<build id>-<8 hex>`: a fresh name per build, and what removeStaleWorkDirs recognises. */
+function workDirName(buildId: number): string {
+  return `${buildId}-${crypto.randomBytes(4).toString('hex')}`;
+}
+
+/** Work dirs (and their scripts and archives) a killed runner left in the builds dir; nothing else. */
+export function removeStaleWorkDirs(buildsDir: string): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(buildsDir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (/^\d+-[0-9a-f]{8}(-|$)/.test(name))
+      fs.rmSync(path.join(buildsDir, name), { recursive: true, force: true });
   }
 }
 

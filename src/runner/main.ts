@@ -6,7 +6,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { BuildSettings } from './build.ts';
+import { removeStaleWorkDirs, type BuildSettings } from './build.ts';
 import { ProtocolClient, RunnerRejectedError } from './client.ts';
 import { Runner, type PollSettings } from './runner.ts';
 import { readConfigFile, StateDir, writeConfigFile, type RunnerConfigFile } from './state.ts';
@@ -177,13 +177,15 @@ if (process.channel) process.on('disconnect', () => void stop('the server went a
 
 let config = await register(false);
 await endLeftovers(config.token);
+const buildsDir = path.resolve(parsed['builds-dir'] ?? path.join(stateDir.dir, 'builds'));
+removeStaleWorkDirs(buildsDir);
 const settings = (token: string, id: number): BuildSettings => ({
   client,
   runnerToken: token,
   runnerId: id,
   description,
   state: stateDir,
-  buildsDir: path.resolve(parsed['builds-dir'] ?? path.join(stateDir.dir, 'builds')),
+  buildsDir,
   cloneUrl,
   traceLimit,
   traceIntervalMs,

@@ -8,7 +8,7 @@ import {
   transitionBuild,
   type StatusGroupRow,
 } from '../db/repositories/builds.ts';
-import { findPipeline, updatePipeline } from '../db/repositories/pipelines.ts';
+import { findPipeline, lockPipeline, updatePipeline } from '../db/repositories/pipelines.ts';
 import {
   buildEvent,
   gatePipeline,
@@ -115,6 +115,8 @@ export async function applyBuildEvent(
   if ((build.status === 'created' || build.status === 'pending') && to === 'running')
     changes.started_at = ctx.at;
   if (isCompleted(to)) changes.finished_at = ctx.at;
+  // The pipeline first, then the build: events of one pipeline's builds take their turns.
+  await lockPipeline(ctx.trx, build.pipeline_id);
   const moved = await transitionBuild(ctx.trx, build.id, from, changes);
   if (!moved) return undefined;
   let pipeline = (await findPipeline(ctx.trx, moved.pipeline_id))!;

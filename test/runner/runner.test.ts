@@ -5,6 +5,8 @@
 // end the build's processes; a runner killed mid-build ends what it left after a restart.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { buildsOf, pipelinesOf, startCiProject, type CiProject } from '../helpers/ci.ts';
 import { eventually } from '../helpers/runner-client.ts';
@@ -238,6 +240,21 @@ ${name}:
     const done = await settled(pipelineId);
     assert.equal(done.status, 'failed');
     assert.match(await trace(buildId), /the runner stopped during the build/);
+  });
+
+  it('runs builds of one stage at the same time', async () => {
+    // Each job waits for the other's mark: they succeed only when both run at once.
+    const marks = fs.mkdtempSync(path.join(os.tmpdir(), 'labrador-marks-'));
+    const job = (own: string, other: string) =>
+      `${own}:\n  script:\n    - touch ${marks}/${own}\n    - for i in $(seq 600); do test -f ${marks}/${other} && exit 0; sleep 0.1; done; exit 1\n`;
+    try {
+      const created = (await ci.push({ '.gitlab-ci.yml': job('left', 'right') + job('right', 'left') }))!;
+      // Both finish at about the same time: the pipeline still settles (they take turns on it).
+      const done = await settled(created.id);
+      assert.equal(done.status, 'success');
+    } finally {
+      fs.rmSync(marks, { recursive: true, force: true });
+    }
   });
 
   it('runs an empty job quickly', async (t) => {

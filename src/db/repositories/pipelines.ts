@@ -8,6 +8,20 @@ export function insertPipeline(db: Executor, row: NewCiPipeline): Promise<CiPipe
   return db.insertInto('ci_pipelines').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
+/**
+ * Holds the pipeline's row until the transaction ends, so builds of one pipeline finishing at the same
+ * time settle it one after the other: on PostgreSQL each would otherwise read the other still running
+ * and leave the pipeline running forever. An update that changes nothing takes the row lock there and
+ * is harmless on SQLite (one writer already).
+ */
+export async function lockPipeline(db: Executor, id: number): Promise<void> {
+  await db
+    .updateTable('ci_pipelines')
+    .set((eb) => ({ id: eb.ref('id') }))
+    .where('id', '=', id)
+    .execute();
+}
+
 export function findPipeline(db: Executor, id: number): Promise<CiPipelineRow | undefined> {
   return db.selectFrom('ci_pipelines').selectAll().where('id', '=', id).executeTakeFirst();
 }
