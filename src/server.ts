@@ -17,8 +17,10 @@ import { recoverPendingPushes } from './services/push.ts';
 import { finishRepositoryMoves } from './services/repository-moves.ts';
 import { probeDataDir } from './storage/data-dir.ts';
 import { HookDeliveryWorker } from './workers/hook-delivery.ts';
+import { startSshServer } from './ssh/server.ts';
 import type { Worker } from './workers/worker.ts';
 import type { Surface } from './startup-summary.ts';
+import type { HostKey } from './ssh/host-keys.ts';
 import { dataDirError, databaseError, listenError, StartupError } from './startup-errors.ts';
 
 export interface Server {
@@ -69,6 +71,7 @@ export async function startServer(
   if (options.listen) await probeListen(config);
   const db = await openCheckedDatabase(config);
   let app: FastifyInstance | undefined;
+  const workers: Worker[] = [];
   try {
     const subject = { db, dataDir: config.dataDir, database: describeDatabase(config) };
     const before = await checkDatabaseIdentity(subject);
@@ -98,10 +101,20 @@ export async function startServer(
       }
       surfaces.push(...httpSurfaces(app, config));
     }
+    if (options.listen && config.ssh.port !== 0) {
+      let ssh;
+      try {
+        ssh = await startSshServer(deps, log);
+      } catch (error) {
+        throw listenError(error, { host: config.host, port: config.ssh.port }, 'LABRADOR_SSH_PORT');
+      }
+      workers.push(ssh.server);
+      surfaces.push(sshSurface(config, ssh.port, ssh.hostKeys));
+    }
     const root = await ensureRootUser(deps);
     const hookWorker = new HookDeliveryWorker(db, config.hooks, log);
     hookWorker.start();
-    const workers: Worker[] = [hookWorker];
+    workers.unshift(hookWorker);
     const http = app;
     let closing: Promise<void> | undefined;
     return {
@@ -120,6 +133,7 @@ export async function startServer(
       },
     };
   } catch (error) {
+    await Promise.all(workers.map((worker) => worker.stop().catch(() => {})));
     await app?.close().catch(() => {});
     await db.close().catch(() => {});
     throw error;
@@ -138,6 +152,14 @@ async function probeListen(config: Config): Promise<void> {
   } finally {
     await new Promise((resolve) => probe.close(resolve));
   }
+}
+
+function sshSurface(config: Config, port: number, hostKeys: HostKey[]): Surface {
+  return {
+    name: 'SSH',
+    url: `ssh://git@${config.ssh.publicHost}:${port} (clone URLs: ${config.ssh.cloneUrlBase}<namespace>/<project>.git)`,
+    details: hostKeys.map((key) => `host key ${key.type} ${key.fingerprint}`),
+  };
 }
 
 function httpSurfaces(app: FastifyInstance, config: Config): Surface[] {

@@ -8,20 +8,19 @@ export function xmlschema(iso: string): string {
   return iso.replace(/\.\d+(?=Z|[+-]\d\d:\d\d$)/, '');
 }
 
-function projectHookUrls(baseUrl: string, record: ProjectRecord) {
+function projectHookUrls(baseUrl: string, record: ProjectRecord, sshBase?: string) {
   const fullPath = `${record.namespace.path}/${record.project.path}`;
-  const host = new URL(baseUrl).hostname;
   return {
     fullPath,
     webUrl: `${baseUrl}/${fullPath}`,
-    sshUrl: `git@${host}:${fullPath}.git`,
+    sshUrl: `${sshBase ?? `git@${new URL(baseUrl).hostname}:`}${fullPath}.git`,
     httpUrl: `${baseUrl}/${fullPath}.git`,
   };
 }
 
 /** Project#hook_attrs(backward: true): the current fields, then the legacy ones. */
-export function projectHookAttrs(baseUrl: string, record: ProjectRecord) {
-  const urls = projectHookUrls(baseUrl, record);
+export function projectHookAttrs(baseUrl: string, record: ProjectRecord, sshBase?: string) {
+  const urls = projectHookUrls(baseUrl, record, sshBase);
   return {
     name: record.project.name,
     description: record.project.description ?? '',

@@ -24,6 +24,8 @@ export interface ProjectPresentOptions {
   permissions?: boolean;
   /** Star and unstar responses leave the owner out (README row 15). */
   owner?: boolean;
+  /** Where ssh clone URLs start (`git@host:` or `ssh://git@host:port/`), from the SSH settings. */
+  sshBase?: string;
 }
 
 export function namespaceHumanName(namespace: NamespaceRow, owner: UserRow | null): string {
@@ -31,11 +33,15 @@ export function namespaceHumanName(namespace: NamespaceRow, owner: UserRow | nul
   return namespace.type === 'Group' ? namespace.name : (owner?.name ?? namespace.name);
 }
 
-function urls(baseUrl: string, namespace: NamespaceRow, path: string) {
+/** GitLab's scp-like form on the external URL's host, when no SSH setting says otherwise. */
+export function defaultSshBase(baseUrl: string): string {
+  return `git@${new URL(baseUrl).hostname}:`;
+}
+
+function urls(baseUrl: string, namespace: NamespaceRow, path: string, sshBase = defaultSshBase(baseUrl)) {
   const fullPath = `${namespace.path}/${path}`;
-  const host = new URL(baseUrl).hostname;
   return {
-    ssh_url_to_repo: `git@${host}:${fullPath}.git`,
+    ssh_url_to_repo: `${sshBase}${fullPath}.git`,
     http_url_to_repo: `${baseUrl}/${fullPath}.git`,
     web_url: `${baseUrl}/${fullPath}`,
   };
@@ -95,7 +101,7 @@ export function presentProject(
     public: project.visibility_level === 20,
     archived: bool(project.archived),
     visibility_level: project.visibility_level,
-    ...urls(baseUrl, namespace, project.path),
+    ...urls(baseUrl, namespace, project.path, options.sshBase),
     ...owner,
     name: project.name,
     name_with_namespace: `${namespaceHumanName(namespace, extras.owner)} / ${project.name}`,
