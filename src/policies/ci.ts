@@ -1,7 +1,9 @@
 // Who may take, report on and read a build: runners by their tags and assignments, and the build's own
 // token (or its project's runners token, which old runners used) for the calls a running job makes.
 import crypto from 'node:crypto';
-import type { CiBuildRow, CiRunnerRow } from '../db/types.ts';
+import { AccessLevel } from '../domain/types.ts';
+import type { ProjectAccess } from './access.ts';
+import type { CiBuildRow, CiRunnerRow, ProjectRecord } from '../db/types.ts';
 
 function sameSecret(given: string, expected: string | null | undefined): boolean {
   if (!expected) return false;
@@ -48,4 +50,9 @@ export function isDependentBuild(
 /** The shared registration token or a project's runners token (compared in constant time). */
 export function isRegistrationToken(given: string, expected: string): boolean {
   return sameSecret(given, expected);
+}
+
+/** admin_build (secret variables): masters and owners, while the project has builds turned on. */
+export function canAdminBuilds(access: ProjectAccess, record: ProjectRecord): boolean {
+  return access.canRead && access.level >= AccessLevel.Master && record.project.builds_enabled === 1;
 }

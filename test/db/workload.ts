@@ -426,6 +426,21 @@ export const workload: WorkloadStep[] = [
   },
   {
     area: 'ci',
+    name: 'secret variables: create, list, read, change, delete',
+    async run(ctx) {
+      const as = { token: ctx.users.wlci.token };
+      const base = '/api/v3/projects/wlci%2Fwlci/variables';
+      await expect(ctx, 201, 'POST', base, { ...as, body: { key: 'WL_SECRET', value: 'x' } });
+      await expect(ctx, 400, 'POST', base, { ...as, body: { key: 'WL_SECRET', value: 'y' } });
+      await expect(ctx, 200, 'GET', base, as);
+      await expect(ctx, 200, 'GET', `${base}/WL_SECRET`, as);
+      await expect(ctx, 200, 'PUT', `${base}/WL_SECRET`, { ...as, body: { value: 'z' } });
+      await expect(ctx, 200, 'DELETE', `${base}/WL_SECRET`, as);
+      await expect(ctx, 201, 'POST', base, { ...as, body: { key: 'WL_JOB', value: 'for the job payload' } });
+    },
+  },
+  {
+    area: 'ci',
     name: 'the runner protocol: register, take builds, trace, artifacts, finish, cancel, unregister',
     async run(ctx) {
       const app = ctx.t.server.app;

@@ -26,6 +26,7 @@ import * as repositoryFiles from './repository-files.ts';
 import * as tags from './tags.ts';
 import * as branchChanges from './branch-changes.ts';
 import * as projectTransfer from './project-transfer.ts';
+import * as variables from './variables.ts';
 
 const modules = [
   version,
@@ -53,6 +54,7 @@ const modules = [
   tags,
   branchChanges,
   projectTransfer,
+  variables,
 ];
 
 export function registerApiV3(app: FastifyInstance, deps: Deps): void {
