@@ -105,7 +105,13 @@ describe('git over SSH', () => {
     assert.ok(fs.existsSync(path.join(client.home, 'clone-url', 'README.md')));
     const scp = await git('owner', ['clone', '-q', `git@127.0.0.1:/${project.fullPath}`, 'clone-scp']);
     assert.equal(scp.code, 0, scp.stderr);
-    // Protocol v0 as well as v2 (the client's config asks for v2, which travels in GIT_PROTOCOL).
+    // Protocol v2 (the client's config asks for it; it travels in GIT_PROTOCOL) as well as v0.
+    const v2 = await client.run(['ls-remote', url(project)], undefined, {
+      GIT_SSH_COMMAND: gitSshCommand(keys.owner!, ssh.port),
+      GIT_TRACE_PACKET: '1',
+    });
+    assert.equal(v2.code, 0, v2.stderr);
+    assert.match(v2.stderr, /< version 2/);
     const v0 = await git('owner', ['-c', 'protocol.version=0', 'ls-remote', url(project)]);
     assert.equal(v0.code, 0, v0.stderr);
     assert.match(v0.stdout, /refs\/heads\/master/);
