@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
 import type { Database as Schema } from './schema.ts';
+import { attachDirectReader } from './prepared.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -22,7 +23,7 @@ export interface DbOptions {
 }
 
 // Kysely's SQLite driver calls prepare() for every query; compiling the same SQL again costs two thirds
-// of the throughput (reference/performance.md). better-sqlite3 statements are reusable, so keep them by text.
+// of the throughput. better-sqlite3 statements are reusable, so keep them by text.
 function withStatementCache(database: SQLite.Database): SQLite.Database {
   const statements = new Map<string, SQLite.Statement>();
   return new Proxy(database, {
@@ -41,6 +42,19 @@ function withStatementCache(database: SQLite.Database): SQLite.Database {
       return typeof value === 'function' ? value.bind(target) : value;
     },
   });
+}
+
+/**
+ * The second SQLite connection, read-only, for prepared reads outside transactions. Kysely's driver runs
+ * every query behind one mutex on one connection (a transaction holds it across awaits); this one reads
+ * synchronously and, in WAL mode, sees the last committed state, never a transaction still open.
+ */
+function openReader(file: string): SQLite.Database {
+  const reader = new SQLite(file, { readonly: true });
+  reader.pragma('cache_size = -65536');
+  reader.pragma('mmap_size = 268435456');
+  reader.pragma('busy_timeout = 5000');
+  return reader;
 }
 
 // PostgreSQL returns int8 (count(*), sum) as strings; every count we take fits a JS number.
@@ -71,6 +85,13 @@ export async function openDatabase(options: DbOptions): Promise<Db> {
     pool.on('error', () => {});
     pool.on('connect', (client) => client.on('error', () => {}));
     db.kysely = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }), log });
+    // Prepared shapes outside transactions: named statements, prepared once per pooled connection.
+    attachDirectReader(db.kysely, {
+      all: async (name, text, values) => {
+        db.onQuery?.(text, values);
+        return (await pool.query({ name, text, values })).rows;
+      },
+    });
   } else {
     fs.mkdirSync(options.dataDir, { recursive: true });
     const sqlite = new SQLite(path.join(options.dataDir, 'labrador.sqlite3'));
@@ -84,6 +105,26 @@ export async function openDatabase(options: DbOptions): Promise<Db> {
       dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
       log,
     });
+    const reader = openReader(path.join(options.dataDir, 'labrador.sqlite3'));
+    const statements = new Map<string, SQLite.Statement>();
+    attachDirectReader(db.kysely, {
+      all: (_name, sql, parameters) => {
+        db.onQuery?.(sql, parameters);
+        let statement = statements.get(sql);
+        if (!statement) {
+          statement = reader.prepare(sql);
+          statements.set(sql, statement);
+        }
+        return statement.all(parameters);
+      },
+    });
+    // The reader closes first: SQLite checkpoints the WAL into the database file and removes it only when
+    // the last connection closes, and a read-only one cannot, so a clean stop leaves one self-contained file.
+    db.close = async () => {
+      reader.close();
+      await db.kysely.destroy();
+    };
+    return db;
   }
   db.close = () => db.kysely.destroy();
   return db;

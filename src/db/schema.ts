@@ -102,7 +102,7 @@ export interface ProjectsTable {
   name: string;
   path: string;
   description: string | null;
-  /** null until the first push; presented as the repository HEAD ('master') meanwhile (README row 18). */
+  /** null until the first push; presented as the repository HEAD ('master') meanwhile. */
   default_branch: string | null;
   visibility_level: number;
   archived: Bool;
@@ -175,7 +175,7 @@ export interface ForkedProjectLinksTable {
   updated_at: string;
 }
 
-/** Activity (reference/internals.md §3): action codes as GitLab's Event constants; data is JSON text. */
+/** Activity: action codes as GitLab's Event constants; data is JSON text. */
 export interface EventsTable {
   id: Generated<number>;
   project_id: number | null;

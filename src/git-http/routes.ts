@@ -1,11 +1,15 @@
-// Git smart HTTP (reference/internals.md §6.1, performance.md "Git smart HTTP"): info/refs,
+// Git smart HTTP: info/refs,
 // git-upload-pack and git-receive-pack, served by spawning `git upload-pack|receive-pack --stateless-rpc`
 // directly and streaming both ways with backpressure. Request bodies are never parsed or buffered.
+import fs from 'node:fs';
+import path from 'node:path';
 import { PassThrough, pipeline, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.ts';
+import { findProjectByFullPath } from '../http/loaders.ts';
 import { spawnGit } from '../git/exec.ts';
+import { repositoryPath } from '../git/repository.ts';
 import {
   authorizeGit,
   GitAccessRefused,
@@ -13,7 +17,9 @@ import {
   type GitService,
 } from '../services/git-access.ts';
 import { receivePackArgs, startReceivePack } from '../services/receive-pack.ts';
-import { accessDenied, authenticateGitUser, GitHttpError, REALM } from './auth.ts';
+import { accessDenied, authenticateBuild, authenticateGitUser, GitHttpError, REALM } from './auth.ts';
+import { BUILD_FETCH_ACCESS, buildMayFetch } from '../policies/ci.ts';
+import type { CiBuildRow } from '../db/types.ts';
 
 type Service = Extract<GitService, 'git-upload-pack' | 'git-receive-pack'>;
 
@@ -33,18 +39,22 @@ function pktLine(text: string): string {
 }
 
 /**
- * Basic auth, then the rules every transport shares. Anonymous callers are asked for credentials rather
- * than told what they may not see; a project hidden from a signed-in user is a plain 404.
+ * Auth, project lookup and access: the only work before git starts (2–3 indexed queries). Users pass
+ * the rules every transport shares; anonymous callers are asked for credentials rather than told what
+ * they may not see, and a project hidden from a signed-in user is a plain 404.
  */
 async function authorize(
   deps: Deps,
   request: FastifyRequest<{ Params: RepoParams }>,
   service: Service,
 ): Promise<GitAuthorization> {
-  const user = await authenticateGitUser(deps, request);
+  const namespace = request.params.namespace;
   const projectPath = request.params.project.replace(/\.git$/, '');
+  const build = await authenticateBuild(deps, request);
+  if (build) return authorizeBuild(deps, build, namespace, projectPath, service);
+  const user = await authenticateGitUser(deps, request);
   try {
-    return await authorizeGit(deps, { user }, request.params.namespace, projectPath, service);
+    return await authorizeGit(deps, { user }, namespace, projectPath, service);
   } catch (error) {
     if (!(error instanceof GitAccessRefused)) throw error;
     if (!user && error.reason !== 'no_repository') throw accessDenied();
@@ -52,6 +62,28 @@ async function authorize(
     if (error.reason === 'no_repository') throw new GitHttpError(404, error.text);
     throw new GitHttpError(403, error.text);
   }
+}
+
+/** A running build fetching its own project with its token (gitlab-ci-token); nothing else. */
+async function authorizeBuild(
+  deps: Deps,
+  build: CiBuildRow,
+  namespace: string,
+  projectPath: string,
+  service: Service,
+): Promise<GitAuthorization> {
+  const record = await findProjectByFullPath(deps, namespace, projectPath);
+  // A finished build's token is as good as a wrong password; another project is not the build's to see.
+  if (build.status !== 'running') throw accessDenied();
+  if (!record || !buildMayFetch(build, record)) throw new GitHttpError(404, 'Not Found');
+  if (service !== 'git-upload-pack') {
+    throw new GitHttpError(403, 'You are not allowed to push code to this project.');
+  }
+  const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
+  if (!fs.existsSync(path.join(repoPath, 'HEAD'))) {
+    throw new GitHttpError(404, 'A repository for this project does not exist yet.');
+  }
+  return { user: null, deployKey: null, record, access: BUILD_FETCH_ACCESS, repoPath };
 }
 
 function sendError(reply: FastifyReply, error: unknown): FastifyReply {

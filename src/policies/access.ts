@@ -1,4 +1,4 @@
-// Who may do what on a project (reference/api-v3.md §4.4, README rows 14, 17, 28). A caller's access is
+// Who may do what on a project. A caller's access is
 // the highest of: administrator, owner of the personal namespace, group membership of the project's
 // group, direct project membership, and memberships of groups the project is shared with (capped at the
 // share's group_access; expired shares and memberships count for nothing). Visibility decides who may
@@ -27,7 +27,12 @@ function isGroup(record: ProjectRecord): boolean {
   return record.namespace.type === 'Group';
 }
 
-function computeAccess(viewer: UserRow | null, record: ProjectRecord, rows: AccessRow[]): ProjectAccess {
+/** The caller's access from the access rows the repositories found for this project. */
+export function projectAccessFromRows(
+  viewer: UserRow | null,
+  record: ProjectRecord,
+  rows: AccessRow[],
+): ProjectAccess {
   const admin = viewer?.admin === 1;
   let projectMember: MembershipAccess | null = null;
   let groupMember: MembershipAccess | null = null;
@@ -57,7 +62,7 @@ function readable(viewer: UserRow | null, record: ProjectRecord, level: number):
 }
 
 const NOBODY = (viewer: UserRow | null, record: ProjectRecord): ProjectAccess =>
-  computeAccess(viewer, record, []);
+  projectAccessFromRows(viewer, record, []);
 
 /** The caller's access to one project: one indexed query (none without a caller). */
 export async function projectAccess(
@@ -72,7 +77,7 @@ export async function projectAccess(
     [record.project.id],
     isGroup(record) ? [record.namespace.id] : [],
   );
-  return computeAccess(viewer, record, rows);
+  return projectAccessFromRows(viewer, record, rows);
 }
 
 /** The caller's access to a page of projects: still one query. Keyed by project id. */
@@ -92,20 +97,24 @@ export async function projectAccessMany(
       groupIds,
     );
   }
-  for (const record of records) result.set(record.project.id, computeAccess(viewer, record, rows));
+  for (const record of records) result.set(record.project.id, projectAccessFromRows(viewer, record, rows));
   return result;
 }
 
-export const canReadProject = (access: ProjectAccess): boolean => access.canRead;
 /** read_build: reporter+, or anyone who can read a public/internal project with public_builds. */
 export const canReadBuilds = (access: ProjectAccess, record: ProjectRecord): boolean =>
   access.canRead &&
   record.project.builds_enabled === 1 &&
   (access.level >= AccessLevel.Reporter ||
     (record.project.public_builds === 1 && record.project.visibility_level !== Visibility.Private));
-/** update_build and push: developer+. */
-export const canDevelopProject = (access: ProjectAccess): boolean => access.level >= AccessLevel.Developer;
 /** admin_project: edit, hooks, branch protection, share, runners_token (master+). */
 export const canAdminProject = (access: ProjectAccess): boolean => access.level >= AccessLevel.Master;
 /** rename, visibility change, archive, remove: owners (administrators, namespace owners, group owners). */
 export const isProjectOwner = (access: ProjectAccess): boolean => access.level >= AccessLevel.Owner;
+/** fork_project: reporters and up, and anyone who may read a public or internal project. */
+export function canForkProject(viewer: UserRow, source: ProjectRecord, access: ProjectAccess): boolean {
+  if (!access.canRead) return false;
+  if (access.level >= AccessLevel.Reporter) return true;
+  const visibility = source.project.visibility_level;
+  return visibility === Visibility.Public || (visibility === Visibility.Internal && viewer.external !== 1);
+}

@@ -6,13 +6,11 @@ import { PassThrough, pipeline, type Readable } from 'node:stream';
 import type { ChildProcess } from 'node:child_process';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../deps.ts';
-import { listProtectedBranches } from '../db/repositories/protected-branches.ts';
 import { spawnGit } from '../git/exec.ts';
 import { hooksPath } from '../git/server-hooks.ts';
 import { RefUpdateReader } from '../git/pkt-line.ts';
-import { pushAccessLevel } from '../policies/git-access.ts';
-import { AccessLevel } from '../domain/types.ts';
 import { processPush, recordPendingPush } from './push.ts';
+import { pushNeedsHook, pushRulesFor } from './push-rules.ts';
 import type { GitAuthorization } from './git-access.ts';
 
 interface PushSetup {
@@ -23,23 +21,13 @@ interface PushSetup {
 
 /** Environment of receive-pack: GitLab's GL_ID and GL_PROTOCOL, and the pusher's rules for the hook. */
 async function pushSetup(deps: Deps, auth: GitAuthorization, protocol: 'http' | 'ssh'): Promise<PushSetup> {
-  const rules = await listProtectedBranches(deps.db.kysely, auth.record.project.id);
-  const accessLevel = pushAccessLevel(auth.access);
-  const archived = auth.record.project.archived === 1;
+  const rules = await pushRulesFor(deps, auth.record, auth.access);
   return {
-    // Masters and owners of an unarchived project without protected branches pass every check.
-    needsHook: archived || rules.length > 0 || accessLevel < AccessLevel.Master,
+    needsHook: pushNeedsHook(rules),
     env: {
       GL_ID: `user-${auth.user!.id}`,
       GL_PROTOCOL: protocol,
-      LABRADOR_PUSH_RULES: JSON.stringify({
-        accessLevel,
-        archived,
-        protectedBranches: rules.map((rule) => ({
-          name: rule.name,
-          developersCanPush: rule.developers_can_push === 1,
-        })),
-      }),
+      LABRADOR_PUSH_RULES: JSON.stringify(rules),
     },
   };
 }

@@ -8,6 +8,7 @@ import {
   forkSources,
   sharedGroups,
 } from '../db/repositories/projects.ts';
+import { findProjectExtraIds } from '../db/repositories/project-extras.ts';
 import { projectAccessMany, type ProjectAccess } from '../policies/access.ts';
 import { presentBasicProject, presentProject, type ProjectPresentOptions } from '../presenters/project.ts';
 import type { ProjectRecord, UserRow } from '../db/types.ts';
@@ -59,6 +60,47 @@ export async function presentProjectRecords(
       { ...options, sshBase: deps.config.ssh.cloneUrlBase },
     );
   });
+}
+
+/**
+ * One project whose access is already known (GET /projects/:id): its extras in one statement, the shares
+ * and the fork source only when it has them.
+ */
+export async function presentProjectWithAccess(
+  deps: Deps,
+  record: ProjectRecord,
+  access: ProjectAccess,
+  options: ProjectPresentOptions = {},
+) {
+  const db = deps.db.kysely;
+  const id = record.project.id;
+  const extras = await findProjectExtraIds(db, id);
+  if (!extras) {
+    // Deleted since it was loaded: present it as the batched path would have.
+    const [presented] = await presentProjectRecords(deps, null, [record], options, new Map([[id, access]]));
+    return presented!;
+  }
+  const [shares, sources] = await Promise.all([
+    extras.shared ? sharedGroups(db, [id]) : undefined,
+    extras.forkedFromProjectId !== null ? findProjectRecordsByIds(db, [extras.forkedFromProjectId]) : [],
+  ]);
+  const source = sources[0] ?? null;
+  const sourceOwnerId = source ? personalOwnerId(source) : null;
+  const sourceOwner =
+    sourceOwnerId === null ? null : ((await usersByIds(db, [sourceOwnerId])).get(sourceOwnerId) ?? null);
+  return presentProject(
+    record,
+    {
+      owner: extras.owner,
+      forkedFrom: source,
+      forkedFromOwner: sourceOwner,
+      forksCount: extras.forksCount,
+      sharedWithGroups: shares?.get(id) ?? [],
+      access,
+    },
+    deps.config.externalUrl,
+    options,
+  );
 }
 
 /** One project, reloaded (after a write) and presented for this caller. */

@@ -6,6 +6,7 @@ import {
   countUsers,
   findUsersByExactUsername,
   listUsers,
+  userFullExtras,
   userFullExtrasByIds,
   type UserListFilter,
 } from '../db/repositories/users.ts';
@@ -29,7 +30,7 @@ export async function presentUserFullForm(deps: Deps, user: UserRow) {
 
 /** The caller's own user, with the private token when an administrator looks through sudo. */
 export async function presentCurrentUser(deps: Deps, viewer: UserRow, withToken: boolean) {
-  const extras = (await userFullExtrasByIds(deps.db.kysely, [viewer.id])).get(viewer.id)!;
+  const extras = await userFullExtras(deps.db.kysely, viewer.id);
   return withToken
     ? presentUserLogin(viewer, deps.config.externalUrl, extras)
     : presentUserFull(viewer, deps.config.externalUrl, extras);

@@ -1,8 +1,17 @@
-// No N+1: a page of users costs the same number of queries whatever its size.
+// No N+1: a page costs the same number of statements whatever its size; the hot single-entity reads cost
+// a fixed few.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createUser } from '../helpers/factory.ts';
+import {
+  addGroupMember,
+  createGroup,
+  createProject,
+  createUser,
+  shareWithGroup,
+  type TestProject,
+  type TestUser,
+} from '../helpers/factory.ts';
 
 describe('query count of GET /users', () => {
   let t: TestApp;
@@ -61,5 +70,71 @@ describe('query count of GET /users', () => {
       const searched = await queriesFor('/api/v3/users?search=bulk&per_page=50', token);
       assert.equal(searched.count, large.count);
     }
+  });
+});
+
+// The hot read paths: a fixed, small number of statements per request (token → user is one of them).
+describe('statements per request on the hot read paths', () => {
+  let t: TestApp;
+  let owner: TestUser;
+  let plain: TestProject;
+  let shared: TestProject;
+  let fork: TestProject;
+  before(async () => {
+    t = await startTestApp();
+    owner = await createUser(t, 'counted', { identity: { provider: 'github', externUid: '7' } });
+    plain = await createProject(t, { owner, path: 'plain' });
+    const groupId = await createGroup(t, 'counters');
+    await addGroupMember(t, groupId, owner.id, 40);
+    shared = await createProject(t, { owner, path: 'shared' });
+    await shareWithGroup(t, shared.id, groupId, 20);
+    const forked = await t.request('POST', `/api/v3/projects/fork/${plain.id}`, {
+      token: owner.token,
+      body: { namespace: 'counters' },
+    });
+    assert.equal(forked.status, 201, forked.text);
+    fork = { ...plain, id: (forked.body as { id: number }).id };
+    for (let i = 0; i < 30; i++) await createProject(t, { owner, path: `listed${i}` });
+    await t.request('GET', '/api/v3/user', { token: owner.token }); // the first sign-in stamp is a write
+  });
+  after(() => t.close());
+
+  async function statementsFor(url: string): Promise<string[]> {
+    const statements: string[] = [];
+    t.server.deps.db.onQuery = (sql) => statements.push(sql);
+    try {
+      const response = await t.request('GET', url, { token: owner.token });
+      assert.equal(response.status, 200, `${url}: ${response.status}`);
+      return statements;
+    } finally {
+      t.server.deps.db.onQuery = undefined;
+    }
+  }
+
+  function assertCount(statements: string[], expected: number, what: string) {
+    assert.equal(statements.length, expected, `${what}:\n${statements.join('\n')}`);
+  }
+
+  it('GET /user: the caller, then its identities with its personal project count', async () => {
+    assertCount(await statementsFor('/api/v3/user'), 2, 'GET /user');
+  });
+
+  it('GET /projects/:id: the caller, the project with the caller’s access, its extras', async () => {
+    assertCount(await statementsFor(`/api/v3/projects/${plain.id}`), 3, 'plain project');
+    assertCount(await statementsFor(`/api/v3/projects/${encodeURIComponent(plain.fullPath)}`), 3, 'by path');
+    // Shares and fork sources are read only when there are any.
+    assertCount(await statementsFor(`/api/v3/projects/${shared.id}`), 4, 'shared project');
+    assertCount(await statementsFor(`/api/v3/projects/${fork.id}`), 5, 'fork');
+  });
+
+  it('GET /projects: the same count for per_page=5 and per_page=30', async () => {
+    const small = await statementsFor('/api/v3/projects?per_page=5');
+    const large = await statementsFor('/api/v3/projects?per_page=30');
+    assert.equal(
+      small.length,
+      large.length,
+      `per_page=5:\n${small.join('\n')}\nper_page=30:\n${large.join('\n')}`,
+    );
+    assertCount(large, 9, 'GET /projects');
   });
 });

@@ -60,7 +60,8 @@ const NAMESPACE_COLUMNS = [
   'updated_at',
 ] as const;
 
-function selectRecords(db: Executor) {
+/** Project and namespace columns, prefixed p_ and n_ (toRecord splits them again). */
+export function selectRecords(db: Executor) {
   return db
     .selectFrom('projects as p')
     .innerJoin('namespaces as n', 'n.id', 'p.namespace_id')
@@ -68,7 +69,7 @@ function selectRecords(db: Executor) {
     .select(NAMESPACE_COLUMNS.map((c) => `n.${c} as n_${c}` as const));
 }
 
-function toRecord(row: Record<string, unknown>): ProjectRecord {
+export function toRecord(row: Record<string, unknown>): ProjectRecord {
   const project: Record<string, unknown> = {};
   const namespace: Record<string, unknown> = {};
   for (const c of PROJECT_COLUMNS) project[c] = row[`p_${c}`];
@@ -164,6 +165,22 @@ export async function findNameOrPathClash(
   if (path !== undefined) probe('path', path);
   await Promise.all(checks);
   return result;
+}
+
+/** Whether some project of the namespace is more visible than `level` (a group cannot go below it). */
+export async function hasProjectAboveVisibility(
+  db: Executor,
+  namespaceId: number,
+  level: number,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('projects')
+    .select('id')
+    .where('namespace_id', '=', namespaceId)
+    .where('visibility_level', '>', level)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 export async function countPersonalProjects(db: Executor, userId: number): Promise<number> {

@@ -3,11 +3,83 @@
 import { sql } from 'kysely';
 import { identitiesByUser } from './identities.ts';
 import { personalProjectCounts } from './projects.ts';
+import { prepared } from '../prepared.ts';
 import type { Executor, NewUserRow, UserChanges, UserFullExtras, UserRow } from '../types.ts';
 import type { UserState } from '../../domain/types.ts';
 
+/**
+ * Every column of users, named: a prepared `select *` would change its result shape when a migration adds
+ * a column while the statement is kept (PostgreSQL then refuses the cached plan).
+ */
+export const USER_COLUMNS = [
+  'id',
+  'username',
+  'name',
+  'email',
+  'encrypted_password',
+  'authentication_token',
+  'state',
+  'admin',
+  'external',
+  'can_create_group',
+  'projects_limit',
+  'bio',
+  'location',
+  'skype',
+  'linkedin',
+  'twitter',
+  'website_url',
+  'organization',
+  'theme_id',
+  'color_scheme_id',
+  'two_factor_enabled',
+  'confirmed_at',
+  'last_sign_in_at',
+  'current_sign_in_at',
+  'created_at',
+  'updated_at',
+] as const satisfies ReadonlyArray<keyof UserRow>;
+
+// Every API request starts here (the auth hook).
+const userByToken = prepared<{ token: string }>()((db, slot) =>
+  db.selectFrom('users').select(USER_COLUMNS).where('authentication_token', '=', slot('token')),
+);
+
 export function findUserByToken(db: Executor, token: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('authentication_token', '=', token).executeTakeFirst();
+  return userByToken.first(db, { token });
+}
+
+// GET /user: the caller's identities and personal project count in one statement (one row per identity,
+// or one row of nulls without any; each row carries the count).
+const fullExtrasOf = prepared<{ id: number }>()((db, slot) =>
+  db
+    .selectFrom('users as u')
+    .leftJoin('identities as i', 'i.user_id', 'u.id')
+    .select(['i.provider', 'i.extern_uid'])
+    .select((eb) =>
+      eb
+        .selectFrom('namespaces as n')
+        .innerJoin('projects as p', 'p.namespace_id', 'n.id')
+        .select((inner) => inner.fn.countAll<number>().as('count'))
+        .where('n.owner_id', '=', slot('id'))
+        .where('n.type', 'is', null)
+        .as('personal_project_count'),
+    )
+    .where('u.id', '=', slot('id'))
+    .orderBy('i.id'),
+);
+
+/** The administrator-form extras of one user (userFullExtrasByIds for a page). */
+export async function userFullExtras(db: Executor, userId: number): Promise<UserFullExtras> {
+  const rows = await fullExtrasOf.all(db, { id: userId });
+  return {
+    identities: rows.flatMap((row) =>
+      row.provider !== null && row.extern_uid !== null
+        ? [{ provider: row.provider, extern_uid: row.extern_uid }]
+        : [],
+    ),
+    personalProjectCount: Number(rows[0]?.personal_project_count ?? 0),
+  };
 }
 
 export function findUserById(db: Executor, id: number): Promise<UserRow | undefined> {
