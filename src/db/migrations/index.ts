@@ -13,6 +13,7 @@ import { up as hooks } from './004-hooks.ts';
 import { up as ci } from './010-ci.ts';
 import { up as repositoryCreations } from './011-repository-creations.ts';
 import { up as repositoryApi } from './012-repository-api.ts';
+import { up as projectListOrder } from './017-project-list-order.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
@@ -26,6 +27,7 @@ const migrations: Array<[string, MigrationFn]> = [
   ['010-ci', ci],
   ['011-repository-creations', repositoryCreations],
   ['012-repository-api', repositoryApi],
+  ['017-project-list-order', projectListOrder],
 ];
 
 function migrator(db: Db): Migrator {
