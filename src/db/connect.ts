@@ -5,7 +5,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
 import type { Database as Schema } from './schema.ts';
-import { attachDirectReader } from './prepared.ts';
+import { attachDirectReader, rowBuilder, type RowBuilder } from './prepared.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -86,10 +86,17 @@ export async function openDatabase(options: DbOptions): Promise<Db> {
     pool.on('connect', (client) => client.on('error', () => {}));
     db.kysely = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }), log });
     // Prepared shapes outside transactions: named statements, prepared once per pooled connection.
+    const builders = new Map<string, RowBuilder>();
     attachDirectReader(db.kysely, {
       all: async (name, text, values) => {
         db.onQuery?.(text, values);
-        return (await pool.query({ name, text, values })).rows;
+        const result = await pool.query({ name, text, values, rowMode: 'array' });
+        let build = builders.get(name);
+        if (!build) {
+          build = rowBuilder(result.fields.map((field) => field.name));
+          builders.set(name, build);
+        }
+        return result.rows.map(build);
       },
     });
   } else {
@@ -106,16 +113,17 @@ export async function openDatabase(options: DbOptions): Promise<Db> {
       log,
     });
     const reader = openReader(path.join(options.dataDir, 'labrador.sqlite3'));
-    const statements = new Map<string, SQLite.Statement>();
+    const statements = new Map<string, { statement: SQLite.Statement; build: RowBuilder }>();
     attachDirectReader(db.kysely, {
       all: (_name, sql, parameters) => {
         db.onQuery?.(sql, parameters);
-        let statement = statements.get(sql);
-        if (!statement) {
-          statement = reader.prepare(sql);
-          statements.set(sql, statement);
+        let entry = statements.get(sql);
+        if (!entry) {
+          const statement = reader.prepare(sql).raw(true);
+          entry = { statement, build: rowBuilder(statement.columns().map((column) => column.name)) };
+          statements.set(sql, entry);
         }
-        return statement.all(parameters);
+        return (entry.statement.all(parameters) as unknown[][]).map(entry.build);
       },
     });
     // The reader closes first: SQLite checkpoints the WAL into the database file and removes it only when

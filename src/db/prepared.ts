@@ -12,6 +12,19 @@ export interface DirectReader {
   all(name: string, sql: string, parameters: unknown[]): unknown[] | Promise<unknown[]>;
 }
 
+/** Makes the row object of one result shape from the driver's array of values. */
+export type RowBuilder = (values: unknown[]) => Record<string, unknown>;
+
+/**
+ * An object literal per result shape: about twice as fast on rows of 20–40 columns as the drivers' own
+ * objects, which they fill one property at a time. The names are our own column aliases, quoted by
+ * JSON.stringify; a repeated name keeps its last value, as the drivers do.
+ */
+export function rowBuilder(names: readonly string[]): RowBuilder {
+  const properties = names.map((name, index) => `${JSON.stringify(name)}: values[${index}]`);
+  return new Function('values', `return { ${properties.join(', ')} };`) as RowBuilder;
+}
+
 const readers = new WeakMap<object, DirectReader>();
 
 /** Lets prepared shapes run directly when executed on this (root, non-transaction) Kysely instance. */

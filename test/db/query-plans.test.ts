@@ -68,6 +68,15 @@ ACCEPTED_SCANS.push(
     why: 'the migrator lists the columns of each table of the schema catalog (instance check)',
   },
   {
+    table: 'p',
+    statement:
+      /^select "p"\."id" from "projects" as "p" where \("p"\."visibility_level" >= \? or "p"\."id" in \(.*\)\)(?: and \(lower\("p"\."name"\) like .*\))? order by "p"\."(?:created_at|last_activity_at)" (?:asc|desc), "p"\."id" (?:asc|desc) limit \? offset \?$/,
+    why:
+      'GET /projects/visible walks the (created_at, id) or (last_activity_at, id) index in list order and ' +
+      'stops after offset+limit visible projects, instead of sorting every project the caller may see; a ' +
+      'substring search (LIKE %x%) cannot use a B-tree index either way',
+  },
+  {
     table: 'projects',
     statement: /^select count\(\*\) as "count" from "projects" as "p"$/,
     why: 'X-Total of GET /projects/all (administrators) counts every project',

@@ -16,6 +16,7 @@ import { up as repositoryApi } from './012-repository-api.ts';
 import { up as stuckBuilds } from './013-stuck-builds.ts';
 import { up as ciListCounts } from './014-ci-list-counts.ts';
 import { up as deployKeys } from './016-deploy-keys.ts';
+import { up as projectListOrder } from './017-project-list-order.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
@@ -32,6 +33,7 @@ const migrations: Array<[string, MigrationFn]> = [
   ['013-stuck-builds', stuckBuilds],
   ['014-ci-list-counts', ciListCounts],
   ['016-deploy-keys', deployKeys],
+  ['017-project-list-order', projectListOrder],
 ];
 
 function migrator(db: Db): Migrator {
