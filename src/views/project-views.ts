@@ -99,7 +99,7 @@ export async function presentProjectWithAccess(
       access,
     },
     deps.config.externalUrl,
-    options,
+    { ...options, sshBase: deps.config.ssh.cloneUrlBase },
   );
 }
 
