@@ -100,7 +100,7 @@ export async function presentProjectWithAccess(
       access,
     },
     deps.config.externalUrl,
-    options,
+    { ...options, sshBase: deps.config.ssh.cloneUrlBase },
   );
 }
 

@@ -200,9 +200,19 @@ describe('git over SSH', () => {
       assert.equal(refused.code, 1, command);
       assert.equal(refused.stderr, 'GitLab: Disallowed command\n', command);
     }
-    const archive = await runSsh('owner', `git-upload-archive '${project.fullPath}'`);
-    // No request on stdin: git upload-archive stops at once, but it was allowed to start.
-    assert.doesNotMatch(archive.stderr, /GitLab:/);
+    // git archive --remote speaks git-upload-archive.
+    const archive = await git('owner', [
+      'archive',
+      `--remote=${url(project)}`,
+      '--format=tar',
+      'master',
+      'README.md',
+    ]);
+    assert.equal(archive.code, 0, archive.stderr);
+    assert.match(archive.stdout, /README\.md/);
+    const hiddenArchive = await git('stranger', ['archive', `--remote=${url(project)}`, 'master']);
+    assert.notEqual(hiddenArchive.code, 0);
+    assert.match(hiddenArchive.stderr, /GitLab: The project you were looking for could not be found\./);
   });
 
   it('caps connections: one over the cap is closed before the SSH banner', async () => {
