@@ -58,7 +58,7 @@ export async function presentProjectRecords(
         access: access.get(record.project.id)!,
       },
       deps.config.externalUrl,
-      options,
+      { ...options, sshBase: deps.config.ssh.cloneUrlBase },
     );
   });
 }
@@ -100,7 +100,7 @@ export async function presentProjectWithAccess(
       access,
     },
     deps.config.externalUrl,
-    options,
+    { ...options, sshBase: deps.config.ssh.cloneUrlBase },
   );
 }
 
