@@ -11,6 +11,7 @@ import { repositoryPath } from '../git/repository.ts';
 import { projectAccess, type ProjectAccess } from '../policies/access.ts';
 import { canDeployKeyDownload } from '../policies/deploy-keys.ts';
 import { canDownloadCode, canPushCode } from '../policies/git-access.ts';
+import { maySignIn } from '../policies/users.ts';
 import { Visibility } from '../domain/types.ts';
 import type { KeyRow, ProjectRecord, UserRow } from '../db/types.ts';
 
@@ -53,7 +54,7 @@ export async function authorizeGit(
   const db = deps.db.kysely;
   const user = actor.user;
   const deployKey = actor.deployKey ?? null;
-  if (user && user.state !== 'active') throw refuse('blocked', 'Your account has been blocked.');
+  if (user && !maySignIn(user)) throw refuse('blocked', 'Your account has been blocked.');
   const record = await findProjectRecordByFullPath(db, namespace, projectPath);
   const access = record ? await projectAccess(db, user, record) : undefined;
   const keyReads =
