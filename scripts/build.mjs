@@ -1,8 +1,9 @@
 // The build, run once by `npm ci` / `npm install` (the prepare script) or `npm run build`: bundles the
-// server (src/main.ts) into dist/main.mjs and the admin commands (src/admin.ts) into dist/admin.mjs,
-// each one plain ES module (loading ~150 TypeScript modules through a loader took seconds), and the
-// pre-receive hook (with the push rules it imports) next to them, where src/git/server-hooks.ts looks
-// for it. Starting never writes into the checkout. `--outdir <dir>` builds elsewhere (the process tests).
+// server (src/main.ts) into dist/main.mjs, the admin commands (src/admin.ts) into dist/admin.mjs and
+// the runner (src/runner/main.ts) into dist/runner.mjs, each one plain ES module (loading ~150
+// TypeScript modules through a loader took seconds), and the pre-receive hook (with the push rules it
+// imports) next to them, where src/git/server-hooks.ts looks for it. Starting never writes into the
+// checkout. `--outdir <dir>` builds elsewhere (the process tests).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +19,11 @@ const staging = `${outDir}.build-${process.pid}`;
 fs.rmSync(staging, { recursive: true, force: true });
 fs.mkdirSync(path.join(staging, 'hooks'), { recursive: true });
 await build({
-  entryPoints: [path.join(root, 'src/main.ts'), path.join(root, 'src/admin.ts')],
+  entryPoints: {
+    main: path.join(root, 'src/main.ts'),
+    admin: path.join(root, 'src/admin.ts'),
+    runner: path.join(root, 'src/runner/main.ts'),
+  },
   outdir: staging,
   outExtension: { '.js': '.mjs' },
   bundle: true,

@@ -1,11 +1,11 @@
-// Before `npm start` and `npm run admin`: the build must exist (npm ci makes it); a build older than src/
+// Before `npm start`, `npm run admin` and `npm run runner`: the build must exist (npm ci makes it); a build older than src/
 // gets a warning. Reads only: starting never writes into the checkout.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const bundles = ['dist/main.mjs', 'dist/admin.mjs'].map((name) => path.join(root, name));
+const bundles = ['dist/main.mjs', 'dist/admin.mjs', 'dist/runner.mjs'].map((name) => path.join(root, name));
 const missing = bundles.find((bundle) => !fs.existsSync(bundle));
 if (missing) {
   console.error(

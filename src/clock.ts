@@ -4,3 +4,8 @@
 export function now(): string {
   return new Date().toISOString();
 }
+
+/** Today as YYYY-MM-DD (UTC): a membership or share with expires_at <= today has expired. */
+export function today(): string {
+  return new Date().toISOString().slice(0, 10);
+}

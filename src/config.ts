@@ -13,6 +13,8 @@ export interface Config {
   rootPassword: string | undefined;
   rootToken: string | undefined;
   runnerToken: string | undefined;
+  /** `builtin`: `npm start` also starts one of Labrador's runners (dist/runner.mjs) beside the server. */
+  runner: 'builtin' | 'none';
   /** Largest accepted upload (project uploads), in bytes. */
   uploadMaxBytes: number;
   /** Build artifacts archives must be smaller than this, in bytes (GitLab's max_artifacts_size, 100 MB). */
@@ -172,6 +174,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (rootToken !== undefined && !/^[\x21-\x7e]{8,}$/.test(rootToken)) {
     reader.problems.push('LABRADOR_ROOT_TOKEN must be at least 8 printable characters without spaces');
   }
+  const runner = (reader.text('LABRADOR_RUNNER') ?? 'none').toLowerCase();
+  if (runner !== 'builtin' && runner !== 'none') {
+    reader.problems.push(
+      `LABRADOR_RUNNER must be builtin (start a runner with the server) or none, got ${JSON.stringify(runner)}`,
+    );
+  }
   const logLevel = (reader.text('LABRADOR_LOG_LEVEL') ?? 'info').toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
     reader.problems.push(
@@ -187,6 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rootPassword,
     rootToken,
     runnerToken: reader.text('LABRADOR_RUNNER_TOKEN'),
+    runner: runner === 'builtin' ? 'builtin' : 'none',
     uploadMaxBytes: reader.integer('LABRADOR_UPLOAD_MAX_BYTES', 10 * 1024 * 1024, { min: 1 }),
     artifactsMaxBytes: reader.integer('LABRADOR_ARTIFACTS_MAX_BYTES', 100 * 1024 * 1024, { min: 1 }),
     // N = 2^18 already takes 256 MiB per hash; scrypt needs N > 1.

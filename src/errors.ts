@@ -1,5 +1,5 @@
-// The one error type that crosses into HTTP, and every GitLab 8.13 error text in one place
-// (reference/api-v3.md §1.3). Three different 404 spellings are deliberate: clients match on them.
+// The one error type that crosses into HTTP, and every GitLab 8.13 error text in one place.
+// Three different 404 spellings are deliberate: clients match on them.
 
 export type ErrorBody = Record<string, unknown> | null;
 

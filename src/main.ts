@@ -6,6 +6,8 @@ import { performance } from 'node:perf_hooks';
 import { ConfigError, describeDatabase, loadConfig, type Config } from './config.ts';
 import { createLogger } from './logger.ts';
 import { startServer, type Server } from './server.ts';
+import { startBuiltinRunner, type BuiltinRunner } from './builtin-runner.ts';
+import { runnerRegistrationToken } from './services/runners.ts';
 import { explainStartupError } from './startup-errors.ts';
 import { reportStartup } from './startup-summary.ts';
 import { version } from './version.ts';
@@ -42,6 +44,7 @@ for (const name of config.unknownVariables) {
 // Signals are handled from here on: one that arrives while starting is acted on once the start is
 // complete (so root's generated credentials are always shown); a second one exits at once.
 let server: Server | undefined;
+let runner: BuiltinRunner | undefined;
 let stopping = false;
 let requested: NodeJS.Signals | undefined;
 function onSignal(signal: NodeJS.Signals): void {
@@ -76,6 +79,16 @@ reportStartup(
   },
   terminal,
 );
+if (config.runner === 'builtin' && server.surfaces[0]) {
+  runner = startBuiltinRunner(
+    {
+      url: server.surfaces[0].url,
+      registrationToken: await runnerRegistrationToken(server.deps),
+      dataDir: config.dataDir,
+    },
+    log,
+  );
+}
 if (requested) {
   const signal = requested;
   requested = undefined;
@@ -96,6 +109,8 @@ async function stop(running: Server, signal: NodeJS.Signals): Promise<void> {
   }, config.stopTimeoutMs + HARD_STOP_GRACE_MS);
   hard.unref();
   try {
+    // The runner first: it reports the builds it ends while the server still answers.
+    await runner?.stop(Math.min(config.stopTimeoutMs, 5000));
     await running.close();
   } catch (error) {
     log.error({ err: error }, 'stop failed');

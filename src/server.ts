@@ -17,6 +17,8 @@ import { recoverPendingPushes } from './services/push.ts';
 import { finishRepositoryMoves } from './services/repository-moves.ts';
 import { probeDataDir } from './storage/data-dir.ts';
 import { HookDeliveryWorker } from './workers/hook-delivery.ts';
+import { StuckBuildsWorker } from './workers/stuck-builds.ts';
+import { ArtifactsExpiryWorker } from './workers/artifacts-expiry.ts';
 import type { Worker } from './workers/worker.ts';
 import type { Surface } from './startup-summary.ts';
 import { dataDirError, databaseError, listenError, StartupError } from './startup-errors.ts';
@@ -26,6 +28,10 @@ export interface Server {
   deps: Deps;
   /** Sends the webhook outbox; tests call drain(). */
   hookWorker: HookDeliveryWorker;
+  /** Drops builds that stopped moving a day ago; tests call drain(at). */
+  stuckBuildsWorker: StuckBuildsWorker;
+  /** Removes expired artifacts that nobody kept; tests call drain(). */
+  artifactsWorker: ArtifactsExpiryWorker;
   /** Background loops, stopped together by close(); a new kind of worker joins this list. */
   workers: Worker[];
   /** What clients connect to (filled when listening); each listener adds its own entry. */
@@ -101,13 +107,19 @@ export async function startServer(
     const root = await ensureRootUser(deps);
     const hookWorker = new HookDeliveryWorker(db, config.hooks, log);
     hookWorker.start();
-    const workers: Worker[] = [hookWorker];
+    const stuckBuildsWorker = new StuckBuildsWorker(deps, log);
+    stuckBuildsWorker.start();
+    const artifactsWorker = new ArtifactsExpiryWorker(deps, log);
+    artifactsWorker.start();
+    const workers: Worker[] = [hookWorker, stuckBuildsWorker, artifactsWorker];
     const http = app;
     let closing: Promise<void> | undefined;
     return {
       app: http,
       deps,
       hookWorker,
+      stuckBuildsWorker,
+      artifactsWorker,
       workers,
       surfaces,
       root,

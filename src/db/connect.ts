@@ -23,7 +23,7 @@ export interface DbOptions {
 }
 
 // Kysely's SQLite driver calls prepare() for every query; compiling the same SQL again costs two thirds
-// of the throughput (reference/performance.md). better-sqlite3 statements are reusable, so keep them by text.
+// of the throughput. better-sqlite3 statements are reusable, so keep them by text.
 function withStatementCache(database: SQLite.Database): SQLite.Database {
   const statements = new Map<string, SQLite.Statement>();
   return new Proxy(database, {
@@ -126,9 +126,11 @@ export async function openDatabase(options: DbOptions): Promise<Db> {
         return (entry.statement.all(parameters) as unknown[][]).map(entry.build);
       },
     });
+    // The reader closes first: SQLite checkpoints the WAL into the database file and removes it only when
+    // the last connection closes, and a read-only one cannot, so a clean stop leaves one self-contained file.
     db.close = async () => {
-      await db.kysely.destroy();
       reader.close();
+      await db.kysely.destroy();
     };
     return db;
   }

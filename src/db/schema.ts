@@ -45,10 +45,23 @@ export interface IdentitiesTable {
 
 export interface KeysTable {
   id: Generated<number>;
-  user_id: number;
+  /** The owner of a personal key; null for deploy keys. */
+  user_id: number | null;
   title: string;
   key: string;
   fingerprint: string;
+  created_at: string;
+  updated_at: string;
+  /** 'DeployKey' for deploy keys, null for personal keys (GitLab's single-table inheritance). */
+  type: string | null;
+  /** Public deploy keys may be enabled on any project (administrators made them in GitLab). */
+  public: Generated<Bool>;
+}
+
+export interface DeployKeysProjectsTable {
+  id: Generated<number>;
+  deploy_key_id: number;
+  project_id: number;
   created_at: string;
   updated_at: string;
 }
@@ -89,7 +102,7 @@ export interface ProjectsTable {
   name: string;
   path: string;
   description: string | null;
-  /** null until the first push; presented as the repository HEAD ('master') meanwhile (README row 18). */
+  /** null until the first push; presented as the repository HEAD ('master') meanwhile. */
   default_branch: string | null;
   visibility_level: number;
   archived: Bool;
@@ -162,7 +175,7 @@ export interface ForkedProjectLinksTable {
   updated_at: string;
 }
 
-/** Activity (reference/internals.md §3): action codes as GitLab's Event constants; data is JSON text. */
+/** Activity: action codes as GitLab's Event constants; data is JSON text. */
 export interface EventsTable {
   id: Generated<number>;
   project_id: number | null;
@@ -429,6 +442,7 @@ export interface Database {
   users: UsersTable;
   identities: IdentitiesTable;
   keys: KeysTable;
+  deploy_keys_projects: DeployKeysProjectsTable;
   emails: EmailsTable;
   namespaces: NamespacesTable;
   settings: SettingsTable;

@@ -112,7 +112,7 @@ export interface ProjectListQuery {
   archived?: boolean;
   visibility?: number;
   search?: string;
-  /** Lists search description too; GET /projects/search matches name or path only (README row 24). */
+  /** Lists search description too; GET /projects/search matches name or path only. */
   searchDescription: boolean;
   orderBy: ProjectOrder;
   sort: 'asc' | 'desc';
@@ -145,6 +145,12 @@ export type NewCiBuild = Insertable<S.CiBuildsTable>;
 export type CiVariableRow = Selectable<S.CiVariablesTable>;
 
 export type CiTriggerRequestRow = Selectable<S.CiTriggerRequestsTable>;
+
+export type NewCiTriggerRequest = Insertable<S.CiTriggerRequestsTable>;
+
+export type CiTriggerRow = Selectable<S.CiTriggersTable>;
+
+export type NewCiTrigger = Insertable<S.CiTriggersTable>;
 
 export type { CiBuildType } from './schema.ts';
 

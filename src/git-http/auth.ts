@@ -1,12 +1,14 @@
-// HTTP basic authentication for git clients (reference/internals.md §6.1): username (or email) with the
+// HTTP basic authentication for git clients: username (or email) with the
 // account password or the private token (GitLab took only personal access tokens there; the brief of
 // the issue takes the private token). Wrong credentials → 401 with a Basic challenge.
 import crypto from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.ts';
-import { findUserByEmail, findUserByUsername } from '../db/repositories/users.ts';
 import { verifyPassword } from '../services/passwords.ts';
-import type { UserRow } from '../db/types.ts';
+import { buildByGitToken } from '../services/builds.ts';
+import { findUserByLogin } from '../services/session.ts';
+import { maySignIn } from '../policies/users.ts';
+import type { CiBuildRow, UserRow } from '../db/types.ts';
 
 export class GitHttpError extends Error {
   constructor(
@@ -59,6 +61,18 @@ function sameSecret(a: string, b: string): boolean {
 }
 
 /**
+ * The build behind `gitlab-ci-token:<build token>`, or null when the credentials are not a build's.
+ * A token that names no build → 401, as a wrong password would.
+ */
+export async function authenticateBuild(deps: Deps, request: FastifyRequest): Promise<CiBuildRow | null> {
+  const credentials = basicCredentials(request);
+  if (!credentials || credentials.login !== 'gitlab-ci-token') return null;
+  const build = await buildByGitToken(deps, credentials.password);
+  if (!build) throw accessDenied();
+  return build;
+}
+
+/**
  * The user the credentials name, or null without credentials. Throws 401 for wrong credentials and
  * 403 for blocked users.
  */
@@ -66,18 +80,13 @@ export async function authenticateGitUser(deps: Deps, request: FastifyRequest): 
   const credentials = basicCredentials(request);
   if (!credentials) return null;
   const { login, password } = credentials;
-  if (login === 'gitlab-ci-token') {
-    // CI hook: a running build's token clones that build's project (internals.md §6.1). The CI area
-    // resolves the token here and returns the build's user (or a project-scoped build identity).
-    throw accessDenied();
-  }
+  // A build's token is not a user: routes.ts asks authenticateBuild for it first.
+  if (login === 'gitlab-ci-token') throw accessDenied();
   if (login === '' || password === '') throw accessDenied();
-  const user = login.includes('@')
-    ? await findUserByEmail(deps.db.kysely, login)
-    : await findUserByUsername(deps.db.kysely, login);
+  const user = await findUserByLogin(deps, login);
   if (!user) throw accessDenied();
   const ok = sameSecret(password, user.authentication_token) || (await passwordMatches(user, password));
   if (!ok) throw accessDenied();
-  if (user.state !== 'active') throw new GitHttpError(403, 'Your account has been blocked.');
+  if (!maySignIn(user)) throw new GitHttpError(403, 'Your account has been blocked.');
   return user;
 }

@@ -1,4 +1,4 @@
-// Git smart HTTP (reference/internals.md §6.1, performance.md "Git smart HTTP"): info/refs,
+// Git smart HTTP: info/refs,
 // git-upload-pack and git-receive-pack, served by spawning `git upload-pack|receive-pack --stateless-rpc`
 // directly and streaming both ways with backpressure. Request bodies are never parsed or buffered.
 import fs from 'node:fs';
@@ -7,18 +7,18 @@ import { PassThrough, pipeline, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.ts';
-import { findProjectRecordByFullPath } from '../db/repositories/projects.ts';
-import { listProtectedBranches } from '../db/repositories/protected-branches.ts';
+import { findProjectByFullPath, readableProject } from '../http/loaders.ts';
 import { spawnGit } from '../git/exec.ts';
 import { hooksPath } from '../git/server-hooks.ts';
 import { RefUpdateReader } from '../git/pkt-line.ts';
 import { repositoryPath } from '../git/repository.ts';
-import { projectAccess, type ProjectAccess } from '../policies/access.ts';
-import { canDownloadCode, canPushCode, pushAccessLevel } from '../policies/git-access.ts';
+import type { ProjectAccess } from '../policies/access.ts';
+import { canDownloadCode, canPushCode } from '../policies/git-access.ts';
+import { pushNeedsHook, pushRulesFor } from '../services/push-rules.ts';
 import { processPush, recordPendingPush } from '../services/push.ts';
-import { accessDenied, authenticateGitUser, GitHttpError, REALM } from './auth.ts';
-import { AccessLevel } from '../domain/types.ts';
-import type { ProjectRecord, UserRow } from '../db/types.ts';
+import { accessDenied, authenticateBuild, authenticateGitUser, GitHttpError, REALM } from './auth.ts';
+import { BUILD_FETCH_ACCESS, buildMayFetch } from '../policies/ci.ts';
+import type { CiBuildRow, ProjectRecord, UserRow } from '../db/types.ts';
 
 type Service = 'git-upload-pack' | 'git-receive-pack';
 
@@ -52,16 +52,19 @@ async function authorize(
 ): Promise<Authorized> {
   const namespace = request.params.namespace;
   const projectPath = request.params.project.replace(/\.git$/, '');
-  const [user, record] = await Promise.all([
+  const build = await authenticateBuild(deps, request);
+  if (build) return authorizeBuild(deps, build, namespace, projectPath, service);
+  const [user, found] = await Promise.all([
     authenticateGitUser(deps, request),
-    findProjectRecordByFullPath(deps.db.kysely, namespace, projectPath),
+    findProjectByFullPath(deps, namespace, projectPath),
   ]);
-  const access = record ? await projectAccess(deps.db.kysely, user, record) : undefined;
-  if (!record || !access || !access.canRead) {
+  const loaded = await readableProject(deps, user, found);
+  if (!loaded) {
     // Anonymous callers are asked for credentials rather than told the project does not exist.
     if (!user) throw accessDenied();
     throw new GitHttpError(404, 'Not Found');
   }
+  const { access, ...record } = loaded;
   if (service === 'git-upload-pack') {
     if (!canDownloadCode(access, record)) {
       if (!user) throw accessDenied();
@@ -78,6 +81,28 @@ async function authorize(
     throw new GitHttpError(404, 'A repository for this project does not exist yet.');
   }
   return { user, record, access, repoPath };
+}
+
+/** A running build fetching its own project with its token (gitlab-ci-token); nothing else. */
+async function authorizeBuild(
+  deps: Deps,
+  build: CiBuildRow,
+  namespace: string,
+  projectPath: string,
+  service: Service,
+): Promise<Authorized> {
+  const record = await findProjectByFullPath(deps, namespace, projectPath);
+  // A finished build's token is as good as a wrong password; another project is not the build's to see.
+  if (build.status !== 'running') throw accessDenied();
+  if (!record || !buildMayFetch(build, record)) throw new GitHttpError(404, 'Not Found');
+  if (service !== 'git-upload-pack') {
+    throw new GitHttpError(403, 'You are not allowed to push code to this project.');
+  }
+  const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
+  if (!fs.existsSync(path.join(repoPath, 'HEAD'))) {
+    throw new GitHttpError(404, 'A repository for this project does not exist yet.');
+  }
+  return { user: null, record, access: BUILD_FETCH_ACCESS, repoPath };
 }
 
 function sendError(reply: FastifyReply, error: unknown): FastifyReply {
@@ -113,24 +138,10 @@ interface PushSetup {
 
 /** Environment of receive-pack: GitLab's GL_ID, and the caller's push rules for the pre-receive hook. */
 async function pushSetup(deps: Deps, auth: Authorized): Promise<PushSetup> {
-  const rules = await listProtectedBranches(deps.db.kysely, auth.record.project.id);
-  const accessLevel = pushAccessLevel(auth.access);
-  const archived = auth.record.project.archived === 1;
+  const rules = await pushRulesFor(deps, auth.record, auth.access);
   return {
-    // Masters and owners of an unarchived project without protected branches pass every check.
-    needsHook: archived || rules.length > 0 || accessLevel < AccessLevel.Master,
-    env: {
-      GL_ID: `user-${auth.user!.id}`,
-      GL_PROTOCOL: 'http',
-      LABRADOR_PUSH_RULES: JSON.stringify({
-        accessLevel,
-        archived,
-        protectedBranches: rules.map((rule) => ({
-          name: rule.name,
-          developersCanPush: rule.developers_can_push === 1,
-        })),
-      }),
-    },
+    needsHook: pushNeedsHook(rules),
+    env: { GL_ID: `user-${auth.user!.id}`, GL_PROTOCOL: 'http', LABRADOR_PUSH_RULES: JSON.stringify(rules) },
   };
 }
 

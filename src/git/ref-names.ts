@@ -17,3 +17,12 @@ export function isRefShortName(name: string): boolean {
   // No empty component (leading, trailing or doubled slash), none starting with "." or ending in ".lock".
   return name.split('/').every((part) => part !== '' && !part.startsWith('.') && !part.endsWith('.lock'));
 }
+
+/**
+ * Whether `name` may be a branch, as `git check-ref-format --branch` judges it: a ref short name that does
+ * not start with "-" and is not HEAD (git takes a lone "@" too).
+ */
+export function isBranchName(name: string): boolean {
+  if (name === '@') return true;
+  return isRefShortName(name) && !name.startsWith('-') && name !== 'HEAD';
+}

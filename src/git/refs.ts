@@ -104,3 +104,27 @@ export async function hasBranches(repoPath: string): Promise<boolean> {
   });
   return out.trim() !== '';
 }
+
+/** The names of every branch (`heads`) or tag (`tags`), without reading their commits. */
+export async function refNames(repoPath: string, kind: 'heads' | 'tags'): Promise<string[]> {
+  const prefix = `refs/${kind}/`;
+  const out = await git(['for-each-ref', '--format=%(refname)', prefix], { cwd: repoPath });
+  return out
+    .split('\n')
+    .filter((line) => line.startsWith(prefix))
+    .map((line) => line.slice(prefix.length));
+}
+
+/** The branches whose history holds the commit, sorted by name (GitLab's branch_names_contains). */
+export async function branchNamesContaining(repoPath: string, sha: string): Promise<string[]> {
+  const out = await git(
+    ['for-each-ref', '--format=%(refname)', '--sort=refname', `--contains=${sha}`, 'refs/heads/'],
+    {
+      cwd: repoPath,
+    },
+  );
+  return out
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((ref) => ref.slice('refs/heads/'.length));
+}

@@ -1,5 +1,5 @@
 // Loaders resolve a path parameter through a policy: a project that does not exist and one the caller
-// may not read both answer 404 `404 Project Not Found` (reference/api-v3.md §4.5–4.6).
+// may not read both answer 404 `404 Project Not Found`, so a hidden project is indistinguishable from none.
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.ts';
 import { findProjectRecordByFullPath, findProjectRecordById } from '../db/repositories/projects.ts';
@@ -8,10 +8,16 @@ import {
   findProjectWithAccessRowsById,
   type ProjectWithAccessRows,
 } from '../db/repositories/project-access-records.ts';
-import { findGroupById, findGroupByPath } from '../db/repositories/namespaces.ts';
+import {
+  findGroupById,
+  findGroupByPath,
+  findNamespaceById,
+  findNamespaceByPathOrName,
+  findUserNamespace,
+} from '../db/repositories/namespaces.ts';
 import { findUserById } from '../db/repositories/users.ts';
-import { projectAccessFromRows, type ProjectAccess } from '../policies/access.ts';
-import { canReadGroup, groupAccess, type GroupAccess } from '../policies/groups.ts';
+import { projectAccess, projectAccessFromRows, type ProjectAccess } from '../policies/access.ts';
+import { canCreateProjectsIn, canReadGroup, groupAccess, type GroupAccess } from '../policies/groups.ts';
 import { canDownloadCode, canWriteRepository } from '../policies/git-access.ts';
 import { forbidden, notFound } from '../errors.ts';
 import { pathId } from './params.ts';
@@ -21,15 +27,47 @@ export interface LoadedProject extends ProjectRecord {
   access: ProjectAccess;
 }
 
-/** A project by integer id or `namespace/path` (the `/` sent as %2F), without any access check. */
-export async function findProjectByIdParam(deps: Deps, idParam: unknown): Promise<ProjectRecord | undefined> {
+/** How a project `:id` names it: an integer id or `namespace/path` (the `/` sent as %2F). */
+function projectName(
+  idParam: unknown,
+): { id: number } | { namespacePath: string; projectPath: string } | undefined {
   const text = String(idParam ?? '');
   const slash = text.indexOf('/');
-  if (slash > 0) {
-    return findProjectRecordByFullPath(deps.db.kysely, text.slice(0, slash), text.slice(slash + 1));
-  }
+  if (slash > 0) return { namespacePath: text.slice(0, slash), projectPath: text.slice(slash + 1) };
   const id = pathId(text);
-  return id === undefined ? undefined : findProjectRecordById(deps.db.kysely, id);
+  return id === undefined ? undefined : { id };
+}
+
+/** A project by its `:id` parameter, without any access check. */
+export async function findProjectByIdParam(deps: Deps, idParam: unknown): Promise<ProjectRecord | undefined> {
+  const name = projectName(idParam);
+  if (name === undefined) return undefined;
+  return 'id' in name
+    ? findProjectRecordById(deps.db.kysely, name.id)
+    : findProjectRecordByFullPath(deps.db.kysely, name.namespacePath, name.projectPath);
+}
+
+/** A project by `namespace/path` as the git and upload URLs name it, without any access check. */
+export function findProjectByFullPath(
+  deps: Deps,
+  namespacePath: string,
+  projectPath: string,
+): Promise<ProjectRecord | undefined> {
+  return findProjectRecordByFullPath(deps.db.kysely, namespacePath, projectPath);
+}
+
+/**
+ * The one access rule for loading a project, whatever the surface (API, git HTTP, uploads): the record
+ * with the caller's access when the caller may read it, else undefined (each surface answers its own 404).
+ */
+export async function readableProject(
+  deps: Deps,
+  viewer: UserRow | null,
+  record: ProjectRecord | undefined,
+): Promise<LoadedProject | undefined> {
+  if (!record) return undefined;
+  const access = await projectAccess(deps.db.kysely, viewer, record);
+  return access.canRead ? { ...record, access } : undefined;
 }
 
 /** The project named by `idParam` (default: the `:id` path parameter) if the caller may read it; else 404. */
@@ -51,23 +89,14 @@ function findProjectWithAccessRows(
   idParam: unknown,
   userId: number | null,
 ): Promise<ProjectWithAccessRows | undefined> {
-  const text = String(idParam ?? '');
-  const slash = text.indexOf('/');
-  if (slash > 0) {
-    return findProjectWithAccessRowsByFullPath(
-      deps.db.kysely,
-      text.slice(0, slash),
-      text.slice(slash + 1),
-      userId,
-    );
-  }
-  const id = pathId(text);
-  return id === undefined
-    ? Promise.resolve(undefined)
-    : findProjectWithAccessRowsById(deps.db.kysely, id, userId);
+  const name = projectName(idParam);
+  if (name === undefined) return Promise.resolve(undefined);
+  return 'id' in name
+    ? findProjectWithAccessRowsById(deps.db.kysely, name.id, userId)
+    : findProjectWithAccessRowsByFullPath(deps.db.kysely, name.namespacePath, name.projectPath, userId);
 }
 
-// find_group (reference/api-v3.md §4.5, §7.10): by path first, then by id; a group that does not exist
+// GitLab's find_group: by path first, then by id; a group that does not exist
 // and one the caller may not read both answer 404 `404 Group Not Found`.
 export interface LoadedGroup {
   group: NamespaceRow;
@@ -88,11 +117,50 @@ export async function loadGroup(
   request: FastifyRequest,
   idParam: unknown = (request.params as Record<string, unknown>).id,
 ): Promise<LoadedGroup> {
-  const group = await findGroupByIdParam(deps, idParam);
+  return readableGroup(deps, request.viewer, await findGroupByIdParam(deps, idParam));
+}
+
+/** A group by its integer id (the share API's `group_id`) if the caller may read it; else 404. */
+export async function loadGroupById(
+  deps: Deps,
+  viewer: UserRow | null,
+  id: number | undefined,
+): Promise<LoadedGroup> {
+  return readableGroup(deps, viewer, id === undefined ? undefined : await findGroupById(deps.db.kysely, id));
+}
+
+async function readableGroup(
+  deps: Deps,
+  viewer: UserRow | null,
+  group: NamespaceRow | undefined,
+): Promise<LoadedGroup> {
   if (!group) throw notFound('Group');
-  const access = await groupAccess(deps.db.kysely, request.viewer, group);
-  if (!(await canReadGroup(deps.db.kysely, request.viewer, group, access))) throw notFound('Group');
+  const access = await groupAccess(deps.db.kysely, viewer, group);
+  if (!(await canReadGroup(deps.db.kysely, viewer, group, access))) throw notFound('Group');
   return { group, access };
+}
+
+/**
+ * The namespace a project is created or forked into: the caller's own when none is given, else by id,
+ * then by path or name; 404 `Target Namespace Not Found` unless the caller may create projects there.
+ */
+export async function loadTargetNamespace(
+  deps: Deps,
+  viewer: UserRow,
+  given: string | undefined,
+): Promise<NamespaceRow> {
+  const db = deps.db.kysely;
+  if (given === undefined || given.trim() === '') {
+    const own = await findUserNamespace(db, viewer.id);
+    if (!own) throw notFound('Target Namespace');
+    return own;
+  }
+  const id = pathId(given.trim());
+  const namespace =
+    (id !== undefined ? await findNamespaceById(db, id) : undefined) ??
+    (await findNamespaceByPathOrName(db, given.trim()));
+  if (!namespace || !(await canCreateProjectsIn(db, viewer, namespace))) throw notFound('Target Namespace');
+  return namespace;
 }
 
 /** The project of a repository route: readable (else 404) and its code downloadable (else 403). */

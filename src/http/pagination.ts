@@ -1,4 +1,4 @@
-// GitLab 8.13's Kaminari pagination (reference/api-v3.md §3): page (default 1), per_page (default 20,
+// GitLab 8.13's Kaminari pagination: page (default 1), per_page (default 20,
 // at most 100; bad values fall back to the defaults), X-* headers and a Link header whose URLs carry
 // every request parameter, sorted, with page and per_page replaced.
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -44,37 +44,43 @@ function encodeQuery(params: Record<string, unknown>): string {
   return parts.join('&');
 }
 
+/**
+ * `total` undefined: the list is longer than anyone counts (see paginateCapped); X-Total, X-Total-Pages
+ * and the `last` link are left out, as GitLab did later for such lists, and `hasNext` says whether
+ * another page follows.
+ */
 export function setPaginationHeaders(
   request: FastifyRequest,
   reply: FastifyReply,
   baseUrl: string,
   page: Page,
-  total: number,
+  total: number | undefined,
+  hasNext = false,
 ): void {
-  const totalPages = Math.ceil(total / page.perPage);
+  const totalPages = total === undefined ? undefined : Math.ceil(total / page.perPage);
+  const next = totalPages === undefined ? hasNext : page.page < totalPages;
   const params = requestParams(request);
   const path = request.url.split('?')[0];
   const link = (target: number) =>
     `<${baseUrl}${path}?${encodeQuery({ ...params, page: target, per_page: page.perPage })}>`;
   const links: string[] = [];
   if (page.page > 1) links.push(`${link(page.page - 1)}; rel="prev"`);
-  if (page.page < totalPages) links.push(`${link(page.page + 1)}; rel="next"`);
+  if (next) links.push(`${link(page.page + 1)}; rel="next"`);
   links.push(`${link(1)}; rel="first"`);
-  links.push(`${link(totalPages)}; rel="last"`);
+  if (totalPages !== undefined) links.push(`${link(totalPages)}; rel="last"`);
   reply.headers({
     Link: links.join(', '),
-    'X-Total': String(total),
-    'X-Total-Pages': String(totalPages),
+    ...(total !== undefined ? { 'X-Total': String(total), 'X-Total-Pages': String(totalPages) } : {}),
     'X-Per-Page': String(page.perPage),
     'X-Page': String(page.page),
-    'X-Next-Page': page.page < totalPages ? String(page.page + 1) : '',
+    'X-Next-Page': next ? String(page.page + 1) : '',
     'X-Prev-Page': page.page > 1 ? String(page.page - 1) : '',
   });
 }
 
 /**
  * Runs a list's count and page queries and sets the headers. The page query must apply the offset on an
- * index before joining (reference/performance.md: deferred join), so deep pages cost what page 1 costs.
+ * index before joining (a deferred join), so deep pages cost what page 1 costs.
  */
 export async function paginate<T>(
   request: FastifyRequest,
@@ -87,4 +93,30 @@ export async function paginate<T>(
   const [total, rows] = await Promise.all([count(), fetch(page)]);
   setPaginationHeaders(request, reply, baseUrl, page, total);
   return rows;
+}
+
+/** Lists that may hold millions of rows count no further than this (GitLab's later cap, for the same reason). */
+export const COUNT_CAP = 10_000;
+
+/**
+ * paginate for lists that can grow without bound (builds, pipelines): the count walks at most COUNT_CAP + 1
+ * index entries, so X-Total costs the same at a million rows as at a hundred. Up to COUNT_CAP rows the
+ * headers are GitLab 8.13's; beyond, X-Total, X-Total-Pages and the `last` link are left out and one extra
+ * row tells whether a next page exists.
+ */
+export async function paginateCapped<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  baseUrl: string,
+  countUpTo: (cap: number) => Promise<number>,
+  fetch: (page: Page) => Promise<T[]>,
+): Promise<T[]> {
+  const page = parsePage(request);
+  const [counted, rows] = await Promise.all([
+    countUpTo(COUNT_CAP + 1),
+    fetch({ ...page, limit: page.limit + 1 }),
+  ]);
+  const total = counted > COUNT_CAP ? undefined : counted;
+  setPaginationHeaders(request, reply, baseUrl, page, total, rows.length > page.limit);
+  return rows.slice(0, page.limit);
 }

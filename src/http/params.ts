@@ -1,4 +1,4 @@
-// GitLab's parameter handling (reference/api-v3.md §1.1): query string, form and JSON bodies are merged,
+// GitLab's parameter handling: query string, form and JSON bodies are merged,
 // path parameters win; booleans arrive as true/false/1/0 (and t/f/yes/no/on/off); blank means "not given".
 import type { FastifyRequest } from 'fastify';
 import { ApiError, apiError, badRequest, paramInvalid, validationFailed } from '../errors.ts';
@@ -73,14 +73,28 @@ export function requiredString(params: Params, name: string, options?: TextOptio
   return value;
 }
 
-/** A list of texts: an array (`tag_list[]=a&tag_list[]=b`, a JSON array) or one text. */
+/**
+ * A list of texts: an array (`tag_list[]=a&tag_list[]=b`, a JSON array), one text, or indexed keys
+ * (`scope[0]=a&scope[1]=b`, as Rails' to_query writes a list).
+ */
 export function optionalStringList(params: Params, name: string): string[] | undefined {
-  const value = params[name];
+  const value = params[name] ?? params[`${name}[]`] ?? indexedList(params, name);
   if (!Array.isArray(value)) {
+    if (value !== undefined && params[name] === undefined) return optionalStringList({ [name]: value }, name);
     const text = optionalString(params, name);
     return text === undefined ? undefined : [text];
   }
   return value.map((item) => optionalString({ [name]: item }, name) ?? '');
+}
+
+/** `name[0]`, `name[1]`… keys in index order, or undefined when there are none. */
+function indexedList(params: Params, name: string): unknown[] | undefined {
+  const prefix = `${name}[`;
+  const items = Object.entries(params)
+    .filter(([key]) => key.startsWith(prefix) && /^\d+\]$/.test(key.slice(prefix.length)))
+    .map(([key, item]) => [Number(key.slice(prefix.length, -1)), item] as const)
+    .sort((a, b) => a[0] - b[0]);
+  return items.length === 0 ? undefined : items.map(([, item]) => item);
 }
 
 /**
@@ -97,6 +111,45 @@ export function optionalHash(params: Params, name: string): Params | undefined {
   const entries = Object.entries(params).filter(([key]) => key.startsWith(prefix) && key.endsWith(']'));
   if (entries.length === 0) return undefined;
   return Object.fromEntries(entries.map(([key, item]) => [key.slice(prefix.length, -1), item]));
+}
+
+/**
+ * A hash of texts, `variables[KEY]=value` or a JSON object, whose refusals have their own words:
+ * `notHash` when the value is no hash at all, `notTexts` when a value is not text.
+ */
+export function optionalTextHash(
+  params: Params,
+  name: string,
+  refusals: { notHash: () => ApiError; notTexts: () => ApiError },
+): Record<string, string> | undefined {
+  const value = params[name];
+  let hash: Params | undefined;
+  if (value !== undefined && value !== null) {
+    if (typeof value !== 'object' || Array.isArray(value)) throw refusals.notHash();
+    hash = value as Params;
+  } else {
+    hash = optionalHash(params, name);
+    if (hash === undefined) return undefined;
+  }
+  const texts: Record<string, string> = {};
+  for (const [key, item] of Object.entries(hash)) {
+    if (typeof item !== 'string') throw refusals.notTexts();
+    texts[key] = item;
+  }
+  return texts;
+}
+
+/** A text parameter that must be one of `allowed` (any other value, or a list, is `refuse()`d). */
+export function optionalOneOf<T extends string>(
+  params: Params,
+  name: string,
+  allowed: readonly T[],
+  refuse: () => ApiError,
+): T | undefined {
+  const value = params[name];
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) throw refuse();
+  return value as T;
 }
 
 const TRUE_WORDS = new Set(['true', 't', 'yes', 'y', '1', 'on']);

@@ -1,4 +1,4 @@
-// Who may do what on a project (reference/api-v3.md §4.4, README rows 14, 17, 28). A caller's access is
+// Who may do what on a project. A caller's access is
 // the highest of: administrator, owner of the personal namespace, group membership of the project's
 // group, direct project membership, and memberships of groups the project is shared with (capped at the
 // share's group_access; expired shares and memberships count for nothing). Visibility decides who may
@@ -101,16 +101,20 @@ export async function projectAccessMany(
   return result;
 }
 
-export const canReadProject = (access: ProjectAccess): boolean => access.canRead;
 /** read_build: reporter+, or anyone who can read a public/internal project with public_builds. */
 export const canReadBuilds = (access: ProjectAccess, record: ProjectRecord): boolean =>
   access.canRead &&
   record.project.builds_enabled === 1 &&
   (access.level >= AccessLevel.Reporter ||
     (record.project.public_builds === 1 && record.project.visibility_level !== Visibility.Private));
-/** update_build and push: developer+. */
-export const canDevelopProject = (access: ProjectAccess): boolean => access.level >= AccessLevel.Developer;
 /** admin_project: edit, hooks, branch protection, share, runners_token (master+). */
 export const canAdminProject = (access: ProjectAccess): boolean => access.level >= AccessLevel.Master;
 /** rename, visibility change, archive, remove: owners (administrators, namespace owners, group owners). */
 export const isProjectOwner = (access: ProjectAccess): boolean => access.level >= AccessLevel.Owner;
+/** fork_project: reporters and up, and anyone who may read a public or internal project. */
+export function canForkProject(viewer: UserRow, source: ProjectRecord, access: ProjectAccess): boolean {
+  if (!access.canRead) return false;
+  if (access.level >= AccessLevel.Reporter) return true;
+  const visibility = source.project.visibility_level;
+  return visibility === Visibility.Public || (visibility === Visibility.Internal && viewer.external !== 1);
+}

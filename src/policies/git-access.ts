@@ -1,4 +1,4 @@
-// What a caller may do with a project's repository (reference/internals.md §6.1–6.2): download_code is
+// What a caller may do with a project's repository: download_code is
 // reporter+ or anyone who can read a public/internal project; push_code is developer+ on a project that
 // is not archived (archived projects refuse pushes in the pre-receive hook, with a readable reason).
 import type { ProjectAccess } from './access.ts';

@@ -1,5 +1,5 @@
 import type { NamespaceRow } from '../db/types.ts';
-// Group, GroupDetail and Namespace (reference/api-v3.md §6.2, §6.5), keys in GitLab's order.
+// Group, GroupDetail and Namespace, keys in GitLab's order.
 
 export function presentGroup(group: NamespaceRow, baseUrl: string) {
   return {

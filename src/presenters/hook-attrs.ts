@@ -1,6 +1,7 @@
 // What every event payload embeds (push today; builds and pipelines too): GitLab's Time#xmlschema stamps,
 // Project#hook_attrs and Commit#hook_attrs.
 import type { ChangedFiles, Commit } from '../git/commits.ts';
+import { projectUrls } from './project.ts';
 import type { ProjectRecord } from '../db/types.ts';
 
 /** ActiveSupport's Time#xmlschema: ISO 8601 without fractions (our stamps carry milliseconds). */
@@ -8,20 +9,9 @@ export function xmlschema(iso: string): string {
   return iso.replace(/\.\d+(?=Z|[+-]\d\d:\d\d$)/, '');
 }
 
-function projectHookUrls(baseUrl: string, record: ProjectRecord) {
-  const fullPath = `${record.namespace.path}/${record.project.path}`;
-  const host = new URL(baseUrl).hostname;
-  return {
-    fullPath,
-    webUrl: `${baseUrl}/${fullPath}`,
-    sshUrl: `git@${host}:${fullPath}.git`,
-    httpUrl: `${baseUrl}/${fullPath}.git`,
-  };
-}
-
 /** Project#hook_attrs(backward: true): the current fields, then the legacy ones. */
 export function projectHookAttrs(baseUrl: string, record: ProjectRecord) {
-  const urls = projectHookUrls(baseUrl, record);
+  const urls = projectUrls(baseUrl, record);
   return {
     name: record.project.name,
     description: record.project.description ?? '',
@@ -60,7 +50,7 @@ export function commitHookAttrs(
   commit: Commit,
   files: ChangedFiles | undefined,
 ) {
-  const { webUrl } = projectHookUrls(baseUrl, record);
+  const { webUrl } = projectUrls(baseUrl, record);
   return {
     id: commit.id,
     message: commit.message,

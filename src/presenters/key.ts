@@ -12,7 +12,7 @@ export function presentSSHKeyWithUser(key: KeyRow, user: UserRow, baseUrl: strin
   return { ...presentSSHKey(key), user: presentUserFull(user, baseUrl, extras) };
 }
 
-/** The destroyed row as GitLab's `to_json` printed it; `type` and `public` only mattered for deploy keys. */
+/** The destroyed row as GitLab's `to_json` printed it (`type` is "DeployKey" for deploy keys). */
 export function presentKeyRecord(key: KeyRow) {
   return {
     id: key.id,
@@ -21,8 +21,8 @@ export function presentKeyRecord(key: KeyRow) {
     updated_at: key.updated_at,
     key: key.key,
     title: key.title,
-    type: null,
+    type: key.type,
     fingerprint: key.fingerprint,
-    public: false,
+    public: key.public === 1,
   };
 }

@@ -1,4 +1,4 @@
-// Member (UserBasic + access_level, expires_at) and ProjectGroupLink (reference/api-v3.md §6.3, §6.5).
+// Member (UserBasic + access_level, expires_at), ProjectGroupLink and ForkedProjectLink.
 import { presentUserBasic } from './user.ts';
 import type { UserRow } from '../db/types.ts';
 

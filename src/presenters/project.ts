@@ -1,7 +1,7 @@
-// The project JSON shapes (reference/api-v3.md §6.3, README rows 14–18), keys in GitLab's order:
+// The project JSON shapes, keys in GitLab's order:
 // BasicProjectDetails ⊂ Project ⊂ ProjectWithAccess. Everything embedded (owner, fork source, fork count,
 // shares, the caller's access) arrives precomputed per page in ProjectExtras: presenters never query.
-import type { ProjectAccess } from '../policies/access.ts';
+import { canAdminProject, type ProjectAccess } from '../policies/access.ts';
 import { presentUserBasic } from './user.ts';
 import type { NamespaceRow, ProjectRecord, SharedGroupRow, UserRow } from '../db/types.ts';
 
@@ -18,11 +18,11 @@ export interface ProjectExtras {
 }
 
 export interface ProjectPresentOptions {
-  /** Callers below master never see it (README row 14); the route decides whether the form carries it. */
+  /** Callers below master never see it; the route decides whether the form carries it. */
   runnersToken?: boolean;
-  /** ProjectWithAccess (`permissions`) on the lists and GET /projects/:id (README row 17). */
+  /** ProjectWithAccess (`permissions`) on the lists and GET /projects/:id. */
   permissions?: boolean;
-  /** Star and unstar responses leave the owner out (README row 15). */
+  /** Star and unstar responses leave the owner out. */
   owner?: boolean;
 }
 
@@ -31,24 +31,26 @@ export function namespaceHumanName(namespace: NamespaceRow, owner: UserRow | nul
   return namespace.type === 'Group' ? namespace.name : (owner?.name ?? namespace.name);
 }
 
-function urls(baseUrl: string, namespace: NamespaceRow, path: string) {
-  const fullPath = `${namespace.path}/${path}`;
+/** Where a project lives: its page, its HTTP and SSH clone URLs (the API entity and hook payloads alike). */
+export function projectUrls(baseUrl: string, record: ProjectRecord) {
+  const fullPath = `${record.namespace.path}/${record.project.path}`;
   const host = new URL(baseUrl).hostname;
   return {
-    ssh_url_to_repo: `git@${host}:${fullPath}.git`,
-    http_url_to_repo: `${baseUrl}/${fullPath}.git`,
-    web_url: `${baseUrl}/${fullPath}`,
+    fullPath,
+    webUrl: `${baseUrl}/${fullPath}`,
+    sshUrl: `git@${host}:${fullPath}.git`,
+    httpUrl: `${baseUrl}/${fullPath}.git`,
   };
 }
 
 /** BasicProjectDetails: `simple` lists and `forked_from_project`. */
 export function presentBasicProject(record: ProjectRecord, owner: UserRow | null, baseUrl: string) {
   const { project, namespace } = record;
-  const { http_url_to_repo, web_url } = urls(baseUrl, namespace, project.path);
+  const urls = projectUrls(baseUrl, record);
   return {
     id: project.id,
-    http_url_to_repo,
-    web_url,
+    http_url_to_repo: urls.httpUrl,
+    web_url: urls.webUrl,
     name: project.name,
     name_with_namespace: `${namespaceHumanName(namespace, owner)} / ${project.name}`,
     path: project.path,
@@ -85,17 +87,20 @@ export function presentProject(
   const forked = extras.forkedFrom
     ? { forked_from_project: presentBasicProject(extras.forkedFrom, extras.forkedFromOwner ?? null, baseUrl) }
     : {};
-  const showToken = options.runnersToken === true && extras.access.level >= 40;
+  const urls = projectUrls(baseUrl, record);
+  const showToken = options.runnersToken === true && canAdminProject(extras.access);
   return {
     id: project.id,
     description: project.description,
-    // README row 18: the new repository's HEAD until a push sets the default branch.
+    // A new repository's HEAD, until the first push sets the default branch.
     default_branch: project.default_branch ?? 'master',
     tag_list: [] as string[],
     public: project.visibility_level === 20,
     archived: bool(project.archived),
     visibility_level: project.visibility_level,
-    ...urls(baseUrl, namespace, project.path),
+    ssh_url_to_repo: urls.sshUrl,
+    http_url_to_repo: urls.httpUrl,
+    web_url: urls.webUrl,
     ...owner,
     name: project.name,
     name_with_namespace: `${namespaceHumanName(namespace, extras.owner)} / ${project.name}`,

@@ -296,3 +296,9 @@ export async function cancelBuild(deps: Deps, buildId: number): Promise<CiBuildR
   });
   return moved?.build ?? build;
 }
+
+/** The build a `gitlab-ci-token` git password names (any status: the caller's policy decides). */
+export async function buildByGitToken(deps: Deps, token: string): Promise<CiBuildRow | undefined> {
+  if (token === '') return undefined;
+  return findBuildByToken(deps.db.kysely, token);
+}

@@ -1,4 +1,4 @@
-// Forks (reference/api-v3.md §7.2 P11, P19, P20; README rows 22, 23): a fork is a new project in the
+// Forks: a fork is a new project in the
 // caller's (or a chosen) namespace that copies the source's name, path, description and settings, with
 // a bare clone of its repository and a fork link. The clone is made first in a scratch folder; the rows
 // are written in one transaction (unique indexes settle races), whose last step moves the clone into
@@ -12,8 +12,8 @@ import { deleteForkLink, findForkLinkTo, insertForkLink } from '../db/repositori
 import { isUniqueViolation } from '../db/errors.ts';
 import { now } from '../clock.ts';
 import { apiError, conflict } from '../errors.ts';
-import { AccessLevel, EventAction, Visibility } from '../domain/types.ts';
-import type { ProjectAccess } from '../policies/access.ts';
+import { AccessLevel, EventAction } from '../domain/types.ts';
+import { canForkProject, type ProjectAccess } from '../policies/access.ts';
 import {
   cloneBareRepository,
   removeRepository,
@@ -28,22 +28,8 @@ import {
   reserveRepository,
   settleRepository,
 } from './repository-placement.ts';
-import { generateRunnersToken } from './projects.ts';
+import { generateRunnersToken, projectLimitMessage } from './projects.ts';
 import type { ForkLinkRow, NamespaceRow, ProjectRecord, UserRow } from '../db/types.ts';
-
-/** fork_project: reporters and up, and anyone who may read a public or internal project. */
-export function canForkProject(viewer: UserRow, source: ProjectRecord, access: ProjectAccess): boolean {
-  if (!access.canRead) return false;
-  if (access.level >= AccessLevel.Reporter) return true;
-  const visibility = source.project.visibility_level;
-  return visibility === Visibility.Public || (visibility === Visibility.Internal && viewer.external !== 1);
-}
-
-function limitMessage(limit: number): string {
-  return limit === 0
-    ? 'Personal project creation is not allowed. Please contact your administrator with questions'
-    : `Your project limit is ${limit} projects! Please contact your administrator to increase it`;
-}
 
 export async function forkProject(
   deps: Deps,
@@ -59,7 +45,7 @@ export async function forkProject(
   if (personal && target.owner_id === viewer.id) {
     const count = await countPersonalProjects(db, viewer.id);
     if (count >= viewer.projects_limit)
-      throw conflict({ limit_reached: [limitMessage(viewer.projects_limit)] });
+      throw conflict({ limit_reached: [projectLimitMessage(viewer.projects_limit)] });
   }
   const { project } = source;
   const taken = async () => {

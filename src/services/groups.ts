@@ -1,9 +1,10 @@
 // Groups: create (the creator becomes its owner), edit (a path change moves the group's repositories and
 // uploads), delete (its projects go with it, as GitLab's DestroyGroupService did), with the Namespace
-// model's validations (reference/api-v3.md §5.5).
+// model's validations.
 import type { Deps } from '../deps.ts';
 import { announceGroupCreate, announceGroupDestroy } from './system-hook-announcements.ts';
 import {
+  deleteGroupRow,
   GROUP_TYPE,
   insertNamespace,
   isNamespaceNameTaken,
@@ -19,7 +20,7 @@ import { repositoriesRoot } from '../git/repository.ts';
 import { moveUploadsDir, namespaceUploadsDir } from '../storage/uploads.ts';
 import { isValidNamespacePath, NAMESPACE_PATH_MESSAGE, RESERVED_NAMES } from './namespace-paths.ts';
 import { deleteProject } from './projects.ts';
-import { findProjectRecordsByIds } from '../db/repositories/projects.ts';
+import { findProjectRecordsByIds, hasProjectAboveVisibility } from '../db/repositories/projects.ts';
 import { namespaceProjectIds } from '../db/repositories/group-projects.ts';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -72,14 +73,7 @@ async function validateGroup(
     const level = attrs.visibility_level;
     if (!(level in VISIBILITY_NAMES)) errors.add('visibility_level', 'is not included in the list');
     else if (existing) {
-      const higher = await db
-        .selectFrom('projects')
-        .select('id')
-        .where('namespace_id', '=', existing.id)
-        .where('visibility_level', '>', level)
-        .limit(1)
-        .executeTakeFirst();
-      if (higher)
+      if (await hasProjectAboveVisibility(db, existing.id, level))
         errors.add(
           'visibility_level',
           `${VISIBILITY_NAMES[level]} is not allowed since there are projects with higher visibility.`,
@@ -200,13 +194,8 @@ export async function deleteGroup(deps: Deps, _actor: UserRow, group: NamespaceR
   for (const record of await findProjectRecordsByIds(db, ids)) await deleteProject(deps, record);
   await db.transaction().execute(async (trx) => {
     await announceGroupDestroy(trx, group);
-    await trx
-      .deleteFrom('members')
-      .where('source_type', '=', 'Namespace')
-      .where('source_id', '=', group.id)
-      .execute();
     // Projects created meanwhile cascade with the namespace row; their folders go with the group's below.
-    await trx.deleteFrom('namespaces').where('id', '=', group.id).execute();
+    await deleteGroupRow(trx, group.id);
   });
   await fs.rm(path.join(repositoriesRoot(deps.config.dataDir), group.path.toLowerCase()), {
     recursive: true,

@@ -11,7 +11,7 @@ import { ValidationErrors, validationFailed } from '../errors.ts';
 import { announceUserKey } from './system-hook-announcements.ts';
 import type { Executor, KeyRow } from '../db/types.ts';
 
-interface NewKey {
+export interface NewKey {
   title: string;
   key: string;
 }
@@ -25,7 +25,7 @@ const KEY_LINE = /^(\S+)[ \t]+([A-Za-z0-9+/]+={0,2})(?:[ \t]+(.*))?$/;
  * could not have produced one. sshpk hashes the key's canonical wire form, as ssh-keygen does, so an
  * odd-but-valid encoding of a key has the same fingerprint as the usual one (and stays a duplicate).
  */
-function keyFingerprint(text: string): string | undefined {
+export function keyFingerprint(text: string): string | undefined {
   const match = KEY_LINE.exec(text);
   if (!match) return undefined;
   const [, algorithm, base64] = match as unknown as [string, string, string];
@@ -49,7 +49,7 @@ function keyFingerprint(text: string): string | undefined {
 const length = (text: string) => [...text].length;
 
 /** Key's validations in GitLab's order: title, key (presence, length, format, one line), fingerprint. */
-async function validateKey(db: Executor, input: NewKey) {
+export async function validateKey(db: Executor, input: NewKey) {
   const errors = new ValidationErrors();
   const key = input.key.trim();
   if (input.title.trim() === '') errors.add('title', "can't be blank");

@@ -1,15 +1,16 @@
-// Project and group memberships (reference/api-v3.md §7.11). Projects take levels 10–40 and answer an
+// Project and group memberships. Projects take levels 10–40 and answer an
 // existing member unchanged; groups take 10–50, refuse duplicates with 409 and always keep an owner.
 // Project joins and departures record "joined"/"left" events in the same transaction.
 import type { Deps } from '../deps.ts';
 import { findUserById } from '../db/repositories/users.ts';
-import { findMember, insertMember } from '../db/repositories/members.ts';
 import {
   countGroupOwners,
   deleteMember,
+  findMember,
+  insertMember,
   lockNamespace,
   updateMember,
-} from '../db/repositories/memberships.ts';
+} from '../db/repositories/members.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { now } from '../clock.ts';
 import { apiError, conflict, forbidden, notFound, recordNotFound } from '../errors.ts';

@@ -119,8 +119,8 @@ export async function applyBuildEvent(
   if (!moved) return undefined;
   let pipeline = (await findPipeline(ctx.trx, moved.pipeline_id))!;
   pipeline = isCompleted(to) ? await processPipeline(ctx, pipeline) : await refreshPipeline(ctx, pipeline);
-  // GitLab's build hooks: pending → running, and every finish.
-  if ((build.status === 'pending' && to === 'running') || isCompleted(to))
+  // GitLab's build hooks: pending → running, and every finish; statuses of other CI systems have none.
+  if (moved.type === 'build' && ((build.status === 'pending' && to === 'running') || isCompleted(to)))
     await announceBuild(ctx, pipeline, moved);
   return { build: moved, pipeline };
 }

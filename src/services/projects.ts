@@ -1,4 +1,4 @@
-// Project business rules (reference/api-v3.md §5.4, §7.2; README rows 14–28): create (path from the name,
+// Project business rules: create (path from the name,
 // validation, projects_limit, repository on disk or imported, "created" event, creator as master — all in
 // one transaction), edit (rename moves the repository), delete (rows and files), and the lists.
 import crypto from 'node:crypto';
@@ -18,13 +18,16 @@ import {
   projectsInNamespace,
   updateProject as updateProjectRow,
 } from '../db/repositories/projects.ts';
-import { findMember, insertMember, today } from '../db/repositories/members.ts';
+import { insertMember } from '../db/repositories/members.ts';
+import { canCreateProjectsIn } from '../policies/groups.ts';
 import { countProjects, pageProjectIds } from '../db/repositories/project-lists.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { now } from '../clock.ts';
-import { git, runGit } from '../git/exec.ts';
+import { git } from '../git/exec.ts';
 import { importBareRepository } from '../git/import.ts';
-import { moveRepository, removeRepository, repositoryPath } from '../git/repository.ts';
+import { isBranchName } from '../git/ref-names.ts';
+import { namespaceUploadsDir, projectUploadsDir, removeProjectUploads } from '../storage/uploads.ts';
+import { moveRepository, removeRepository, repositoriesRoot, repositoryPath } from '../git/repository.ts';
 import { ApiError, grapeError, validationFailed, ValidationErrors } from '../errors.ts';
 import { AccessLevel, EventAction, Visibility } from '../domain/types.ts';
 import { recordEvent } from './events.ts';
@@ -110,11 +113,6 @@ function wikiRepositoryPath(deps: Deps, namespacePath: string, projectPath: stri
   return repositoryPath(deps.config.dataDir, namespacePath, `${projectPath}.wiki`);
 }
 
-/** Same layout as the uploads storage: <dataDir>/uploads/<namespace>/<project>. */
-function projectUploadsPath(deps: Deps, namespacePath: string, projectPath: string): string {
-  return path.join(deps.config.dataDir, 'uploads', namespacePath.toLowerCase(), projectPath.toLowerCase());
-}
-
 function validateName(errors: ValidationErrors, name: string | undefined): void {
   if (name === undefined || name.trim() === '') {
     errors.add('name', "can't be blank");
@@ -169,16 +167,8 @@ async function validateUniqueness(
   }
 }
 
-/** create_projects: the caller's own namespace, or a group where the caller is master or owner. */
-async function canCreateIn(db: Executor, user: UserRow, namespace: NamespaceRow): Promise<boolean> {
-  if (user.admin === 1) return true;
-  if (namespace.type !== 'Group') return namespace.owner_id === user.id;
-  const member = await findMember(db, 'Namespace', namespace.id, user.id);
-  if (!member || (member.expires_at !== null && member.expires_at <= today())) return false;
-  return member.access_level >= AccessLevel.Master;
-}
-
-function limitMessage(limit: number): string {
+/** GitLab's message when a personal project would pass the user's projects_limit (create and fork). */
+export function projectLimitMessage(limit: number): string {
   return limit === 0
     ? 'Personal project creation is not allowed. Please contact your administrator with questions'
     : `Your project limit is ${limit} projects! Please contact your administrator to increase it`;
@@ -190,7 +180,7 @@ export interface CreateProjectInput {
   /** Creator and owner: the caller, or the user of POST /projects/user/:user_id. */
   creator: UserRow;
   attributes: ProjectAttributes;
-  /** GitLab answered a reached limit differently on the two create routes (README row 26). */
+  /** A reached limit: 403 on POST /projects, a validation error on POST /projects/user/:id (as GitLab). */
   limitStyle: 'forbidden' | 'validation';
 }
 
@@ -225,7 +215,7 @@ export async function createProject(deps: Deps, input: CreateProjectInput): Prom
   let namespace: NamespaceRow | undefined;
   if (attributes.namespace_id !== undefined) {
     namespace = await findNamespaceById(db, attributes.namespace_id);
-    if (!namespace || !(await canCreateIn(db, creator, namespace))) {
+    if (!namespace || !(await canCreateProjectsIn(db, creator, namespace))) {
       throw validationFailed({ namespace: ['is not valid'] });
     }
   } else {
@@ -246,7 +236,7 @@ export async function createProject(deps: Deps, input: CreateProjectInput): Prom
   if (namespace.type !== 'Group') {
     const count = await countPersonalProjects(db, creator.id);
     if (creator.projects_limit - count <= 0) {
-      const message = limitMessage(creator.projects_limit);
+      const message = projectLimitMessage(creator.projects_limit);
       if (input.limitStyle === 'forbidden') throw grapeError(403, [message]);
       errors.add('limit_reached', message);
     }
@@ -370,8 +360,7 @@ export async function updateProject(deps: Deps, input: UpdateProjectInput): Prom
   if (attributes.visibility_level !== undefined)
     validateVisibility(errors, attributes.visibility_level, namespace);
   if (attributes.default_branch !== undefined) {
-    const check = await runGit(['check-ref-format', '--branch', attributes.default_branch]);
-    if (check.code !== 0) errors.add('default_branch', 'is invalid');
+    if (!isBranchName(attributes.default_branch)) errors.add('default_branch', 'is invalid');
   }
   errors.throwIfAny();
 
@@ -404,8 +393,8 @@ export async function updateProject(deps: Deps, input: UpdateProjectInput): Prom
           wikiRepositoryPath(deps, namespace.path, newPath!),
         );
         await moveIfExists(
-          projectUploadsPath(deps, namespace.path, project.path),
-          projectUploadsPath(deps, namespace.path, newPath!),
+          projectUploadsDir(deps.config.dataDir, namespace.path, project.path),
+          projectUploadsDir(deps.config.dataDir, namespace.path, newPath!),
         );
       }
     });
@@ -454,7 +443,7 @@ export async function deleteProject(deps: Deps, record: ProjectRecord): Promise<
 async function removeProjectFiles(deps: Deps, namespacePath: string, projectPath: string): Promise<void> {
   await removeRepository(projectRepositoryPath(deps, namespacePath, projectPath));
   await removeRepository(wikiRepositoryPath(deps, namespacePath, projectPath));
-  await fs.rm(projectUploadsPath(deps, namespacePath, projectPath), { recursive: true, force: true });
+  await removeProjectUploads(deps.config.dataDir, namespacePath, projectPath);
 }
 
 /**
@@ -476,8 +465,8 @@ export async function deletePersonalProjects(
   return async () => {
     for (const project of projects) await removeProjectFiles(deps, namespace.path, project.path);
     // Only the projects' own files go; anything else found there is not provably theirs and stays.
-    await removeIfEmpty(path.join(deps.config.dataDir, 'repositories', namespace.path.toLowerCase()));
-    await removeIfEmpty(path.join(deps.config.dataDir, 'uploads', namespace.path.toLowerCase()));
+    await removeIfEmpty(path.join(repositoriesRoot(deps.config.dataDir), namespace.path.toLowerCase()));
+    await removeIfEmpty(namespaceUploadsDir(deps.config.dataDir, namespace.path));
   };
 }
 

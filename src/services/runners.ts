@@ -1,20 +1,26 @@
 // Runners as the runner protocol knows them: registration with the shared registration token (a shared
 // runner) or a project's runners token (a runner specific to that project), unregistration, the token
-// check of every runner call, and the contact bookkeeping.
+// check of every runner call, and the contact bookkeeping; and as API v3 manages them: settings,
+// enabling a specific runner for more projects, taking it away from one, removing it.
 import type { Deps } from '../deps.ts';
 import { now } from '../clock.ts';
-import { forbidden, notFound } from '../errors.ts';
+import { conflict, forbidden, notFound, validationFailed } from '../errors.ts';
 import { friendlyToken, hexToken } from '../ci/tokens.ts';
 import { findProjectRecordByRunnersToken } from '../db/repositories/projects.ts';
 import {
   assignRunner,
+  assignRunnerIfAbsent,
+  countRunnerProjects,
   deleteRunner,
   findRunnerByToken,
   insertRunner,
+  isRunnerAssigned,
+  lockRunner,
+  unassignRunner,
   updateRunner,
 } from '../db/repositories/runners.ts';
 import { findSetting, insertSettingIfAbsent } from '../db/repositories/settings.ts';
-import { isRegistrationToken } from '../policies/ci.ts';
+import { isRegistrationToken, refuseDisableRunner } from '../policies/ci.ts';
 import type { CiRunnerChanges, CiRunnerRow } from '../db/types.ts';
 
 const REGISTRATION_TOKEN_KEY = 'runners_registration_token';
@@ -125,4 +131,74 @@ export async function recordRunnerContact(deps: Deps, runner: CiRunnerRow, info:
   const at = now();
   await updateRunner(deps.db.kysely, runner.id, { contacted_at: at, ...infoChanges(info) });
   runner.contacted_at = at;
+}
+
+/** What PUT /runners/:id may change; absent fields stay as they are. */
+export interface RunnerSettings {
+  description?: string;
+  active?: boolean;
+  tagList?: string[];
+  runUntagged?: boolean;
+  locked?: boolean;
+}
+
+/**
+ * Changes a runner's settings. A runner that may not run untagged builds needs tags (GitLab's
+ * `tags_list` validation, answered as a 400 validation hash).
+ */
+export async function updateRunnerSettings(
+  deps: Deps,
+  runner: CiRunnerRow,
+  settings: RunnerSettings,
+): Promise<CiRunnerRow> {
+  const tags = settings.tagList ?? (JSON.parse(runner.tag_list) as string[]);
+  const runUntagged = settings.runUntagged ?? runner.run_untagged === 1;
+  if (tags.length === 0 && !runUntagged) {
+    throw validationFailed({
+      tags_list: ['can not be empty when runner is not allowed to pick untagged jobs'],
+    });
+  }
+  const changes: CiRunnerChanges = { updated_at: now() };
+  if (settings.description !== undefined) changes.description = settings.description;
+  if (settings.active !== undefined) changes.active = settings.active ? 1 : 0;
+  if (settings.tagList !== undefined) changes.tag_list = JSON.stringify(settings.tagList);
+  if (settings.runUntagged !== undefined) changes.run_untagged = settings.runUntagged ? 1 : 0;
+  if (settings.locked !== undefined) changes.locked = settings.locked ? 1 : 0;
+  await updateRunner(deps.db.kysely, runner.id, changes);
+  return { ...runner, ...changes } as CiRunnerRow;
+}
+
+/** Enables a specific runner for a project: 409 when it already was (Runner#assign_to). */
+export async function enableRunnerForProject(
+  deps: Deps,
+  runner: CiRunnerRow,
+  projectId: number,
+): Promise<void> {
+  if (!(await assignRunnerIfAbsent(deps.db.kysely, runner.id, projectId, now()))) {
+    throw conflict('Runner was already enabled for this project');
+  }
+}
+
+/**
+ * Takes a runner away from a project. Under the runner's row lock, so two projects disabling the same
+ * runner at once cannot leave it with none: the second sees it has one project left and is refused.
+ * 404 `Runner Not Found` when the runner is not the project's.
+ */
+export async function disableRunnerForProject(
+  deps: Deps,
+  runner: CiRunnerRow,
+  projectId: number,
+): Promise<void> {
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    await lockRunner(trx, runner.id, now());
+    if (!(await isRunnerAssigned(trx, runner.id, projectId))) throw notFound('Runner');
+    const refusal = refuseDisableRunner(await countRunnerProjects(trx, runner.id));
+    if (refusal) throw forbidden(refusal);
+    await unassignRunner(trx, runner.id, projectId);
+  });
+}
+
+/** Removes a runner (DELETE /runners/:id): its assignments go with it, its builds keep its id. */
+export async function removeRunner(deps: Deps, runner: CiRunnerRow): Promise<void> {
+  await deleteRunner(deps.db.kysely, runner.id);
 }

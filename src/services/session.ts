@@ -15,6 +15,13 @@ function dummyHash(cost: number): Promise<string> {
   return hash;
 }
 
+/** The user a login names: an email when it holds an @, otherwise a username (both case-insensitive). */
+export function findUserByLogin(deps: Deps, login: string): Promise<UserRow | undefined> {
+  return login.includes('@')
+    ? findUserByEmail(deps.db.kysely, login)
+    : findUserByUsername(deps.db.kysely, login);
+}
+
 /** The signed-in user, with its sign-in stamps moved on; 401 for anything else. */
 export async function signIn(
   deps: Deps,
@@ -23,10 +30,8 @@ export async function signIn(
 ): Promise<UserRow> {
   if (!login || !password) throw unauthorized();
   const db = deps.db.kysely;
-  // A login with an @ is an email, otherwise a username; both case-insensitive.
-  const user = login.includes('@')
-    ? await findUserByEmail(db, login.trim())
-    : await findUserByUsername(db, login);
+  // An email login may come with surrounding blanks.
+  const user = await findUserByLogin(deps, login.includes('@') ? login.trim() : login);
   if (!user) {
     // Spend the same hashing time as for a real user, so response times do not reveal who exists.
     await verifyPassword(password, await dummyHash(deps.config.passwordHashCost));

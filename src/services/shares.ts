@@ -1,10 +1,11 @@
-// Sharing a project with a group (reference/api-v3.md §7.2 P18, README row 47). The group's members then
-// reach the project at min(their group level, group_access) until expires_at (the access policy reads
-// project_group_links). Refusals come in the order GitLab's model validated them.
+// Sharing a project with a group. The group's members then reach the project at min(their group level,
+// group_access) until expires_at (the access policy reads project_group_links). Refusals come in the
+// order GitLab's ProjectGroupLink model validated them.
 import type { Deps } from '../deps.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { now } from '../clock.ts';
 import { apiError, conflict } from '../errors.ts';
+import { insertProjectGroupLink, isProjectSharedWith } from '../db/repositories/project-group-links.ts';
 import type { NamespaceRow, ProjectRecord } from '../db/types.ts';
 
 export interface ShareInput {
@@ -25,29 +26,19 @@ export async function shareProject(
   if (record.namespace.share_with_group_lock === 1) {
     throw apiError(400, 'The project sharing with group is disabled');
   }
-  const existing = await db
-    .selectFrom('project_group_links')
-    .select('id')
-    .where('project_id', '=', record.project.id)
-    .where('group_id', '=', group.id)
-    .executeTakeFirst();
-  if (existing) throw conflict(ALREADY_SHARED);
+  if (await isProjectSharedWith(db, record.project.id, group.id)) throw conflict(ALREADY_SHARED);
   if (!SHARE_LEVELS.has(input.groupAccess)) throw conflict('Group access is not included in the list');
   if (record.namespace.id === group.id) throw conflict('Project cannot be shared with the project it is in.');
   const at = now();
   try {
-    return await db
-      .insertInto('project_group_links')
-      .values({
-        project_id: record.project.id,
-        group_id: group.id,
-        group_access: input.groupAccess,
-        expires_at: input.expiresAt,
-        created_at: at,
-        updated_at: at,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    return await insertProjectGroupLink(db, {
+      project_id: record.project.id,
+      group_id: group.id,
+      group_access: input.groupAccess,
+      expires_at: input.expiresAt,
+      created_at: at,
+      updated_at: at,
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict(ALREADY_SHARED);
     throw error;

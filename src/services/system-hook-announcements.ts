@@ -138,15 +138,19 @@ export async function announceUserDestroy(trx: Executor, user: HookUser): Promis
   await enqueueSystemHooks(trx, 'user_destroy', userSystemPayload('user_destroy', user));
 }
 
-/** key_create / key_destroy for a user's SSH key (Key's after_create / after_destroy callbacks). */
+/**
+ * key_create / key_destroy for a user's SSH key, deploykey_create / deploykey_destroy for a deploy key
+ * (Key's after_create / after_destroy callbacks; the event is named after the model's class).
+ */
 export async function announceUserKey(
   trx: Executor,
   change: 'create' | 'destroy',
-  key: HookKey & { user_id: number },
+  key: HookKey & { user_id: number | null; type?: string | null },
 ): Promise<void> {
   if (!(await anySystemHook(trx))) return;
-  const user = await findUserById(trx, key.user_id);
-  const eventName = change === 'create' ? 'key_create' : 'key_destroy';
+  const user = key.user_id === null ? undefined : await findUserById(trx, key.user_id);
+  const prefix = key.type === 'DeployKey' ? 'deploykey' : 'key';
+  const eventName = `${prefix}_${change}` as const;
   await enqueueSystemHooks(trx, eventName, keySystemPayload(eventName, key, user ?? null));
 }
 

@@ -1,4 +1,4 @@
-// Project uploads on disk (reference/internals.md §7): <dataDir>/uploads/<namespace>/<project>/<secret>/<file>,
+// Project uploads on disk: <dataDir>/uploads/<namespace>/<project>/<secret>/<file>,
 // with a fresh 32-hex secret per upload. Names are sanitized as CarrierWave did, so nothing written or
 // served can leave its secret folder.
 import crypto from 'node:crypto';

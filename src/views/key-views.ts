@@ -18,8 +18,11 @@ export async function userKey(deps: Deps, userId: number, keyId: number) {
 export async function keyWithOwner(deps: Deps, keyId: number) {
   const db = deps.db.kysely;
   const key = await findKeyById(db, keyId);
-  const user = key && (await findUserById(db, key.user_id));
-  if (!key || !user) return undefined;
+  if (!key) return undefined;
+  // A deploy key has no owner: GitLab presented `"user": null`.
+  if (key.user_id === null) return { ...presentSSHKey(key), user: null };
+  const user = await findUserById(db, key.user_id);
+  if (!user) return undefined;
   const extras = (await userFullExtrasByIds(db, [user.id])).get(user.id)!;
   return presentSSHKeyWithUser(key, user, deps.config.externalUrl, extras);
 }

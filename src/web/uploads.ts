@@ -6,8 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../deps.ts';
 import { resolveViewer } from '../http/auth.ts';
 import { notFound } from '../errors.ts';
-import { findProjectRecordByFullPath } from '../db/repositories/projects.ts';
-import { projectAccess } from '../policies/access.ts';
+import { findProjectByFullPath, readableProject } from '../http/loaders.ts';
 import { findUpload, isImageOrVideo, uploadContentType } from '../storage/uploads.ts';
 
 /** An ASCII fallback name plus the exact UTF-8 one (RFC 6266), so any stored name is a valid header. */
@@ -27,10 +26,12 @@ export function registerUploadFiles(app: FastifyInstance, deps: Deps): void {
       { config: { public: true } },
       async (request, reply) => {
         const params = request.params as Record<string, string>;
-        const record = await findProjectRecordByFullPath(deps.db.kysely, params.namespace, params.project);
+        const record = await readableProject(
+          deps,
+          request.viewer,
+          await findProjectByFullPath(deps, params.namespace, params.project),
+        );
         if (!record) throw notFound('Project');
-        const access = await projectAccess(deps.db.kysely, request.viewer, record);
-        if (!access.canRead) throw notFound('Project');
         const file = await findUpload(
           deps.config.dataDir,
           record.namespace.path,

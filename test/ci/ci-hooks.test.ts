@@ -144,6 +144,7 @@ describe('build and pipeline hooks', () => {
       path_with_namespace: ci.project.fullPath,
       default_branch: 'master',
     });
+    assert.deepEqual(Object.keys(pending.commit), ['id', 'message', 'timestamp', 'url', 'author']);
     assert.equal(pending.commit.id, sha);
     assert.equal(pending.commit.message, 'hooked ci\n');
     assert.equal(pending.commit.url, `http://labrador.test/${ci.project.fullPath}/commit/${sha}`);

@@ -47,6 +47,22 @@ describe('pipelines from pushes', () => {
     assert.deepEqual(await pipelinesOf(t, project.id), []);
   });
 
+  it('makes no pipeline while the project has builds turned off', async () => {
+    const off = await t.request('PUT', `/api/v3/projects/${project.id}`, {
+      token: ci.owner.token,
+      body: { name: project.name, builds_enabled: false },
+    });
+    assert.equal(off.status, 200, off.text);
+    await commitFiles(client, work, { '.gitlab-ci.yml': 'job: {script: x}\n' }, 'builds off');
+    await client.ok(['push', '-q', 'origin', 'master'], work);
+    assert.deepEqual(await pipelinesOf(t, project.id), []);
+    const on = await t.request('PUT', `/api/v3/projects/${project.id}`, {
+      token: ci.owner.token,
+      body: { name: project.name, builds_enabled: true },
+    });
+    assert.equal(on.status, 200);
+  });
+
   it('creates a pipeline with the first stage pending and the next created', async () => {
     const sha = await commitFiles(client, work, { '.gitlab-ci.yml': TWO_STAGES }, 'add ci');
     await client.ok(['push', '-q', 'origin', 'master'], work);
@@ -83,6 +99,25 @@ describe('pipelines from pushes', () => {
     assert.equal(last.status, 'failed');
     assert.equal(last.yaml_errors, 'jobs:rspec config contains unknown keys: foo');
     assert.deepEqual(await buildsOf(t, last.id), []);
+  });
+
+  it('records the parser’s error for a file that is not YAML, and the push goes through', async () => {
+    const sha = await commitFiles(
+      client,
+      work,
+      { '.gitlab-ci.yml': 'stages: [build\njob: {script: x}\n' },
+      'broken',
+    );
+    await client.ok(['push', '-q', 'origin', 'master'], work);
+    const last = (await pipelinesOf(t, project.id)).at(-1)!;
+    assert.equal(last.sha, sha);
+    assert.equal(last.status, 'failed');
+    assert.match(last.yaml_errors!, /at line \d+, column \d+/);
+    assert.deepEqual(await buildsOf(t, last.id), []);
+    const branch = await t.request('GET', `/api/v3/projects/${project.id}/repository/branches/master`, {
+      token: ci.owner.token,
+    });
+    assert.equal(branch.body.commit.id, sha);
   });
 
   it('skips the pipeline of a [ci skip] commit', async () => {

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import type { TestApp } from '../helpers/app.ts';
-import { commitFile, createUser, type TestUser } from '../helpers/factory.ts';
+import { commitFile, createProject, createUser, type TestUser } from '../helpers/factory.ts';
 import { initBareRepository, repositoryPath } from '../../src/git/repository.ts';
 import { BLANK_SHA } from '../../src/git/commits.ts';
 import { processPush, recordPendingPush, recoverPendingPushes } from '../../src/services/push.ts';
@@ -15,6 +15,7 @@ import { RUNNER_USER_AGENT } from '../helpers/runner-client.ts';
 import { makeZip } from '../helpers/zip.ts';
 import { placeRepository, reserveRepository } from '../../src/services/repository-placement.ts';
 import { checkInstance } from '../../src/services/instance-check.ts';
+import { ciApiWorkload } from './workload-ci-api.ts';
 
 export interface WorkloadContext {
   t: TestApp;
@@ -177,6 +178,32 @@ export const workload: WorkloadStep[] = [
       const list = await expect(ctx, 200, 'GET', '/api/v3/user/keys', own);
       await expect(ctx, 200, 'DELETE', `/api/v3/users/${user.id}/keys/${list.body[0].id}`);
       await expect(ctx, 404, 'DELETE', `/api/v3/users/${user.id}/keys/${list.body[0].id}`);
+    },
+  },
+  {
+    area: 'deploy-keys',
+    name: 'deploy keys: add, share, enable, disable, list, delete, administrators’ list',
+    async run(ctx) {
+      const owner = await createUser(ctx.t, 'wldeploy');
+      const own = { token: owner.token };
+      const first = await createProject(ctx.t, { owner, path: 'wl-deploy-a' });
+      const second = await createProject(ctx.t, { owner, path: 'wl-deploy-b' });
+      const key = fs.readFileSync(new URL('../fixtures/ssh-keys/ecdsa-256.pub', import.meta.url), 'utf8');
+      const created = await expect(ctx, 201, 'POST', `/api/v3/projects/${first.id}/keys`, {
+        ...own,
+        body: { title: 'deploy', key },
+      });
+      await expect(ctx, 201, 'POST', `/api/v3/projects/${second.id}/deploy_keys`, {
+        ...own,
+        body: { title: 'deploy', key },
+      });
+      await expect(ctx, 200, 'GET', `/api/v3/projects/${first.id}/keys`, own);
+      await expect(ctx, 200, 'GET', `/api/v3/projects/${first.id}/keys/${created.body.id}`, own);
+      await expect(ctx, 200, 'DELETE', `/api/v3/projects/${second.id}/keys/${created.body.id}/disable`, own);
+      await expect(ctx, 201, 'POST', `/api/v3/projects/${second.id}/keys/${created.body.id}/enable`, own);
+      await expect(ctx, 200, 'GET', '/api/v3/deploy_keys');
+      await expect(ctx, 200, 'DELETE', `/api/v3/projects/${first.id}/keys/${created.body.id}`, own);
+      await expect(ctx, 200, 'DELETE', `/api/v3/projects/${second.id}/keys/${created.body.id}`, own);
     },
   },
   {
@@ -485,6 +512,38 @@ export const workload: WorkloadStep[] = [
     },
   },
   {
+    area: 'ci',
+    name: 'builds and pipelines over API v3: lists, one build, trace, artifacts, actions, the expiry sweep',
+    async run(ctx) {
+      const project = await expect(ctx, 200, 'GET', '/api/v3/projects/wlci%2Fwlci');
+      const base = `/api/v3/projects/${project.body.id}`;
+      const list = await expect(ctx, 200, 'GET', `${base}/builds?per_page=100`);
+      const [canceled, done] = list.body as Array<{ id: number; status: string }>;
+      assert.equal(canceled!.status, 'canceled');
+      await expect(ctx, 200, 'GET', `${base}/builds?scope=success&page=3`);
+      await expect(ctx, 200, 'GET', `${base}/builds?scope[]=success&scope[]=canceled&page=2&per_page=1`);
+      await expect(ctx, 200, 'GET', `${base}/repository/commits/master/builds`);
+      await expect(ctx, 200, 'GET', `${base}/builds/${done!.id}`);
+      await expect(ctx, 200, 'GET', `${base}/builds/${done!.id}/trace`);
+      await expect(ctx, 404, 'GET', `${base}/builds/${done!.id}/artifacts`);
+      await expect(ctx, 404, 'GET', `${base}/builds/artifacts/master/download?job=b`);
+      const retried = await expect(ctx, 201, 'POST', `${base}/builds/${canceled!.id}/retry`);
+      await expect(ctx, 400, 'POST', `${base}/builds/${done!.id}/play`);
+      await expect(ctx, 201, 'POST', `${base}/builds/${retried.body.id}/cancel`);
+      await expect(ctx, 201, 'POST', `${base}/builds/${done!.id}/erase`);
+      await expect(ctx, 404, 'POST', `${base}/builds/${done!.id}/artifacts/keep`);
+      const pipelines = await expect(ctx, 200, 'GET', `${base}/pipelines`);
+      for (const query of ['scope=running', 'scope=branches', 'scope=tags', 'status=success', 'page=2']) {
+        await expect(ctx, 200, 'GET', `${base}/pipelines?${query}`);
+      }
+      const pipelineId = pipelines.body[0].id;
+      await expect(ctx, 200, 'GET', `${base}/pipelines/${pipelineId}`);
+      await expect(ctx, 201, 'POST', `${base}/pipelines/${pipelineId}/retry`);
+      await expect(ctx, 200, 'POST', `${base}/pipelines/${pipelineId}/cancel`);
+      await ctx.t.server.artifactsWorker.drain();
+    },
+  },
+  {
     area: 'operations',
     name: 'creates over foreign and left-over repositories, the instance check, the health check',
     async run(ctx) {
@@ -547,4 +606,13 @@ export const workload: WorkloadStep[] = [
       await finishRepositoryMoves(ctx.t.server.deps);
     },
   },
+  {
+    area: 'ci',
+    name: 'the stuck-build sweep, two days on: drops whatever is still pending or running',
+    async run(ctx) {
+      await ctx.t.server.stuckBuildsWorker.drain(new Date(Date.now() + 2 * 24 * 60 * 60 * 1000));
+    },
+  },
 ];
+
+workload.push(...ciApiWorkload);

@@ -39,6 +39,11 @@ export function adminEntryPoint(): string {
   return path.join(buildOnce(), 'admin.mjs');
 }
 
+/** The runner, as `npm run runner` runs it. */
+export function runnerEntryPoint(): string {
+  return path.join(buildOnce(), 'runner.mjs');
+}
+
 /** A data dir and database of its own (a fresh PostgreSQL database when the suite runs there). */
 export interface Instance {
   dataDir: string;

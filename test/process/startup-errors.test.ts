@@ -43,6 +43,7 @@ describe('start-up failures: one line, non-zero exit', () => {
       [{ LABRADOR_HOOK_MAX_ATTEMPTS: '0' }, /LABRADOR_HOOK_MAX_ATTEMPTS must be an integer ≥ 1/],
       [{ LABRADOR_STOP_TIMEOUT_MS: '5s' }, /LABRADOR_STOP_TIMEOUT_MS must be an integer ≥ 1/],
       [{ LABRADOR_LOG_REQUESTS: 'maybe' }, /LABRADOR_LOG_REQUESTS must be true or false/],
+      [{ LABRADOR_RUNNER: 'docker' }, /LABRADOR_RUNNER must be builtin .* or none, got "docker"/],
     ];
     const results = await Promise.all(
       cases.map(([env], index) =>

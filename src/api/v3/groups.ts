@@ -1,4 +1,4 @@
-// Groups (reference/api-v3.md §7.10): list, create (creator becomes owner), show with projects, edit,
+// Groups: list, create (creator becomes owner), show with projects, edit,
 // delete, and the group's projects. Groups are found by path first, then id; unreadable ones are 404.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
@@ -16,13 +16,15 @@ import {
 import { forbidden, paramInvalid } from '../../errors.ts';
 import { loadGroup } from '../../http/loaders.ts';
 import { canAdminGroup } from '../../policies/groups.ts';
-import { countGroups, listGroups, type GroupListFilter } from '../../db/repositories/namespaces.ts';
-import { countGroupProjects, groupProjectIds } from '../../db/repositories/group-projects.ts';
-import { findProjectRecordsByIds } from '../../db/repositories/projects.ts';
-import { presentGroup, presentGroupDetail } from '../../presenters/group.ts';
-import { presentProjectRecords } from '../../views/project-views.ts';
+import { presentGroup } from '../../presenters/group.ts';
+import {
+  countGroupList,
+  countGroupProjectList,
+  groupListPage,
+  groupProjectListPage,
+  presentGroupWithProjects,
+} from '../../views/group-views.ts';
 import { createGroup, deleteGroup, updateGroup, type GroupAttributes } from '../../services/groups.ts';
-import type { NamespaceRow, UserRow } from '../../db/types.ts';
 
 function groupAttributes(params: Params): GroupAttributes {
   // attributes_for_keys: blank values are "not given".
@@ -53,43 +55,24 @@ function skipGroups(params: Params): number[] {
   });
 }
 
-async function groupDetail(deps: Deps, viewer: UserRow, group: NamespaceRow) {
-  const db = deps.db.kysely;
-  const [ownIds, sharedIds] = await Promise.all([
-    groupProjectIds(db, { groupId: group.id, viewer, own: true, shared: false }),
-    groupProjectIds(db, { groupId: group.id, viewer, own: false, shared: true }),
-  ]);
-  const records = await findProjectRecordsByIds(db, [...ownIds, ...sharedIds]);
-  const presented = await presentProjectRecords(deps, viewer, records);
-  const own = new Set(ownIds);
-  return presentGroupDetail(
-    group,
-    deps.config.externalUrl,
-    presented.filter((project) => own.has(project.id)),
-    presented.filter((project) => !own.has(project.id)),
-  );
-}
-
 export function register(app: FastifyInstance, deps: Deps): void {
   const baseUrl = deps.config.externalUrl;
 
   app.get('/groups', async (request, reply) => {
     const viewer = requireViewer(request);
     const params = requestParams(request);
-    const filter: GroupListFilter = {
+    const filter = {
       memberUserId: viewer.admin === 1 ? undefined : viewer.id,
       search: optionalString(params, 'search') || undefined,
       skipIds: skipGroups(params),
     };
-    const db = deps.db.kysely;
-    const rows = await paginate(
+    return paginate(
       request,
       reply,
       baseUrl,
-      () => countGroups(db, filter),
-      (page) => listGroups(db, filter, page),
+      () => countGroupList(deps, filter),
+      (page) => groupListPage(deps, filter, page),
     );
-    return rows.map((group) => presentGroup(group, baseUrl));
   });
 
   app.post('/groups', async (request, reply) => {
@@ -106,7 +89,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
   app.get('/groups/:id', async (request) => {
     const viewer = requireViewer(request);
     const { group } = await loadGroup(deps, request);
-    return groupDetail(deps, viewer, group);
+    return presentGroupWithProjects(deps, viewer, group);
   });
 
   app.put('/groups/:id', async (request) => {
@@ -114,7 +97,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const { group, access } = await loadGroup(deps, request);
     if (!canAdminGroup(access)) throw forbidden();
     const updated = await updateGroup(deps, group, groupAttributes(requestParams(request)));
-    return groupDetail(deps, viewer, updated);
+    return presentGroupWithProjects(deps, viewer, updated);
   });
 
   app.delete('/groups/:id', async (request) => {
@@ -128,15 +111,12 @@ export function register(app: FastifyInstance, deps: Deps): void {
   app.get('/groups/:id/projects', async (request, reply) => {
     const viewer = requireViewer(request);
     const { group } = await loadGroup(deps, request);
-    const db = deps.db.kysely;
-    const filter = { groupId: group.id, viewer, own: true, shared: true };
-    const ids = await paginate(
+    return paginate(
       request,
       reply,
       baseUrl,
-      () => countGroupProjects(db, filter),
-      (page) => groupProjectIds(db, filter, page),
+      () => countGroupProjectList(deps, viewer, group),
+      (page) => groupProjectListPage(deps, viewer, group, page),
     );
-    return presentProjectRecords(deps, viewer, await findProjectRecordsByIds(db, ids));
   });
 }

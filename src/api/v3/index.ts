@@ -10,9 +10,11 @@ import * as namespaces from './namespaces.ts';
 import * as members from './members.ts';
 import * as forks from './forks.ts';
 import * as stars from './stars.ts';
+import * as projectArchiving from './project-archiving.ts';
 import * as uploads from './uploads.ts';
 import * as shares from './shares.ts';
 import * as keys from './keys.ts';
+import * as deployKeys from './deploy-keys.ts';
 import * as emails from './emails.ts';
 import * as branches from './branches.ts';
 import * as projects from './projects.ts';
@@ -25,7 +27,12 @@ import * as repositoryFiles from './repository-files.ts';
 import * as tags from './tags.ts';
 import * as branchChanges from './branch-changes.ts';
 import * as projectTransfer from './project-transfer.ts';
+import * as builds from './builds.ts';
+import * as pipelines from './pipelines.ts';
 import * as variables from './variables.ts';
+import * as triggers from './triggers.ts';
+import * as commitStatuses from './commit-statuses.ts';
+import * as runners from './runners.ts';
 
 const modules = [
   version,
@@ -37,9 +44,11 @@ const modules = [
   members,
   forks,
   stars,
+  projectArchiving,
   uploads,
   shares,
   keys,
+  deployKeys,
   emails,
   branches,
   projects,
@@ -52,7 +61,12 @@ const modules = [
   tags,
   branchChanges,
   projectTransfer,
+  builds,
+  pipelines,
   variables,
+  triggers,
+  commitStatuses,
+  runners,
 ];
 
 export function registerApiV3(app: FastifyInstance, deps: Deps): void {

@@ -1,6 +1,6 @@
-// GET/POST/PUT/DELETE /projects/:id/members[/:user_id] and /groups/:id/members[/:user_id]
-// (reference/api-v3.md §7.11). Grape-DSL parameters: `{"error":"user_id is missing, access_level is
-// missing"}`, checked before the project or group is looked up, as Grape did.
+// GET/POST/PUT/DELETE /projects/:id/members[/:user_id] and /groups/:id/members[/:user_id]. Grape-DSL
+// parameters: `{"error":"user_id is missing, access_level is missing"}`, checked before the project or
+// group is looked up, as Grape did.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { requireViewer } from '../../http/auth.ts';
@@ -10,7 +10,7 @@ import { forbidden } from '../../errors.ts';
 import { loadGroup, loadProject } from '../../http/loaders.ts';
 import { canAdminProject } from '../../policies/access.ts';
 import { canAdminGroup } from '../../policies/groups.ts';
-import { countMembers, listMembers } from '../../db/repositories/memberships.ts';
+import { countMemberList, memberListPage } from '../../views/member-views.ts';
 import { presentMember } from '../../presenters/member.ts';
 import {
   addMember,
@@ -59,15 +59,13 @@ export function register(app: FastifyInstance, deps: Deps): void {
       requireViewer(request);
       const query = optionalString(requestParams(request), 'query');
       const { source } = await resolveSource(deps, request, type);
-      const db = deps.db.kysely;
-      const rows = await paginate(
+      return paginate(
         request,
         reply,
         baseUrl,
-        () => countMembers(db, source.type, source.id, query),
-        (page) => listMembers(db, source.type, source.id, page, query),
+        () => countMemberList(deps, source, query),
+        (page) => memberListPage(deps, source, query, page),
       );
-      return rows.map(({ user, member }) => presentMember(user, member, baseUrl));
     });
 
     app.get(`/${type}/:id/members/:user_id`, async (request) => {

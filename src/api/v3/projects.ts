@@ -1,15 +1,14 @@
-// The projects resource (reference/api-v3.md §7.2; README rows 14–28): lists, search, single, create,
+// The projects resource: lists, search, single, create,
 // create for a user, edit and delete. Fork, star, archive, share and uploads live with the groups area.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { requireAdmin, requireViewer } from '../../http/auth.ts';
-import { loadProject } from '../../http/loaders.ts';
+import { findUserByIdParam, loadProject } from '../../http/loaders.ts';
 import { paginate } from '../../http/pagination.ts';
 import {
   optionalBoolean,
   optionalInteger,
   optionalString,
-  pathId,
   presentString,
   requestParams,
   requiredString,
@@ -17,7 +16,6 @@ import {
   type Params,
 } from '../../http/params.ts';
 import { forbidden, paramValueInvalid, recordNotFound, validationFailed } from '../../errors.ts';
-import { findUserById } from '../../db/repositories/users.ts';
 import { canAdminProject, isProjectOwner } from '../../policies/access.ts';
 import {
   countProjectList,
@@ -64,7 +62,7 @@ function projectAttributes(params: Params, form: AttributeForm): ProjectAttribut
   const level = optionalInteger(params, 'visibility_level');
   if (level !== undefined) attributes.visibility_level = level;
   else {
-    // `public` maps true → 20 and false → 0, and is ignored when visibility_level is given (README row 26).
+    // `public` maps true → 20 and false → 0, and is ignored when visibility_level is given.
     const isPublic = toBoolean(params, 'public');
     if (isPublic !== undefined)
       attributes.visibility_level = isPublic ? Visibility.Public : Visibility.Private;
@@ -113,7 +111,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     app.get(route, async (request, reply) => {
       if (options.admin) requireAdmin(request);
       const query = listQuery(request, scope);
-      // README row 25: `simple` is a real boolean (GitLab only checked its presence).
+      // `simple` is a real boolean (GitLab only checked its presence, so `simple=false` was simple).
       const simple = options.simple === true && optionalBoolean(requestParams(request), 'simple') === true;
       const records = await paginate(
         request,
@@ -170,8 +168,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
   app.post('/projects/user/:user_id', async (request, reply) => {
     const viewer = requireAdmin(request);
     const params = requestParams(request);
-    const userId = pathId(params.user_id);
-    const user = userId === undefined ? undefined : await findUserById(deps.db.kysely, userId);
+    const user = await findUserByIdParam(deps, params.user_id);
     if (!user) throw recordNotFound();
     const record = await createProject(deps, {
       actor: viewer,
@@ -188,7 +185,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const loaded = await loadProject(deps, request);
     if (!canAdminProject(loaded.access)) throw forbidden();
     const params = requestParams(request);
-    // README row 21: name is required (SPEC), but only a *changed* name needs owner rights.
+    // name is required on edit, but only a *changed* name needs owner rights.
     requiredString(params, 'name');
     const attributes = projectAttributes(params, 'edit');
     const renames = attributes.name !== undefined && attributes.name !== loaded.project.name;

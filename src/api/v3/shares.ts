@@ -1,15 +1,13 @@
-// POST /projects/:id/share (reference/api-v3.md §7.2 P18): masters share a project with a group they can
+// POST /projects/:id/share: masters share a project with a group they can
 // see; 201 ProjectGroupLink. Checks in GitLab's order: admin_project, required params, the group, the
 // share lock, then the link's validations.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { requireViewer } from '../../http/auth.ts';
-import { loadProject } from '../../http/loaders.ts';
-import { forbidden, notFound, paramInvalid } from '../../errors.ts';
+import { loadGroupById, loadProject } from '../../http/loaders.ts';
+import { forbidden, paramInvalid } from '../../errors.ts';
 import { pathId, presentString, requestParams, requiredString } from '../../http/params.ts';
 import { canAdminProject } from '../../policies/access.ts';
-import { canReadGroup, groupAccess } from '../../policies/groups.ts';
-import { findGroupById } from '../../db/repositories/namespaces.ts';
 import { presentProjectGroupLink } from '../../presenters/member.ts';
 import { shareProject } from '../../services/shares.ts';
 
@@ -34,11 +32,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const groupAccessText = requiredString(params, 'group_access');
     const expiresAt = parseDate(presentString(params, 'expires_at'));
 
-    const groupId = pathId(groupIdText.trim());
-    const group = groupId === undefined ? undefined : await findGroupById(deps.db.kysely, groupId);
-    if (!group) throw notFound('Group');
-    const access = await groupAccess(deps.db.kysely, viewer, group);
-    if (!(await canReadGroup(deps.db.kysely, viewer, group, access))) throw notFound('Group');
+    const { group } = await loadGroupById(deps, viewer, pathId(groupIdText.trim()));
 
     // A level that is not a number is simply not one of the allowed levels.
     const level = /^\s*\d{1,4}\s*$/.test(groupAccessText) ? Number(groupAccessText) : -1;

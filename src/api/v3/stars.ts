@@ -1,15 +1,13 @@
-// Star, unstar (201/304, 200/304) and archive, unarchive (owners; 201, idempotent).
+// Star (201, or 304 when already starred) and unstar (200, or 304 when not starred).
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { requireViewer } from '../../http/auth.ts';
 import { loadProject } from '../../http/loaders.ts';
-import { forbidden } from '../../errors.ts';
-import { isProjectOwner } from '../../policies/access.ts';
 import { presentProjectById } from '../../views/project-views.ts';
-import { setArchived, starProject, unstarProject } from '../../services/stars.ts';
+import { starProject, unstarProject } from '../../services/stars.ts';
 
 export function register(app: FastifyInstance, deps: Deps): void {
-  // README row 15: star responses leave the owner out; row 14: no runners_token there.
+  // Star responses leave the owner out and carry no runners_token.
   app.post('/projects/:id/star', async (request, reply) => {
     const viewer = requireViewer(request);
     const { project } = await loadProject(deps, request);
@@ -24,19 +22,4 @@ export function register(app: FastifyInstance, deps: Deps): void {
     await unstarProject(deps, viewer, project.id);
     return presentProjectById(deps, viewer, project.id, { owner: false });
   });
-
-  for (const [action, archived] of [
-    ['archive', true],
-    ['unarchive', false],
-  ] as const) {
-    app.post(`/projects/:id/${action}`, async (request, reply) => {
-      const viewer = requireViewer(request);
-      const { project, access } = await loadProject(deps, request);
-      if (!isProjectOwner(access)) throw forbidden();
-      await setArchived(deps, project.id, archived);
-      reply.status(201);
-      // README row 14: archive and unarchive carry runners_token (only owners and admins get here).
-      return presentProjectById(deps, viewer, project.id, { runnersToken: true });
-    });
-  }
 }

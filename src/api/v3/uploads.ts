@@ -1,4 +1,4 @@
-// POST /projects/:id/uploads (reference/api-v3.md §7.2 P17, README row 27): a multipart `file` stored
+// POST /projects/:id/uploads: a multipart `file` stored
 // under a fresh secret; answers {alt, url, markdown}. Multipart parsing is registered for this route
 // only, and the file streams to disk with the configured size limit.
 import type { FastifyInstance } from 'fastify';

@@ -13,6 +13,8 @@ import { up as hooks } from './004-hooks.ts';
 import { up as ci } from './010-ci.ts';
 import { up as repositoryCreations } from './011-repository-creations.ts';
 import { up as repositoryApi } from './012-repository-api.ts';
+import { up as stuckBuilds } from './013-stuck-builds.ts';
+import { up as deployKeys } from './016-deploy-keys.ts';
 import { up as projectListOrder } from './017-project-list-order.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
@@ -27,6 +29,8 @@ const migrations: Array<[string, MigrationFn]> = [
   ['010-ci', ci],
   ['011-repository-creations', repositoryCreations],
   ['012-repository-api', repositoryApi],
+  ['013-stuck-builds', stuckBuilds],
+  ['016-deploy-keys', deployKeys],
   ['017-project-list-order', projectListOrder],
 ];
 

@@ -1,6 +1,7 @@
 // Builds and external commit statuses (ci_builds). "Latest" means the highest id per name within a
 // pipeline: a retry adds a row and the old one stays.
-import type { Updateable } from 'kysely';
+import { sql, type ExpressionBuilder, type Updateable } from 'kysely';
+import type { Database } from '../schema.ts';
 import type { CiBuildsTable } from '../schema.ts';
 import type { CiBuildRow, CiBuildType, Executor, NewCiBuild } from '../types.ts';
 import type { CiStatus, CiWhen } from '../../domain/types.ts';
@@ -131,4 +132,188 @@ export async function updateBuild(
   changes: Updateable<CiBuildsTable>,
 ): Promise<void> {
   await db.updateTable('ci_builds').set(changes).where('id', '=', id).execute();
+}
+
+/** A build (not an external status) of the project, or undefined. */
+export function findProjectBuild(
+  db: Executor,
+  projectId: number,
+  id: number,
+): Promise<CiBuildRow | undefined> {
+  return db
+    .selectFrom('ci_builds')
+    .selectAll()
+    .where('id', '=', id)
+    .where('project_id', '=', projectId)
+    .where('type', '=', 'build')
+    .executeTakeFirst();
+}
+
+/** Which builds a list shows: a project's, optionally only some statuses or some pipelines'. */
+export interface BuildListFilter {
+  projectId: number;
+  /** Undefined or empty: every status. */
+  statuses?: readonly CiStatus[];
+  /** The pipelines of one commit (few); undefined: every pipeline. */
+  pipelineIds?: readonly number[];
+}
+
+/**
+ * The list's conditions. A commit's builds are found through its pipelines, on (pipeline_id, id); a
+ * project's on (project_id, type[, status], id).
+ */
+function buildConditions(filter: BuildListFilter, statuses: readonly CiStatus[]) {
+  return (eb: ExpressionBuilder<Database, 'ci_builds'>) => {
+    const conditions = [
+      filter.pipelineIds
+        ? eb('pipeline_id', 'in', [...filter.pipelineIds])
+        : eb('project_id', '=', filter.projectId),
+      eb('type', '=', 'build'),
+    ];
+    if (statuses.length === 1) conditions.push(eb('status', '=', statuses[0]!));
+    else if (statuses.length > 1) conditions.push(eb('status', 'in', [...statuses]));
+    return eb.and(conditions);
+  };
+}
+
+function buildIds(db: Executor, filter: BuildListFilter, status: CiStatus | undefined) {
+  return db
+    .selectFrom('ci_builds')
+    .select('id')
+    .where(buildConditions(filter, status === undefined ? [] : [status]));
+}
+
+/**
+ * The ids of a page, newest first, found on an index before any row is read (a deferred join): each
+ * status is walked in id order on (project_id, type, status, id) and stops after offset + limit ids, so
+ * page 201 costs what page 1 costs whatever the project's size.
+ */
+function pageIds(db: Executor, filter: BuildListFilter, limit: number, offset: number) {
+  const statuses =
+    filter.statuses && filter.statuses.length > 0 ? [...new Set(filter.statuses)] : [undefined];
+  if (statuses.length === 1) {
+    return buildIds(db, filter, statuses[0]).orderBy('id', 'desc').limit(limit).offset(offset);
+  }
+  const walks = statuses.map((status, index) =>
+    db
+      .selectFrom(
+        buildIds(db, filter, status)
+          .orderBy('id', 'desc')
+          .limit(offset + limit)
+          .as(`s${index}`),
+      )
+      .select('id'),
+  );
+  let merged = walks[0]!;
+  for (const walk of walks.slice(1)) merged = merged.unionAll(walk);
+  return merged.orderBy('id', 'desc').limit(limit).offset(offset);
+}
+
+export function listBuilds(
+  db: Executor,
+  filter: BuildListFilter,
+  limit: number,
+  offset: number,
+): Promise<CiBuildRow[]> {
+  return db
+    .selectFrom('ci_builds')
+    .selectAll()
+    .where('id', 'in', pageIds(db, filter, limit, offset))
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+/** How many builds the list has, counting no further than `cap` (a bounded walk of the index). */
+export async function countBuildsUpTo(db: Executor, filter: BuildListFilter, cap: number): Promise<number> {
+  const query = db
+    .selectFrom('ci_builds')
+    .select(sql<number>`1`.as('one'))
+    .where(buildConditions(filter, filter.statuses ?? []));
+  const row = await db
+    .selectFrom(query.limit(cap).as('capped'))
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** The newest build named `name` in the pipeline (retries add rows; the newest counts). */
+export function latestBuildNamed(
+  db: Executor,
+  pipelineId: number,
+  name: string,
+): Promise<CiBuildRow | undefined> {
+  return db
+    .selectFrom('ci_builds')
+    .selectAll()
+    .where('pipeline_id', '=', pipelineId)
+    .where('type', '=', 'build')
+    .where('name', '=', name)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** Skipped builds of the stages after `stageIdx` go back to created, to be decided again after a retry. */
+export async function reopenSkippedAfterStage(
+  db: Executor,
+  pipelineId: number,
+  stageIdx: number,
+  at: string,
+): Promise<void> {
+  await db
+    .updateTable('ci_builds')
+    .set({ status: 'created', updated_at: at })
+    .where('pipeline_id', '=', pipelineId)
+    .where('type', '=', 'build')
+    .where('stage_idx', '>', stageIdx)
+    .where('status', '=', 'skipped')
+    .execute();
+}
+
+/** The newest build per name of a pipeline in one of `statuses` (pipeline retry and cancel). */
+export function latestBuildsIn(
+  db: Executor,
+  pipelineId: number,
+  statuses: readonly CiStatus[],
+): Promise<CiBuildRow[]> {
+  return db
+    .selectFrom('ci_builds')
+    .selectAll()
+    .where('id', 'in', latestIds(db, pipelineId))
+    .where('type', '=', 'build')
+    .where('status', 'in', [...statuses])
+    .orderBy('id')
+    .execute();
+}
+
+/**
+ * Builds whose artifacts expired before `at`, oldest expiry first: a walk of the partial index on
+ * artifacts_expire_at, never of the table.
+ */
+export function expiredArtifactBuilds(db: Executor, at: string, limit: number): Promise<CiBuildRow[]> {
+  return db
+    .selectFrom('ci_builds')
+    .selectAll()
+    .where('artifacts_expire_at', 'is not', null)
+    .where('artifacts_expire_at', '<', at)
+    .orderBy('artifacts_expire_at')
+    .limit(limit)
+    .execute();
+}
+
+/** Forgets a build's artifacts if they are still expired at `at`; false when they were kept meanwhile. */
+export async function clearExpiredArtifacts(db: Executor, id: number, at: string): Promise<boolean> {
+  const result = await db
+    .updateTable('ci_builds')
+    .set({
+      artifacts_file: null,
+      artifacts_size: null,
+      artifacts_metadata: null,
+      artifacts_expire_at: null,
+      updated_at: at,
+    })
+    .where('id', '=', id)
+    .where('artifacts_expire_at', '<', at)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }

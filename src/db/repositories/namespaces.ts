@@ -95,14 +95,10 @@ export async function deleteNamespace(db: Executor, id: number): Promise<void> {
   await db.deleteFrom('namespaces').where('id', '=', id).execute();
 }
 
-/** Groups by id, for batching embedded group names (one query per page). */
-export async function namespacesByIds(db: Executor, ids: number[]): Promise<Map<number, NamespaceRow>> {
-  const result = new Map<number, NamespaceRow>();
-  const unique = [...new Set(ids)];
-  if (unique.length === 0) return result;
-  const rows = await db.selectFrom('namespaces').selectAll().where('id', 'in', unique).execute();
-  for (const row of rows) result.set(row.id, row);
-  return result;
+/** A group row with its memberships (members are polymorphic: no foreign key cascades them). */
+export async function deleteGroupRow(db: Executor, id: number): Promise<void> {
+  await db.deleteFrom('members').where('source_type', '=', 'Namespace').where('source_id', '=', id).execute();
+  await deleteNamespace(db, id);
 }
 
 function searchPattern(search: string): string {

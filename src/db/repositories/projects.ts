@@ -167,6 +167,22 @@ export async function findNameOrPathClash(
   return result;
 }
 
+/** Whether some project of the namespace is more visible than `level` (a group cannot go below it). */
+export async function hasProjectAboveVisibility(
+  db: Executor,
+  namespaceId: number,
+  level: number,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('projects')
+    .select('id')
+    .where('namespace_id', '=', namespaceId)
+    .where('visibility_level', '>', level)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function countPersonalProjects(db: Executor, userId: number): Promise<number> {
   const row = await db
     .selectFrom('projects as p')

@@ -105,7 +105,7 @@ describe('project lists and search', () => {
       'path_with_namespace',
     ]);
     r = await t.request('GET', '/api/v3/projects?simple=false', { token: owner.token });
-    assert.ok('permissions' in r.body[0], 'simple=false is the full form (README row 25)');
+    assert.ok('permissions' in r.body[0], 'simple=false is the full form');
   });
 
   it('/visible, /owned, /starred, /all', async () => {

@@ -1,4 +1,4 @@
-// What system hooks receive for each action of the other areas (reference/internals.md §2), sent by the
+// What system hooks receive for each action of the other areas, sent by the
 // real worker to a real receiver on loopback: event names, fields in GitLab's order, the header.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';

@@ -1,0 +1,182 @@
+// Reads of builds for API v3: a page of a project's (or a commit's) builds, one build, its trace and its
+// artifacts. A page costs a fixed number of reads whatever its length: the rows (ids found on an index
+// first), then their users, runners and pipelines in one query each and their commits in one git process.
+import type { Readable } from 'node:stream';
+import type { Deps } from '../deps.ts';
+import { now } from '../clock.ts';
+import { notFound, recordNotFound } from '../errors.ts';
+import {
+  countBuildsUpTo,
+  findProjectBuild,
+  latestBuildNamed,
+  listBuilds,
+  type BuildListFilter,
+} from '../db/repositories/builds.ts';
+import { latestSuccessfulPipeline, pipelineIdsForSha, pipelinesByIds } from '../db/repositories/pipelines.ts';
+import { runnersByIds } from '../db/repositories/runners.ts';
+import { usersByIds } from '../db/repositories/users.ts';
+import { readCommits, type Commit } from '../git/commits.ts';
+import { repositoryExists } from '../git/repository.ts';
+import { presentBuild, type BuildForm } from '../presenters/build.ts';
+import { hasLiveArtifacts } from '../presenters/ci-job.ts';
+import { findArtifactsFile, openArtifactsFile } from '../storage/artifacts.ts';
+import { readTraceStream, traceExists, tracePath } from '../storage/traces.ts';
+import { findCommitId, repoPathOf } from './repository-access.ts';
+import type { CiBuildRow, CiPipelineRow, ProjectRecord } from '../db/types.ts';
+
+interface PageWindow {
+  offset: number;
+  limit: number;
+}
+
+/** Commits by id from the project's repository; none when it has no repository (or git fails). */
+async function commitsOf(deps: Deps, record: ProjectRecord, shas: string[]): Promise<Map<string, Commit>> {
+  const repoPath = repoPathOf(deps, record);
+  if (shas.length === 0 || !(await repositoryExists(repoPath))) return new Map();
+  try {
+    return await readCommits(repoPath, shas);
+  } catch {
+    return new Map();
+  }
+}
+
+/** Builds as the Build entity, their users, runners, pipelines and commits read once for all. */
+export async function presentBuilds(
+  deps: Deps,
+  record: ProjectRecord,
+  builds: CiBuildRow[],
+  form: BuildForm = 'full',
+) {
+  if (builds.length === 0) return [];
+  const db = deps.db.kysely;
+  const ids = (key: 'user_id' | 'runner_id') =>
+    builds.map((build) => build[key]).filter((id): id is number => id !== null);
+  const [users, runners, pipelines] = await Promise.all([
+    usersByIds(db, ids('user_id')),
+    runnersByIds(db, ids('runner_id')),
+    pipelinesByIds(
+      db,
+      builds.map((build) => build.pipeline_id),
+    ),
+  ]);
+  const commits = await commitsOf(
+    deps,
+    record,
+    [...pipelines.values()].map((pipeline) => pipeline.sha),
+  );
+  const at = now();
+  return builds.map((build) => {
+    const pipeline = pipelines.get(build.pipeline_id)!;
+    return presentBuild(
+      build,
+      {
+        user: build.user_id === null ? null : (users.get(build.user_id) ?? null),
+        runner: build.runner_id === null ? null : (runners.get(build.runner_id) ?? null),
+        pipeline,
+        commit: commits.get(pipeline.sha) ?? null,
+      },
+      deps.config.externalUrl,
+      at,
+      form,
+    );
+  });
+}
+
+export async function presentOneBuild(
+  deps: Deps,
+  record: ProjectRecord,
+  build: CiBuildRow,
+  form?: BuildForm,
+) {
+  return (await presentBuilds(deps, record, [build], form))[0]!;
+}
+
+/** A page of builds: how many there are (counted up to `cap`) and the rows of one page. */
+export interface BuildList {
+  countUpTo(cap: number): Promise<number>;
+  page(window: PageWindow): Promise<CiBuildRow[]>;
+}
+
+const EMPTY_LIST: BuildList = { countUpTo: async () => 0, page: async () => [] };
+
+export function projectBuildList(deps: Deps, filter: BuildListFilter): BuildList {
+  const db = deps.db.kysely;
+  return {
+    countUpTo: (cap) => countBuildsUpTo(db, filter, cap),
+    page: (window) => listBuilds(db, filter, window.limit, window.offset),
+  };
+}
+
+/**
+ * The builds of every pipeline of a commit: 404 `404 Not Found` when the repository has no such commit,
+ * an empty list when it has no pipeline.
+ */
+export async function commitBuildList(
+  deps: Deps,
+  record: ProjectRecord,
+  sha: string,
+  statuses: BuildListFilter['statuses'],
+): Promise<BuildList> {
+  const found = await findCommitId(deps, record, sha);
+  if (!found) throw notFound();
+  const pipelineIds = await pipelineIdsForSha(deps.db.kysely, record.project.id, found.commitId);
+  if (pipelineIds.length === 0) return EMPTY_LIST;
+  return projectBuildList(deps, { projectId: record.project.id, statuses, pipelineIds });
+}
+
+/** The project's build with that id; 404 `404 Not Found` for anything else (undefined: no id at all). */
+export async function findBuildOr404(
+  deps: Deps,
+  record: ProjectRecord,
+  id: number | undefined,
+): Promise<CiBuildRow> {
+  const build = id === undefined ? undefined : await findProjectBuild(deps.db.kysely, record.project.id, id);
+  if (!build) throw notFound();
+  return build;
+}
+
+/**
+ * The trace as stored (secrets were masked on the way in), growing while the build runs: 404 before the
+ * build ever ran and after it was erased; empty while a running build has sent nothing yet.
+ */
+export async function buildTrace(deps: Deps, build: CiBuildRow): Promise<Readable | ''> {
+  if (build.erased_at !== null) throw notFound();
+  const file = tracePath(deps.config.dataDir, build);
+  if (await traceExists(file)) return readTraceStream(file);
+  if (build.started_at === null) throw notFound();
+  return '';
+}
+
+export interface ArtifactsDownload {
+  filename: string;
+  size: number;
+  stream: Readable;
+}
+
+/** The build's archive while its artifacts live; 404 `404 Not Found` without (or once expired). */
+export async function buildArtifacts(deps: Deps, build: CiBuildRow): Promise<ArtifactsDownload> {
+  const file = hasLiveArtifacts(build, now())
+    ? await findArtifactsFile(deps.config.dataDir, build, build.artifacts_file!)
+    : undefined;
+  if (!file) throw notFound();
+  return { filename: build.artifacts_file!, size: file.size, stream: openArtifactsFile(file.path) };
+}
+
+/**
+ * The artifacts of job `name` on `ref`, as GitLab chose them: the newest successful pipeline of the ref,
+ * then its newest build of that name, which must itself have succeeded. 404 `404 Not found` when there
+ * is no such build.
+ */
+export async function artifactsOfJobOnRef(
+  deps: Deps,
+  record: ProjectRecord,
+  ref: string,
+  name: string | undefined,
+): Promise<ArtifactsDownload> {
+  const db = deps.db.kysely;
+  const pipeline: CiPipelineRow | undefined =
+    name === undefined ? undefined : await latestSuccessfulPipeline(db, record.project.id, ref);
+  const build = pipeline && (await latestBuildNamed(db, pipeline.id, name!));
+  if (!build || build.status !== 'success' || !hasLiveArtifacts(build, now())) throw recordNotFound();
+  return buildArtifacts(deps, build);
+}

@@ -1,0 +1,24 @@
+// Namespaces as a caller sees them: administrators every namespace, others their own and the groups they
+// belong to. A page is two queries (ids, then rows).
+import type { Deps } from '../deps.ts';
+import { countNamespaces, listNamespaces } from '../db/repositories/namespaces.ts';
+import { presentNamespace } from '../presenters/group.ts';
+import type { UserRow } from '../db/types.ts';
+
+const filterFor = (viewer: UserRow, search: string | undefined) => ({
+  userId: viewer.admin === 1 ? undefined : viewer.id,
+  search: search || undefined,
+});
+
+export function countNamespaceList(deps: Deps, viewer: UserRow, search?: string): Promise<number> {
+  return countNamespaces(deps.db.kysely, filterFor(viewer, search));
+}
+
+export async function namespaceListPage(
+  deps: Deps,
+  viewer: UserRow,
+  search: string | undefined,
+  page: { offset: number; limit: number },
+) {
+  return (await listNamespaces(deps.db.kysely, filterFor(viewer, search), page)).map(presentNamespace);
+}

@@ -1,0 +1,86 @@
+// Reads of pipelines for API v3: a page of a project's pipelines (ids found on an index first, then the
+// rows and their users in one query each) and one pipeline.
+import type { Deps } from '../deps.ts';
+import { recordNotFound } from '../errors.ts';
+import {
+  countPipelinesUpTo,
+  findProjectPipeline,
+  listPipelines,
+  type PipelineListFilter,
+} from '../db/repositories/pipelines.ts';
+import { usersByIds } from '../db/repositories/users.ts';
+import { refNames } from '../git/refs.ts';
+import { repositoryExists } from '../git/repository.ts';
+import { presentPipeline } from '../presenters/pipeline.ts';
+import { repoPathOf } from './repository-access.ts';
+import type { CiPipelineRow, ProjectRecord } from '../db/types.ts';
+import type { CiStatus } from '../domain/types.ts';
+
+interface PageWindow {
+  offset: number;
+  limit: number;
+}
+
+export type PipelineScope = 'running' | 'branches' | 'tags';
+
+export async function presentPipelines(deps: Deps, pipelines: CiPipelineRow[]) {
+  const users = await usersByIds(
+    deps.db.kysely,
+    pipelines.map((p) => p.user_id).filter((id): id is number => id !== null),
+  );
+  return pipelines.map((pipeline) =>
+    presentPipeline(
+      pipeline,
+      pipeline.user_id === null ? null : (users.get(pipeline.user_id) ?? null),
+      deps.config.externalUrl,
+    ),
+  );
+}
+
+export async function presentOnePipeline(deps: Deps, pipeline: CiPipelineRow) {
+  return (await presentPipelines(deps, [pipeline]))[0]!;
+}
+
+async function namesOf(deps: Deps, record: ProjectRecord, kind: 'heads' | 'tags'): Promise<string[]> {
+  const repoPath = repoPathOf(deps, record);
+  return (await repositoryExists(repoPath)) ? refNames(repoPath, kind) : [];
+}
+
+/**
+ * GitLab 8.13's PipelinesFinder: `running` (pending or running), `branches` / `tags` (the newest pipeline
+ * of each existing branch or tag), or every pipeline; optionally of one status. Newest first.
+ */
+export async function pipelineList(
+  deps: Deps,
+  record: ProjectRecord,
+  scope: PipelineScope | undefined,
+  status: CiStatus | undefined,
+) {
+  const filter: PipelineListFilter = { projectId: record.project.id };
+  if (scope === 'running') filter.statuses = ['pending', 'running'];
+  if (scope === 'branches') filter.newestOfRefs = await namesOf(deps, record, 'heads');
+  if (scope === 'tags') filter.newestOfRefs = await namesOf(deps, record, 'tags');
+  const db = deps.db.kysely;
+  if (status !== undefined) {
+    // `running` and another status: nothing is both.
+    if (filter.statuses && !filter.statuses.includes(status)) {
+      return { countUpTo: async () => 0, page: async () => [] as CiPipelineRow[] };
+    }
+    filter.statuses = [status];
+  }
+  return {
+    countUpTo: (cap: number) => countPipelinesUpTo(db, filter, cap),
+    page: (window: PageWindow) => listPipelines(db, filter, window.limit, window.offset),
+  };
+}
+
+/** The project's pipeline with that id; 404 `404 Not found` otherwise. */
+export async function findPipelineOr404(
+  deps: Deps,
+  record: ProjectRecord,
+  id: number,
+): Promise<CiPipelineRow> {
+  const pipeline = await findProjectPipeline(deps.db.kysely, record.project.id, id);
+  if (!pipeline) throw recordNotFound();
+  return pipeline;
+}

@@ -1,0 +1,42 @@
+// Reads of a project's triggers: a page (each with its last use, in the same query), one by token.
+import type { Deps } from '../deps.ts';
+import {
+  countTriggers,
+  findProjectTrigger,
+  findTriggerByToken,
+  listTriggers,
+  type CiTriggerWithUse,
+} from '../db/repositories/triggers.ts';
+import { notFound } from '../errors.ts';
+import { presentTrigger } from '../presenters/trigger.ts';
+import type { CiTriggerRow } from '../db/types.ts';
+
+export function countTriggerList(deps: Deps, projectId: number): Promise<number> {
+  return countTriggers(deps.db.kysely, projectId);
+}
+
+export async function triggerListPage(
+  deps: Deps,
+  projectId: number,
+  page: { limit: number; offset: number },
+) {
+  return (await listTriggers(deps.db.kysely, projectId, page)).map((trigger) =>
+    presentTrigger(trigger, trigger.last_used),
+  );
+}
+
+/** A live trigger of this project by token, or 404 `404 Trigger Not Found`. */
+export async function findTriggerOr404(
+  deps: Deps,
+  projectId: number,
+  token: string,
+): Promise<CiTriggerWithUse> {
+  const trigger = await findProjectTrigger(deps.db.kysely, projectId, token);
+  if (!trigger) throw notFound('Trigger');
+  return trigger;
+}
+
+/** The live trigger a trigger call's token names, of whatever project. */
+export function findTriggerForToken(deps: Deps, token: string): Promise<CiTriggerRow | undefined> {
+  return findTriggerByToken(deps.db.kysely, token);
+}
