@@ -12,6 +12,7 @@ import {
   type TestProject,
   type TestUser,
 } from '../helpers/factory.ts';
+import { seedPipeline } from '../helpers/ci.ts';
 
 describe('query count of GET /users', () => {
   let t: TestApp;
@@ -136,5 +137,21 @@ describe('statements per request on the hot read paths', () => {
       `per_page=5:\n${small.join('\n')}\nper_page=30:\n${large.join('\n')}`,
     );
     assertCount(large, 9, 'GET /projects');
+  });
+
+  it('GET /projects/:id/builds: the same count for per_page=5 and per_page=30', async () => {
+    await seedPipeline(t, plain, {
+      sha: 'a'.repeat(40),
+      userId: owner.id,
+      builds: Array.from({ length: 30 }, (_, i) => ({ name: `job${i}`, status: 'success' as const })),
+    });
+    const small = await statementsFor(`/api/v3/projects/${plain.id}/builds?per_page=5`);
+    const large = await statementsFor(`/api/v3/projects/${plain.id}/builds?per_page=30`);
+    assert.equal(
+      small.length,
+      large.length,
+      `per_page=5:\n${small.join('\n')}\nper_page=30:\n${large.join('\n')}`,
+    );
+    assertCount(large, 6, 'GET /projects/:id/builds');
   });
 });
