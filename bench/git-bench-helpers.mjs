@@ -57,13 +57,13 @@ export function rssKiB(pid) {
 }
 
 /** Starts bench/git-server.ts on a free port with `name=bare-repo` projects; resolves once it listens. */
-export async function startGitServer(dataDir, repos) {
+export async function startGitServer(dataDir, repos, env = {}) {
   const port = await freePort();
   fs.rmSync(dataDir, { recursive: true, force: true });
   const server = spawn(
     process.execPath,
     ['--import', 'tsx', path.join(root, 'bench/git-server.ts'), dataDir, String(port), ...repos],
-    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
+    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } },
   );
   await new Promise((resolve, reject) => {
     server.stdout.on('data', (chunk) => chunk.toString().includes('READY') && resolve());

@@ -1,7 +1,8 @@
 // A Labrador server for bench/git-clone.mjs, in its own process so its memory can be measured alone.
 // Usage: node --import tsx bench/git-server.ts <data-dir> <port> <name>=<bare-repo>…
 // Each bare repository becomes the private project root/<name> (copied with `git clone --bare`), then
-// the server listens and prints "READY <port>".
+// the server listens and prints "READY <port>". With BENCH_SSH_PORT (and BENCH_SSH_KEY, a public key
+// added to root) the built-in SSH server listens there too.
 import crypto from 'node:crypto';
 import pino from 'pino';
 import { loadConfig } from '../src/config.ts';
@@ -14,6 +15,8 @@ import {
 } from '../src/db/repositories/projects.ts';
 import { cloneBareRepository, repositoryPath } from '../src/git/repository.ts';
 import { now } from '../src/clock.ts';
+import { createKey } from '../src/services/keys.ts';
+import { startSshServer } from '../src/ssh/server.ts';
 
 const [dataDir, port, ...repos] = process.argv.slice(2);
 const config = loadConfig({
@@ -22,6 +25,7 @@ const config = loadConfig({
   LABRADOR_ROOT_PASSWORD: 'bench-password-1234',
   LABRADOR_ROOT_TOKEN: 'bench-token',
   LABRADOR_LOG_LEVEL: 'warn',
+  LABRADOR_SSH_PORT: process.env.BENCH_SSH_PORT ?? '0',
 });
 const server = await startServer(config, pino({ level: 'warn' }));
 const db = server.deps.db.kysely;
@@ -50,6 +54,12 @@ for (const spec of repos) {
   await cloneBareRepository(source, repositoryPath(config.dataDir, namespace.path, name));
 }
 await server.app.listen({ port: config.port, host: '127.0.0.1' });
+if (process.env.BENCH_SSH_PORT) {
+  if (process.env.BENCH_SSH_KEY)
+    await createKey(server.deps, root.id, { title: 'bench', key: process.env.BENCH_SSH_KEY });
+  const ssh = await startSshServer(server.deps, pino({ level: 'warn' }), { host: '127.0.0.1' });
+  server.workers.push(ssh.server);
+}
 process.stdout.write(`READY ${config.port}\n`);
 process.on('SIGTERM', () => {
   server.close().then(() => process.exit(0));

@@ -27,6 +27,7 @@ export interface Config {
   /** How long a graceful stop may take before open connections are cut, in ms. */
   stopTimeoutMs: number;
   hooks: HookDeliveryConfig;
+  ssh: SshConfig;
   /** LABRADOR_* variables that no setting reads (most likely misspelt); reported at start. */
   unknownVariables: string[];
 }
@@ -46,6 +47,26 @@ export interface HookDeliveryConfig {
   perHookConcurrency: number;
   /** Delivered and failed deliveries (with their attempts) are deleted after this many days; 0 keeps them. */
   retentionDays: number;
+}
+
+/** The built-in SSH server for git (src/ssh/). */
+export interface SshConfig {
+  /** Listening port on `host`; 0 turns the server off. */
+  port: number;
+  /** The name clients use (LABRADOR_SSH_HOST, else the host of the external URL). */
+  publicHost: string;
+  /** The start of ssh_url_to_repo: `git@host:` on port 22, `ssh://git@host:port/` otherwise. */
+  cloneUrlBase: string;
+  /** Connections at once, signed in or not; more are closed at once. */
+  maxSessions: number;
+  /** A connection that has not authenticated after this long is closed, in ms. */
+  authTimeoutMs: number;
+}
+
+/** `git@host:` for port 22 (scp-like form, as GitLab showed), else the URL form with the port. */
+export function sshCloneUrlBase(publicHost: string, port: number): string {
+  const host = publicHost.includes(':') ? `[${publicHost}]` : publicHost;
+  return port === 22 || port === 0 ? `git@${host}:` : `ssh://git@${host}:${port}/`;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -156,6 +177,14 @@ function checkExternalUrl(reader: SettingsReader, value: string | undefined, por
   return value.replace(/\/+$/, '');
 }
 
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname.replace(/^\[(.*)\]$/, '$1') || 'localhost';
+  } catch {
+    return 'localhost';
+  }
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const reader = new SettingsReader(env);
   const port = reader.integer('LABRADOR_PORT', 8080, {
@@ -174,6 +203,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (rootToken !== undefined && !/^[\x21-\x7e]{8,}$/.test(rootToken)) {
     reader.problems.push('LABRADOR_ROOT_TOKEN must be at least 8 printable characters without spaces');
   }
+  const sshPort = reader.integer('LABRADOR_SSH_PORT', 2222, {
+    max: 65535,
+    what: 'a port number 1–65535 (0 turns the SSH server off)',
+  });
+  const sshHost = reader.text('LABRADOR_SSH_HOST');
+  if (sshHost !== undefined && !/^[A-Za-z0-9.:-]+$/.test(sshHost)) {
+    reader.problems.push(`LABRADOR_SSH_HOST must be a host name or address, got ${JSON.stringify(sshHost)}`);
+  }
+  const publicSshHost = sshHost ?? hostOf(externalUrl);
   const runner = (reader.text('LABRADOR_RUNNER') ?? 'none').toLowerCase();
   if (runner !== 'builtin' && runner !== 'none') {
     reader.problems.push(
@@ -215,6 +253,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       concurrency: reader.integer('LABRADOR_HOOK_CONCURRENCY', 16, { min: 1 }),
       perHookConcurrency: reader.integer('LABRADOR_HOOK_PER_HOOK_CONCURRENCY', 4, { min: 1 }),
       retentionDays: reader.integer('LABRADOR_HOOK_RETENTION_DAYS', 30),
+    },
+    ssh: {
+      port: sshPort,
+      publicHost: publicSshHost,
+      cloneUrlBase: sshCloneUrlBase(publicSshHost, sshPort),
+      maxSessions: reader.integer('LABRADOR_SSH_MAX_SESSIONS', 64, { min: 1 }),
+      authTimeoutMs: reader.integer('LABRADOR_SSH_AUTH_TIMEOUT_MS', 30_000, { min: 1 }),
     },
     unknownVariables: [],
   };

@@ -17,10 +17,12 @@ import { recoverPendingPushes } from './services/push.ts';
 import { finishRepositoryMoves } from './services/repository-moves.ts';
 import { probeDataDir } from './storage/data-dir.ts';
 import { HookDeliveryWorker } from './workers/hook-delivery.ts';
+import { startSshServer } from './ssh/server.ts';
 import { StuckBuildsWorker } from './workers/stuck-builds.ts';
 import { ArtifactsExpiryWorker } from './workers/artifacts-expiry.ts';
 import type { Worker } from './workers/worker.ts';
 import type { Surface } from './startup-summary.ts';
+import type { HostKey } from './ssh/host-keys.ts';
 import { dataDirError, databaseError, listenError, StartupError } from './startup-errors.ts';
 
 export interface Server {
@@ -75,6 +77,7 @@ export async function startServer(
   if (options.listen) await probeListen(config);
   const db = await openCheckedDatabase(config);
   let app: FastifyInstance | undefined;
+  const workers: Worker[] = [];
   try {
     const subject = { db, dataDir: config.dataDir, database: describeDatabase(config) };
     const before = await checkDatabaseIdentity(subject);
@@ -104,6 +107,16 @@ export async function startServer(
       }
       surfaces.push(...httpSurfaces(app, config));
     }
+    if (options.listen && config.ssh.port !== 0) {
+      let ssh;
+      try {
+        ssh = await startSshServer(deps, log);
+      } catch (error) {
+        throw listenError(error, { host: config.host, port: config.ssh.port }, 'LABRADOR_SSH_PORT');
+      }
+      workers.push(ssh.server);
+      surfaces.push(sshSurface(config, ssh.port, ssh.hostKeys));
+    }
     const root = await ensureRootUser(deps);
     const hookWorker = new HookDeliveryWorker(db, config.hooks, log);
     hookWorker.start();
@@ -111,7 +124,7 @@ export async function startServer(
     stuckBuildsWorker.start();
     const artifactsWorker = new ArtifactsExpiryWorker(deps, log);
     artifactsWorker.start();
-    const workers: Worker[] = [hookWorker, stuckBuildsWorker, artifactsWorker];
+    workers.unshift(hookWorker, stuckBuildsWorker, artifactsWorker);
     const http = app;
     let closing: Promise<void> | undefined;
     return {
@@ -132,6 +145,7 @@ export async function startServer(
       },
     };
   } catch (error) {
+    await Promise.all(workers.map((worker) => worker.stop().catch(() => {})));
     await app?.close().catch(() => {});
     await db.close().catch(() => {});
     throw error;
@@ -150,6 +164,14 @@ async function probeListen(config: Config): Promise<void> {
   } finally {
     await new Promise((resolve) => probe.close(resolve));
   }
+}
+
+function sshSurface(config: Config, port: number, hostKeys: HostKey[]): Surface {
+  return {
+    name: 'SSH',
+    url: `ssh://git@${config.ssh.publicHost}:${port} (clone URLs: ${config.ssh.cloneUrlBase}<namespace>/<project>.git)`,
+    details: hostKeys.map((key) => `host key ${key.type} ${key.fingerprint}`),
+  };
 }
 
 function httpSurfaces(app: FastifyInstance, config: Config): Surface[] {

@@ -121,18 +121,22 @@ export function databaseError(error: unknown, config: Pick<Config, 'databaseUrl'
 }
 
 /** Listening on LABRADOR_HOST:LABRADOR_PORT failed. */
-export function listenError(error: unknown, config: Pick<Config, 'host' | 'port'>): StartupError {
+export function listenError(
+  error: unknown,
+  config: Pick<Config, 'host' | 'port'>,
+  setting = 'LABRADOR_PORT',
+): StartupError {
   const at = `${config.host}:${config.port}`;
   switch (codeOf(error)) {
     case 'EADDRINUSE':
       return new StartupError(
-        `port ${config.port} on ${config.host} is already in use: stop whatever listens there or set LABRADOR_PORT`,
+        `port ${config.port} on ${config.host} is already in use: stop whatever listens there or set ${setting}`,
         error,
       );
     case 'EACCES':
     case 'EPERM':
       return new StartupError(
-        `not allowed to listen on ${at}: ports below 1024 need privileges; set LABRADOR_PORT to 1024 or above`,
+        `not allowed to listen on ${at}: ports below 1024 need privileges; set ${setting} to 1024 or above`,
         error,
       );
     case 'EADDRNOTAVAIL':

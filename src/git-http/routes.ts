@@ -7,31 +7,25 @@ import { PassThrough, pipeline, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.ts';
-import { findProjectByFullPath, readableProject } from '../http/loaders.ts';
+import { findProjectByFullPath } from '../http/loaders.ts';
 import { spawnGit } from '../git/exec.ts';
-import { hooksPath } from '../git/server-hooks.ts';
-import { RefUpdateReader } from '../git/pkt-line.ts';
 import { repositoryPath } from '../git/repository.ts';
-import type { ProjectAccess } from '../policies/access.ts';
-import { canDownloadCode, canPushCode } from '../policies/git-access.ts';
-import { pushNeedsHook, pushRulesFor } from '../services/push-rules.ts';
-import { processPush, recordPendingPush } from '../services/push.ts';
+import {
+  authorizeGit,
+  GitAccessRefused,
+  type GitAuthorization,
+  type GitService,
+} from '../services/git-access.ts';
+import { receivePackArgs, startReceivePack } from '../services/receive-pack.ts';
 import { accessDenied, authenticateBuild, authenticateGitUser, GitHttpError, REALM } from './auth.ts';
 import { BUILD_FETCH_ACCESS, buildMayFetch } from '../policies/ci.ts';
-import type { CiBuildRow, ProjectRecord, UserRow } from '../db/types.ts';
+import type { CiBuildRow } from '../db/types.ts';
 
-type Service = 'git-upload-pack' | 'git-receive-pack';
+type Service = Extract<GitService, 'git-upload-pack' | 'git-receive-pack'>;
 
 interface RepoParams {
   namespace: string;
   project: string;
-}
-
-interface Authorized {
-  user: UserRow | null;
-  record: ProjectRecord;
-  access: ProjectAccess;
-  repoPath: string;
 }
 
 function noCache(reply: FastifyReply): void {
@@ -44,43 +38,30 @@ function pktLine(text: string): string {
   return (text.length + 4).toString(16).padStart(4, '0') + text;
 }
 
-/** Auth, project lookup and access: the only work before git starts (2–3 indexed queries). */
+/**
+ * Auth, project lookup and access: the only work before git starts (2–3 indexed queries). Users pass
+ * the rules every transport shares; anonymous callers are asked for credentials rather than told what
+ * they may not see, and a project hidden from a signed-in user is a plain 404.
+ */
 async function authorize(
   deps: Deps,
   request: FastifyRequest<{ Params: RepoParams }>,
   service: Service,
-): Promise<Authorized> {
+): Promise<GitAuthorization> {
   const namespace = request.params.namespace;
   const projectPath = request.params.project.replace(/\.git$/, '');
   const build = await authenticateBuild(deps, request);
   if (build) return authorizeBuild(deps, build, namespace, projectPath, service);
-  const [user, found] = await Promise.all([
-    authenticateGitUser(deps, request),
-    findProjectByFullPath(deps, namespace, projectPath),
-  ]);
-  const loaded = await readableProject(deps, user, found);
-  if (!loaded) {
-    // Anonymous callers are asked for credentials rather than told the project does not exist.
-    if (!user) throw accessDenied();
-    throw new GitHttpError(404, 'Not Found');
+  const user = await authenticateGitUser(deps, request);
+  try {
+    return await authorizeGit(deps, { user }, namespace, projectPath, service);
+  } catch (error) {
+    if (!(error instanceof GitAccessRefused)) throw error;
+    if (!user && error.reason !== 'no_repository') throw accessDenied();
+    if (error.reason === 'not_found') throw new GitHttpError(404, 'Not Found');
+    if (error.reason === 'no_repository') throw new GitHttpError(404, error.text);
+    throw new GitHttpError(403, error.text);
   }
-  const { access, ...record } = loaded;
-  if (service === 'git-upload-pack') {
-    if (!canDownloadCode(access, record)) {
-      if (!user) throw accessDenied();
-      throw new GitHttpError(403, 'You are not allowed to download code from this project.');
-    }
-  } else {
-    if (!user) throw accessDenied();
-    if (!canPushCode(access)) {
-      throw new GitHttpError(403, 'You are not allowed to push code to this project.');
-    }
-  }
-  const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
-  if (!fs.existsSync(path.join(repoPath, 'HEAD'))) {
-    throw new GitHttpError(404, 'A repository for this project does not exist yet.');
-  }
-  return { user, record, access, repoPath };
 }
 
 /** A running build fetching its own project with its token (gitlab-ci-token); nothing else. */
@@ -90,7 +71,7 @@ async function authorizeBuild(
   namespace: string,
   projectPath: string,
   service: Service,
-): Promise<Authorized> {
+): Promise<GitAuthorization> {
   const record = await findProjectByFullPath(deps, namespace, projectPath);
   // A finished build's token is as good as a wrong password; another project is not the build's to see.
   if (build.status !== 'running') throw accessDenied();
@@ -102,7 +83,7 @@ async function authorizeBuild(
   if (!fs.existsSync(path.join(repoPath, 'HEAD'))) {
     throw new GitHttpError(404, 'A repository for this project does not exist yet.');
   }
-  return { user: null, record, access: BUILD_FETCH_ACCESS, repoPath };
+  return { user: null, deployKey: null, record, access: BUILD_FETCH_ACCESS, repoPath };
 }
 
 function sendError(reply: FastifyReply, error: unknown): FastifyReply {
@@ -130,28 +111,6 @@ function requestBody(request: FastifyRequest): Readable {
   return request.raw;
 }
 
-interface PushSetup {
-  env: Record<string, string>;
-  /** Whether any ref update could be refused (else the pre-receive hook, a process per push, is skipped). */
-  needsHook: boolean;
-}
-
-/** Environment of receive-pack: GitLab's GL_ID, and the caller's push rules for the pre-receive hook. */
-async function pushSetup(deps: Deps, auth: Authorized): Promise<PushSetup> {
-  const rules = await pushRulesFor(deps, auth.record, auth.access);
-  return {
-    needsHook: pushNeedsHook(rules),
-    env: { GL_ID: `user-${auth.user!.id}`, GL_PROTOCOL: 'http', LABRADOR_PUSH_RULES: JSON.stringify(rules) },
-  };
-}
-
-function receivePackArgs(deps: Deps, withHook = true): string[] {
-  // Repositories' own hooks directories hold only git's inactive samples.
-  return withHook
-    ? ['-c', `core.hooksPath=${hooksPath(deps.config.dataDir)}`, 'receive-pack']
-    : ['receive-pack'];
-}
-
 export function registerGitHttp(app: FastifyInstance, deps: Deps): void {
   app.register(async (scope) => {
     // Leave git request bodies as streams: they are piped into git, never parsed.
@@ -168,7 +127,7 @@ export function registerGitHttp(app: FastifyInstance, deps: Deps): void {
           // Only smart HTTP is served (no dumb protocol).
           return reply.code(403).type('text/plain; charset=utf-8').send('Unsupported service\n');
         }
-        let auth: Authorized;
+        let auth: GitAuthorization;
         try {
           auth = await authorize(deps, request, service);
         } catch (error) {
@@ -193,7 +152,7 @@ export function registerGitHttp(app: FastifyInstance, deps: Deps): void {
     );
 
     scope.post<{ Params: RepoParams }>('/:namespace/:project/git-upload-pack', async (request, reply) => {
-      let auth: Authorized;
+      let auth: GitAuthorization;
       try {
         auth = await authorize(deps, request, 'git-upload-pack');
       } catch (error) {
@@ -213,48 +172,27 @@ export function registerGitHttp(app: FastifyInstance, deps: Deps): void {
     });
 
     scope.post<{ Params: RepoParams }>('/:namespace/:project/git-receive-pack', async (request, reply) => {
-      let auth: Authorized;
-      let setup: PushSetup;
+      let run: Awaited<ReturnType<typeof startReceivePack>>;
       try {
-        auth = await authorize(deps, request, 'git-receive-pack');
-        setup = await pushSetup(deps, auth);
+        const auth = await authorize(deps, request, 'git-receive-pack');
+        run = await startReceivePack(deps, auth, requestBody(request), {
+          protocol: 'http',
+          stateless: true,
+          log: request.log,
+        });
       } catch (error) {
         return sendError(reply, error);
       }
-      let pushId: number | undefined;
-      const reader = new RefUpdateReader(async (commands) => {
-        if (commands.length > 0) {
-          pushId = await recordPendingPush(deps, auth.record.project.id, auth.user!.id, commands);
-        }
-      });
-      const child = spawnGit([...receivePackArgs(deps, setup.needsHook), '--stateless-rpc', auth.repoPath], {
-        env: setup.env,
-        stdio: ['pipe', 'pipe', 'pipe'],
-      });
       let stderr = '';
-      child.stderr!.on('data', (chunk: Buffer) => {
+      run.child.stderr!.on('data', (chunk: Buffer) => {
         if (stderr.length < 4096) stderr += chunk.toString();
       });
-      child.stdin!.on('error', () => {});
-      pipeline(requestBody(request), reader, child.stdin!, (error) => {
-        if (error && child.exitCode === null) {
-          request.log.warn({ err: error }, 'git-receive-pack request stream failed');
-          child.kill();
-        }
-      });
-      // The response ends only after the push is processed, so its events exist when `git push` returns.
-      const out = new PassThrough();
-      child.stdout!.pipe(out, { end: false });
-      child.on('error', (error) => out.destroy(error));
-      child.on('close', (code) => {
+      run.child.on('close', (code) => {
         if (code !== 0) request.log.warn({ code, stderr }, 'git receive-pack failed');
-        const finish = pushId === undefined ? Promise.resolve() : processPush(deps, pushId);
-        finish
-          .catch((error) => request.log.error({ err: error, pushId }, 'push processing failed'))
-          .finally(() => out.end());
       });
       noCache(reply);
-      return reply.type('application/x-git-receive-pack-result').send(out);
+      // The response ends only after the push is processed, so its events exist when `git push` returns.
+      return reply.type('application/x-git-receive-pack-result').send(run.output);
     });
   });
 }

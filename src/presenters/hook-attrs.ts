@@ -10,8 +10,8 @@ export function xmlschema(iso: string): string {
 }
 
 /** Project#hook_attrs(backward: true): the current fields, then the legacy ones. */
-export function projectHookAttrs(baseUrl: string, record: ProjectRecord) {
-  const urls = projectUrls(baseUrl, record);
+export function projectHookAttrs(baseUrl: string, record: ProjectRecord, sshBase?: string) {
+  const urls = projectUrls(baseUrl, record, sshBase);
   return {
     name: record.project.name,
     description: record.project.description ?? '',

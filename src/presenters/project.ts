@@ -24,6 +24,8 @@ export interface ProjectPresentOptions {
   permissions?: boolean;
   /** Star and unstar responses leave the owner out. */
   owner?: boolean;
+  /** Where ssh clone URLs start (`git@host:` or `ssh://git@host:port/`), from the SSH settings. */
+  sshBase?: string;
 }
 
 export function namespaceHumanName(namespace: NamespaceRow, owner: UserRow | null): string {
@@ -31,14 +33,21 @@ export function namespaceHumanName(namespace: NamespaceRow, owner: UserRow | nul
   return namespace.type === 'Group' ? namespace.name : (owner?.name ?? namespace.name);
 }
 
-/** Where a project lives: its page, its HTTP and SSH clone URLs (the API entity and hook payloads alike). */
-export function projectUrls(baseUrl: string, record: ProjectRecord) {
+/** GitLab's scp-like form on the external URL's host, when no SSH setting says otherwise. */
+export function defaultSshBase(baseUrl: string): string {
+  return `git@${new URL(baseUrl).hostname}:`;
+}
+
+/**
+ * Where a project lives: its page, its HTTP and SSH clone URLs (the API entity and hook payloads alike).
+ * `sshBase` is where SSH clone URLs start (`git@host:` or `ssh://git@host:port/`), from the SSH settings.
+ */
+export function projectUrls(baseUrl: string, record: ProjectRecord, sshBase = defaultSshBase(baseUrl)) {
   const fullPath = `${record.namespace.path}/${record.project.path}`;
-  const host = new URL(baseUrl).hostname;
   return {
     fullPath,
     webUrl: `${baseUrl}/${fullPath}`,
-    sshUrl: `git@${host}:${fullPath}.git`,
+    sshUrl: `${sshBase}${fullPath}.git`,
     httpUrl: `${baseUrl}/${fullPath}.git`,
   };
 }
@@ -87,7 +96,7 @@ export function presentProject(
   const forked = extras.forkedFrom
     ? { forked_from_project: presentBasicProject(extras.forkedFrom, extras.forkedFromOwner ?? null, baseUrl) }
     : {};
-  const urls = projectUrls(baseUrl, record);
+  const urls = projectUrls(baseUrl, record, options.sshBase);
   const showToken = options.runnersToken === true && canAdminProject(extras.access);
   return {
     id: project.id,

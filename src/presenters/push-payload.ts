@@ -7,6 +7,8 @@ import type { ProjectRecord, UserRow } from '../db/types.ts';
 
 export interface PushPayloadInput {
   baseUrl: string;
+  /** Where ssh clone URLs start (the SSH settings). */
+  sshBase?: string;
   record: ProjectRecord;
   user: UserRow;
   before: string;
@@ -24,7 +26,7 @@ export interface PushPayloadInput {
 
 export function presentPushPayload(input: PushPayloadInput) {
   const kind = input.ref.startsWith('refs/tags/') ? 'tag_push' : 'push';
-  const project = projectHookAttrs(input.baseUrl, input.record);
+  const project = projectHookAttrs(input.baseUrl, input.record, input.sshBase);
   return {
     object_kind: kind,
     event_name: kind,

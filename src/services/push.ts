@@ -104,6 +104,7 @@ async function pushPayloadFor(
   const files = await changedFiles(repoPath, commits.commits);
   return presentPushPayload({
     baseUrl: deps.config.externalUrl,
+    sshBase: deps.config.ssh.cloneUrlBase,
     record,
     user,
     before,

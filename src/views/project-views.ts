@@ -57,7 +57,7 @@ export async function presentProjectRecords(
         access: access.get(record.project.id)!,
       },
       deps.config.externalUrl,
-      options,
+      { ...options, sshBase: deps.config.ssh.cloneUrlBase },
     );
   });
 }
@@ -99,7 +99,7 @@ export async function presentProjectWithAccess(
       access,
     },
     deps.config.externalUrl,
-    options,
+    { ...options, sshBase: deps.config.ssh.cloneUrlBase },
   );
 }
 

@@ -77,6 +77,8 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     LABRADOR_HOOK_POLL_MS: '60000',
     // Production hashes cost tens of milliseconds each; tests sign in hundreds of users.
     LABRADOR_PASSWORD_HASH_COST: '4',
+    // Test apps do not listen; SSH tests start the SSH server themselves on a free port.
+    LABRADOR_SSH_PORT: '0',
     ...(database ? { LABRADOR_DATABASE_URL: database.url } : {}),
     ...env,
   });

@@ -67,6 +67,8 @@ export async function createInstance(): Promise<Instance> {
       LABRADOR_ROOT_TOKEN: rootToken,
       LABRADOR_ROOT_PASSWORD: 'root-password-1234',
       LABRADOR_PORT: '0',
+      // Processes run side by side: none may take the fixed default SSH port (tests start SSH in-process).
+      LABRADOR_SSH_PORT: '0',
       ...(database ? { LABRADOR_DATABASE_URL: database.url } : {}),
     },
     remove: async () => {
