@@ -6,7 +6,7 @@ import crypto from 'node:crypto';
 import net from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import ssh2 from 'ssh2';
-import type { AuthContext, Connection, ServerChannel, Session } from 'ssh2';
+import type { AuthContext, CipherAlgorithm, Connection, ServerChannel, Session } from 'ssh2';
 import type { Deps } from '../deps.ts';
 import { findSshKeyOwner, type SshKeyOwner } from '../services/ssh-keys.ts';
 import type { Worker } from '../workers/worker.ts';
@@ -14,6 +14,14 @@ import { loadHostKeys, type HostKey } from './host-keys.ts';
 import { acceptableGitProtocol, greet, runCommand } from './git-session.ts';
 
 const { Server, utils } = ssh2;
+
+const CIPHERS: CipherAlgorithm[] = [
+  'aes128-gcm@openssh.com',
+  'aes256-gcm@openssh.com',
+  'aes128-ctr',
+  'aes192-ctr',
+  'aes256-ctr',
+];
 
 /** OpenSSH's MaxAuthTries default. */
 const MAX_AUTH_ATTEMPTS = 6;
@@ -61,7 +69,13 @@ export class SshServer implements Worker {
     private readonly log: FastifyBaseLogger,
   ) {
     this.ssh = new Server(
-      { hostKeys: options.hostKeys.map((key) => key.privateKey), ident: 'Labrador' },
+      {
+        hostKeys: options.hostKeys.map((key) => key.privateKey),
+        ident: 'Labrador',
+        // AES through Node's crypto (hardware-accelerated). OpenSSH prefers chacha20-poly1305, which the
+        // library computes partly in JavaScript unless its optional native addon was built.
+        algorithms: { cipher: CIPHERS },
+      },
       (client, info) => this.accept(client, this.entries.get(`${info.ip}:${info.port}`)),
     );
     this.ssh.on('error', (error: Error) => log.error({ err: error }, 'ssh server error'));
