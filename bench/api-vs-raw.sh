@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Throughput of a Labrador endpoint as a ratio to a raw node:http server on the same machine, in the same
-# run (reference/performance.md). The raw baseline checks PRIVATE-TOKEN, matches the route with a regex and
+# run: a ratio stays comparable on a noisy machine. The raw baseline checks PRIVATE-TOKEN, matches the route with a regex and
 # JSON.stringify()s the very body the target answered, so both sides send the same bytes.
 #
 #   bench/api-vs-raw.sh <base-url> <token> <path> [rounds=5] [seconds=5] [connections=32]
