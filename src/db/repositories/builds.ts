@@ -5,6 +5,7 @@ import type { Database } from '../schema.ts';
 import type { CiBuildsTable } from '../schema.ts';
 import type { CiBuildRow, CiBuildType, Executor, NewCiBuild } from '../types.ts';
 import type { CiStatus, CiWhen } from '../../domain/types.ts';
+import { newestIdsPage } from './newest-ids.ts';
 
 // Rows per INSERT: ~30 columns each stays far below SQLite's 32,766 bound parameters.
 const INSERT_CHUNK = 200;
@@ -183,32 +184,6 @@ function buildIds(db: Executor, filter: BuildListFilter, status: CiStatus | unde
     .where(buildConditions(filter, status === undefined ? [] : [status]));
 }
 
-/**
- * The ids of a page, newest first, found on an index before any row is read (a deferred join): each
- * status is walked in id order on (project_id, type, status, id) and stops after offset + limit ids, so
- * page 201 costs what page 1 costs whatever the project's size.
- */
-function pageIds(db: Executor, filter: BuildListFilter, limit: number, offset: number) {
-  const statuses =
-    filter.statuses && filter.statuses.length > 0 ? [...new Set(filter.statuses)] : [undefined];
-  if (statuses.length === 1) {
-    return buildIds(db, filter, statuses[0]).orderBy('id', 'desc').limit(limit).offset(offset);
-  }
-  const walks = statuses.map((status, index) =>
-    db
-      .selectFrom(
-        buildIds(db, filter, status)
-          .orderBy('id', 'desc')
-          .limit(offset + limit)
-          .as(`s${index}`),
-      )
-      .select('id'),
-  );
-  let merged = walks[0]!;
-  for (const walk of walks.slice(1)) merged = merged.unionAll(walk);
-  return merged.orderBy('id', 'desc').limit(limit).offset(offset);
-}
-
 export function listBuilds(
   db: Executor,
   filter: BuildListFilter,
@@ -218,7 +193,17 @@ export function listBuilds(
   return db
     .selectFrom('ci_builds')
     .selectAll()
-    .where('id', 'in', pageIds(db, filter, limit, offset))
+    .where(
+      'id',
+      'in',
+      newestIdsPage(
+        db,
+        filter.statuses,
+        (status, n) => buildIds(db, filter, status).orderBy('id', 'desc').limit(n),
+        limit,
+        offset,
+      ),
+    )
     .orderBy('id', 'desc')
     .execute();
 }

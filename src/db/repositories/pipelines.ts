@@ -3,6 +3,7 @@ import type { CiPipelineRow, Executor, NewCiPipeline } from '../types.ts';
 import type { CiPipelinesTable } from '../schema.ts';
 import type { Updateable } from 'kysely';
 import type { CiStatus } from '../../domain/types.ts';
+import { newestIdsPage } from './newest-ids.ts';
 
 export function insertPipeline(db: Executor, row: NewCiPipeline): Promise<CiPipelineRow> {
   return db.insertInto('ci_pipelines').values(row).returningAll().executeTakeFirstOrThrow();
@@ -130,28 +131,6 @@ function pipelineIds(db: Executor, filter: PipelineListFilter, status: CiStatus 
   return query;
 }
 
-/** A page's ids newest first on an index (deferred join); several statuses are walked one by one. */
-function pipelinePageIds(db: Executor, filter: PipelineListFilter, limit: number, offset: number) {
-  const statuses =
-    filter.statuses && filter.statuses.length > 0 ? [...new Set(filter.statuses)] : [undefined];
-  if (statuses.length === 1) {
-    return pipelineIds(db, filter, statuses[0]).orderBy('id', 'desc').limit(limit).offset(offset);
-  }
-  const walks = statuses.map((status, index) =>
-    db
-      .selectFrom(
-        pipelineIds(db, filter, status)
-          .orderBy('id', 'desc')
-          .limit(offset + limit)
-          .as(`s${index}`),
-      )
-      .select('id'),
-  );
-  let merged = walks[0]!;
-  for (const walk of walks.slice(1)) merged = merged.unionAll(walk);
-  return merged.orderBy('id', 'desc').limit(limit).offset(offset);
-}
-
 export function listPipelines(
   db: Executor,
   filter: PipelineListFilter,
@@ -161,7 +140,17 @@ export function listPipelines(
   return db
     .selectFrom('ci_pipelines')
     .selectAll()
-    .where('id', 'in', pipelinePageIds(db, filter, limit, offset))
+    .where(
+      'id',
+      'in',
+      newestIdsPage(
+        db,
+        filter.statuses,
+        (status, n) => pipelineIds(db, filter, status).orderBy('id', 'desc').limit(n),
+        limit,
+        offset,
+      ),
+    )
     .orderBy('id', 'desc')
     .execute();
 }
