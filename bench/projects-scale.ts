@@ -13,6 +13,8 @@ import { sql } from 'kysely';
 import { loadConfig } from '../src/config.ts';
 import { startServer } from '../src/server.ts';
 import { NEW_PROJECT_SWITCHES } from '../src/db/repositories/projects.ts';
+import { personalNamespaceValues } from '../src/db/repositories/users.ts';
+import { benchUserValues } from './seed-rows.ts';
 
 const total = Number(process.argv[2] ?? 100_000);
 const requests = Number(process.argv[3] ?? 1000);
@@ -32,50 +34,12 @@ async function insertUser(username: string, token: string): Promise<{ id: number
   const at = new Date().toISOString();
   const user = await db
     .insertInto('users')
-    .values({
-      username,
-      name: `User ${username}`,
-      email: `${username}@example.com`,
-      encrypted_password: 'x',
-      authentication_token: token,
-      state: 'active',
-      admin: 0,
-      external: 0,
-      can_create_group: 1,
-      projects_limit: 100000,
-      bio: null,
-      location: null,
-      skype: '',
-      linkedin: '',
-      twitter: '',
-      website_url: '',
-      organization: null,
-      theme_id: 1,
-      color_scheme_id: 1,
-      two_factor_enabled: 0,
-      confirmed_at: at,
-      last_sign_in_at: at,
-      current_sign_in_at: at,
-      created_at: at,
-      updated_at: at,
-    })
+    .values(benchUserValues(username, token, at, 100000))
     .returning('id')
     .executeTakeFirstOrThrow();
   const namespace = await db
     .insertInto('namespaces')
-    .values({
-      name: username,
-      path: username,
-      owner_id: user.id,
-      type: null,
-      description: '',
-      visibility_level: 20,
-      request_access_enabled: 0,
-      lfs_enabled: 1,
-      share_with_group_lock: 0,
-      created_at: at,
-      updated_at: at,
-    })
+    .values(personalNamespaceValues({ id: user.id, username }, at))
     .returning('id')
     .executeTakeFirstOrThrow();
   return { id: user.id, namespace: namespace.id };

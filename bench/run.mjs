@@ -19,6 +19,8 @@ import { Buffer } from 'node:buffer';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openDatabase } from '../src/db/connect.ts';
 import { NEW_PROJECT_SWITCHES } from '../src/db/repositories/projects.ts';
+import { personalNamespaceValues } from '../src/db/repositories/users.ts';
+import { benchUserValues } from './seed-rows.ts';
 import { cloneBareRepository, repositoryPath } from '../src/git/repository.ts';
 import { freePort, gitEnv, gitRunner, rssKiB } from './git-bench-helpers.mjs';
 
@@ -113,36 +115,6 @@ async function startLabrador(engine) {
 // ---------------------------------------------------------------------------------------------------
 // Seeding in bulk through the database layer (the server is stopped meanwhile).
 
-function userValues(username, token, at) {
-  return {
-    username,
-    name: `User ${username}`,
-    email: `${username}@example.com`,
-    encrypted_password: 'x',
-    authentication_token: token,
-    state: 'active',
-    admin: 0,
-    external: 0,
-    can_create_group: 1,
-    projects_limit: 1_000_000,
-    bio: null,
-    location: null,
-    skype: '',
-    linkedin: '',
-    twitter: '',
-    website_url: '',
-    organization: null,
-    theme_id: 1,
-    color_scheme_id: 1,
-    two_factor_enabled: 0,
-    confirmed_at: at,
-    last_sign_in_at: at,
-    current_sign_in_at: at,
-    created_at: at,
-    updated_at: at,
-  };
-}
-
 async function inBatches(total, size, insert) {
   for (let done = 0; done < total; done += size) await insert(done, Math.min(size, total - done));
 }
@@ -157,26 +129,12 @@ async function seed(engine, size, state) {
       kysely.transaction().execute(async (trx) => {
         const users = Array.from({ length: count }, (_, k) => {
           const n = state.users + offset + k;
-          return userValues(`bench${n}`, n === 0 ? VIEWER_TOKEN : `bench-token-${n}`, at);
+          return benchUserValues(`bench${n}`, n === 0 ? VIEWER_TOKEN : `bench-token-${n}`, at);
         });
         const ids = await trx.insertInto('users').values(users).returning(['id', 'username']).execute();
         const namespaces = await trx
           .insertInto('namespaces')
-          .values(
-            ids.map((user) => ({
-              name: user.username,
-              path: user.username,
-              owner_id: user.id,
-              type: null,
-              description: '',
-              visibility_level: 20,
-              request_access_enabled: 0,
-              lfs_enabled: 1,
-              share_with_group_lock: 0,
-              created_at: at,
-              updated_at: at,
-            })),
-          )
+          .values(ids.map((user) => personalNamespaceValues(user, at)))
           .returning(['id', 'owner_id'])
           .execute();
         for (const namespace of namespaces)

@@ -31,6 +31,7 @@ export interface UserFullExtras {
 export type ProjectRow = Selectable<S.ProjectsTable>;
 
 export type NamespaceRow = Selectable<S.NamespacesTable>;
+export type NewNamespaceRow = Insertable<S.NamespacesTable>;
 
 export type NewProject = Insertable<S.ProjectsTable>;
 

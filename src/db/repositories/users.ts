@@ -4,7 +4,14 @@ import { sql } from 'kysely';
 import { identitiesByUser } from './identities.ts';
 import { personalProjectCounts } from './projects.ts';
 import { prepared } from '../prepared.ts';
-import type { Executor, NewUserRow, UserChanges, UserFullExtras, UserRow } from '../types.ts';
+import type {
+  Executor,
+  NewNamespaceRow,
+  NewUserRow,
+  UserChanges,
+  UserFullExtras,
+  UserRow,
+} from '../types.ts';
 import type { UserState } from '../../domain/types.ts';
 
 /**
@@ -254,27 +261,29 @@ export function insertUser(db: Executor, values: NewUserRow): Promise<UserRow> {
   return db.insertInto('users').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
+/** The row of a user's personal namespace (named and pathed after the username). */
+export function personalNamespaceValues(user: { id: number; username: string }, at: string): NewNamespaceRow {
+  return {
+    name: user.username,
+    path: user.username,
+    owner_id: user.id,
+    type: null,
+    description: '',
+    visibility_level: 20,
+    request_access_enabled: 0,
+    lfs_enabled: 1,
+    share_with_group_lock: 0,
+    created_at: at,
+    updated_at: at,
+  };
+}
+
 export async function insertPersonalNamespace(
   db: Executor,
   user: { id: number; username: string },
   at: string,
 ): Promise<void> {
-  await db
-    .insertInto('namespaces')
-    .values({
-      name: user.username,
-      path: user.username,
-      owner_id: user.id,
-      type: null,
-      description: '',
-      visibility_level: 20,
-      request_access_enabled: 0,
-      lfs_enabled: 1,
-      share_with_group_lock: 0,
-      created_at: at,
-      updated_at: at,
-    })
-    .execute();
+  await db.insertInto('namespaces').values(personalNamespaceValues(user, at)).execute();
 }
 
 /** Follows a username change, as GitLab's ensure_namespace_correct did. */
