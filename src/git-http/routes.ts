@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.ts';
 import { findProjectByFullPath } from '../http/loaders.ts';
 import { spawnGit } from '../git/exec.ts';
+import { uploadPackV2Advertisement } from '../git/capabilities.ts';
 import { repositoryPath } from '../git/repository.ts';
 import {
   authorizeGit,
@@ -134,6 +135,13 @@ export function registerGitHttp(app: FastifyInstance, deps: Deps): void {
           return sendError(reply, error);
         }
         const env = service === 'git-upload-pack' ? gitProtocol(request) : {};
+        const v2 = /version=2/.test(env.GIT_PROTOCOL ?? '');
+        noCache(reply);
+        reply.type(`application/x-${service}-advertisement`);
+        if (v2) {
+          const advertisement = await uploadPackV2Advertisement(auth.repoPath, env.GIT_PROTOCOL);
+          if (advertisement) return reply.send(advertisement);
+        }
         const args = service === 'git-upload-pack' ? ['upload-pack'] : receivePackArgs(deps);
         const child = spawnGit([...args, '--stateless-rpc', '--advertise-refs', auth.repoPath], {
           env,
@@ -142,12 +150,11 @@ export function registerGitHttp(app: FastifyInstance, deps: Deps): void {
         child.stderr!.resume();
         const out = new PassThrough();
         // Protocol v2 starts with its capability advertisement, without the service line.
-        if (!/version=2/.test(env.GIT_PROTOCOL ?? '')) out.write(`${pktLine(`# service=${service}\n`)}0000`);
+        if (!v2) out.write(`${pktLine(`# service=${service}\n`)}0000`);
         child.stdout!.pipe(out);
         child.on('error', (error) => out.destroy(error));
-        noCache(reply);
         reply.raw.on('close', () => child.exitCode === null && child.kill());
-        return reply.type(`application/x-${service}-advertisement`).send(out);
+        return reply.send(out);
       },
     );
 

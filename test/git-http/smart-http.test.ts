@@ -166,6 +166,39 @@ describe('git smart HTTP', () => {
     assert.match(body, /refs\/heads\/master/);
   });
 
+  it("answers a protocol v2 advertisement as git's own, and follows a change of the repository's config", async () => {
+    const auth = 'Basic ' + Buffer.from(`${owner.username}:${owner.password}`).toString('base64');
+    const advertise = async () => {
+      const response = await fetch(`${base}/${secret.fullPath}.git/info/refs?service=git-upload-pack`, {
+        headers: { authorization: auth, 'git-protocol': 'version=2' },
+      });
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get('content-type'), 'application/x-git-upload-pack-advertisement');
+      return response.text();
+    };
+    const fromGit = () =>
+      client.ok(['upload-pack', '--stateless-rpc', '--advertise-refs', secret.repoPath], client.home, {
+        GIT_PROTOCOL: 'version=2',
+      });
+    const first = await advertise();
+    assert.ok(first.startsWith('000eversion 2\n'), first.slice(0, 40));
+    assert.equal(first, await advertise());
+    assert.doesNotMatch(first, /filter/);
+    // A repository whose config allows partial clones advertises `filter` from the next request on.
+    await client.ok(['--git-dir', secret.repoPath, 'config', 'uploadpack.allowFilter', 'true']);
+    try {
+      const changed = await advertise();
+      assert.match(changed, /fetch=.*filter/);
+      assert.equal(changed, await fromGit());
+    } finally {
+      await client.ok(['--git-dir', secret.repoPath, 'config', '--unset', 'uploadpack.allowFilter']);
+    }
+    assert.equal(await advertise(), first);
+    // A v2 clone and ls-remote still work end to end.
+    const url = repoUrl(base, secret.fullPath, owner.username, owner.password);
+    assert.match(await client.ok(['-c', 'protocol.version=2', 'ls-remote', url]), /refs\/heads\/master/);
+  });
+
   it('clones with the private token as password, and refuses wrong credentials with 401', async () => {
     const clone = await client.run([
       'clone',

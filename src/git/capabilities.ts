@@ -1,0 +1,72 @@
+// The protocol v2 capability advertisement of upload-pack (the answer to `info/refs` for a v2 client:
+// `ls-remote`, `clone` and `fetch` of git 2.26+). Unlike v0's, it lists no refs: it is a function of
+// the git binary and of the configuration git reads (the repository's `config`, the user's global one),
+// so it is kept per configuration and the request is answered without starting a process. Refs are
+// listed by the `ls-refs` command that follows, which still runs git.
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { runGit } from './exec.ts';
+
+/** Distinct configurations remembered (repositories made by Labrador share one). */
+const MAX_ENTRIES = 64;
+const cache = new Map<string, Promise<Buffer | null>>();
+
+async function readOrEmpty(file: string): Promise<string> {
+  try {
+    return await fs.readFile(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** What git reads besides the repository's own config (system config is off: GIT_CONFIG_NOSYSTEM). */
+async function globalConfigStamp(): Promise<string> {
+  const home = process.env.HOME ?? os.homedir();
+  const xdg = process.env.XDG_CONFIG_HOME || path.join(home, '.config');
+  const stamps = await Promise.all(
+    [path.join(home, '.gitconfig'), path.join(xdg, 'git', 'config')].map((file) =>
+      fs.stat(file).then(
+        (stat) => `${stat.ino}:${stat.size}:${stat.mtimeMs}`,
+        () => '-',
+      ),
+    ),
+  );
+  return stamps.join('/');
+}
+
+async function advertise(repoPath: string, gitProtocol: string): Promise<Buffer | null> {
+  const result = await runGit(['upload-pack', '--stateless-rpc', '--advertise-refs', repoPath], {
+    env: { GIT_PROTOCOL: gitProtocol },
+  });
+  // Anything but a v2 advertisement (an old git answering v0 with refs, a failure) is never reused.
+  if (result.code !== 0 || !result.stdout.subarray(0, 14).equals(Buffer.from('000eversion 2\n'))) return null;
+  return result.stdout;
+}
+
+/**
+ * The v2 advertisement for `repoPath`, or null when git did not give one (then the caller runs git for
+ * this request as before). `gitProtocol` is the client's Git-Protocol value, already validated.
+ */
+export async function uploadPackV2Advertisement(
+  repoPath: string,
+  gitProtocol: string,
+): Promise<Buffer | null> {
+  const [config, stamp] = await Promise.all([
+    readOrEmpty(path.join(repoPath, 'config')),
+    globalConfigStamp(),
+  ]);
+  const key = `${gitProtocol}\0${stamp}\0${config}`;
+  let entry = cache.get(key);
+  if (!entry) {
+    entry = advertise(repoPath, gitProtocol);
+    if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
+    cache.set(key, entry);
+    // A failed or non-v2 answer is not remembered: the next request asks git again.
+    entry.then(
+      (value) => value === null && cache.delete(key),
+      () => cache.delete(key),
+    );
+  }
+  return entry;
+}
