@@ -2,13 +2,16 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { Db } from './db/connect.ts';
+import { PushQueue } from './services/push-queue.ts';
 
 export interface Deps {
   config: Config;
   db: Db;
   log: FastifyBaseLogger;
+  /** Pushes answered to the client whose events, hooks and pipelines are still being recorded. */
+  pushQueue: PushQueue;
 }
 
 export function createDeps(config: Config, db: Db, log: FastifyBaseLogger): Deps {
-  return { config, db, log };
+  return { config, db, log, pushQueue: new PushQueue(log) };
 }

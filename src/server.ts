@@ -118,7 +118,7 @@ export async function startServer(
       surfaces.push(sshSurface(config, ssh.port, ssh.hostKeys));
     }
     const root = await ensureRootUser(deps);
-    const hookWorker = new HookDeliveryWorker(db, config.hooks, log);
+    const hookWorker = new HookDeliveryWorker(db, config.hooks, log, () => deps.pushQueue.drain());
     hookWorker.start();
     const stuckBuildsWorker = new StuckBuildsWorker(deps, log);
     stuckBuildsWorker.start();
@@ -139,6 +139,8 @@ export async function startServer(
       close: () => {
         closing ??= (async () => {
           await Promise.all([http.close(), ...workers.map((worker) => worker.stop())]);
+          // Pushes already answered get their events recorded (or stay pending for the next start).
+          await deps.pushQueue.drain();
           await db.close();
         })();
         return closing;

@@ -198,7 +198,7 @@ export function registerGitHttp(app: FastifyInstance, deps: Deps): void {
         if (code !== 0) request.log.warn({ code, stderr }, 'git receive-pack failed');
       });
       noCache(reply);
-      // The response ends only after the push is processed, so its events exist when `git push` returns.
+      // The response ends once the push is settled; its events, hooks and pipelines follow (deps.pushQueue).
       return reply.type('application/x-git-receive-pack-result').send(run.output);
     });
   });

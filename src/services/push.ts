@@ -1,7 +1,10 @@
-// Push processing. A push is recorded as 'pending' before
-// receive-pack can move a ref; after receive-pack ends, the refs that really moved become events, the
-// first push chooses the default branch, and the push is marked processed — all in ONE transaction, so
-// a crash anywhere leaves a pending row that the next start-up processes (recoverPendingPushes).
+// Push processing, in two steps. A push is recorded as 'pending' before receive-pack can move a ref.
+// When receive-pack ends, settlePush records which refs really moved and does the branch bookkeeping a
+// next push depends on (the first push chooses the default branch, which becomes protected), before
+// `git push` gets its answer. processPush then records the events, hook deliveries and pipelines and
+// marks the push processed in ONE transaction; for git pushes that runs after the answer (PushQueue).
+// A crash anywhere leaves a pending row that the next start-up processes (recoverPendingPushes),
+// settled or not.
 import type { Deps } from '../deps.ts';
 import { now } from '../clock.ts';
 import { findProjectRecordById, updateProject } from '../db/repositories/projects.ts';
@@ -10,6 +13,7 @@ import {
   insertPendingPush,
   listPendingPushes,
   markPushProcessed,
+  markPushSettled,
 } from '../db/repositories/pushes.ts';
 import { findUserById } from '../db/repositories/users.ts';
 import { BLANK_SHA, changedFiles, commitsBetween, readCommits } from '../git/commits.ts';
@@ -134,10 +138,68 @@ export interface ProcessOptions {
   leaveUnmovedYoungerThanMs?: number;
 }
 
+/** What settlePush found: the updates that happened, and the default branch this push chose. */
+interface Settlement {
+  applied: RefUpdate[];
+  chosenDefaultBranch: string | null;
+}
+
+/** A pending row's applied_changes: null before settlePush, then its Settlement as JSON. */
+function readSettlement(push: PushRow): Settlement | null {
+  return push.applied_changes === null ? null : (JSON.parse(push.applied_changes) as Settlement);
+}
+
 /**
- * Processes one pending push: verifies which refs moved, then in ONE transaction records the push
- * events (with GitLab's push payload), the default branch and last_activity_at, and marks the push
- * processed. Returns what was recorded, or null when another process got there first.
+ * Settles a pending push (once): which refs moved, HEAD and default_branch for a first push, and the
+ * protection of a created default branch, in one transaction. Null when the push was not settled here:
+ * another process got there first, or (recovery) its refs have not moved and it may still be running.
+ */
+async function settle(
+  deps: Deps,
+  push: PushRow,
+  record: ProjectRecord | undefined,
+  options: ProcessOptions,
+): Promise<Settlement | null> {
+  if (!record) return { applied: [], chosenDefaultBranch: null };
+  const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
+  const applied = await appliedChanges(repoPath, JSON.parse(push.changes) as RefUpdate[]);
+  if (applied.length === 0 && options.leaveUnmovedYoungerThanMs !== undefined) {
+    const age = Date.now() - Date.parse(push.created_at);
+    if (age < options.leaveUnmovedYoungerThanMs) return null;
+  }
+  const chosenDefaultBranch = chooseDefaultBranch(record, applied);
+  if (chosenDefaultBranch) await setHead(repoPath, chosenDefaultBranch);
+  const settlement: Settlement = { applied, chosenDefaultBranch };
+  const at = now();
+  const claimed = await deps.db.kysely.transaction().execute(async (trx) => {
+    if (!(await markPushSettled(trx, push.id, JSON.stringify(settlement)))) return false;
+    if (chosenDefaultBranch) {
+      await updateProject(trx, record.project.id, { default_branch: chosenDefaultBranch });
+    }
+    const defaultBranch = chosenDefaultBranch ?? record.project.default_branch;
+    await protectCreatedDefaultBranch(trx, record.project.id, defaultBranch, applied, at);
+    return true;
+  });
+  if (!claimed) return null;
+  if (chosenDefaultBranch) record.project.default_branch = chosenDefaultBranch;
+  return settlement;
+}
+
+/**
+ * The first step of processing, for receive-pack to take before its answer ends: afterwards the
+ * repository and the project say what the next push must find (default branch, its protection).
+ */
+export async function settlePush(deps: Deps, pushId: number): Promise<void> {
+  const db = deps.db.kysely;
+  const push = await findPush(db, pushId);
+  if (!push || push.status !== 'pending' || readSettlement(push)) return;
+  await settle(deps, push, await findProjectRecordById(db, push.project_id), {});
+}
+
+/**
+ * Processes one pending push: settles it unless that was done, then in ONE transaction records the push
+ * events (with GitLab's push payload), hook deliveries, pipelines and last_activity_at, and marks the
+ * push processed. Returns what was recorded, or null when another process got there first.
  */
 export async function processPush(
   deps: Deps,
@@ -149,42 +211,27 @@ export async function processPush(
   if (!push || push.status !== 'pending') return null;
   const record = await findProjectRecordById(db, push.project_id);
   const user = push.user_id === null ? null : ((await findUserById(db, push.user_id)) ?? null);
-  let applied: RefUpdate[] = [];
+  const settlement = readSettlement(push) ?? (await settle(deps, push, record, options));
+  if (!settlement) return null;
+  const { applied, chosenDefaultBranch } = settlement;
   const payloads: PushPayload[] = [];
-  let newDefault: string | null = null;
   let plans: PipelinePlan[] = [];
-  if (record) {
+  if (record && user) {
     const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
-    applied = await appliedChanges(repoPath, JSON.parse(push.changes) as RefUpdate[]);
-    if (applied.length === 0 && options.leaveUnmovedYoungerThanMs !== undefined) {
-      const age = Date.now() - Date.parse(push.created_at);
-      if (age < options.leaveUnmovedYoungerThanMs) return null;
+    // The payloads name the new default branch, as GitLab's did after the first push.
+    const defaultBranch = chosenDefaultBranch ?? record.project.default_branch;
+    for (const change of applied) {
+      const isFirstDefaultPush =
+        chosenDefaultBranch !== null && change.ref === `${BRANCH_PREFIX}${chosenDefaultBranch}`;
+      payloads.push(
+        await pushPayloadFor(deps, repoPath, record, user, change, defaultBranch, isFirstDefaultPush),
+      );
     }
-    newDefault = chooseDefaultBranch(record, applied);
-    if (newDefault) await setHead(repoPath, newDefault);
-    // The payloads already name the new default branch, as GitLab's did after the first push.
-    if (newDefault) record.project.default_branch = newDefault;
-    const defaultBranch = newDefault ?? record.project.default_branch;
-    if (user) {
-      for (const change of applied) {
-        const isFirstDefaultPush = newDefault !== null && change.ref === `${BRANCH_PREFIX}${newDefault}`;
-        payloads.push(
-          await pushPayloadFor(deps, repoPath, record, user, change, defaultBranch, isFirstDefaultPush),
-        );
-      }
-      plans = await planPipelines(deps, repoPath, record, payloads);
-    }
+    plans = await planPipelines(deps, repoPath, record, payloads);
   }
   const at = now();
   const claimed = await db.transaction().execute(async (trx) => {
     if (!(await markPushProcessed(trx, push.id, JSON.stringify(applied), at))) return false;
-    if (record && newDefault) {
-      await updateProject(trx, record.project.id, { default_branch: newDefault });
-      record.project.default_branch = newDefault;
-    }
-    if (record) {
-      await protectCreatedDefaultBranch(trx, record.project.id, record.project.default_branch, applied, at);
-    }
     await recordPushEvents(trx, record, user, payloads, at);
     // Push / tag push project hooks and system hooks, in this same transaction (pipelines join here too).
     if (record) for (const data of payloads) await announcePush(trx, record.project.id, data);

@@ -1,7 +1,9 @@
 // git receive-pack for every transport: the caller's push rules handed to the pre-receive hook (the same
 // refusals and "remote:" texts over HTTP and SSH), the pushed commands recorded as a pending push before
-// any ref can move, and the push processed (events, hooks, pipelines) once receive-pack has ended,
-// before the caller's output ends, so its effects exist when `git push` returns.
+// any ref can move, and the push settled (which refs moved; a first push's default branch and its
+// protection) once receive-pack has ended, before the caller's output ends, so the next push finds
+// them. Its events, hook deliveries and pipelines are recorded right after, while the client goes on
+// (deps.pushQueue, in push order per project).
 import { PassThrough, pipeline, type Readable } from 'node:stream';
 import type { ChildProcess } from 'node:child_process';
 import type { FastifyBaseLogger } from 'fastify';
@@ -9,7 +11,7 @@ import type { Deps } from '../deps.ts';
 import { spawnGit } from '../git/exec.ts';
 import { hooksPath } from '../git/server-hooks.ts';
 import { RefUpdateReader } from '../git/pkt-line.ts';
-import { processPush, recordPendingPush } from './push.ts';
+import { processPush, recordPendingPush, settlePush } from './push.ts';
 import { pushNeedsHook } from '../policies/git-access.ts';
 import { pushRulesFor } from './push-rules.ts';
 import type { GitAuthorization } from './git-access.ts';
@@ -49,7 +51,7 @@ export interface ReceivePackOptions {
 
 export interface ReceivePackRun {
   child: ChildProcess;
-  /** receive-pack's stdout, ended only after the push has been processed. */
+  /** receive-pack's stdout, ended only after the push has been settled. */
   output: Readable;
 }
 
@@ -83,10 +85,14 @@ export async function startReceivePack(
   child.stdout!.pipe(output, { end: false });
   child.on('error', (error) => output.destroy(error));
   child.on('close', () => {
-    const finish = pushId === undefined ? Promise.resolve() : processPush(deps, pushId);
-    finish
-      .catch((error) => options.log.error({ err: error, pushId }, 'push processing failed'))
-      .finally(() => output.end());
+    if (pushId === undefined) return output.end();
+    const id = pushId;
+    settlePush(deps, id)
+      .catch((error) => options.log.error({ err: error, pushId: id }, 'settling a push failed'))
+      .finally(() => {
+        deps.pushQueue.enqueue(auth.record.project.id, () => processPush(deps, id), { pushId: id });
+        output.end();
+      });
   });
   return { child, output };
 }

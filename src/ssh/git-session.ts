@@ -104,7 +104,7 @@ export async function runCommand(
       resolve();
     });
   });
-  // receive-pack's output ends only after the push is processed; the exit status follows it.
+  // receive-pack's output ends only after the push is settled; the exit status follows it.
   await Promise.all([exited, new Promise((resolve) => output.once('end', resolve).once('close', resolve))]);
   finish(channel, status);
 }

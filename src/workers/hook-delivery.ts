@@ -59,6 +59,8 @@ export class HookDeliveryWorker implements Worker {
     private readonly db: Db,
     private readonly config: HookDeliveryConfig,
     private readonly log: FastifyBaseLogger,
+    /** Work still running that enqueues deliveries (push processing): drain() waits for it first. */
+    private readonly beforeDrain: () => Promise<void> = async () => {},
   ) {
     const connect = { timeout: config.timeoutMs };
     this.verifying = new Agent({ connect: { ...connect, rejectUnauthorized: true } });
@@ -97,11 +99,12 @@ export class HookDeliveryWorker implements Worker {
   }
 
   /**
-   * Sends everything due now and waits for it (tests). With `retries`, also waits out scheduled retries
+   * Sends everything due now, including what work still running enqueues, and waits for it (tests). With `retries`, also waits out scheduled retries
    * until no pending row is left or `timeoutMs` passes.
    */
   async drain(options: { retries?: boolean; timeoutMs?: number } = {}): Promise<void> {
     const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+    await this.beforeDrain();
     for (;;) {
       // A tick already running may have looked before the caller's rows were committed: wait it out and
       // take a fresh look.

@@ -13,7 +13,7 @@ import {
 import { GitClient, listen, repoUrl } from '../helpers/git.ts';
 import { AccessLevel } from '../../src/domain/types.ts';
 import { startServer } from '../../src/server.ts';
-import { recordPendingPush } from '../../src/services/push.ts';
+import { recordPendingPush, settlePush } from '../../src/services/push.ts';
 
 describe('push rules and push processing', () => {
   let t: TestApp;
@@ -118,6 +118,7 @@ describe('push rules and push processing', () => {
     assert.equal(await refSha('refs/heads/release/1.0'), '');
     await client.ok(['push', '-q', url(developer), 'HEAD:refs/heads/unprotected/1.0'], work);
     await client.ok(['push', '-q', url(developer), ':refs/heads/unprotected/1.0'], work);
+    await t.server.deps.pushQueue.drain();
     const rows = await t.server.deps.db.kysely
       .selectFrom('events')
       .select('data')
@@ -225,6 +226,54 @@ describe('push rules and push processing', () => {
         .where('id', '=', stalled)
         .executeTakeFirstOrThrow();
       assert.equal(left.status, 'pending');
+    } finally {
+      await restarted.close();
+    }
+  });
+
+  it('records on start-up the events of a push that was answered but not yet processed before a crash', async () => {
+    // receive-pack moved the ref and the push was settled (what happens before `git push` gets its
+    // answer); the process died before the events were recorded.
+    await client.ok(['checkout', '-q', '-b', 'answered'], work);
+    const sha = await client.commit(work, 'answered before the crash');
+    await client.ok(['push', '-q', project.repoPath, 'answered'], work);
+    const change = {
+      before: '0000000000000000000000000000000000000000',
+      after: sha,
+      ref: 'refs/heads/answered',
+    };
+    const pushId = await recordPendingPush(t.server.deps, project.id, developer.id, [change]);
+    await settlePush(t.server.deps, pushId);
+    const settled = await t.server.deps.db.kysely
+      .selectFrom('pushes')
+      .selectAll()
+      .where('id', '=', pushId)
+      .executeTakeFirstOrThrow();
+    assert.equal(settled.status, 'pending');
+    // The branch moves on before the restart: the events still tell what the answered push did.
+    await client.commit(work, 'a later push');
+    await client.ok(['push', '-q', project.repoPath, 'answered'], work);
+
+    const restarted = await startServer(t.config, pino({ level: 'silent' }));
+    try {
+      const db = restarted.deps.db.kysely;
+      const push = await db
+        .selectFrom('pushes')
+        .selectAll()
+        .where('id', '=', pushId)
+        .executeTakeFirstOrThrow();
+      assert.equal(push.status, 'processed');
+      assert.deepEqual(JSON.parse(push.applied_changes!), [change]);
+      const event = await db
+        .selectFrom('events')
+        .selectAll()
+        .where('project_id', '=', project.id)
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow();
+      const data = JSON.parse(event.data!);
+      assert.equal(data.ref, 'refs/heads/answered');
+      assert.equal(data.after, sha);
+      assert.equal(event.author_id, developer.id);
     } finally {
       await restarted.close();
     }

@@ -14,6 +14,8 @@ import { GitClient, listen, repoUrl } from '../helpers/git.ts';
 import { AccessLevel, Visibility } from '../../src/domain/types.ts';
 
 async function events(t: TestApp, projectId: number) {
+  // A push's events are recorded just after `git push` returns: wait for that.
+  await t.server.deps.pushQueue.drain();
   return t.server.deps.db.kysely
     .selectFrom('events')
     .selectAll()

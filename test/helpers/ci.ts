@@ -15,6 +15,8 @@ import { createProject, createUser, type TestProject, type TestUser } from './fa
 import { GitClient, listen, repoUrl } from './git.ts';
 
 export async function pipelinesOf(t: TestApp, projectId: number) {
+  // Pushes answered already have their pipelines recorded right after: wait for that.
+  await t.server.deps.pushQueue.drain();
   return t.server.deps.db.kysely
     .selectFrom('ci_pipelines')
     .selectAll()
@@ -24,6 +26,7 @@ export async function pipelinesOf(t: TestApp, projectId: number) {
 }
 
 export async function buildsOf(t: TestApp, pipelineId: number) {
+  await t.server.deps.pushQueue.drain();
   return t.server.deps.db.kysely
     .selectFrom('ci_builds')
     .selectAll()
@@ -56,7 +59,7 @@ export interface CiProject {
   owner: TestUser;
   project: TestProject;
   work: string;
-  /** Commits the files, pushes master and answers the project's newest pipeline (if any). */
+  /** Commits the files, pushes master and answers the project's newest pipeline (if any), once recorded. */
   push(
     files: Record<string, string>,
     message?: string,

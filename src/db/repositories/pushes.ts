@@ -1,4 +1,5 @@
-// The pushes log: a row per receive-pack request, pending until its events are recorded.
+// The pushes log: a row per receive-pack request, pending until its events are recorded. A pending row's
+// applied_changes is null until its refs are settled (services/push.ts), then holds that settlement.
 import type { Executor } from '../types.ts';
 import type { PushRow } from '../types.ts';
 
@@ -45,6 +46,21 @@ export async function markPushProcessed(
     .set({ status: 'processed', applied_changes: appliedChanges, processed_at: at })
     .where('id', '=', id)
     .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Records, while the push is still pending, what happened to its refs (settlePush): true for the one
+ * caller that records it first. processPush overwrites it with the applied changes when it finishes.
+ */
+export async function markPushSettled(db: Executor, id: number, settled: string): Promise<boolean> {
+  const result = await db
+    .updateTable('pushes')
+    .set({ applied_changes: settled })
+    .where('id', '=', id)
+    .where('status', '=', 'pending')
+    .where('applied_changes', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
