@@ -1,9 +1,7 @@
 // The build, run once by `npm ci` / `npm install` (the prepare script) or `npm run build`: bundles the
 // server (src/main.ts) into dist/main.mjs, the admin commands (src/admin.ts) into dist/admin.mjs and
 // the runner (src/runner/main.ts) into dist/runner.mjs, each one plain ES module (loading ~150
-// TypeScript modules through a loader took seconds), and the pre-receive hook (with the push rules it
-// imports) next to them, where src/git/server-hooks.ts looks for it. Starting never writes into the
-// checkout. `--outdir <dir>` builds elsewhere (the process tests).
+// TypeScript modules through a loader took seconds). Starting never writes into the checkout. `--outdir <dir>` builds elsewhere (the process tests).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +15,7 @@ const version = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf
 // Built beside the target and swapped in by renames, so a running server never sees half a bundle.
 const staging = `${outDir}.build-${process.pid}`;
 fs.rmSync(staging, { recursive: true, force: true });
-fs.mkdirSync(path.join(staging, 'hooks'), { recursive: true });
+fs.mkdirSync(staging, { recursive: true });
 await build({
   entryPoints: {
     main: path.join(root, 'src/main.ts'),
@@ -33,16 +31,6 @@ await build({
   packages: 'external',
   sourcemap: 'linked',
   define: { LABRADOR_VERSION: JSON.stringify(version) },
-  logLevel: 'warning',
-});
-// The hook is bundled too: it imports the push rules it shares with the API's writes.
-await build({
-  entryPoints: [path.join(root, 'src/git/hooks/pre-receive.mjs')],
-  outfile: path.join(staging, 'hooks/pre-receive.mjs'),
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
   logLevel: 'warning',
 });
 const previous = `${outDir}.old-${process.pid}`;

@@ -27,7 +27,7 @@ export function canWriteRepository(access: ProjectAccess, record: ProjectRecord)
 
 /**
  * Whether some ref update could be refused: masters and owners of an unarchived project without
- * protected branches pass every check, so their pushes skip the hook process.
+ * protected branches pass every check, so their pushes skip the pre-receive hook.
  */
 export function pushNeedsHook(rules: PushRules): boolean {
   return rules.archived || rules.protectedBranches.length > 0 || rules.accessLevel < AccessLevel.Master;

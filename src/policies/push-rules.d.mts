@@ -1,4 +1,4 @@
-// Types of push-rules.mjs (plain JavaScript so the pre-receive hook can load it without TypeScript).
+// Types of push-rules.mjs (plain JavaScript, with no imports).
 
 export declare const BLANK_SHA: string;
 
@@ -10,7 +10,7 @@ export declare const PUSH_REFUSALS: {
   pushProtected: string;
 };
 
-/** What the rules need to know about the pusher and the project (the hook receives it as JSON). */
+/** What the rules need to know about the pusher and the project. */
 export interface PushRules {
   /** The pusher's access level; administrators count as masters. */
   accessLevel: number;

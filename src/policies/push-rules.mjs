@@ -1,7 +1,7 @@
 // The push rules (GitLab's Gitlab::Checks::ChangeAccess and Gitlab::UserAccess#can_push_to_branch?), one
-// decision for every way a ref moves: the pre-receive hook of `git push` runs it in its own process, and
-// the API's branch, tag, file and commit writes run it before they move a ref. Plain JavaScript with no
-// imports, so the hook (started by git with plain node) can load it; types are in push-rules.d.mts.
+// decision for every way a ref moves: the server applies it to the commands of a `git push` (its
+// pre-receive hook then only applies the verdicts), and the API's branch, tag, file and commit writes
+// run it before they move a ref. Plain JavaScript with no imports; types are in push-rules.d.mts.
 
 export const BLANK_SHA = '0000000000000000000000000000000000000000';
 const MASTER = 40;

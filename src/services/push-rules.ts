@@ -1,4 +1,4 @@
-// What the pre-receive hook needs to decide a push (the pusher's level, archived, protected branches),
+// What the push rules need to decide a push (the pusher's level, archived, protected branches),
 // gathered before receive-pack starts, for git over HTTP and SSH alike.
 import type { Deps } from '../deps.ts';
 import { listProtectedBranches } from '../db/repositories/protected-branches.ts';

@@ -1,9 +1,13 @@
-// git receive-pack for every transport: the caller's push rules handed to the pre-receive hook (the same
-// refusals and "remote:" texts over HTTP and SSH), the pushed commands recorded as a pending push before
+// git receive-pack for every transport: the caller's push rules applied to the pushed commands and
+// handed to the pre-receive hook as verdicts (the same refusals and "remote:" texts over HTTP and SSH), the pushed commands recorded as a pending push before
 // any ref can move, and the push settled (which refs moved; a first push's default branch and its
 // protection) once receive-pack has ended, before the caller's output ends, so the next push finds
 // them. Its events, hook deliveries and pipelines are recorded right after, while the client goes on
 // (deps.pushQueue, in push order per project).
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { PassThrough, pipeline, type Readable } from 'node:stream';
 import type { ChildProcess } from 'node:child_process';
 import type { FastifyBaseLogger } from 'fastify';
@@ -14,23 +18,33 @@ import { RefUpdateReader } from '../git/pkt-line.ts';
 import { processPush, recordPendingPush, settlePush } from './push.ts';
 import { pushNeedsHook } from '../policies/git-access.ts';
 import { pushRulesFor } from './push-rules.ts';
+import { pushVerdicts } from './push-verdicts.ts';
+import type { PushRules } from '../policies/push-rules.mjs';
 import type { GitAuthorization } from './git-access.ts';
 
 interface PushSetup {
   env: Record<string, string>;
-  /** Whether any ref update could be refused (else the pre-receive hook, a process per push, is skipped). */
-  needsHook: boolean;
+  rules: PushRules;
+  /**
+   * Where the verdicts for the pre-receive hook go, or null when no ref update could be refused (then
+   * the hook is skipped).
+   */
+  verdictsFile: string | null;
 }
 
-/** Environment of receive-pack: GitLab's GL_ID and GL_PROTOCOL, and the pusher's rules for the hook. */
+/** Environment of receive-pack: GitLab's GL_ID and GL_PROTOCOL, and where the hook finds its verdicts. */
 async function pushSetup(deps: Deps, auth: GitAuthorization, protocol: 'http' | 'ssh'): Promise<PushSetup> {
   const rules = await pushRulesFor(deps, auth.record, auth.access);
+  const verdictsFile = pushNeedsHook(rules)
+    ? path.join(os.tmpdir(), `labrador-push-${process.pid}-${crypto.randomBytes(8).toString('hex')}`)
+    : null;
   return {
-    needsHook: pushNeedsHook(rules),
+    rules,
+    verdictsFile,
     env: {
       GL_ID: `user-${auth.user!.id}`,
       GL_PROTOCOL: protocol,
-      LABRADOR_PUSH_RULES: JSON.stringify(rules),
+      ...(verdictsFile ? { LABRADOR_PUSH_VERDICTS: verdictsFile } : {}),
     },
   };
 }
@@ -65,15 +79,22 @@ export async function startReceivePack(
   const setup = await pushSetup(deps, auth, options.protocol);
   let pushId: number | undefined;
   const reader = new RefUpdateReader(async (commands) => {
-    if (commands.length > 0) {
-      pushId = await recordPendingPush(deps, auth.record.project.id, auth.user!.id, commands);
+    if (commands.length === 0) return;
+    pushId = await recordPendingPush(deps, auth.record.project.id, auth.user!.id, commands);
+    // Before receive-pack gets the pack, so before its hook can look.
+    if (setup.verdictsFile) {
+      const verdicts = await pushVerdicts(auth.repoPath, setup.rules, commands);
+      await fs.writeFile(setup.verdictsFile, verdicts, { mode: 0o600 });
     }
   });
   const stateless = options.stateless ? ['--stateless-rpc'] : [];
-  const child = spawnGit([...receivePackArgs(deps, setup.needsHook), ...stateless, auth.repoPath], {
-    env: setup.env,
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+  const child = spawnGit(
+    [...receivePackArgs(deps, setup.verdictsFile !== null), ...stateless, auth.repoPath],
+    {
+      env: setup.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
   child.stdin!.on('error', () => {});
   pipeline(input, reader, child.stdin!, (error) => {
     if (error && child.exitCode === null) {
@@ -85,6 +106,7 @@ export async function startReceivePack(
   child.stdout!.pipe(output, { end: false });
   child.on('error', (error) => output.destroy(error));
   child.on('close', () => {
+    if (setup.verdictsFile) void fs.rm(setup.verdictsFile, { force: true }).catch(() => {});
     if (pushId === undefined) return output.end();
     const id = pushId;
     settlePush(deps, id)
