@@ -71,10 +71,12 @@ console.log(
 );
 console.log(`large.git: ${du(large)} KiB`);
 
-const { server, port } = await startGitServer(path.join(workdir, 'data'), [
-  `history=${history}`,
-  `large=${large}`,
-]);
+// `protected` is history again, with master protected: its pushes run the pre-receive hook.
+const { server, port } = await startGitServer(
+  path.join(workdir, 'data'),
+  [`history=${history}`, `large=${large}`, `protected=${history}`],
+  { BENCH_PROTECT: 'protected' },
+);
 const base = `http://root:bench-password-1234@127.0.0.1:${port}/root`;
 
 try {
@@ -123,6 +125,7 @@ try {
   git(['clone', '-q', history, local]);
   const pushHttp = [];
   const pushDisk = [];
+  const pushHooked = [];
   for (let round = 0; round < rounds; round++) {
     git(['checkout', '-q', '-B', `push-${round}`, 'origin/master'], { cwd: local });
     const who = ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com'];
@@ -131,17 +134,24 @@ try {
       git(['add', '-A'], { cwd: local });
       git([...who, 'commit', '-q', '-m', `push ${round} ${i}`], { cwd: local });
     }
-    const order = round % 2 === 0 ? ['http', 'disk'] : ['disk', 'http'];
+    const order = round % 2 === 0 ? ['http', 'hooked', 'disk'] : ['disk', 'hooked', 'http'];
+    const remotes = {
+      http: [`${base}/history.git`, pushHttp],
+      hooked: [`${base}/protected.git`, pushHooked],
+      disk: [`file://${diskTarget}`, pushDisk],
+    };
     for (const kind of order) {
-      const remote = kind === 'http' ? `${base}/history.git` : `file://${diskTarget}`;
-      (kind === 'http' ? pushHttp : pushDisk).push(
-        await timeGit(['-C', local, 'push', '-q', remote, `push-${round}`]),
-      );
+      const [remote, times] = remotes[kind];
+      times.push(await timeGit(['-C', local, 'push', '-q', remote, `push-${round}`]));
     }
   }
   const pushRatios = pushHttp.map((ms, i) => ms / pushDisk[i]);
+  const hookedRatios = pushHooked.map((ms, i) => ms / pushDisk[i]);
   console.log(
     `push of 100 commits (median ms): HTTP ${median(pushHttp).toFixed(0)}, file:// ${median(pushDisk).toFixed(0)}, ratio ${median(pushRatios).toFixed(2)}`,
+  );
+  console.log(
+    `  the same into a project with a protected master (pre-receive hook runs): HTTP ${median(pushHooked).toFixed(0)} ms, ratio ${median(hookedRatios).toFixed(2)}`,
   );
 
   const before = rssKiB(server.pid);

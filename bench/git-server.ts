@@ -2,7 +2,9 @@
 // Usage: node --import tsx bench/git-server.ts <data-dir> <port> <name>=<bare-repo>…
 // Each bare repository becomes the private project root/<name> (copied with `git clone --bare`), then
 // the server listens and prints "READY <port>". With BENCH_SSH_PORT (and BENCH_SSH_KEY, a public key
-// added to root) the built-in SSH server listens there too.
+// added to root) the built-in SSH server listens there too. The projects named in BENCH_PROTECT
+// (comma-separated) get their master protected, as GitLab's default protection does after a first push,
+// so their pushes run the pre-receive hook.
 import crypto from 'node:crypto';
 import pino from 'pino';
 import { loadConfig } from '../src/config.ts';
@@ -14,6 +16,7 @@ import {
   NEW_PROJECT_SWITCHES,
 } from '../src/db/repositories/projects.ts';
 import { cloneBareRepository, repositoryPath } from '../src/git/repository.ts';
+import { insertProtectedBranchIfMissing } from '../src/db/repositories/protected-branches.ts';
 import { now } from '../src/clock.ts';
 import { createKey } from '../src/services/keys.ts';
 import { startSshServer } from '../src/ssh/server.ts';
@@ -34,7 +37,7 @@ const namespace = (await findPersonalNamespace(db, root.id))!;
 for (const spec of repos) {
   const [name, source] = spec.split('=');
   const at = now();
-  await insertProject(db, {
+  const project = await insertProject(db, {
     namespace_id: namespace.id,
     creator_id: root.id,
     name,
@@ -52,6 +55,16 @@ for (const spec of repos) {
     updated_at: at,
   });
   await cloneBareRepository(source, repositoryPath(config.dataDir, namespace.path, name));
+  if ((process.env.BENCH_PROTECT ?? '').split(',').includes(name)) {
+    await insertProtectedBranchIfMissing(db, {
+      project_id: project.id,
+      name: 'master',
+      developers_can_push: 0,
+      developers_can_merge: 0,
+      created_at: at,
+      updated_at: at,
+    });
+  }
 }
 await server.app.listen({ port: config.port, host: '127.0.0.1' });
 if (process.env.BENCH_SSH_PORT) {
