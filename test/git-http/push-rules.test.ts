@@ -12,8 +12,21 @@ import {
 } from '../helpers/factory.ts';
 import { GitClient, listen, repoUrl } from '../helpers/git.ts';
 import { AccessLevel } from '../../src/domain/types.ts';
-import { startServer } from '../../src/server.ts';
+import { startServer, type Server } from '../../src/server.ts';
 import { recordPendingPush, settlePush } from '../../src/services/push.ts';
+
+/** A push's row and the project's newest event (with its payload), as `server` finds them. */
+async function pushAndNewestEvent(server: Server, pushId: number, projectId: number) {
+  const db = server.deps.db.kysely;
+  const push = await db.selectFrom('pushes').selectAll().where('id', '=', pushId).executeTakeFirstOrThrow();
+  const event = await db
+    .selectFrom('events')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
+  return { push, event, data: JSON.parse(event.data!) };
+}
 
 describe('push rules and push processing', () => {
   let t: TestApp;
@@ -201,22 +214,11 @@ describe('push rules and push processing', () => {
     const restarted = await startServer(t.config, pino({ level: 'silent' }));
     try {
       const db = restarted.deps.db.kysely;
-      const push = await db
-        .selectFrom('pushes')
-        .selectAll()
-        .where('id', '=', pushId)
-        .executeTakeFirstOrThrow();
+      const { push, event, data } = await pushAndNewestEvent(restarted, pushId, project.id);
       assert.equal(push.status, 'processed');
       assert.deepEqual(JSON.parse(push.applied_changes!), [
         { before: '0000000000000000000000000000000000000000', after: sha, ref: 'refs/heads/crashed' },
       ]);
-      const event = await db
-        .selectFrom('events')
-        .selectAll()
-        .where('project_id', '=', project.id)
-        .orderBy('id', 'desc')
-        .executeTakeFirstOrThrow();
-      const data = JSON.parse(event.data!);
       assert.equal(data.ref, 'refs/heads/crashed');
       assert.equal(data.after, sha);
       assert.equal(event.author_id, developer.id);
@@ -256,21 +258,9 @@ describe('push rules and push processing', () => {
 
     const restarted = await startServer(t.config, pino({ level: 'silent' }));
     try {
-      const db = restarted.deps.db.kysely;
-      const push = await db
-        .selectFrom('pushes')
-        .selectAll()
-        .where('id', '=', pushId)
-        .executeTakeFirstOrThrow();
+      const { push, event, data } = await pushAndNewestEvent(restarted, pushId, project.id);
       assert.equal(push.status, 'processed');
       assert.deepEqual(JSON.parse(push.applied_changes!), [change]);
-      const event = await db
-        .selectFrom('events')
-        .selectAll()
-        .where('project_id', '=', project.id)
-        .orderBy('id', 'desc')
-        .executeTakeFirstOrThrow();
-      const data = JSON.parse(event.data!);
       assert.equal(data.ref, 'refs/heads/answered');
       assert.equal(data.after, sha);
       assert.equal(event.author_id, developer.id);
