@@ -602,9 +602,9 @@ function markdown(results) {
       );
     }
     lines.push('', '| process | value |', '|---|---|');
-    for (const [name, ms] of Object.entries(result.start)) {
+    for (const [name, start] of Object.entries(result.start)) {
       lines.push(
-        `| cold start (${name === 'first' ? 'empty data dir: migrations, root' : `${name} data`}) | ${ms.toFixed(0)} ms |`,
+        `| cold start (${name === 'first' ? 'empty data dir: migrations, root' : `${name} data`}) | ${start.ms.toFixed(0)} ms (bare node ${start.bare.toFixed(0)} ms) |`,
       );
     }
     for (const [name, kib] of Object.entries(result.rss))
