@@ -6,6 +6,7 @@ import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
 import type { Database as Schema } from './schema.ts';
 import { attachDirectReader, rowBuilder, type RowBuilder } from './prepared.ts';
+import { ReadCache, readCacheKey } from './read-cache.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -114,16 +115,25 @@ export async function openDatabase(options: DbOptions): Promise<Db> {
     });
     const reader = openReader(path.join(options.dataDir, 'labrador.sqlite3'));
     const statements = new Map<string, { statement: SQLite.Statement; build: RowBuilder }>();
+    // Changes whenever another connection (our writer, or another process) has committed since this
+    // connection last asked: the version of the read cache.
+    const dataVersion = reader.prepare('pragma data_version').pluck();
+    const cache = new ReadCache();
     attachDirectReader(db.kysely, {
-      all: (_name, sql, parameters) => {
+      all: (name, sql, parameters) => {
         db.onQuery?.(sql, parameters);
+        const version = dataVersion.get();
+        const key = readCacheKey(name, parameters);
+        const kept = cache.get(version, key);
+        if (kept) return kept as unknown[];
         let entry = statements.get(sql);
         if (!entry) {
           const statement = reader.prepare(sql).raw(true);
           entry = { statement, build: rowBuilder(statement.columns().map((column) => column.name)) };
           statements.set(sql, entry);
         }
-        return (entry.statement.all(parameters) as unknown[][]).map(entry.build);
+        const rows = (entry.statement.all(parameters) as unknown[][]).map(entry.build);
+        return cache.set(version, key, rows) as unknown[];
       },
     });
     // The reader closes first: SQLite checkpoints the WAL into the database file and removes it only when

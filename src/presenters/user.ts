@@ -4,9 +4,19 @@
 import crypto from 'node:crypto';
 import type { UserFullExtras, UserRow } from '../db/types.ts';
 
+/** Avatar URLs by email: every user shown costs an md5 otherwise. Bounded; emptied when full. */
+const avatarUrls = new Map<string, string>();
+const MAX_AVATAR_URLS = 10_000;
+
 export function avatarUrl(email: string): string {
-  const hash = crypto.createHash('md5').update(email.trim().toLowerCase()).digest('hex');
-  return `http://www.gravatar.com/avatar/${hash}?s=80&d=identicon`;
+  let url = avatarUrls.get(email);
+  if (url === undefined) {
+    const hash = crypto.createHash('md5').update(email.trim().toLowerCase()).digest('hex');
+    url = `http://www.gravatar.com/avatar/${hash}?s=80&d=identicon`;
+    if (avatarUrls.size >= MAX_AVATAR_URLS) avatarUrls.clear();
+    avatarUrls.set(email, url);
+  }
+  return url;
 }
 
 /** ldap_blocked is kept internal: the API shows it as blocked, one of the two states clients know. */
