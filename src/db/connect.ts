@@ -7,6 +7,7 @@ import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
 import type { Database as Schema } from './schema.ts';
 import { attachDirectReader, rowBuilder, type RowBuilder } from './prepared.ts';
 import { ReadCache, readCacheKey } from './read-cache.ts';
+import { listenForChanges } from './change-notifications.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -85,21 +86,45 @@ export async function openDatabase(options: DbOptions): Promise<Db> {
     // Queries on such a connection still fail through their own promises, and the pool opens a new one.
     pool.on('error', () => {});
     pool.on('connect', (client) => client.on('error', () => {}));
-    db.kysely = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }), log });
+    // The read cache's version: moved by every statement this process sends that may write (before its
+    // caller hears of it) and by every change notification, which covers other processes.
+    let version = 0;
+    const changed = () => {
+      version += 1;
+    };
+    const changes = listenForChanges(options.databaseUrl, changed);
+    const cache = new ReadCache();
+    db.kysely = new Kysely<Schema>({
+      dialect: new PostgresDialect({ pool }),
+      log: (event) => {
+        if (!/^\s*select\b/i.test(event.query.sql)) changed();
+        log(event);
+      },
+    });
     // Prepared shapes outside transactions: named statements, prepared once per pooled connection.
     const builders = new Map<string, RowBuilder>();
     attachDirectReader(db.kysely, {
       all: async (name, text, values) => {
         db.onQuery?.(text, values);
+        const readAt = version;
+        const keep = changes.listening;
+        const key = readCacheKey(name, values);
+        const kept = keep ? cache.get(readAt, key) : undefined;
+        if (kept) return kept as unknown[];
         const result = await pool.query({ name, text, values, rowMode: 'array' });
         let build = builders.get(name);
         if (!build) {
           build = rowBuilder(result.fields.map((field) => field.name));
           builders.set(name, build);
         }
-        return result.rows.map(build);
+        return cache.set(readAt, key, result.rows.map(build), keep) as unknown[];
       },
     });
+    db.close = async () => {
+      await changes.close();
+      await db.kysely.destroy();
+    };
+    return db;
   } else {
     fs.mkdirSync(options.dataDir, { recursive: true });
     const sqlite = new SQLite(path.join(options.dataDir, 'labrador.sqlite3'));
@@ -144,6 +169,4 @@ export async function openDatabase(options: DbOptions): Promise<Db> {
     };
     return db;
   }
-  db.close = () => db.kysely.destroy();
-  return db;
 }

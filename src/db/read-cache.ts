@@ -29,11 +29,14 @@ export class ReadCache {
     return this.#entries.get(key);
   }
 
-  /** Keeps `rows` (frozen in place) as read at `version`; returns them. */
-  set(version: unknown, key: string, rows: unknown[]): readonly unknown[] {
+  /**
+   * Keeps `rows` as read at `version` (unless `keep` is false); returns them, frozen in place either way so
+   * that a caller changing a result fails in every test, cached or not.
+   */
+  set(version: unknown, key: string, rows: unknown[], keep = true): readonly unknown[] {
     for (const row of rows) Object.freeze(row);
     Object.freeze(rows);
-    if (version !== this.#version || rows.length > MAX_ROWS) return rows;
+    if (!keep || version !== this.#version || rows.length > MAX_ROWS) return rows;
     if (this.#entries.size >= MAX_ENTRIES) {
       const oldest = this.#entries.keys().next().value as string;
       this.#entries.delete(oldest);

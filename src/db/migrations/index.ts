@@ -1,5 +1,6 @@
 // Every migration, in order. A new area adds one file and one line here; names never change once merged.
-import { Migrator, type Migration } from 'kysely';
+import { Migrator, type Kysely, type Migration } from 'kysely';
+import { ensureChangeTriggers } from '../change-notifications.ts';
 import type { Db } from '../connect.ts';
 import type { MigrationFn } from './helpers.ts';
 import { up as users } from './001-users.ts';
@@ -50,6 +51,7 @@ function migrator(db: Db): Migrator {
 export async function migrate(db: Db): Promise<void> {
   const { error } = await migrator(db).migrateToLatest();
   if (error) throw error;
+  if (db.dialect === 'postgres') await ensureChangeTriggers(db.kysely as unknown as Kysely<never>);
 }
 
 /** Names of the migrations not yet run on this database (reads only). */
