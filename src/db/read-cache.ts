@@ -13,7 +13,7 @@
 /** A list above this many rows is not kept: pages and searches vary too much to be worth the memory. */
 const MAX_ROWS = 50;
 /** Entries kept for one version; the oldest goes first once full. */
-const MAX_ENTRIES = 10_000;
+const MAX_ENTRIES = 5_000;
 
 export class ReadCache {
   #version: unknown = undefined;
