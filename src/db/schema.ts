@@ -449,6 +449,8 @@ export interface CiListCountsTable {
 export interface ProjectCountsTable {
   visibility_level: number;
   archived: Bool;
+  /** Project id modulo 16: concurrent creates move different rows. */
+  shard: number;
   count: number;
 }
 
