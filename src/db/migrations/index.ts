@@ -18,6 +18,8 @@ import { up as stuckBuilds } from './013-stuck-builds.ts';
 import { up as ciListCounts } from './014-ci-list-counts.ts';
 import { up as deployKeys } from './016-deploy-keys.ts';
 import { up as projectListOrder } from './017-project-list-order.ts';
+import { up as projectCounts } from './018-project-counts.ts';
+import { up as projectListWalks } from './019-project-list-walks.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
@@ -35,6 +37,8 @@ const migrations: Array<[string, MigrationFn]> = [
   ['014-ci-list-counts', ciListCounts],
   ['016-deploy-keys', deployKeys],
   ['017-project-list-order', projectListOrder],
+  ['018-project-counts', projectCounts],
+  ['019-project-list-walks', projectListWalks],
 ];
 
 function migrator(db: Db): Migrator {
