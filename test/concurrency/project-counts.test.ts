@@ -62,7 +62,7 @@ describe('project counts under concurrent changes', () => {
         );
       }
     }
-    // (Not one of the flipped projects: a PUT racing the DELETE of its project is another matter.)
+    // (Not one of the flipped projects: the next test races a PUT against the DELETE of its project.)
     changes.push(t.request('DELETE', `/api/v3/projects/${doomed}`, { token: owner.token }));
     const answers = await Promise.all(changes);
     for (const answer of answers) assert.ok(answer.status < 500, JSON.stringify(answer.body));
@@ -74,5 +74,25 @@ describe('project counts under concurrent changes', () => {
     assert.equal(visible.total, visible.walked);
     const owned = await walkedTotal('/api/v3/projects/visible', owner.token);
     assert.equal(owned.total, 21);
+  });
+
+  it('a PUT racing the DELETE of its project answers 200 or 404, never 500', async () => {
+    const created = await t.request('POST', '/api/v3/projects', {
+      token: owner.token,
+      body: { name: 'raced', visibility_level: 0 },
+    });
+    assert.equal(created.status, 201);
+    const id = created.body.id as number;
+    const [edit, removal] = await Promise.all([
+      t.request('PUT', `/api/v3/projects/${id}`, {
+        token: owner.token,
+        body: { name: 'raced', description: 'edited while deleted' },
+      }),
+      t.request('DELETE', `/api/v3/projects/${id}`, { token: owner.token }),
+    ]);
+    // Either order is legitimate: the edit before the deletion (200), or after it (404).
+    assert.ok([200, 404].includes(edit.status), `${edit.status} ${edit.text}`);
+    assert.equal(removal.status, 200, removal.text);
+    assert.equal((await t.request('GET', `/api/v3/projects/${id}`, { token: owner.token })).status, 404);
   });
 });
