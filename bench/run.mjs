@@ -80,6 +80,8 @@ async function startLabrador(engine) {
       LABRADOR_ROOT_PASSWORD: ROOT_PASSWORD,
       LABRADOR_ROOT_TOKEN: 'bench-root-token',
       LABRADOR_LOG_LEVEL: 'warn',
+      // Git is measured over HTTP; a server already on the machine must not make the start fail on 2222.
+      LABRADOR_SSH_PORT: '0',
       ...(engine.databaseUrl ? { LABRADOR_DATABASE_URL: engine.databaseUrl } : {}),
     },
     stdio: ['ignore', 'ignore', 'inherit'],
