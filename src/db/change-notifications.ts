@@ -3,7 +3,7 @@
 // change (PostgreSQL delivers notifications at commit and folds a transaction's identical ones into one).
 // Each server process listens on its own connection and moves its read cache's version on every
 // notification; while it is not listening (connecting, or the connection dropped) it does not cache at all.
-import pg from 'pg';
+import type pg from 'pg';
 import { sql, type Kysely } from 'kysely';
 
 export const CHANGE_CHANNEL = 'labrador_changes';
@@ -45,15 +45,19 @@ export interface ChangeListener {
 const RECONNECT_MS = 1000;
 
 /** Listens on its own connection; `onChange` runs on every notification and whenever listening stops or starts. */
-export function listenForChanges(connectionString: string, onChange: () => void): ChangeListener {
+export function listenForChanges(
+  client: typeof pg.Client,
+  connectionString: string,
+  onChange: () => void,
+): ChangeListener {
   let listening = false;
   let closed = false;
-  let client: pg.Client | undefined;
+  let listener: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
 
   const connect = () => {
-    const current = new pg.Client({ connectionString, application_name: 'labrador-changes' });
-    client = current;
+    const current = new client({ connectionString, application_name: 'labrador-changes' });
+    listener = current;
     let down = false;
     const lost = () => {
       if (down) return;
@@ -87,7 +91,7 @@ export function listenForChanges(connectionString: string, onChange: () => void)
       closed = true;
       listening = false;
       clearTimeout(retry);
-      await client?.end().catch(() => {});
+      await listener?.end().catch(() => {});
     },
   };
 }

@@ -2,12 +2,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import pg from 'pg';
+import type pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
 import type { Database as Schema } from './schema.ts';
 import { attachDirectReader, rowBuilder, type RowBuilder } from './prepared.ts';
 import { ReadCache, readCacheKey } from './read-cache.ts';
 import { listenForChanges } from './change-notifications.ts';
+import { lazy } from '../lazy.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -59,8 +60,8 @@ function openReader(file: string): SQLite.Database {
   return reader;
 }
 
-// PostgreSQL returns int8 (count(*), sum) as strings; every count we take fits a JS number.
-pg.types.setTypeParser(20, (value: string) => Number(value));
+/** PostgreSQL's client, loaded only when PostgreSQL is used. */
+const postgresClient = lazy<typeof pg>('pg');
 
 export async function openDatabase(options: DbOptions): Promise<Db> {
   const db: Db = {
@@ -74,6 +75,9 @@ export async function openDatabase(options: DbOptions): Promise<Db> {
   };
 
   if (options.databaseUrl) {
+    const pg = postgresClient();
+    // PostgreSQL returns int8 (count(*), sum) as strings; every count we take fits a JS number.
+    pg.types.setTypeParser(20, (value: string) => Number(value));
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: 10,
@@ -92,7 +96,7 @@ export async function openDatabase(options: DbOptions): Promise<Db> {
     const changed = () => {
       version += 1;
     };
-    const changes = listenForChanges(options.databaseUrl, changed);
+    const changes = listenForChanges(pg.Client, options.databaseUrl, changed);
     const cache = new ReadCache();
     db.kysely = new Kysely<Schema>({
       dialect: new PostgresDialect({ pool }),
