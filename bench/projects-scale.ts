@@ -1,9 +1,10 @@
 // Does GET /projects and GET /projects/:id/events cost the same at 100,000 projects as at 100?
-// Usage: node --import tsx bench/projects-scale.ts [total=100000] [requests=1000]
+// Usage: node --import tsx bench/projects-scale.ts [total=100000] [requests=1000] [--plans]
 // (LABRADOR_DATABASE_URL=postgres://… to run on PostgreSQL.) Fills the database directly with SQL —
 // projects spread over 1,000 users' namespaces, each with its creator as master and a "created" event —
 // while one viewer is a member of the same 20 projects throughout; then times both endpoints in-process
 // (Fastify inject: no socket) first at 100 projects, then again after growing the tables to `total`.
+// --plans: afterwards, the plan of every statement each endpoint runs, at `total` projects.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,8 +17,10 @@ import { NEW_PROJECT_SWITCHES } from '../src/db/repositories/projects.ts';
 import { personalNamespaceValues } from '../src/db/repositories/users.ts';
 import { benchUserValues } from './seed-rows.ts';
 
-const total = Number(process.argv[2] ?? 100_000);
-const requests = Number(process.argv[3] ?? 1000);
+const positional = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
+const total = Number(positional[0] ?? 100_000);
+const requests = Number(positional[1] ?? 1000);
+const showPlans = process.argv.includes('--plans');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labrador-bench-'));
 const config = loadConfig({
   ...process.env,
@@ -136,21 +139,24 @@ for (const p of viewerProjects) {
     .execute();
 }
 const eventsProject = viewerProjects[0].id;
-for (let i = 0; i < 60; i++) {
+// Enough events for page 201 at per_page=20 (4,020), the same at every size.
+for (let i = 0; i < 5000; i += 500) {
   const at = new Date().toISOString();
   await db
     .insertInto('events')
-    .values({
-      project_id: eventsProject,
-      author_id: viewer.id,
-      action: 5,
-      target_id: null,
-      target_type: null,
-      title: null,
-      data: JSON.stringify({ before: 'a'.repeat(40), after: 'b'.repeat(40), ref: 'refs/heads/master' }),
-      created_at: at,
-      updated_at: at,
-    })
+    .values(
+      Array.from({ length: 500 }, () => ({
+        project_id: eventsProject,
+        author_id: viewer.id,
+        action: 5,
+        target_id: null,
+        target_type: null,
+        title: null,
+        data: JSON.stringify({ before: 'a'.repeat(40), after: 'b'.repeat(40), ref: 'refs/heads/master' }),
+        created_at: at,
+        updated_at: at,
+      })),
+    )
     .execute();
 }
 
@@ -178,13 +184,31 @@ async function time(url: string): Promise<{ p50: number; p99: number; mean: numb
 }
 
 const endpoints = [
-  '/api/v3/projects',
+  '/api/v3/projects/visible?per_page=20',
+  '/api/v3/projects/visible?page=201&per_page=20',
+  '/api/v3/projects/visible?per_page=20&order_by=last_activity_at&sort=asc',
+  '/api/v3/projects?per_page=20',
   '/api/v3/projects?page=1&per_page=100&order_by=last_activity_at',
-  `/api/v3/projects/${eventsProject}/events`,
-  `/api/v3/projects/${eventsProject}/events?page=3`,
-  // Not flat by nature (they list a share of the whole table); shown for the record.
-  '/api/v3/projects/visible',
+  `/api/v3/projects/${eventsProject}/events?per_page=20`,
+  `/api/v3/projects/${eventsProject}/events?page=201&per_page=20`,
 ];
+
+/** Every statement one request runs, with its plan (EXPLAIN QUERY PLAN on SQLite, EXPLAIN on PostgreSQL). */
+async function printPlans(url: string): Promise<void> {
+  const statements: Array<[string, readonly unknown[]]> = [];
+  server.deps.db.onQuery = (text, parameters) => statements.push([text, parameters]);
+  await server.app.inject({ method: 'GET', url, headers: { 'private-token': 'viewer-token' } });
+  server.deps.db.onQuery = undefined;
+  console.log(`\n${url}`);
+  for (const [text, parameters] of statements) {
+    if (/^(begin|commit|rollback|savepoint|release)\b/i.test(text.trim())) continue;
+    const explain = server.deps.db.dialect === 'postgres' ? 'explain' : 'explain query plan';
+    const plan = await sql.raw(`${explain} ${text}`).compile(db);
+    const rows = (await db.executeQuery({ ...plan, parameters })).rows as Array<Record<string, unknown>>;
+    console.log(`  ${text.slice(0, 300)}`);
+    for (const row of rows) console.log(`    ${String(row.detail ?? row['QUERY PLAN'])}`);
+  }
+}
 
 const results: Record<string, Record<number, Awaited<ReturnType<typeof time>>>> = {};
 for (const size of [100, total]) {
@@ -197,6 +221,7 @@ for (const size of [100, total]) {
     (results[url] ??= {})[size] = await time(url);
   }
 }
+if (showPlans) for (const url of endpoints) await printPlans(url);
 
 console.log(
   `\n${server.deps.db.dialect}, ${requests} sequential in-process requests each, viewer is member of 20 projects`,

@@ -5,7 +5,19 @@ export function now(): string {
   return new Date().toISOString();
 }
 
-/** Today as YYYY-MM-DD (UTC): a membership or share with expires_at <= today has expired. */
+const DAY_MS = 86_400_000;
+let todayText = '';
+let tomorrowAt = 0;
+
+/**
+ * Today as YYYY-MM-DD (UTC): a membership or share with expires_at <= today has expired. Every project
+ * read asks, so the text is made once a day.
+ */
 export function today(): string {
-  return new Date().toISOString().slice(0, 10);
+  const at = Date.now();
+  if (at >= tomorrowAt || at < tomorrowAt - DAY_MS) {
+    todayText = new Date(at).toISOString().slice(0, 10);
+    tomorrowAt = (Math.floor(at / DAY_MS) + 1) * DAY_MS;
+  }
+  return todayText;
 }

@@ -6,10 +6,13 @@
 // name), cache; every other top-level key is a job, and a key starting with "." is a hidden job (a
 // template for anchors). A job inherits the global before_script, image, services, after_script,
 // variables and cache it does not set itself.
-import YAML from 'yaml';
+import type YAML from 'yaml';
+import { lazy } from '../lazy.ts';
 import { parseDuration } from './durations.ts';
 import { isValidRefPattern } from './ref-policy.ts';
 import type { CiWhen } from '../domain/types.ts';
+
+const yaml = lazy<typeof YAML>('yaml');
 
 export interface YamlVariable {
   key: string;
@@ -488,7 +491,7 @@ function rubyBooleans(tags: YAML.Tags): YAML.Tags {
 
 function loadYaml(text: string): unknown {
   try {
-    return YAML.parse(text, {
+    return yaml().parse(text, {
       version: '1.1',
       customTags: rubyBooleans,
       merge: true,

@@ -2,10 +2,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import pg from 'pg';
+import type pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
 import type { Database as Schema } from './schema.ts';
 import { attachDirectReader, rowBuilder, type RowBuilder } from './prepared.ts';
+import { ReadCache, readCacheKey } from './read-cache.ts';
+import { listenForChanges } from './change-notifications.ts';
+import { lazy } from '../lazy.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -57,8 +60,8 @@ function openReader(file: string): SQLite.Database {
   return reader;
 }
 
-// PostgreSQL returns int8 (count(*), sum) as strings; every count we take fits a JS number.
-pg.types.setTypeParser(20, (value: string) => Number(value));
+/** PostgreSQL's client, loaded only when PostgreSQL is used. */
+const postgresClient = lazy<typeof pg>('pg');
 
 export async function openDatabase(options: DbOptions): Promise<Db> {
   const db: Db = {
@@ -72,6 +75,9 @@ export async function openDatabase(options: DbOptions): Promise<Db> {
   };
 
   if (options.databaseUrl) {
+    const pg = postgresClient();
+    // PostgreSQL returns int8 (count(*), sum) as strings; every count we take fits a JS number.
+    pg.types.setTypeParser(20, (value: string) => Number(value));
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: 10,
@@ -84,21 +90,45 @@ export async function openDatabase(options: DbOptions): Promise<Db> {
     // Queries on such a connection still fail through their own promises, and the pool opens a new one.
     pool.on('error', () => {});
     pool.on('connect', (client) => client.on('error', () => {}));
-    db.kysely = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }), log });
+    // The read cache's version: moved by every statement this process sends that may write (before its
+    // caller hears of it) and by every change notification, which covers other processes.
+    let version = 0;
+    const changed = () => {
+      version += 1;
+    };
+    const changes = listenForChanges(pg.Client, options.databaseUrl, changed);
+    const cache = new ReadCache();
+    db.kysely = new Kysely<Schema>({
+      dialect: new PostgresDialect({ pool }),
+      log: (event) => {
+        if (!/^\s*select\b/i.test(event.query.sql)) changed();
+        log(event);
+      },
+    });
     // Prepared shapes outside transactions: named statements, prepared once per pooled connection.
     const builders = new Map<string, RowBuilder>();
     attachDirectReader(db.kysely, {
       all: async (name, text, values) => {
         db.onQuery?.(text, values);
+        const readAt = version;
+        const keep = changes.listening;
+        const key = readCacheKey(name, values);
+        const kept = keep ? cache.get(readAt, key) : undefined;
+        if (kept) return kept as unknown[];
         const result = await pool.query({ name, text, values, rowMode: 'array' });
         let build = builders.get(name);
         if (!build) {
           build = rowBuilder(result.fields.map((field) => field.name));
           builders.set(name, build);
         }
-        return result.rows.map(build);
+        return cache.set(readAt, key, result.rows.map(build), keep) as unknown[];
       },
     });
+    db.close = async () => {
+      await changes.close();
+      await db.kysely.destroy();
+    };
+    return db;
   } else {
     fs.mkdirSync(options.dataDir, { recursive: true });
     const sqlite = new SQLite(path.join(options.dataDir, 'labrador.sqlite3'));
@@ -114,16 +144,25 @@ export async function openDatabase(options: DbOptions): Promise<Db> {
     });
     const reader = openReader(path.join(options.dataDir, 'labrador.sqlite3'));
     const statements = new Map<string, { statement: SQLite.Statement; build: RowBuilder }>();
+    // Changes whenever another connection (our writer, or another process) has committed since this
+    // connection last asked: the version of the read cache.
+    const dataVersion = reader.prepare('pragma data_version').pluck();
+    const cache = new ReadCache();
     attachDirectReader(db.kysely, {
-      all: (_name, sql, parameters) => {
+      all: (name, sql, parameters) => {
         db.onQuery?.(sql, parameters);
+        const version = dataVersion.get();
+        const key = readCacheKey(name, parameters);
+        const kept = cache.get(version, key);
+        if (kept) return kept as unknown[];
         let entry = statements.get(sql);
         if (!entry) {
           const statement = reader.prepare(sql).raw(true);
           entry = { statement, build: rowBuilder(statement.columns().map((column) => column.name)) };
           statements.set(sql, entry);
         }
-        return (entry.statement.all(parameters) as unknown[][]).map(entry.build);
+        const rows = (entry.statement.all(parameters) as unknown[][]).map(entry.build);
+        return cache.set(version, key, rows) as unknown[];
       },
     });
     // The reader closes first: SQLite checkpoints the WAL into the database file and removes it only when
@@ -134,6 +173,4 @@ export async function openDatabase(options: DbOptions): Promise<Db> {
     };
     return db;
   }
-  db.close = () => db.kysely.destroy();
-  return db;
 }

@@ -25,6 +25,22 @@ export function rowBuilder(names: readonly string[]): RowBuilder {
   return new Function('values', `return { ${properties.join(', ')} };`) as RowBuilder;
 }
 
+/**
+ * Compiles `(row) => ({ project: { id: row.p_id, … }, namespace: { id: row.n_id, … } })`: splits a joined
+ * row into one object per column prefix. A loop over built key names cost more than the statement itself.
+ */
+export function rowSplitter<K extends string>(
+  groups: Record<K, { prefix: string; columns: readonly string[] }>,
+): (row: Record<string, unknown>) => Record<K, Record<string, unknown>> {
+  const parts = Object.entries<{ prefix: string; columns: readonly string[] }>(groups).map(
+    ([group, { prefix, columns }]) => {
+      const fields = columns.map((c) => `${JSON.stringify(c)}: row[${JSON.stringify(prefix + c)}]`);
+      return `${JSON.stringify(group)}: { ${fields.join(', ')} }`;
+    },
+  );
+  return new Function('row', `return { ${parts.join(', ')} };`) as never;
+}
+
 const readers = new WeakMap<object, DirectReader>();
 
 /** Lets prepared shapes run directly when executed on this (root, non-transaction) Kysely instance. */

@@ -445,6 +445,15 @@ export interface CiListCountsTable {
   pipelines: Generated<number>;
 }
 
+/** Projects per visibility level and archived flag, kept by triggers (migration 018-project-counts). */
+export interface ProjectCountsTable {
+  visibility_level: number;
+  archived: Bool;
+  /** Project id modulo 16: concurrent creates move different rows. */
+  shard: number;
+  count: number;
+}
+
 export interface Database {
   users: UsersTable;
   identities: IdentitiesTable;
@@ -476,4 +485,5 @@ export interface Database {
   releases: ReleasesTable;
   repository_moves: RepositoryMovesTable;
   ci_list_counts: CiListCountsTable;
+  project_counts: ProjectCountsTable;
 }

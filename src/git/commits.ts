@@ -72,10 +72,42 @@ export function parseCommitObject(id: string, raw: Buffer): Commit {
  * Reads many commits through one `git cat-file --batch`. Unknown ids and non-commits are left out;
  * the map is keyed by the id asked for.
  */
-export function readCommits(repoPath: string, ids: string[]): Promise<Map<string, Commit>> {
+export async function readCommits(
+  repoPath: string,
+  ids: string[],
+  options: { remembered?: boolean } = {},
+): Promise<Map<string, Commit>> {
   const result = new Map<string, Commit>();
-  const unique = [...new Set(ids)];
-  if (unique.length === 0) return Promise.resolve(result);
+  const missing: string[] = [];
+  for (const id of new Set(ids)) {
+    const known =
+      options.remembered && FULL_SHA.test(id) ? knownCommits.get(`${repoPath}\0${id}`) : undefined;
+    if (known) result.set(id, known);
+    else missing.push(id);
+  }
+  if (missing.length === 0) return result;
+  for (const [id, commit] of await readCommitObjects(repoPath, missing)) {
+    Object.freeze(commit);
+    result.set(id, commit);
+    if (!FULL_SHA.test(id)) continue;
+    if (knownCommits.size >= MAX_KNOWN_COMMITS) knownCommits.clear();
+    knownCommits.set(`${repoPath}\0${id}`, commit);
+  }
+  return result;
+}
+
+/**
+ * Commits already read, by repository and full id: an object never changes, and every page of builds
+ * shows the same few commits (one `git cat-file` spawn saved per page). Refs and abbreviated ids are never
+ * kept. Only pages ask with `remembered`: a check that a commit exists must ask the repository (a project
+ * deleted and made again under the same path has a new one). Bounded; emptied when full.
+ */
+const knownCommits = new Map<string, Commit>();
+const MAX_KNOWN_COMMITS = 20_000;
+const FULL_SHA = /^[0-9a-f]{40}$/;
+
+function readCommitObjects(repoPath: string, unique: string[]): Promise<Map<string, Commit>> {
+  const result = new Map<string, Commit>();
   return new Promise((resolve, reject) => {
     const child = spawnGit(['cat-file', '--batch'], { cwd: repoPath, stdio: ['pipe', 'pipe', 'pipe'] });
     const chunks: Buffer[] = [];

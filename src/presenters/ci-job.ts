@@ -59,8 +59,7 @@ export function buildRepoUrl(baseUrl: string, record: ProjectRecord, token: stri
 export function presentJob(input: JobInput) {
   const { build, pipeline, record, now } = input;
   const live = hasLiveArtifacts(build, now);
-  return {
-    ...presentRunnerBuild(build, pipeline, record, now),
+  return Object.assign(presentRunnerBuild(build, pipeline, record, now), {
     commands: build.commands,
     repo_url: buildRepoUrl(input.baseUrl, record, build.token),
     before_sha: pipeline.before_sha ?? BLANK_SHA,
@@ -72,5 +71,5 @@ export function presentJob(input: JobInput) {
     depends_on_builds: input.dependencies.map((dependency) =>
       presentRunnerBuild(dependency, pipeline, record, now),
     ),
-  };
+  });
 }

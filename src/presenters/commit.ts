@@ -24,14 +24,13 @@ export function presentRepoCommit(commit: Commit) {
 
 /** `status` is the status of the commit's pipelines, null while it has none. */
 export function presentRepoCommitDetail(commit: Commit, stats: DiffStats, status: string | null) {
-  return {
-    ...presentRepoCommit(commit),
+  return Object.assign(presentRepoCommit(commit), {
     parent_ids: commit.parentIds,
     committed_date: commit.committedDate,
     authored_date: commit.authoredDate,
     stats: { additions: stats.additions, deletions: stats.deletions, total: stats.total },
     status,
-  };
+  });
 }
 
 /** The commit as a raw hash (what RepoBranch and RepoTag embedded). */

@@ -23,7 +23,7 @@ export function presentGroupDetail(
   projects: unknown[],
   sharedProjects: unknown[],
 ) {
-  return { ...presentGroup(group, baseUrl), projects, shared_projects: sharedProjects };
+  return Object.assign(presentGroup(group, baseUrl), { projects, shared_projects: sharedProjects });
 }
 
 export function presentNamespace(namespace: NamespaceRow) {

@@ -9,7 +9,7 @@ export function presentSSHKey(key: KeyRow) {
 
 /** SSHKeyWithUser: the key and its owner in the administrator form. */
 export function presentSSHKeyWithUser(key: KeyRow, user: UserRow, baseUrl: string, extras: UserFullExtras) {
-  return { ...presentSSHKey(key), user: presentUserFull(user, baseUrl, extras) };
+  return Object.assign(presentSSHKey(key), { user: presentUserFull(user, baseUrl, extras) });
 }
 
 /** The destroyed row as GitLab's `to_json` printed it (`type` is "DeployKey" for deploy keys). */

@@ -8,11 +8,10 @@ export interface MembershipFields {
 }
 
 export function presentMember(user: UserRow, member: MembershipFields, baseUrl: string) {
-  return {
-    ...presentUserBasic(user, baseUrl),
+  return Object.assign(presentUserBasic(user, baseUrl), {
     access_level: member.access_level,
     expires_at: member.expires_at,
-  };
+  });
 }
 
 export interface ProjectGroupLinkFields {

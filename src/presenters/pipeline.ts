@@ -8,8 +8,7 @@ export function presentPipelineBasic(pipeline: CiPipelineRow) {
 }
 
 export function presentPipeline(pipeline: CiPipelineRow, user: UserRow | null, baseUrl: string) {
-  return {
-    ...presentPipelineBasic(pipeline),
+  return Object.assign(presentPipelineBasic(pipeline), {
     before_sha: pipeline.before_sha,
     tag: pipeline.tag === 1,
     yaml_errors: pipeline.yaml_errors,
@@ -20,5 +19,5 @@ export function presentPipeline(pipeline: CiPipelineRow, user: UserRow | null, b
     finished_at: pipeline.finished_at,
     committed_at: pipeline.committed_at,
     duration: pipeline.duration,
-  };
+  });
 }

@@ -91,7 +91,11 @@ export function presentProject(
   const personal = namespace.type !== 'Group';
   const owner =
     personal && extras.owner && options.owner !== false
-      ? { owner: { ...presentUserBasic(extras.owner, baseUrl), created_at: extras.owner.created_at } }
+      ? {
+          owner: Object.assign(presentUserBasic(extras.owner, baseUrl), {
+            created_at: extras.owner.created_at,
+          }),
+        }
       : {};
   const forked = extras.forkedFrom
     ? { forked_from_project: presentBasicProject(extras.forkedFrom, extras.forkedFromOwner ?? null, baseUrl) }

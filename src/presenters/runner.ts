@@ -28,8 +28,7 @@ export function presentRunnerDetails(
   runner: CiRunnerRow,
   options: { showToken: boolean; projects: RunnerProject[]; baseUrl: string },
 ) {
-  return {
-    ...presentRunner(runner),
+  return Object.assign(presentRunner(runner), {
     tag_list: JSON.parse(runner.tag_list) as string[],
     run_untagged: runner.run_untagged === 1,
     locked: runner.locked === 1,
@@ -42,5 +41,5 @@ export function presentRunnerDetails(
     projects: options.projects.map((project) =>
       presentBasicProject(project.record, project.owner, options.baseUrl),
     ),
-  };
+  });
 }

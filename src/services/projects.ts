@@ -26,7 +26,7 @@ import { importBareRepository } from '../git/import.ts';
 import { isBranchName } from '../git/ref-names.ts';
 import { namespaceUploadsDir, projectUploadsDir, removeProjectUploads } from '../storage/uploads.ts';
 import { moveRepository, removeRepository, repositoriesRoot, repositoryPath } from '../git/repository.ts';
-import { ApiError, grapeError, validationFailed, ValidationErrors } from '../errors.ts';
+import { ApiError, grapeError, notFound, validationFailed, ValidationErrors } from '../errors.ts';
 import { AccessLevel, EventAction, Visibility } from '../domain/types.ts';
 import { recordEvent } from './events.ts';
 import {
@@ -404,7 +404,10 @@ export async function updateProject(deps: Deps, input: UpdateProjectInput): Prom
       () => {},
     );
   }
-  return (await findProjectRecordById(db, project.id))!;
+  // Deleted by another request since it was loaded: the same answer as if the deletion had come first.
+  const updated = await findProjectRecordById(db, project.id);
+  if (!updated) throw notFound('Project');
+  return updated;
 }
 
 async function moveIfExists(from: string, to: string): Promise<void> {

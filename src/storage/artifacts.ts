@@ -14,8 +14,11 @@ import zlib from 'node:zlib';
 import { pipeline } from 'node:stream/promises';
 import { Transform, type Readable } from 'node:stream';
 import { monthDir, removeProjectFromMonths } from './month-dirs.ts';
-import yauzl from 'yauzl';
+import type yauzl from 'yauzl';
+import { lazy } from '../lazy.ts';
 import { sanitizeFilename } from './uploads.ts';
+
+const zipReader = lazy<typeof yauzl>('yauzl');
 
 export const METADATA_FILE = 'metadata.gz';
 const METADATA_VERSION = 'GitLab Build Artifacts Metadata 0.0.2\n';
@@ -109,7 +112,7 @@ function entryMetadata(entry: yauzl.Entry): ZipEntryMetadata {
 /** The archive's entries from its central directory (the file is read where needed, never whole). */
 function readZipEntries(file: string): Promise<Map<string, ZipEntryMetadata | null>> {
   return new Promise((resolve, reject) => {
-    yauzl.open(
+    zipReader().open(
       file,
       { lazyEntries: true, decodeStrings: false, validateEntrySizes: false, autoClose: true },
       (error, zip) => {

@@ -39,7 +39,7 @@ async function commitsOf(deps: Deps, record: ProjectRecord, shas: string[]): Pro
   const repoPath = repoPathOf(deps, record);
   if (shas.length === 0 || !(await repositoryExists(repoPath))) return new Map();
   try {
-    return await readCommits(repoPath, shas);
+    return await readCommits(repoPath, shas, { remembered: true });
   } catch {
     return new Map();
   }

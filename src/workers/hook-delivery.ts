@@ -8,7 +8,8 @@
 //   gives claims back at once: no delivery is lost across a restart (it may, rarely, arrive twice).
 import crypto from 'node:crypto';
 import os from 'node:os';
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Agent } from 'undici';
+import { lazy } from '../lazy.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { HookDeliveryConfig } from '../config.ts';
 import type { Db } from '../db/connect.ts';
@@ -18,6 +19,8 @@ import { systemHooksByIds } from '../db/repositories/system-hooks.ts';
 import { onHooksEnqueued } from '../services/hook-outbox.ts';
 import type { Worker } from './worker.ts';
 import type { HookDeliveryRow } from '../db/types.ts';
+
+const httpClient = lazy<typeof import('undici')>('undici');
 
 /** Extra lease beyond the request timeout before another worker may take an unreported claim over. */
 const LEASE_MARGIN_MS = 30_000;
@@ -43,8 +46,8 @@ interface InFlight {
 export class HookDeliveryWorker implements Worker {
   readonly name = 'hook deliveries';
   readonly workerId = `${os.hostname()}:${process.pid}:${crypto.randomBytes(4).toString('hex')}`;
-  private readonly verifying: Agent;
-  private readonly insecure: Agent;
+  /** Connection pools for hooks that verify TLS and those that do not, made at the first delivery. */
+  private agents: { verifying: Agent; insecure: Agent } | undefined;
   private readonly inFlight = new Map<number, InFlight>();
   private timer: NodeJS.Timeout | undefined;
   private wakeTimer: NodeJS.Timeout | undefined;
@@ -61,10 +64,18 @@ export class HookDeliveryWorker implements Worker {
     private readonly log: FastifyBaseLogger,
     /** Work still running that enqueues deliveries (push processing): drain() waits for it first. */
     private readonly beforeDrain: () => Promise<void> = async () => {},
-  ) {
-    const connect = { timeout: config.timeoutMs };
-    this.verifying = new Agent({ connect: { ...connect, rejectUnauthorized: true } });
-    this.insecure = new Agent({ connect: { ...connect, rejectUnauthorized: false } });
+  ) {}
+
+  private connectionPools(): { verifying: Agent; insecure: Agent } {
+    if (!this.agents) {
+      const { Agent } = httpClient();
+      const connect = { timeout: this.config.timeoutMs };
+      this.agents = {
+        verifying: new Agent({ connect: { ...connect, rejectUnauthorized: true } }),
+        insecure: new Agent({ connect: { ...connect, rejectUnauthorized: false } }),
+      };
+    }
+    return this.agents;
   }
 
   start(): void {
@@ -86,7 +97,8 @@ export class HookDeliveryWorker implements Worker {
     const running = [...this.inFlight.values()];
     for (const entry of running) entry.abort.abort();
     await Promise.all(running.map((entry) => entry.done));
-    await Promise.all([this.verifying.close(), this.insecure.close()]).catch(() => {});
+    const agents = this.agents;
+    if (agents) await Promise.all([agents.verifying.close(), agents.insecure.close()]).catch(() => {});
   }
 
   /** Look for due rows soon (new rows were enqueued). */
@@ -309,8 +321,9 @@ export class HookDeliveryWorker implements Worker {
       url.username = '';
       url.password = '';
     }
-    const dispatcher: Dispatcher = target.verifySsl ? this.verifying : this.insecure;
-    const response = await request(url, {
+    const pools = this.connectionPools();
+    const dispatcher = target.verifySsl ? pools.verifying : pools.insecure;
+    const response = await httpClient().request(url, {
       method: 'POST',
       headers,
       body: delivery.payload,

@@ -354,6 +354,12 @@ export const workload: WorkloadStep[] = [
         '/api/v3/projects?simple=true&order_by=name&sort=asc',
         '/api/v3/projects?archived=false&visibility=internal&search=wl&page=2&per_page=1',
         '/api/v3/projects/visible',
+        '/api/v3/projects/visible?page=2&per_page=1&archived=false',
+        '/api/v3/projects/visible?order_by=name&sort=asc',
+        '/api/v3/projects/visible?order_by=path',
+        '/api/v3/projects/visible?order_by=id&sort=asc',
+        '/api/v3/projects/visible?order_by=updated_at&visibility=public',
+        '/api/v3/projects/visible?order_by=last_activity_at&sort=asc',
         '/api/v3/projects/owned?order_by=last_activity_at',
         '/api/v3/projects/starred',
         '/api/v3/projects/search/wl',
@@ -365,6 +371,7 @@ export const workload: WorkloadStep[] = [
       await expect(ctx, 200, 'GET', '/api/v3/projects/visible', { token: other.token });
       await expect(ctx, 200, 'GET', `/api/v3/users/${owner.id}/events`, { token: other.token });
       await expect(ctx, 200, 'GET', '/api/v3/projects/all?order_by=id');
+      await expect(ctx, 200, 'GET', '/api/v3/projects/all?order_by=name&archived=true');
       await expect(ctx, 200, 'PUT', `/api/v3/projects/${id}`, {
         token,
         body: { name: 'WL Project', path: 'wl-moved', description: 'x' },

@@ -1,5 +1,6 @@
 // Every migration, in order. A new area adds one file and one line here; names never change once merged.
-import { Migrator, type Migration } from 'kysely';
+import { Migrator, type Kysely, type Migration } from 'kysely';
+import { ensureChangeTriggers } from '../change-notifications.ts';
 import type { Db } from '../connect.ts';
 import type { MigrationFn } from './helpers.ts';
 import { up as users } from './001-users.ts';
@@ -17,6 +18,8 @@ import { up as stuckBuilds } from './013-stuck-builds.ts';
 import { up as ciListCounts } from './014-ci-list-counts.ts';
 import { up as deployKeys } from './016-deploy-keys.ts';
 import { up as projectListOrder } from './017-project-list-order.ts';
+import { up as projectCounts } from './018-project-counts.ts';
+import { up as projectListWalks } from './019-project-list-walks.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
@@ -34,6 +37,8 @@ const migrations: Array<[string, MigrationFn]> = [
   ['014-ci-list-counts', ciListCounts],
   ['016-deploy-keys', deployKeys],
   ['017-project-list-order', projectListOrder],
+  ['018-project-counts', projectCounts],
+  ['019-project-list-walks', projectListWalks],
 ];
 
 function migrator(db: Db): Migrator {
@@ -50,6 +55,7 @@ function migrator(db: Db): Migrator {
 export async function migrate(db: Db): Promise<void> {
   const { error } = await migrator(db).migrateToLatest();
   if (error) throw error;
+  if (db.dialect === 'postgres') await ensureChangeTriggers(db.kysely as unknown as Kysely<never>);
 }
 
 /** Names of the migrations not yet run on this database (reads only). */

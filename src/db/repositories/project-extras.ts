@@ -1,7 +1,7 @@
 // What the Project entity embeds beyond its record, for one project in one prepared statement: the owner
 // of a personal namespace, the fork source's id, the number of forks and whether any group shares it
 // (the shares themselves are read only then). Pages use the batched helpers in projects.ts instead.
-import { prepared } from '../prepared.ts';
+import { prepared, rowSplitter } from '../prepared.ts';
 import { USER_COLUMNS } from './users.ts';
 import type { Executor, UserRow } from '../types.ts';
 
@@ -12,6 +12,8 @@ export interface ProjectExtraIds {
   forksCount: number;
   shared: boolean;
 }
+
+const splitOwner = rowSplitter({ owner: { prefix: 'u_', columns: USER_COLUMNS } });
 
 const extrasOf = prepared<{ id: number }>()((db, slot) =>
   db
@@ -42,14 +44,8 @@ const extrasOf = prepared<{ id: number }>()((db, slot) =>
 export async function findProjectExtraIds(db: Executor, id: number): Promise<ProjectExtraIds | undefined> {
   const row = await extrasOf.first(db, { id });
   if (!row) return undefined;
-  let owner: UserRow | null = null;
-  if (row.u_id !== null) {
-    const user: Record<string, unknown> = {};
-    for (const c of USER_COLUMNS) user[c] = row[`u_${c}`];
-    owner = user as UserRow;
-  }
   return {
-    owner,
+    owner: row.u_id === null ? null : (splitOwner(row).owner as unknown as UserRow),
     forkedFromProjectId: row.forked_from_project_id ?? null,
     forksCount: Number(row.forks_count ?? 0),
     shared: Boolean(row.shared),

@@ -48,9 +48,14 @@ function unexpiredMember() {
   return sql<boolean>`(m.expires_at is null or m.expires_at > ${today()})`;
 }
 
+/** Projects at this level or above are visible without membership (external users: public only). */
+function minimumVisibility(query: ProjectListQuery): number {
+  return query.external ? 20 : 10;
+}
+
 function filtered(db: Executor, query: ProjectListQuery) {
   let q = db.selectFrom('projects as p');
-  const minimumVisible = query.external ? 20 : 10;
+  const minimumVisible = minimumVisibility(query);
   switch (query.scope) {
     case 'member':
       q = q.where('p.id', 'in', authorizedProjectIds(db, query.viewerId));
@@ -121,11 +126,46 @@ function filtered(db: Executor, query: ProjectListQuery) {
   return q;
 }
 
+/**
+ * X-Total of a list. Without a search, the visible and administrators' lists read the trigger-kept
+ * project_counts (one row per visibility level and archived flag) instead of counting the table; the
+ * caller's own lists count through the caller's memberships. A substring search counts its matches.
+ */
 export async function countProjects(db: Executor, query: ProjectListQuery): Promise<number> {
-  const row = await filtered(db, query)
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .executeTakeFirstOrThrow();
+  const searching = query.search !== undefined && query.search !== '';
+  if (!searching && query.scope === 'all') return sumProjectCounts(db, query, 0);
+  if (!searching && query.scope === 'visible') {
+    // Visible = every project at the minimum level or above (counters) + the caller's projects below it
+    // (memberships); the two sets do not overlap.
+    const minimum = minimumVisibility(query);
+    const [open, own] = await Promise.all([
+      sumProjectCounts(db, query, minimum),
+      countRows(filtered(db, { ...query, scope: 'member' }).where('p.visibility_level', '<', minimum)),
+    ]);
+    return open + own;
+  }
+  return countRows(filtered(db, query));
+}
+
+async function countRows(projects: ReturnType<typeof filtered>): Promise<number> {
+  const row = await projects.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
   return Number(row.count);
+}
+
+/** Projects at `minimumLevel` or above that pass the list's archived and visibility filters. */
+async function sumProjectCounts(
+  db: Executor,
+  query: ProjectListQuery,
+  minimumLevel: number,
+): Promise<number> {
+  let counts = db
+    .selectFrom('project_counts')
+    .select((eb) => eb.fn.sum<number | string | null>('count').as('count'))
+    .where('visibility_level', '>=', minimumLevel);
+  if (query.archived !== undefined) counts = counts.where('archived', '=', query.archived ? 1 : 0);
+  if (query.visibility !== undefined) counts = counts.where('visibility_level', '=', query.visibility);
+  const row = await counts.executeTakeFirstOrThrow();
+  return Number(row.count ?? 0);
 }
 
 /** The ids of one page, in list order; the page's rows are read afterwards by id (deferred join). */

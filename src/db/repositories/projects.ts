@@ -3,6 +3,7 @@
 import { sql } from 'kysely';
 import type { Database } from '../schema.ts';
 import type { Executor } from '../types.ts';
+import { rowSplitter } from '../prepared.ts';
 import type {
   NamespaceRow,
   NewProject,
@@ -69,12 +70,13 @@ export function selectRecords(db: Executor) {
     .select(NAMESPACE_COLUMNS.map((c) => `n.${c} as n_${c}` as const));
 }
 
+const splitRecord = rowSplitter({
+  project: { prefix: 'p_', columns: PROJECT_COLUMNS },
+  namespace: { prefix: 'n_', columns: NAMESPACE_COLUMNS },
+});
+
 export function toRecord(row: Record<string, unknown>): ProjectRecord {
-  const project: Record<string, unknown> = {};
-  const namespace: Record<string, unknown> = {};
-  for (const c of PROJECT_COLUMNS) project[c] = row[`p_${c}`];
-  for (const c of NAMESPACE_COLUMNS) namespace[c] = row[`n_${c}`];
-  return { project: project as ProjectRow, namespace: namespace as NamespaceRow };
+  return splitRecord(row) as unknown as ProjectRecord;
 }
 
 export async function findProjectRecordById(db: Executor, id: number): Promise<ProjectRecord | undefined> {
