@@ -37,6 +37,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     async (api) => {
       api.decorateRequest('viewer', null);
       api.decorateRequest('sudo', false);
+      api.addHook('onRequest', () => deps.pushQueue.caughtUp());
       api.addHook('preHandler', async (request) => resolveViewer(deps, request));
       registerApiV3(api, deps);
     },

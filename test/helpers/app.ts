@@ -89,9 +89,6 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     url: string,
     options: RequestOptions = {},
   ): Promise<TestResponse> => {
-    // A git push is answered before its events, hooks and pipelines are recorded: a test's next look
-    // through the API sees them, as a client's look does once processing has caught up.
-    await server.deps.pushQueue.drain();
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers['private-token'] = options.token;
     const inject: InjectOptions = { method: method as InjectOptions['method'], url, headers };

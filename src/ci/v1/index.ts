@@ -12,6 +12,8 @@ const modules = [runners, builds, artifacts];
 export function registerCiApiV1(app: FastifyInstance, deps: Deps): void {
   app.register(
     async (scope) => {
+      // A build made by a push that was just answered is there for the next request for builds.
+      scope.addHook('onRequest', () => deps.pushQueue.caughtUp());
       scope.addHook('onSend', async (_request, reply, payload) => {
         const type = reply.getHeader('content-type');
         if (typeof type === 'string' && type.startsWith('application/json')) {
