@@ -26,6 +26,11 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     frameworkErrors: answerFrameworkError,
   });
   installBodyParsers(app);
+  // Cached reads may share one look at the database only among requests that arrived before it.
+  app.addHook('onRequest', (_request, _reply, done) => {
+    deps.db.requestArrived();
+    done();
+  });
   installErrorHandlers(app);
   installRequestLog(app, deps.config);
   app.addHook('preValidation', async (request) => {

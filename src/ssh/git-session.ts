@@ -60,6 +60,7 @@ export async function runCommand(
   line: string,
 ): Promise<void> {
   const { deps, owner, log } = context;
+  deps.db.requestArrived();
   const parsed = parseCommand(line);
   if (parsed.kind === 'disallowed') {
     log.info({ command: line.slice(0, 200), key: owner.key.id }, 'ssh: disallowed command');

@@ -122,6 +122,7 @@ export class SshServer implements Worker {
     client.on('error', (error) => this.log.debug({ err: error }, 'ssh connection error'));
 
     client.on('authentication', (ctx) => {
+      this.deps.db.requestArrived();
       if (ctx.method !== 'publickey') return ctx.reject(['publickey']);
       if (++attempts > MAX_AUTH_ATTEMPTS) {
         ctx.reject([]);
