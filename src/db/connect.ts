@@ -76,7 +76,13 @@ export async function openDatabase(options: DbOptions): Promise<Db> {
     requestArrived: () => {},
     close: async () => {},
   };
-  const log = (event: LogEvent) => {
+  /**
+   * Kysely's log hook: feeds db.onQuery, and calls `onWrite` after every statement that may have written
+   * (anything but a select), before its caller hears of it — the read cache's signal of this process's
+   * own writes on either engine.
+   */
+  const queryLog = (onWrite: () => void) => (event: LogEvent) => {
+    if (!/^\s*select\b/i.test(event.query.sql)) onWrite();
     if (event.level === 'query') db.onQuery?.(event.query.sql, event.query.parameters);
   };
 
@@ -106,10 +112,7 @@ export async function openDatabase(options: DbOptions): Promise<Db> {
     const cache = new ReadCache();
     db.kysely = new Kysely<Schema>({
       dialect: new PostgresDialect({ pool }),
-      log: (event) => {
-        if (!/^\s*select\b/i.test(event.query.sql)) changed();
-        log(event);
-      },
+      log: queryLog(changed),
     });
     // Prepared shapes outside transactions: named statements, prepared once per pooled connection.
     const builders = new Map<string, RowBuilder>();
@@ -149,15 +152,13 @@ export async function openDatabase(options: DbOptions): Promise<Db> {
     // a moment within its own lifetime; a request that arrives later looks again. (Each look takes the
     // file's locks: three per GET /projects/:id were a tenth of its time.)
     let looked: { version: unknown } | undefined;
-    db.requestArrived = () => {
+    const forgetLook = () => {
       looked = undefined;
     };
+    db.requestArrived = forgetLook;
     db.kysely = new Kysely<Schema>({
       dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
-      log: (event) => {
-        if (!/^\s*select\b/i.test(event.query.sql)) looked = undefined;
-        log(event);
-      },
+      log: queryLog(forgetLook),
     });
     const reader = openReader(path.join(options.dataDir, 'labrador.sqlite3'));
     const statements = new Map<string, { statement: SQLite.Statement; build: RowBuilder }>();
