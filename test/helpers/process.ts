@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { createPostgresDatabase } from './app.ts';
 
 export const checkout = path.resolve(import.meta.dirname, '../..');
@@ -88,6 +89,14 @@ export interface Exited {
   signal: NodeJS.Signals | null;
 }
 
+function streamEnded(stream: Readable): Promise<void> {
+  if (stream.readableEnded || stream.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    stream.once('end', resolve);
+    stream.once('close', resolve);
+  });
+}
+
 export class LabradorProcess {
   stdout = '';
   stderr = '';
@@ -98,7 +107,15 @@ export class LabradorProcess {
   constructor(readonly child: ChildProcess) {
     child.stdout!.on('data', (chunk) => (this.stdout += chunk));
     child.stderr!.on('data', (chunk) => (this.stderr += chunk));
-    this.exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+    // 'exit' can come before the last output is read: a test that reads stderr after it must see it all.
+    // A grandchild holding the pipes open must not hold the test, hence the bound.
+    this.exited = new Promise((resolve) =>
+      child.on('exit', (code, signal) => {
+        const drained = Promise.all([child.stdout!, child.stderr!].map(streamEnded));
+        const bound = new Promise((done) => setTimeout(done, 2_000).unref());
+        void Promise.race([drained, bound]).then(() => resolve({ code, signal }));
+      }),
+    );
   }
 
   /** Waits until stdout has a line matching `pattern`, or fails after `timeoutMs` or on exit. */
