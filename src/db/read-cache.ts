@@ -9,6 +9,7 @@
 //
 // Results are shared by every caller that hits them, so rows and lists are frozen: a caller that tried to
 // change one would throw instead of changing what the next request reads.
+import { BoundedMap } from '../bounded-map.ts';
 
 /** A list above this many rows is not kept: pages and searches vary too much to be worth the memory. */
 const MAX_ROWS = 50;
@@ -17,7 +18,7 @@ const MAX_ENTRIES = 5_000;
 
 export class ReadCache {
   #version: unknown = undefined;
-  readonly #entries = new Map<string, readonly unknown[]>();
+  readonly #entries = new BoundedMap<string, readonly unknown[]>(MAX_ENTRIES);
 
   /** The rows kept for `key` at `version`, if any; a new version empties the cache. */
   get(version: unknown, key: string): readonly unknown[] | undefined {
@@ -37,10 +38,6 @@ export class ReadCache {
     for (const row of rows) Object.freeze(row);
     Object.freeze(rows);
     if (!keep || version !== this.#version || rows.length > MAX_ROWS) return rows;
-    if (this.#entries.size >= MAX_ENTRIES) {
-      const oldest = this.#entries.keys().next().value as string;
-      this.#entries.delete(oldest);
-    }
     this.#entries.set(key, rows);
     return rows;
   }

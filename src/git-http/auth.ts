@@ -9,6 +9,7 @@ import { buildByGitToken } from '../services/builds.ts';
 import { findUserByLogin } from '../services/session.ts';
 import { maySignIn } from '../policies/users.ts';
 import type { CiBuildRow, UserRow } from '../db/types.ts';
+import { BoundedMap } from '../bounded-map.ts';
 
 export class GitHttpError extends Error {
   constructor(
@@ -42,14 +43,13 @@ export function basicCredentials(request: FastifyRequest): Credentials | null {
 // scrypt costs tens of milliseconds and a clone makes several requests. A verified password is
 // remembered against the stored hash it matched, so a changed password (new hash) misses the cache:
 // the database stays the source of truth.
-const verified = new Map<string, true>();
 const VERIFIED_MAX = 1000;
+const verified = new BoundedMap<string, true>(VERIFIED_MAX);
 
 async function passwordMatches(user: UserRow, password: string): Promise<boolean> {
   const key = `${user.encrypted_password}\0${crypto.createHash('sha256').update(password).digest('base64')}`;
   if (verified.has(key)) return true;
   if (!(await verifyPassword(password, user.encrypted_password))) return false;
-  if (verified.size >= VERIFIED_MAX) verified.delete(verified.keys().next().value as string);
   verified.set(key, true);
   return true;
 }

@@ -1,5 +1,6 @@
 // Commits as GitLab presented them, read with `git cat-file --batch` (one process for any number of
 // commits) or straight from `for-each-ref` fields; nothing here runs git once per commit.
+import { BoundedMap } from '../bounded-map.ts';
 import { spawnGit } from './exec.ts';
 import { git } from './exec.ts';
 
@@ -90,7 +91,6 @@ export async function readCommits(
     Object.freeze(commit);
     result.set(id, commit);
     if (!FULL_SHA.test(id)) continue;
-    if (knownCommits.size >= MAX_KNOWN_COMMITS) knownCommits.clear();
     knownCommits.set(`${repoPath}\0${id}`, commit);
   }
   return result;
@@ -100,10 +100,10 @@ export async function readCommits(
  * Commits already read, by repository and full id: an object never changes, and every page of builds
  * shows the same few commits (one `git cat-file` spawn saved per page). Refs and abbreviated ids are never
  * kept. Only pages ask with `remembered`: a check that a commit exists must ask the repository (a project
- * deleted and made again under the same path has a new one). Bounded; emptied when full.
+ * deleted and made again under the same path has a new one). Bounded: the oldest go first when full.
  */
-const knownCommits = new Map<string, Commit>();
 const MAX_KNOWN_COMMITS = 20_000;
+const knownCommits = new BoundedMap<string, Commit>(MAX_KNOWN_COMMITS);
 const FULL_SHA = /^[0-9a-f]{40}$/;
 
 function readCommitObjects(repoPath: string, unique: string[]): Promise<Map<string, Commit>> {

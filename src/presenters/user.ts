@@ -2,18 +2,18 @@
 // UserFull ⊂ UserLogin): presentUserBasic ⊂ presentUser ⊂ presentUserFull ⊂ presentUserLogin. Keys in
 // GitLab's order.
 import crypto from 'node:crypto';
+import { BoundedMap } from '../bounded-map.ts';
 import type { UserFullExtras, UserRow } from '../db/types.ts';
 
-/** Avatar URLs by email: every user shown costs an md5 otherwise. Bounded; emptied when full. */
-const avatarUrls = new Map<string, string>();
+/** Avatar URLs by email: every user shown costs an md5 otherwise. Bounded: the oldest go first when full. */
 const MAX_AVATAR_URLS = 10_000;
+const avatarUrls = new BoundedMap<string, string>(MAX_AVATAR_URLS);
 
 export function avatarUrl(email: string): string {
   let url = avatarUrls.get(email);
   if (url === undefined) {
     const hash = crypto.createHash('md5').update(email.trim().toLowerCase()).digest('hex');
     url = `http://www.gravatar.com/avatar/${hash}?s=80&d=identicon`;
-    if (avatarUrls.size >= MAX_AVATAR_URLS) avatarUrls.clear();
     avatarUrls.set(email, url);
   }
   return url;
