@@ -23,6 +23,15 @@ export const notFound = (resource?: string) =>
 /** `404 Not found` (lower-case): what a missed ActiveRecord find produced. */
 export const recordNotFound = () => new ApiError(404, { message: '404 Not found' });
 
+/**
+ * A row read back after this request's own write: missing only when a concurrent delete (of it or of
+ * its project) won the race, which the caller answers as a 404 rather than a 500.
+ */
+export function reloaded<T>(row: T | undefined, resource?: string): T {
+  if (row === undefined) throw resource ? notFound(resource) : recordNotFound();
+  return row;
+}
+
 export const unauthorized = () => new ApiError(401, { message: '401 Unauthorized' });
 
 /** GitLab joined the reason with a double space: `403 Forbidden  - <reason>`. */

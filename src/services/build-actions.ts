@@ -4,7 +4,7 @@
 // with their build and pipeline hooks.
 import type { Deps } from '../deps.ts';
 import { now } from '../clock.ts';
-import { badRequest, forbidden, notFound } from '../errors.ts';
+import { badRequest, forbidden, notFound, reloaded } from '../errors.ts';
 import { friendlyToken } from '../ci/tokens.ts';
 import { findBuild, insertBuilds, reopenSkippedAfterStage, updateBuild } from '../db/repositories/builds.ts';
 import { findPipeline } from '../db/repositories/pipelines.ts';
@@ -112,12 +112,12 @@ export async function eraseBuild(deps: Deps, build: CiBuildRow, userId: number):
   });
   await removeArtifacts(deps.config.dataDir, build);
   await removeTrace(tracePath(deps.config.dataDir, build));
-  return (await findBuild(deps.db.kysely, build.id))!;
+  return reloaded(await findBuild(deps.db.kysely, build.id));
 }
 
 /** POST …/artifacts/keep: live artifacts no longer expire; 404 without any. */
 export async function keepArtifacts(deps: Deps, build: CiBuildRow): Promise<CiBuildRow> {
   if (!hasLiveArtifacts(build, now())) throw notFound();
   await updateBuild(deps.db.kysely, build.id, { artifacts_expire_at: null, updated_at: now() });
-  return (await findBuild(deps.db.kysely, build.id))!;
+  return reloaded(await findBuild(deps.db.kysely, build.id));
 }

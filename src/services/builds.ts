@@ -4,7 +4,7 @@
 import type { Readable } from 'node:stream';
 import type { Deps } from '../deps.ts';
 import { now } from '../clock.ts';
-import { ApiError, apiError, forbidden, grapeError, notFound, recordNotFound } from '../errors.ts';
+import { ApiError, apiError, forbidden, grapeError, notFound, recordNotFound, reloaded } from '../errors.ts';
 import { extractCoverage } from '../ci/coverage.ts';
 import { parseDuration } from '../ci/durations.ts';
 import { maskingStream, maskSecrets } from '../ci/secret-mask.ts';
@@ -116,7 +116,7 @@ export async function updateBuildFromRunner(
   const build = id === undefined ? undefined : await findBuild(db, id);
   if (!build || build.runner_id !== runner.id || build.status !== 'running') throw recordNotFound();
   if (build.erased_at !== null) throw forbidden('Build has been erased!');
-  const record = (await findProjectRecordById(db, build.project_id))!;
+  const record = reloaded(await findProjectRecordById(db, build.project_id));
   if (update.trace !== undefined) {
     const masked = maskSecrets(Buffer.from(update.trace), secretsOf(record, build));
     await writeTrace(tracePath(deps.config.dataDir, build), masked);

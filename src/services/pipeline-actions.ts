@@ -2,6 +2,7 @@
 // #cancel_running): retry its failed builds, cancel its pending and running ones.
 import type { Deps } from '../deps.ts';
 import { now } from '../clock.ts';
+import { reloaded } from '../errors.ts';
 import { latestBuildsIn } from '../db/repositories/builds.ts';
 import { findPipeline } from '../db/repositories/pipelines.ts';
 import { isRetryable } from '../policies/ci.ts';
@@ -25,7 +26,7 @@ export async function retryPipeline(
     const ctx = await openCiTransaction(trx, deps.config.externalUrl, record, now());
     for (const build of retryable) await retryInTransaction(ctx, build, userId);
   });
-  return (await findPipeline(db, pipeline.id))!;
+  return reloaded(await findPipeline(db, pipeline.id));
 }
 
 /**
@@ -36,5 +37,5 @@ export async function cancelPipeline(deps: Deps, pipeline: CiPipelineRow): Promi
   const db = deps.db.kysely;
   const active = await latestBuildsIn(db, pipeline.id, ['pending', 'running']);
   for (const build of active) await cancelBuild(deps, build.id);
-  return (await findPipeline(db, pipeline.id))!;
+  return reloaded(await findPipeline(db, pipeline.id));
 }

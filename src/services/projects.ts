@@ -26,7 +26,7 @@ import { importBareRepository } from '../git/import.ts';
 import { isBranchName } from '../git/ref-names.ts';
 import { namespaceUploadsDir, projectUploadsDir, removeProjectUploads } from '../storage/uploads.ts';
 import { moveRepository, removeRepository, repositoriesRoot, repositoryPath } from '../git/repository.ts';
-import { ApiError, grapeError, notFound, validationFailed, ValidationErrors } from '../errors.ts';
+import { ApiError, grapeError, notFound, reloaded, validationFailed, ValidationErrors } from '../errors.ts';
 import { AccessLevel, EventAction, Visibility } from '../domain/types.ts';
 import { recordEvent } from './events.ts';
 import {
@@ -305,7 +305,7 @@ export async function createProject(deps: Deps, input: CreateProjectInput): Prom
       return project.id;
     });
     committed = true;
-    return (await findProjectRecordById(db, projectId))!;
+    return reloaded(await findProjectRecordById(db, projectId), 'Project');
   } catch (error) {
     if (error instanceof RepositoryPathTaken) throw validationFailed({ path: [REPOSITORY_ON_DISK] });
     if (isUniqueViolation(error)) {
