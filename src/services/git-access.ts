@@ -5,10 +5,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Deps } from '../deps.ts';
-import { findProjectRecordByFullPath } from '../db/repositories/projects.ts';
+import { findProjectWithAccessRowsByFullPath } from '../db/repositories/project-access-records.ts';
 import { isDeployKeyEnabled } from '../db/repositories/deploy-keys.ts';
 import { repositoryPath } from '../git/repository.ts';
-import { projectAccess, type ProjectAccess } from '../policies/access.ts';
+import { projectAccessFromRows, type ProjectAccess } from '../policies/access.ts';
 import { canDeployKeyDownload } from '../policies/deploy-keys.ts';
 import { canDownloadCode, canPushCode } from '../policies/git-access.ts';
 import { maySignIn } from '../policies/users.ts';
@@ -55,8 +55,10 @@ export async function authorizeGit(
   const user = actor.user;
   const deployKey = actor.deployKey ?? null;
   if (user && !maySignIn(user)) throw refuse('blocked', 'Your account has been blocked.');
-  const record = await findProjectRecordByFullPath(db, namespace, projectPath);
-  const access = record ? await projectAccess(db, user, record) : undefined;
+  // One prepared statement (as the API's loadProject): the project, its namespace and the access rows.
+  const found = await findProjectWithAccessRowsByFullPath(db, namespace, projectPath, user?.id ?? null);
+  const record = found?.record;
+  const access = found ? projectAccessFromRows(user, found.record, found.accessRows) : undefined;
   const keyReads =
     record !== undefined &&
     deployKey !== null &&

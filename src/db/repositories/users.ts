@@ -119,20 +119,26 @@ export async function userFullExtrasByIds(
   return result;
 }
 
-export function findUserByUsername(db: Executor, username: string): Promise<UserRow | undefined> {
-  return db
+// Git over HTTP signs in by username or email on every request.
+const userByUsername = prepared<{ username: string }>()((db, slot) =>
+  db
     .selectFrom('users')
-    .selectAll()
-    .where(sql`lower(username)`, '=', username.toLowerCase())
-    .executeTakeFirst();
+    .select(USER_COLUMNS)
+    .where(sql`lower(username)`, '=', slot('username')),
+);
+const userByEmail = prepared<{ email: string }>()((db, slot) =>
+  db
+    .selectFrom('users')
+    .select(USER_COLUMNS)
+    .where(sql`lower(email)`, '=', slot('email')),
+);
+
+export function findUserByUsername(db: Executor, username: string): Promise<UserRow | undefined> {
+  return userByUsername.first(db, { username: username.toLowerCase() });
 }
 
 export function findUserByEmail(db: Executor, email: string): Promise<UserRow | undefined> {
-  return db
-    .selectFrom('users')
-    .selectAll()
-    .where(sql`lower(email)`, '=', email.toLowerCase())
-    .executeTakeFirst();
+  return userByEmail.first(db, { email: email.toLowerCase() });
 }
 
 /** Records a sign-in: the previous current_sign_in_at becomes last_sign_in_at. */
