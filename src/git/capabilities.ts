@@ -2,38 +2,14 @@
 // `ls-remote`, `clone` and `fetch` of git 2.26+). Unlike v0's, it lists no refs: it is a function of
 // the git binary and of the configuration git reads (the repository's `config`, the user's global one),
 // so it is kept per configuration and the request is answered without starting a process. Refs are
-// listed by the `ls-refs` command that follows, which still runs git.
-import fs from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+// listed by the `ls-refs` command that follows (ls-refs.ts).
+import { BoundedMap } from '../bounded-map.ts';
+import { gitConfigState } from './config-state.ts';
 import { runGit } from './exec.ts';
 
 /** Distinct configurations remembered (repositories made by Labrador share one). */
 const MAX_ENTRIES = 64;
-const cache = new Map<string, Promise<Buffer | null>>();
-
-async function readOrEmpty(file: string): Promise<string> {
-  try {
-    return await fs.readFile(file, 'utf8');
-  } catch {
-    return '';
-  }
-}
-
-/** What git reads besides the repository's own config (system config is off: GIT_CONFIG_NOSYSTEM). */
-async function globalConfigStamp(): Promise<string> {
-  const home = process.env.HOME ?? os.homedir();
-  const xdg = process.env.XDG_CONFIG_HOME || path.join(home, '.config');
-  const stamps = await Promise.all(
-    [path.join(home, '.gitconfig'), path.join(xdg, 'git', 'config')].map((file) =>
-      fs.stat(file).then(
-        (stat) => `${stat.ino}:${stat.size}:${stat.mtimeMs}`,
-        () => '-',
-      ),
-    ),
-  );
-  return stamps.join('/');
-}
+const cache = new BoundedMap<string, Promise<Buffer | null>>(MAX_ENTRIES);
 
 async function advertise(repoPath: string, gitProtocol: string): Promise<Buffer | null> {
   const result = await runGit(['upload-pack', '--stateless-rpc', '--advertise-refs', repoPath], {
@@ -52,15 +28,10 @@ export async function uploadPackV2Advertisement(
   repoPath: string,
   gitProtocol: string,
 ): Promise<Buffer | null> {
-  const [config, stamp] = await Promise.all([
-    readOrEmpty(path.join(repoPath, 'config')),
-    globalConfigStamp(),
-  ]);
-  const key = `${gitProtocol}\0${stamp}\0${config}`;
+  const key = `${gitProtocol}\0${(await gitConfigState(repoPath)).key}`;
   let entry = cache.get(key);
   if (!entry) {
     entry = advertise(repoPath, gitProtocol);
-    if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
     cache.set(key, entry);
     // A failed or non-v2 answer is not remembered: the next request asks git again.
     entry.then(

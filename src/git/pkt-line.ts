@@ -1,6 +1,7 @@
-// The ref-update commands at the start of a receive-pack request ("<old> <new> <ref>" pkt-lines up to
-// the first flush), read while the request streams through: the push is on record before git sees the
-// pack, and the pack itself is never held in memory.
+// Reading pkt-lines: whole small request bodies (ls-refs, a clone's wants), and the ref-update commands
+// at the start of a receive-pack request ("<old> <new> <ref>" pkt-lines up to the first flush), read
+// while the request streams through: the push is on record before git sees the pack, and the pack itself
+// is never held in memory.
 import { Transform, type TransformCallback } from 'node:stream';
 
 export interface RefUpdate {
@@ -16,19 +17,30 @@ const MAX_COMMANDS_BYTES = 4 * 1024 * 1024;
  * Parses complete pkt-lines from the start of `buffer`. Returns the commands and the offset just past
  * the flush packet, or null while more bytes are needed.
  */
-function parseCommands(buffer: Buffer): { commands: RefUpdate[]; end: number } | null {
+function parseCommands(
+  buffer: Buffer,
+): { commands: RefUpdate[]; capabilities: string[]; end: number } | null {
   const commands: RefUpdate[] = [];
+  let capabilities: string[] | null = null;
   let offset = 0;
   while (offset + 4 <= buffer.length) {
     const length = parseInt(buffer.toString('latin1', offset, offset + 4), 16);
     if (Number.isNaN(length)) throw new Error('malformed pkt-line');
-    if (length === 0) return { commands, end: offset + 4 };
+    if (length === 0) return { commands, capabilities: capabilities ?? [], end: offset + 4 };
     if (length < 4) throw new Error('malformed pkt-line');
     if (offset + length > buffer.length) return null;
     let line = buffer.toString('utf8', offset + 4, offset + length);
     offset += length;
     const nul = line.indexOf('\0');
-    if (nul !== -1) line = line.slice(0, nul);
+    if (nul !== -1) {
+      // The client's capabilities follow the first command, after a NUL.
+      capabilities ??= line
+        .slice(nul + 1)
+        .replace(/\n$/, '')
+        .split(' ')
+        .filter(Boolean);
+      line = line.slice(0, nul);
+    }
     line = line.replace(/\n$/, '');
     const match = /^([0-9a-f]{40}) ([0-9a-f]{40}) (.+)$/.exec(line);
     // shallow lines and push certificates are not ref updates
@@ -46,7 +58,7 @@ export class RefUpdateReader extends Transform {
   private size = 0;
   private done = false;
 
-  constructor(private readonly onCommands: (commands: RefUpdate[]) => Promise<void>) {
+  constructor(private readonly onCommands: (commands: RefUpdate[], capabilities: string[]) => Promise<void>) {
     super();
   }
 
@@ -66,7 +78,7 @@ export class RefUpdateReader extends Transform {
       if (this.size > MAX_COMMANDS_BYTES) return callback(new Error('ref-update section too large'));
       return callback();
     }
-    this.release(parsed.commands, callback);
+    this.release(parsed.commands, parsed.capabilities, callback);
   }
 
   override _flush(callback: TransformCallback): void {
@@ -77,9 +89,9 @@ export class RefUpdateReader extends Transform {
     callback();
   }
 
-  private release(commands: RefUpdate[], callback: TransformCallback): void {
+  private release(commands: RefUpdate[], capabilities: string[], callback: TransformCallback): void {
     this.done = true;
-    this.onCommands(commands).then(
+    this.onCommands(commands, capabilities).then(
       () => {
         const all = Buffer.concat(this.buffered);
         this.buffered = [];
@@ -88,4 +100,45 @@ export class RefUpdateReader extends Transform {
       (error: Error) => callback(error),
     );
   }
+}
+
+export type Packet = string | 'flush' | 'delim';
+
+/** The pkt-lines of a whole body (one trailing newline of each dropped, as git's reader does), or null. */
+export function readPackets(body: Buffer): Packet[] | null {
+  const out: Packet[] = [];
+  let offset = 0;
+  while (offset < body.length) {
+    if (offset + 4 > body.length) return null;
+    const hex = body.toString('latin1', offset, offset + 4);
+    if (!/^[0-9a-f]{4}$/.test(hex)) return null;
+    const length = parseInt(hex, 16);
+    if (length === 0) out.push('flush');
+    else if (length === 1) out.push('delim');
+    else if (length < 5 || offset + length > body.length) return null;
+    else {
+      const line = body.toString('latin1', offset + 4, offset + length);
+      out.push(line.endsWith('\n') ? line.slice(0, -1) : line);
+    }
+    offset += length < 4 ? 4 : length;
+  }
+  return out;
+}
+
+/**
+ * True for a whole fetch request that sends wants and "done" but no "have" (a clone: protocol v2
+ * `command=fetch`, or v0).
+ */
+export function isFullFetchRequest(body: Buffer): boolean {
+  const lines = readPackets(body);
+  if (!lines) return false;
+  let wants = 0;
+  let done = false;
+  for (const line of lines) {
+    if (line.startsWith('command=') && line !== 'command=fetch') return false;
+    if (line.startsWith('have ')) return false;
+    if (line.startsWith('want ')) wants++;
+    if (line === 'done') done = true;
+  }
+  return wants > 0 && done;
 }

@@ -101,3 +101,8 @@ export async function listen(t: TestApp): Promise<string> {
   if (!address || typeof address === 'string') throw new Error('no address');
   return `http://127.0.0.1:${address.port}`;
 }
+
+/** One pkt-line of git's wire protocol: four hex digits of length (themselves included), then the text. */
+export function pkt(text: string): string {
+  return (Buffer.byteLength(text) + 4).toString(16).padStart(4, '0') + text;
+}
