@@ -98,3 +98,16 @@ export async function repositoryExists(repoPath: string): Promise<boolean> {
     return false;
   }
 }
+
+/**
+ * git's own housekeeping, when the repository needs it (`gc --auto`: packs loose objects and small
+ * packs), in the foreground so the caller knows when it is over. False when the repository is gone.
+ */
+export async function collectGarbageIfNeeded(repoPath: string): Promise<boolean> {
+  if (!(await repositoryExists(repoPath))) return false;
+  await git(['-c', 'gc.autoDetach=false', 'gc', '--auto', '--quiet'], {
+    cwd: repoPath,
+    timeoutMs: 60 * 60 * 1000,
+  });
+  return true;
+}

@@ -1,13 +1,13 @@
 // Push processing, in two steps. A push is recorded as 'pending' before receive-pack can move a ref.
-// When receive-pack ends, settlePush records which refs really moved and does the branch bookkeeping a
-// next push depends on (the first push chooses the default branch, which becomes protected), before
+// Once receive-pack has reported (or ended), settlePush records which refs really moved (from its report,
+// else from the refs) and does the branch bookkeeping a next push depends on (the first push chooses the default branch, which becomes protected), before
 // `git push` gets its answer. processPush then records the events, hook deliveries and pipelines and
 // marks the push processed in ONE transaction; for git pushes that runs after the answer (PushQueue).
 // A crash anywhere leaves a pending row that the next start-up processes (recoverPendingPushes),
 // settled or not.
 import type { Deps } from '../deps.ts';
 import { now } from '../clock.ts';
-import { findProjectRecordById, updateProject } from '../db/repositories/projects.ts';
+import { claimDefaultBranch, findDefaultBranch, findProjectRecordById } from '../db/repositories/projects.ts';
 import {
   findPush,
   insertPendingPush,
@@ -59,14 +59,20 @@ async function appliedChanges(repoPath: string, changes: RefUpdate[]): Promise<R
   );
 }
 
-/** The first branch pushed into a project without a default branch: `master` if pushed, else the first. */
-function chooseDefaultBranch(record: ProjectRecord, applied: RefUpdate[]): string | null {
-  if (record.project.default_branch) return null;
+/** The default branch a first push chooses: `master` if pushed, else the first branch pushed. */
+function firstPushDefaultBranch(applied: RefUpdate[]): string | null {
   const pushed = applied
     .filter((change) => change.ref.startsWith(BRANCH_PREFIX) && change.after !== BLANK_SHA)
     .map((change) => change.ref.slice(BRANCH_PREFIX.length));
   if (pushed.length === 0) return null;
-  return pushed.includes('master') ? 'master' : pushed[0];
+  return pushed.includes('master') ? 'master' : pushed[0]!;
+}
+
+function createsBranch(applied: RefUpdate[]): boolean {
+  return applied.some(
+    (change) =>
+      change.ref.startsWith(BRANCH_PREFIX) && change.before === BLANK_SHA && change.after !== BLANK_SHA,
+  );
 }
 
 /** GitPushService / GitTagPushService: which commits a ref update brought, and its payload. */
@@ -149,10 +155,50 @@ function readSettlement(push: PushRow): Settlement | null {
   return push.applied_changes === null ? null : (JSON.parse(push.applied_changes) as Settlement);
 }
 
+class AlreadySettled extends Error {}
+
 /**
- * Settles a pending push (once): which refs moved, HEAD and default_branch for a first push, and the
- * protection of a created default branch, in one transaction. Null when the push was not settled here:
- * another process got there first, or (recovery) its refs have not moved and it may still be running.
+ * Settles a pending push (once), given the updates that happened: HEAD and default_branch for a first
+ * push, and the protection of a created default branch, in one transaction. `record` may have been read
+ * before the push: the default branch is claimed and read inside the transaction. Null when the push was
+ * settled elsewhere first.
+ */
+async function settleApplied(
+  deps: Deps,
+  pushId: number,
+  record: ProjectRecord,
+  applied: RefUpdate[],
+): Promise<Settlement | null> {
+  const projectId = record.project.id;
+  // A project that had a default branch keeps one (it is never unset), so only a first push chooses.
+  const candidate = record.project.default_branch ? null : firstPushDefaultBranch(applied);
+  const at = now();
+  try {
+    return await deps.db.kysely.transaction().execute(async (trx) => {
+      const chosen = candidate && (await claimDefaultBranch(trx, projectId, candidate)) ? candidate : null;
+      const settlement: Settlement = { applied, chosenDefaultBranch: chosen };
+      // Rolls the claim back too: whoever settled this push first chose for it.
+      if (!(await markPushSettled(trx, pushId, JSON.stringify(settlement)))) throw new AlreadySettled();
+      if (chosen) {
+        // While the claim is held, so racing first pushes cannot leave HEAD naming another branch.
+        const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
+        await setHead(repoPath, chosen);
+      }
+      const defaultBranch =
+        chosen ?? (createsBranch(applied) ? await findDefaultBranch(trx, projectId) : null);
+      await protectCreatedDefaultBranch(trx, projectId, defaultBranch, applied, at);
+      return settlement;
+    });
+  } catch (error) {
+    if (error instanceof AlreadySettled) return null;
+    throw error;
+  }
+}
+
+/**
+ * Settles a pending push from the refs on disk (recovery, or a push whose answer did not say). Null when
+ * the push was not settled here: another process got there first, or (recovery) its refs have not moved
+ * and it may still be running.
  */
 async function settle(
   deps: Deps,
@@ -167,33 +213,31 @@ async function settle(
     const age = Date.now() - Date.parse(push.created_at);
     if (age < options.leaveUnmovedYoungerThanMs) return null;
   }
-  const chosenDefaultBranch = chooseDefaultBranch(record, applied);
-  if (chosenDefaultBranch) await setHead(repoPath, chosenDefaultBranch);
-  const settlement: Settlement = { applied, chosenDefaultBranch };
-  const at = now();
-  const claimed = await deps.db.kysely.transaction().execute(async (trx) => {
-    if (!(await markPushSettled(trx, push.id, JSON.stringify(settlement)))) return false;
-    if (chosenDefaultBranch) {
-      await updateProject(trx, record.project.id, { default_branch: chosenDefaultBranch });
-    }
-    const defaultBranch = chosenDefaultBranch ?? record.project.default_branch;
-    await protectCreatedDefaultBranch(trx, record.project.id, defaultBranch, applied, at);
-    return true;
-  });
-  if (!claimed) return null;
-  if (chosenDefaultBranch) record.project.default_branch = chosenDefaultBranch;
+  const settlement = await settleApplied(deps, push.id, record, applied);
+  if (settlement?.chosenDefaultBranch) record.project.default_branch = settlement.chosenDefaultBranch;
   return settlement;
+}
+
+/** A push as receive-pack's caller knows it: the pending row's id and the commands it recorded. */
+export interface AnsweredPush {
+  id: number;
+  changes: RefUpdate[];
 }
 
 /**
  * The first step of processing, for receive-pack to take before its answer ends: afterwards the
  * repository and the project say what the next push must find (default branch, its protection).
+ * `applied` is what receive-pack reported, or null to read it from the refs; `record` is the project as
+ * authorized for this push. Does nothing when the push was settled already.
  */
-export async function settlePush(deps: Deps, pushId: number): Promise<void> {
-  const db = deps.db.kysely;
-  const push = await findPush(db, pushId);
-  if (!push || push.status !== 'pending' || readSettlement(push)) return;
-  await settle(deps, push, await findProjectRecordById(db, push.project_id), {});
+export async function settlePush(
+  deps: Deps,
+  push: AnsweredPush,
+  record: ProjectRecord,
+  applied: RefUpdate[] | null,
+): Promise<void> {
+  const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
+  await settleApplied(deps, push.id, record, applied ?? (await appliedChanges(repoPath, push.changes)));
 }
 
 /**

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import zlib from 'node:zlib';
 import pino from 'pino';
 import { after, before, describe, it } from 'node:test';
@@ -10,10 +11,11 @@ import {
   type TestProject,
   type TestUser,
 } from '../helpers/factory.ts';
-import { GitClient, listen, repoUrl } from '../helpers/git.ts';
+import { GitClient, listen, repoUrl, pkt } from '../helpers/git.ts';
 import { AccessLevel } from '../../src/domain/types.ts';
 import { startServer, type Server } from '../../src/server.ts';
 import { recordPendingPush, settlePush } from '../../src/services/push.ts';
+import { findProjectRecordById } from '../../src/db/repositories/projects.ts';
 
 /** A push's row and the project's newest event (with its payload), as `server` finds them. */
 async function pushAndNewestEvent(server: Server, pushId: number, projectId: number) {
@@ -197,6 +199,58 @@ describe('push rules and push processing', () => {
     assert.equal(body.subarray(8, 12).toString(), 'PACK');
   });
 
+  it('records only the commands receive-pack applied, with and without a report asked for', async () => {
+    // A push one of whose commands fails on its own (its ref moved since the client looked) while
+    // another creates a branch: git clients cannot be made to send that, so the request is made here.
+    const head = await refSha('refs/heads/master');
+    const stale = await refSha('refs/heads/master~1');
+    const older = await refSha('refs/heads/master~2');
+    await client.ok(['push', '-q', url(developer), `${head}:refs/heads/moving`], work);
+    const header = Buffer.from('PACK\0\0\0\x02\0\0\0\0', 'latin1');
+    const emptyPack = Buffer.concat([header, crypto.createHash('sha1').update(header).digest()]);
+    const push = async (capabilities: string, created: string) => {
+      const commands =
+        pkt(`${stale} ${older} refs/heads/moving\0${capabilities}\n`) +
+        pkt(`${'0'.repeat(40)} ${head} refs/heads/${created}\n`) +
+        '0000';
+      const response = await fetch(`${base}/${project.fullPath}.git/git-receive-pack`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-git-receive-pack-request',
+          authorization: `Basic ${Buffer.from(`${developer.username}:${developer.password}`).toString('base64')}`,
+        },
+        body: Buffer.concat([Buffer.from(commands), emptyPack]),
+      });
+      assert.equal(response.status, 200);
+      return Buffer.from(await response.arrayBuffer()).toString('latin1');
+    };
+    const pushedRefs = async () => {
+      const response = await t.request('GET', `/api/v3/projects/${project.id}/events?per_page=100`, {
+        token: owner.token,
+      });
+      assert.equal(response.status, 200);
+      return (response.body as { data: { ref: string } | null }[]).map((event) => event.data?.ref);
+    };
+    const before = (await pushedRefs()).length;
+
+    const reported = await push('report-status side-band-64k agent=test', 'created-reported');
+    assert.match(reported, /ok refs\/heads\/created-reported/);
+    assert.match(reported, /ng refs\/heads\/moving /);
+    // Without report-status the answer says nothing; the refs tell what happened.
+    const silent = await push('agent=test', 'created-silently');
+    assert.doesNotMatch(silent, /ok refs/);
+
+    assert.equal(await refSha('refs/heads/moving'), head);
+    assert.equal(await refSha('refs/heads/created-reported'), head);
+    assert.equal(await refSha('refs/heads/created-silently'), head);
+    const refs = await pushedRefs();
+    // Newest first: one event per created branch, none for the command that failed.
+    assert.deepEqual(refs.slice(0, refs.length - before), [
+      'refs/heads/created-silently',
+      'refs/heads/created-reported',
+    ]);
+  });
+
   it('processes on start-up a push whose refs moved before a crash', async () => {
     const before = await refSha('refs/heads/master');
     // The ref moves (receive-pack finished) but the process died before recording anything.
@@ -245,7 +299,8 @@ describe('push rules and push processing', () => {
       ref: 'refs/heads/answered',
     };
     const pushId = await recordPendingPush(t.server.deps, project.id, developer.id, [change]);
-    await settlePush(t.server.deps, pushId);
+    const record = (await findProjectRecordById(t.server.deps.db.kysely, project.id))!;
+    await settlePush(t.server.deps, { id: pushId, changes: [change] }, record, null);
     const settled = await t.server.deps.db.kysely
       .selectFrom('pushes')
       .selectAll()

@@ -182,6 +182,15 @@ describe('git over SSH', () => {
     );
     const master = await git('owner', ['push', '-q', 'origin', 'HEAD:refs/heads/master'], dir);
     assert.equal(master.code, 0, master.stderr);
+    // Only the push that went through has its event.
+    const events = await t.request('GET', `/api/v3/projects/${project.id}/events`, { token: owner.token });
+    const masterPushes = (events.body as { author_id: number; data: { ref: string } | null }[]).filter(
+      (event) => event.data?.ref === 'refs/heads/master',
+    );
+    assert.deepEqual(
+      masterPushes.map((event) => event.author_id),
+      [owner.id],
+    );
   });
 
   it('greets a shell, and refuses any other command with gitlab-shell’s text', async () => {

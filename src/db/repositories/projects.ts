@@ -138,6 +138,29 @@ export async function updateProject(db: Executor, id: number, changes: ProjectCh
   await db.updateTable('projects').set(changes).where('id', '=', id).execute();
 }
 
+/**
+ * Sets the default branch of a project that has none (its first push): true for the one caller that
+ * sets it, however many pushes race (PostgreSQL's row lock re-checks the condition; SQLite has one writer).
+ */
+export async function claimDefaultBranch(db: Executor, id: number, branch: string): Promise<boolean> {
+  const result = await db
+    .updateTable('projects')
+    .set({ default_branch: branch })
+    .where('id', '=', id)
+    .where('default_branch', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function findDefaultBranch(db: Executor, id: number): Promise<string | null> {
+  const row = await db
+    .selectFrom('projects')
+    .select('default_branch')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row?.default_branch ?? null;
+}
+
 export async function deleteProjectRow(db: Executor, id: number): Promise<void> {
   // Members are polymorphic (no foreign key); every other project-owned table cascades.
   await db.deleteFrom('members').where('source_type', '=', 'Project').where('source_id', '=', id).execute();
