@@ -19,6 +19,8 @@ export interface Config {
   uploadMaxBytes: number;
   /** Build artifacts archives must be smaller than this, in bytes (GitLab's max_artifacts_size, 100 MB). */
   artifactsMaxBytes: number;
+  /** Disk kept for upload-pack's answers to repeated clones (storage/pack-cache.ts), in bytes; 0: none. */
+  packCacheBytes: number;
   /** scrypt's cost for new password hashes, as log2 of its N (14: N = 16384, 16 MiB per hash). */
   passwordHashCost: number;
   logLevel: LogLevel;
@@ -236,6 +238,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     runner: runner === 'builtin' ? 'builtin' : 'none',
     uploadMaxBytes: reader.integer('LABRADOR_UPLOAD_MAX_BYTES', 10 * 1024 * 1024, { min: 1 }),
     artifactsMaxBytes: reader.integer('LABRADOR_ARTIFACTS_MAX_BYTES', 100 * 1024 * 1024, { min: 1 }),
+    packCacheBytes: reader.integer('LABRADOR_PACK_CACHE_MB', 256) * 1024 * 1024,
     // N = 2^18 already takes 256 MiB per hash; scrypt needs N > 1.
     passwordHashCost: reader.integer('LABRADOR_PASSWORD_HASH_COST', 14, {
       min: 1,

@@ -141,6 +141,7 @@ export async function startServer(
           await Promise.all([http.close(), ...workers.map((worker) => worker.stop())]);
           // Pushes already answered get their events recorded (or stay pending for the next start).
           await deps.pushQueue.drain();
+          await deps.packCache.close();
           await db.close();
         })();
         return closing;

@@ -1,7 +1,10 @@
 // Git smart HTTP: info/refs,
 // git-upload-pack and git-receive-pack, served by spawning `git upload-pack|receive-pack --stateless-rpc`
-// directly and streaming both ways with backpressure. Request bodies are never parsed or buffered.
+// directly and streaming both ways with backpressure. Ref listings git would answer from the ref files
+// alone (receive-pack's advertisement, v2 ls-refs) are answered in process: starting git costs more than
+// the answer. Other request bodies are never parsed or buffered (only their first pkt-line is looked at).
 import fs from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough, pipeline, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
@@ -9,7 +12,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.ts';
 import { findProjectByFullPath } from '../http/loaders.ts';
 import { spawnGit } from '../git/exec.ts';
+import { FLUSH, pktLine } from '../git/pkt-lines-out.ts';
 import { uploadPackV2Advertisement } from '../git/capabilities.ts';
+import { gitConfigState } from '../git/config-state.ts';
+import { lsRefsAnswer, parseLsRefsRequest, startsWithLsRefs } from '../git/ls-refs.ts';
+import { receivePackAdvertisement } from '../git/receive-pack-advertisement.ts';
+import { refsState } from '../git/ref-files.ts';
 import { repositoryPath } from '../git/repository.ts';
 import {
   authorizeGit,
@@ -18,6 +26,9 @@ import {
   type GitService,
 } from '../services/git-access.ts';
 import { receivePackArgs, startReceivePack } from '../services/receive-pack.ts';
+import { CACHEABLE_REQUEST_MAX_BYTES, PackCache } from '../storage/pack-cache.ts';
+import { readRequestStart, wholeBody, type RequestStart } from './request-start.ts';
+import { prestartForConnection, takePrestarted } from './receive-pack-prestart.ts';
 import { accessDenied, authenticateBuild, authenticateGitUser, GitHttpError, REALM } from './auth.ts';
 import { BUILD_FETCH_ACCESS, buildMayFetch } from '../policies/ci.ts';
 import type { CiBuildRow } from '../db/types.ts';
@@ -35,9 +46,12 @@ function noCache(reply: FastifyReply): void {
   reply.header('Cache-Control', 'no-cache, max-age=0, must-revalidate');
 }
 
-function pktLine(text: string): string {
-  return (text.length + 4).toString(16).padStart(4, '0') + text;
+function serviceHeader(service: Service): Buffer {
+  return Buffer.concat([pktLine(`# service=${service}\n`), FLUSH]);
 }
+
+/** Longest ls-refs request read (its ref-prefix arguments); a longer body goes to git unread. */
+const MAX_LS_REFS_BYTES = 1024 * 1024;
 
 /**
  * Auth, project lookup and access: the only work before git starts (2–3 indexed queries). Users pass
@@ -102,6 +116,34 @@ function gitProtocol(request: FastifyRequest): Record<string, string> {
   return {};
 }
 
+/**
+ * The stored answer to this request (hit: an open file), or where to keep git's (miss), or null when the
+ * request is not one whose answer is kept (see storage/pack-cache.ts).
+ */
+async function cachedAnswer(
+  deps: Deps,
+  repoPath: string,
+  env: Record<string, string>,
+  body: Buffer,
+): Promise<{ hit?: FileHandle; miss?: { key: string; refs: string } } | null> {
+  if (!(await deps.packCache.enabled)) return null;
+  try {
+    const [refs, config] = await Promise.all([refsState(repoPath), gitConfigState(repoPath)]);
+    // Refs git would list differently from their files are not keyed here.
+    if (refs === null || !config.plain) return null;
+    const key = PackCache.keyOf(
+      { repoPath, refs, config: config.key, protocol: env.GIT_PROTOCOL ?? '' },
+      body,
+    );
+    if (!key) return null;
+    const hit = await deps.packCache.open(key);
+    return hit ? { hit } : { miss: { key, refs } };
+  } catch (error) {
+    deps.log.warn({ err: error, repoPath }, 'looking up a stored upload-pack answer failed');
+    return null;
+  }
+}
+
 function requestBody(request: FastifyRequest): Readable {
   const encoding = String(request.headers['content-encoding'] ?? '').toLowerCase();
   if (encoding === 'gzip' || encoding === 'x-gzip') {
@@ -142,6 +184,13 @@ export function registerGitHttp(app: FastifyInstance, deps: Deps): void {
           const advertisement = await uploadPackV2Advertisement(auth.repoPath, env.GIT_PROTOCOL);
           if (advertisement) return reply.send(advertisement);
         }
+        if (service === 'git-receive-pack') {
+          // The pack comes next on this connection: have git ready for it (receive-pack-prestart.ts).
+          const socket = request.raw.socket;
+          reply.raw.once('finish', () => prestartForConnection(deps, socket, auth, request.log));
+          const advertisement = await receivePackAdvertisement(auth.repoPath, receivePackArgs(deps));
+          if (advertisement) return reply.send(Buffer.concat([serviceHeader(service), advertisement]));
+        }
         const args = service === 'git-upload-pack' ? ['upload-pack'] : receivePackArgs(deps);
         const child = spawnGit([...args, '--stateless-rpc', '--advertise-refs', auth.repoPath], {
           env,
@@ -150,7 +199,7 @@ export function registerGitHttp(app: FastifyInstance, deps: Deps): void {
         child.stderr!.resume();
         const out = new PassThrough();
         // Protocol v2 starts with its capability advertisement, without the service line.
-        if (!v2) out.write(`${pktLine(`# service=${service}\n`)}0000`);
+        if (!v2) out.write(serviceHeader(service));
         child.stdout!.pipe(out);
         child.on('error', (error) => out.destroy(error));
         reply.raw.on('close', () => child.exitCode === null && child.kill());
@@ -165,17 +214,51 @@ export function registerGitHttp(app: FastifyInstance, deps: Deps): void {
       } catch (error) {
         return sendError(reply, error);
       }
+      const env = gitProtocol(request);
+      const body = requestBody(request);
+      let start: RequestStart;
+      try {
+        // An ls-refs request whole (up to 1 MiB), any other up to what the pack cache keys.
+        const enough = (bytes: Buffer) =>
+          startsWithLsRefs(bytes) === false && bytes.length > CACHEABLE_REQUEST_MAX_BYTES;
+        start = await readRequestStart(body, enough, MAX_LS_REFS_BYTES);
+      } catch {
+        // The body broke off (client gone, bad gzip): nothing to answer.
+        return reply.code(400).type('text/plain; charset=utf-8').send('Bad request body\n');
+      }
+      noCache(reply);
+      reply.type('application/x-git-upload-pack-result');
+      if (start.complete && /version=2/.test(env.GIT_PROTOCOL ?? '')) {
+        const lsRefs = parseLsRefsRequest(start.bytes);
+        const answer = lsRefs && (await lsRefsAnswer(auth.repoPath, lsRefs));
+        if (answer) return reply.send(answer);
+      }
+      const cached = start.complete ? await cachedAnswer(deps, auth.repoPath, env, start.bytes) : null;
+      if (cached?.hit) return reply.send(cached.hit.createReadStream());
       const child = spawnGit(['upload-pack', '--stateless-rpc', auth.repoPath], {
-        env: gitProtocol(request),
+        env,
         stdio: ['pipe', 'pipe', 'pipe'],
       });
       child.stderr!.resume();
       child.stdin!.on('error', () => {});
-      pipeline(requestBody(request), child.stdin!, () => {});
+      pipeline(wholeBody(body, start), child.stdin!, () => {});
       child.on('error', (error) => child.stdout!.destroy(error));
-      noCache(reply);
+      if (cached?.miss) {
+        const { key, refs } = cached.miss;
+        // Kept only when git succeeded and the refs it answered for are still the ones in the key.
+        const succeeded = new Promise<boolean>((resolve) =>
+          child.on('close', (code) => {
+            if (code !== 0) return resolve(false);
+            refsState(auth.repoPath).then(
+              (now) => resolve(now === refs),
+              () => resolve(false),
+            );
+          }),
+        );
+        child.stdout!.pipe(deps.packCache.sink(key, succeeded));
+      }
       reply.raw.on('close', () => child.exitCode === null && child.kill());
-      return reply.type('application/x-git-upload-pack-result').send(child.stdout);
+      return reply.send(child.stdout);
     });
 
     scope.post<{ Params: RepoParams }>('/:namespace/:project/git-receive-pack', async (request, reply) => {
@@ -186,6 +269,7 @@ export function registerGitHttp(app: FastifyInstance, deps: Deps): void {
           protocol: 'http',
           stateless: true,
           log: request.log,
+          prestarted: await takePrestarted(request.raw.socket, auth),
         });
       } catch (error) {
         return sendError(reply, error);
