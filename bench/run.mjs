@@ -439,6 +439,18 @@ async function measureGit(engine, server, workdir, state) {
     fs.rmSync(target(kind), { recursive: true, force: true });
     return timeGit(env, ['clone', '-q', '--bare', kind === 'http' ? remote : disk, target(kind)]);
   });
+  // The same, but with a ref added to both repositories before each round: Labrador's stored answer to
+  // the previous clone no longer applies (pack cache miss), as for the first clone after a push.
+  const served = repositoryPath(engine.dataDir, ...state.gitProject.split('/'));
+  await pairs('clone --bare, refs changed', GIT_ROUNDS, (kind, round) => {
+    if (kind === 'http' ? round % 2 === 0 : round % 2 === 1) {
+      for (const repo of [served, engine.history]) {
+        git(['update-ref', `refs/heads/bench-round-${round}`, 'refs/heads/master'], { cwd: repo });
+      }
+    }
+    fs.rmSync(target(kind), { recursive: true, force: true });
+    return timeGit(env, ['clone', '-q', '--bare', kind === 'http' ? remote : disk, target(kind)]);
+  });
   await pairs('ls-remote', GIT_ROUNDS * 2, (kind) =>
     timeGit(env, ['ls-remote', kind === 'http' ? remote : disk]),
   );
