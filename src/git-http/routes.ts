@@ -128,7 +128,8 @@ async function cachedAnswer(
 ): Promise<{ hit?: FileHandle; miss?: { key: string; refs: string } } | null> {
   if (!(await deps.packCache.enabled)) return null;
   try {
-    const [refs, config] = await Promise.all([refsState(repoPath), gitConfigState(repoPath)]);
+    const refs = refsState(repoPath);
+    const config = await gitConfigState(repoPath);
     // Refs git would list differently from their files are not keyed here.
     if (refs === null || !config.plain) return null;
     const key = PackCache.keyOf(
@@ -248,11 +249,11 @@ export function registerGitHttp(app: FastifyInstance, deps: Deps): void {
         // Kept only when git succeeded and the refs it answered for are still the ones in the key.
         const succeeded = new Promise<boolean>((resolve) =>
           child.on('close', (code) => {
-            if (code !== 0) return resolve(false);
-            refsState(auth.repoPath).then(
-              (now) => resolve(now === refs),
-              () => resolve(false),
-            );
+            try {
+              resolve(code === 0 && refsState(auth.repoPath) === refs);
+            } catch {
+              resolve(false);
+            }
           }),
         );
         child.stdout!.pipe(deps.packCache.sink(key, succeeded));

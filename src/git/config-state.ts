@@ -3,7 +3,8 @@
 // the git binary and this configuration (capability advertisements) are kept under `key`; `plain` says
 // whether the configuration changes which refs git lists or how, so refs read from the files directly
 // would differ from git's listing.
-import fs from 'node:fs/promises';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { BoundedMap } from '../bounded-map.ts';
@@ -24,7 +25,7 @@ const NOT_PLAIN = /hiderefs|include|objectformat|extensions|certnonce|lsrefs/i;
 
 async function readOrEmpty(file: string): Promise<string> {
   try {
-    return await fs.readFile(file, 'utf8');
+    return await fsp.readFile(file, 'utf8');
   } catch {
     return '';
   }
@@ -40,7 +41,7 @@ function globalConfigFiles(): string[] {
 async function globalConfigStamp(): Promise<string> {
   const stamps = await Promise.all(
     globalConfigFiles().map((file) =>
-      fs.stat(file).then(
+      fsp.stat(file).then(
         (stat) => `${stat.ino}:${stat.size}:${stat.mtimeMs}`,
         () => '-',
       ),
@@ -87,7 +88,9 @@ const known = new BoundedMap<string, { signature: string; state: Promise<ConfigS
 
 export async function gitConfigState(repoPath: string): Promise<ConfigState> {
   const file = path.join(repoPath, 'config');
-  const [stat, stamp] = await Promise.all([fs.stat(file).catch(() => null), recentGlobalConfigStamp()]);
+  // A stat of a cached inode takes microseconds; asynchronously it is a thread-pool round trip.
+  const stat = fs.statSync(file, { throwIfNoEntry: false }) ?? null;
+  const stamp = await recentGlobalConfigStamp();
   const signature = `${stamp}\0${stat ? `${stat.ino}:${stat.size}:${stat.mtimeMs}` : '-'}`;
   const entry = known.get(repoPath);
   if (entry?.signature === signature) return entry.state;

@@ -74,7 +74,8 @@ interface Listed {
 /** The pkt-line answer to `request`, or null when git should answer it. */
 export async function lsRefsAnswer(repoPath: string, request: LsRefsRequest): Promise<Buffer | null> {
   // hideRefs and lsrefs.unborn settings change the answer (config-state.ts): git's to apply.
-  const [config, files] = await Promise.all([gitConfigState(repoPath), readRefFiles(repoPath)]);
+  const config = await gitConfigState(repoPath);
+  const files = readRefFiles(repoPath);
   if (!config.plain || !files) return null;
   const wanted = (name: string) =>
     request.prefixes.length === 0 || request.prefixes.some((prefix) => name.startsWith(prefix));

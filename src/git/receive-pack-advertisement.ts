@@ -4,7 +4,7 @@
 // The capabilities depend only on the git binary and the configuration git reads, so they are taken
 // once per configuration from a real git run and kept. Repositories git would answer differently for
 // (alternates advertised as ".have", shallow roots, hidden refs, odd ref files) are left to git.
-import fs from 'node:fs/promises';
+import fs from 'node:fs';
 import path from 'node:path';
 import { BoundedMap } from '../bounded-map.ts';
 import { gitConfigState } from './config-state.ts';
@@ -27,25 +27,16 @@ function capabilitiesOf(advertisement: Buffer): string | null {
   return line.slice(nul + 1, -1);
 }
 
-async function exists(file: string): Promise<boolean> {
-  return fs.access(file).then(
-    () => true,
-    () => false,
-  );
-}
-
 /**
  * The advertisement (without the HTTP "# service=" preamble), or null when this request should run
  * git as before. `gitArgs` is how receive-pack is started (its `-c` options), used when the capabilities
  * for this configuration are not known yet: that request gets git's own answer.
  */
 export async function receivePackAdvertisement(repoPath: string, gitArgs: string[]): Promise<Buffer | null> {
-  const [config, alternates, shallow] = await Promise.all([
-    gitConfigState(repoPath),
-    exists(path.join(repoPath, 'objects', 'info', 'alternates')),
-    exists(path.join(repoPath, 'shallow')),
-  ]);
-  if (!config.plain || alternates || shallow) return null;
+  const config = await gitConfigState(repoPath);
+  // Synchronous for the reason ref-files.ts gives.
+  const alternates = fs.existsSync(path.join(repoPath, 'objects', 'info', 'alternates'));
+  if (!config.plain || alternates || fs.existsSync(path.join(repoPath, 'shallow'))) return null;
   const capabilities = capabilitiesByConfig.get(config.key);
   if (capabilities === undefined) {
     const result = await runGit([...gitArgs, '--stateless-rpc', '--advertise-refs', repoPath]);
@@ -54,7 +45,7 @@ export async function receivePackAdvertisement(repoPath: string, gitArgs: string
     capabilitiesByConfig.set(config.key, learned);
     return result.stdout;
   }
-  const files = await readRefFiles(repoPath);
+  const files = readRefFiles(repoPath);
   if (!files) return null;
   const lines: Buffer[] = [];
   if (files.refs.length === 0) lines.push(pktLine(`${ZERO_ID} capabilities^{}\0${capabilities}\n`));
