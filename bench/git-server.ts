@@ -4,7 +4,8 @@
 // the server listens and prints "READY <port>". With BENCH_SSH_PORT (and BENCH_SSH_KEY, a public key
 // added to root) the built-in SSH server listens there too. The projects named in BENCH_PROTECT
 // (comma-separated) get their master protected, as GitLab's default protection does after a first push,
-// so their pushes run the pre-receive hook.
+// so their pushes run the pre-receive hook. With LABRADOR_DATABASE_URL it runs on that PostgreSQL
+// database (which should be empty) instead of SQLite.
 import crypto from 'node:crypto';
 import pino from 'pino';
 import { loadConfig } from '../src/config.ts';
@@ -29,6 +30,7 @@ const config = loadConfig({
   LABRADOR_ROOT_TOKEN: 'bench-token',
   LABRADOR_LOG_LEVEL: 'warn',
   LABRADOR_SSH_PORT: process.env.BENCH_SSH_PORT ?? '0',
+  ...(process.env.LABRADOR_DATABASE_URL ? { LABRADOR_DATABASE_URL: process.env.LABRADOR_DATABASE_URL } : {}),
 });
 const server = await startServer(config, pino({ level: 'warn' }));
 const db = server.deps.db.kysely;

@@ -1,6 +1,6 @@
 // Reading pkt-lines: whole small request bodies (ls-refs, a clone's wants), and the ref-update commands
 // at the start of a receive-pack request ("<old> <new> <ref>" pkt-lines up to the first flush), read
-// while the request streams through: the push is on record before git sees the pack, and the pack itself
+// while the request streams through: the push is on record before git can apply it, and the pack itself
 // is never held in memory.
 import { Transform, type TransformCallback } from 'node:stream';
 
@@ -50,19 +50,34 @@ function parseCommands(
 }
 
 /**
- * Passes the request through unchanged, but holds it back until the command section has been read and
- * `onCommands` has finished (the pending push is committed before receive-pack can move a ref).
+ * Bytes kept from receive-pack until `onCommands` has finished. Without the last bytes of the request git
+ * cannot move a ref: a pack is checked against its trailing checksum (20 bytes; 32 with SHA-256) before
+ * anything is applied, and a request without a pack (deletions) ends with the flush packet that
+ * closes its command list.
+ */
+const HELD_BYTES = 32;
+
+/**
+ * Passes the request through unchanged while it reads the command section; `onCommands` then runs (the
+ * pending push is committed) while git already receives the pack, all but its last HELD_BYTES, which
+ * follow once `onCommands` has finished. So no ref can move before the push is on record, and recording
+ * it costs the client nothing: git is unpacking meanwhile.
  */
 export class RefUpdateReader extends Transform {
   private buffered: Buffer[] = [];
   private size = 0;
   private done = false;
+  /** While `onCommands` runs: the bytes not yet passed on, at most HELD_BYTES. */
+  private held: Buffer | null = null;
+  /** The end of the request, when it came while `onCommands` was still running. */
+  private flushed: TransformCallback | null = null;
 
   constructor(private readonly onCommands: (commands: RefUpdate[], capabilities: string[]) => Promise<void>) {
     super();
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
+    if (this.held) return this.holdBack(chunk, callback);
     if (this.done) return callback(null, chunk);
     this.buffered.push(chunk);
     this.size += chunk.length;
@@ -78,10 +93,14 @@ export class RefUpdateReader extends Transform {
       if (this.size > MAX_COMMANDS_BYTES) return callback(new Error('ref-update section too large'));
       return callback();
     }
-    this.release(parsed.commands, parsed.capabilities, callback);
+    this.release(parsed.commands, parsed.capabilities, all, callback);
   }
 
   override _flush(callback: TransformCallback): void {
+    if (this.held) {
+      this.flushed = callback;
+      return;
+    }
     if (this.done) return callback();
     // The body ended before a flush packet: nothing was committed to, let receive-pack say what is wrong.
     this.done = true;
@@ -89,16 +108,36 @@ export class RefUpdateReader extends Transform {
     callback();
   }
 
-  private release(commands: RefUpdate[], capabilities: string[], callback: TransformCallback): void {
+  private holdBack(chunk: Buffer, callback: TransformCallback): void {
+    const joined = Buffer.concat([this.held!, chunk]);
+    const passed = Math.max(0, joined.length - HELD_BYTES);
+    this.held = joined.subarray(passed);
+    callback(null, passed > 0 ? joined.subarray(0, passed) : undefined);
+  }
+
+  private release(
+    commands: RefUpdate[],
+    capabilities: string[],
+    all: Buffer,
+    callback: TransformCallback,
+  ): void {
     this.done = true;
+    this.buffered = [];
+    this.held = Buffer.alloc(0);
     this.onCommands(commands, capabilities).then(
       () => {
-        const all = Buffer.concat(this.buffered);
-        this.buffered = [];
-        callback(null, all);
+        const rest = this.held!;
+        this.held = null;
+        if (rest.length > 0) this.push(rest);
+        this.flushed?.();
       },
-      (error: Error) => callback(error),
+      (error: Error) => {
+        this.held = null;
+        if (this.flushed) this.flushed(error);
+        else this.destroy(error);
+      },
     );
+    this.holdBack(all, callback);
   }
 }
 

@@ -157,16 +157,24 @@ export async function startReceivePack(
   let pushId: number | undefined;
   let pushed: RefUpdate[] = [];
   let capabilities: string[] | null = null;
-  const reader = new RefUpdateReader(async (commands, asked) => {
-    capabilities = asked;
-    if (commands.length === 0) return;
-    pushed = commands;
-    pushId = await recordPendingPush(deps, auth.record.project.id, auth.user!.id, commands);
-    // Before receive-pack gets the pack, so before its hook can look.
-    if (setup.verdictsFile) {
-      const verdicts = await pushVerdicts(auth.repoPath, setup.rules, commands);
-      await fs.writeFile(setup.verdictsFile, verdicts, { mode: 0o600 });
-    }
+  // Settling waits for the recording: git holds off applying the push until it is done (RefUpdateReader),
+  // but a client that sends bytes after its pack could get git's report first.
+  let recording: Promise<unknown> = Promise.resolve();
+  const reader = new RefUpdateReader((commands, asked) => {
+    const step = (async () => {
+      capabilities = asked;
+      if (commands.length === 0) return;
+      pushed = commands;
+      pushId = await recordPendingPush(deps, auth.record.project.id, auth.user!.id, commands);
+      // Before receive-pack gets the end of the request, so before its hook can look.
+      if (setup.verdictsFile) {
+        const verdicts = await pushVerdicts(auth.repoPath, setup.rules, commands);
+        await fs.writeFile(setup.verdictsFile, verdicts, { mode: 0o600 });
+      }
+    })();
+    // A failure ends the request through the reader (receive-pack is stopped); nothing to settle then.
+    recording = step.catch(() => {});
+    return step;
   });
   const child = prestarted?.child ?? spawnReceivePack(deps, auth, setup, options.stateless);
   child.stdin!.on('error', () => {});
@@ -181,11 +189,13 @@ export async function startReceivePack(
   // then), else once receive-pack has ended, from the refs; the output ends after that either way.
   let settling: Promise<void> | undefined;
   const settleOnce = (applied: RefUpdate[] | null): Promise<void> => {
-    if (pushId === undefined) return Promise.resolve();
-    const id = pushId;
-    settling ??= settlePush(deps, { id, changes: pushed }, auth.record, applied).catch((error) =>
-      options.log.error({ err: error, pushId: id }, 'settling a push failed'),
-    );
+    settling ??= recording.then(async () => {
+      if (pushId === undefined) return;
+      const id = pushId;
+      await settlePush(deps, { id, changes: pushed }, auth.record, applied).catch((error) =>
+        options.log.error({ err: error, pushId: id }, 'settling a push failed'),
+      );
+    });
     return settling;
   };
   // Queued once the answer is out (or abandoned): the processing starts git processes, and each start

@@ -1,0 +1,93 @@
+// A push is on record before git can apply it (src/git/pkt-line.ts, RefUpdateReader): git receives the
+// pack while the pending push is being committed, all but its last bytes, so it unpacks meanwhile but
+// cannot move a ref until the record is in. Shown by holding the pushes table locked from outside.
+//
+// PostgreSQL only: there the lock stops just that INSERT. On SQLite another connection's write lock
+// would make the server's synchronous driver wait in its busy handler, and the server's own open
+// transaction would queue every statement of the push (its rules too), so the gate could not be told
+// apart from a server that had not started the push at all.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { createProject, createUser, type TestUser } from '../helpers/factory.ts';
+import { GitClient, listen, repoUrl } from '../helpers/git.ts';
+import { repositoryPath } from '../../src/git/repository.ts';
+
+const onPostgres = Boolean(process.env.LABRADOR_TEST_PG_URL);
+
+describe('a push waits for its record', { skip: onPostgres ? false : 'PostgreSQL only (see above)' }, () => {
+  let t: TestApp;
+  let base: string;
+  let client: GitClient;
+  let owner: TestUser;
+
+  before(async () => {
+    t = await startTestApp();
+    base = await listen(t);
+    client = new GitClient();
+    owner = await createUser(t, 'gated');
+  });
+  after(async () => {
+    client.close();
+    await t.close();
+  });
+
+  it('moves no ref while the push cannot be recorded, and completes once it can', async () => {
+    const project = await createProject(t, { owner, path: 'gated' });
+    const repoPath = repositoryPath(t.config.dataDir, owner.username, 'gated');
+    const work = await client.workTree('gated', ['first', 'second']);
+    const url = repoUrl(base, `${owner.username}/gated`, owner.username, owner.password);
+
+    const locker = new pg.Client({ connectionString: t.config.databaseUrl });
+    await locker.connect();
+    let pushing: ReturnType<GitClient['run']> | undefined;
+    try {
+      await locker.query('BEGIN');
+      // Blocks INSERTs into pushes (reads go on): the pending push cannot be committed.
+      await locker.query('LOCK TABLE pushes IN SHARE ROW EXCLUSIVE MODE');
+      pushing = client.run(['push', '-q', url, 'master'], work);
+      await waitFor(async () => {
+        const { rows } = await locker.query<{ count: string }>(
+          `SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+           WHERE c.relname = 'pushes' AND NOT l.granted`,
+        );
+        return Number(rows[0].count) > 0;
+      });
+      // The record is waiting; give git all the time it would need to apply the push if it could.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const during = await client.run([
+        '--git-dir',
+        repoPath,
+        'rev-parse',
+        '--verify',
+        '-q',
+        'refs/heads/master',
+      ]);
+      assert.notEqual(during.code, 0, 'master moved before the push was recorded');
+    } finally {
+      await locker.query('COMMIT').catch(() => {});
+      await locker.end();
+    }
+
+    const pushed = await pushing!;
+    assert.equal(pushed.code, 0, pushed.stderr);
+    await t.server.deps.pushQueue.drain();
+    const head = (await client.ok(['rev-parse', 'HEAD'], work)).trim();
+    const branch = await t.request('GET', `/api/v3/projects/${project.id}/repository/branches/master`, {
+      token: owner.token,
+    });
+    assert.equal(branch.status, 200, branch.text);
+    assert.equal(branch.body.commit.id, head);
+    const events = await t.request('GET', `/api/v3/projects/${project.id}/events`, { token: owner.token });
+    assert.equal(events.body[0].action_name, 'pushed new');
+  });
+});
+
+async function waitFor(condition: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
