@@ -2,17 +2,12 @@
 // shares, the caller's access), batched: a fixed number of queries per page, never one per project.
 import type { Deps } from '../deps.ts';
 import { usersByIds } from '../db/repositories/users.ts';
-import {
-  findProjectRecordsByIds,
-  forkCounts,
-  forkSources,
-  sharedGroups,
-} from '../db/repositories/projects.ts';
-import { findProjectExtraIds } from '../db/repositories/project-extras.ts';
+import { findProjectRecordsByIds, sharedGroups } from '../db/repositories/projects.ts';
+import { findProjectExtraIds, projectLinksByIds } from '../db/repositories/project-extras.ts';
 import { projectAccessMany, type ProjectAccess } from '../policies/access.ts';
 import { presentBasicProject, presentProject, type ProjectPresentOptions } from '../presenters/project.ts';
 import { countProjects, pageProjectIds } from '../db/repositories/project-lists.ts';
-import type { ProjectListQuery, ProjectRecord, UserRow } from '../db/types.ts';
+import type { ProjectListQuery, ProjectRecord, SharedGroupRow, UserRow } from '../db/types.ts';
 
 function personalOwnerId(record: ProjectRecord): number | null {
   return record.namespace.type !== 'Group' ? record.namespace.owner_id : null;
@@ -28,34 +23,44 @@ export async function presentProjectRecords(
   if (records.length === 0) return [];
   const db = deps.db.kysely;
   const ids = records.map((record) => record.project.id);
-  const [access, sources, counts, shares] = await Promise.all([
+  // The caller's access, every project's links (fork source, forks, shared?) and the owners of personal
+  // namespaces; then the shares and the fork sources only for the projects that have them.
+  const [access, links, owners] = await Promise.all([
     knownAccess ?? projectAccessMany(db, viewer, records),
-    forkSources(db, ids),
-    forkCounts(db, ids),
-    sharedGroups(db, ids),
+    projectLinksByIds(db, ids),
+    usersByIds(
+      db,
+      records.flatMap((r) => personalOwnerId(r) ?? []),
+    ),
   ]);
-  const sourceList = await findProjectRecordsByIds(db, [...new Set(sources.values())]);
+  const sharedIds = ids.filter((id) => links.get(id)?.shared);
+  const sourceIds = [...new Set(ids.flatMap((id) => links.get(id)?.forkedFromProjectId ?? []))];
+  const [shares, sourceList] = await Promise.all([
+    sharedIds.length > 0 ? sharedGroups(db, sharedIds) : new Map<number, SharedGroupRow[]>(),
+    findProjectRecordsByIds(db, sourceIds),
+  ]);
   const sourceRecords = new Map(sourceList.map((r) => [r.project.id, r]));
-  const owners = await usersByIds(
-    db,
-    [...records, ...sourceList].flatMap((r) => personalOwnerId(r) ?? []),
-  );
+  // Fork sources' owners not already read with the page's.
+  const missing = sourceList.flatMap((r) => personalOwnerId(r) ?? []).filter((id) => !owners.has(id));
+  for (const [id, user] of await usersByIds(db, missing)) owners.set(id, user);
   const ownerOf = (r: ProjectRecord) => {
     const id = personalOwnerId(r);
     return id === null ? null : (owners.get(id) ?? null);
   };
   return records.map((record) => {
-    const sourceId = sources.get(record.project.id);
-    const source = sourceId !== undefined ? (sourceRecords.get(sourceId) ?? null) : null;
+    const id = record.project.id;
+    const found = links.get(id);
+    const sourceId = found?.forkedFromProjectId;
+    const source = sourceId != null ? (sourceRecords.get(sourceId) ?? null) : null;
     return presentProject(
       record,
       {
         owner: ownerOf(record),
         forkedFrom: source,
         forkedFromOwner: source ? ownerOf(source) : null,
-        forksCount: counts.get(record.project.id) ?? 0,
-        sharedWithGroups: shares.get(record.project.id) ?? [],
-        access: access.get(record.project.id)!,
+        forksCount: found?.forksCount ?? 0,
+        sharedWithGroups: shares.get(id) ?? [],
+        access: access.get(id)!,
       },
       deps.config.externalUrl,
       { ...options, sshBase: deps.config.ssh.cloneUrlBase },

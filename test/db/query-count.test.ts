@@ -136,7 +136,11 @@ describe('statements per request on the hot read paths', () => {
       large.length,
       `per_page=5:\n${small.join('\n')}\nper_page=30:\n${large.join('\n')}`,
     );
-    assertCount(large, 9, 'GET /projects');
+    // The caller, the count, the page's ids, their records, the caller's access, their links (fork
+    // source, forks, shared?), their owners.
+    assertCount(large, 7, 'GET /projects');
+    // A page with a shared project and a fork adds the shares and the fork source (its owner is known).
+    assertCount(await statementsFor('/api/v3/projects?per_page=100'), 9, 'GET /projects with a fork');
   });
 
   it('GET /projects/:id/builds: the same count for per_page=5 and per_page=30', async () => {

@@ -1,6 +1,6 @@
-// What the Project entity embeds beyond its record, for one project in one prepared statement: the owner
-// of a personal namespace, the fork source's id, the number of forks and whether any group shares it
-// (the shares themselves are read only then). Pages use the batched helpers in projects.ts instead.
+// What the Project entity embeds beyond its record, in one statement: the owner of a personal namespace,
+// the fork source's id, the number of forks and whether any group shares it (the shares themselves are
+// read only then). One project as a prepared statement (GET /projects/:id), a page's projects together.
 import { prepared, rowSplitter } from '../prepared.ts';
 import { USER_COLUMNS } from './users.ts';
 import type { Executor, UserRow } from '../types.ts';
@@ -15,12 +15,11 @@ export interface ProjectExtraIds {
 
 const splitOwner = rowSplitter({ owner: { prefix: 'u_', columns: USER_COLUMNS } });
 
-const extrasOf = prepared<{ id: number }>()((db, slot) =>
-  db
+/** The fork source, the number of forks and whether any group shares it, beside the project's id. */
+function linksQuery(db: Executor) {
+  return db
     .selectFrom('projects as p')
-    .innerJoin('namespaces as n', 'n.id', 'p.namespace_id')
-    .leftJoin('users as u', (join) => join.onRef('u.id', '=', 'n.owner_id').on('n.type', 'is', null))
-    .select(USER_COLUMNS.map((c) => `u.${c} as u_${c}` as const))
+    .select('p.id as project_id')
     .select((eb) => [
       eb
         .selectFrom('forked_project_links as f')
@@ -37,17 +36,51 @@ const extrasOf = prepared<{ id: number }>()((db, slot) =>
           eb.selectFrom('project_group_links as l').select('l.id').whereRef('l.project_id', '=', 'p.id'),
         )
         .as('shared'),
-    ])
-    .where('p.id', '=', slot('id')),
-);
+    ]);
+}
 
-export async function findProjectExtraIds(db: Executor, id: number): Promise<ProjectExtraIds | undefined> {
-  const row = await extrasOf.first(db, { id });
-  if (!row) return undefined;
+/** With the owner of a personal namespace too (one project: no other statement for it). */
+function extrasQuery(db: Executor) {
+  return linksQuery(db)
+    .innerJoin('namespaces as n', 'n.id', 'p.namespace_id')
+    .leftJoin('users as u', (join) => join.onRef('u.id', '=', 'n.owner_id').on('n.type', 'is', null))
+    .select(USER_COLUMNS.map((c) => `u.${c} as u_${c}` as const));
+}
+
+type ExtrasRow = Awaited<ReturnType<ReturnType<typeof extrasQuery>['executeTakeFirstOrThrow']>>;
+
+function extrasFromRow(row: ExtrasRow): ProjectExtraIds {
   return {
     owner: row.u_id === null ? null : (splitOwner(row).owner as unknown as UserRow),
     forkedFromProjectId: row.forked_from_project_id ?? null,
     forksCount: Number(row.forks_count ?? 0),
     shared: Boolean(row.shared),
   };
+}
+
+const extrasOf = prepared<{ id: number }>()((db, slot) => extrasQuery(db).where('p.id', '=', slot('id')));
+
+export async function findProjectExtraIds(db: Executor, id: number): Promise<ProjectExtraIds | undefined> {
+  const row = await extrasOf.first(db, { id });
+  return row && extrasFromRow(row);
+}
+
+export type ProjectLinks = Omit<ProjectExtraIds, 'owner'>;
+
+/**
+ * The links of a page of projects, by project id (a project deleted meanwhile is missing). Their owners
+ * are read apart: a page's projects share few owners, and a row per project with every owner column
+ * cost more than the statement saved.
+ */
+export async function projectLinksByIds(db: Executor, ids: number[]): Promise<Map<number, ProjectLinks>> {
+  const result = new Map<number, ProjectLinks>();
+  if (ids.length === 0) return result;
+  for (const row of await linksQuery(db).where('p.id', 'in', ids).execute()) {
+    result.set(row.project_id, {
+      forkedFromProjectId: row.forked_from_project_id ?? null,
+      forksCount: Number(row.forks_count ?? 0),
+      shared: Boolean(row.shared),
+    });
+  }
+  return result;
 }

@@ -240,33 +240,6 @@ export function projectsInNamespace(
   return db.selectFrom('projects').select(['id', 'path']).where('namespace_id', '=', namespaceId).execute();
 }
 
-/** Source project id of each fork among `ids`. */
-export async function forkSources(db: Executor, ids: number[]): Promise<Map<number, number>> {
-  const result = new Map<number, number>();
-  if (ids.length === 0) return result;
-  const rows = await db
-    .selectFrom('forked_project_links')
-    .select(['forked_to_project_id', 'forked_from_project_id'])
-    .where('forked_to_project_id', 'in', ids)
-    .execute();
-  for (const row of rows) result.set(row.forked_to_project_id, row.forked_from_project_id);
-  return result;
-}
-
-/** Number of forks of each project among `ids` (one grouped query on the forked_from index). */
-export async function forkCounts(db: Executor, ids: number[]): Promise<Map<number, number>> {
-  const result = new Map<number, number>();
-  if (ids.length === 0) return result;
-  const rows = await db
-    .selectFrom('forked_project_links')
-    .select(['forked_from_project_id', (eb) => eb.fn.countAll<number>().as('count')])
-    .where('forked_from_project_id', 'in', ids)
-    .groupBy('forked_from_project_id')
-    .execute();
-  for (const row of rows) result.set(row.forked_from_project_id, Number(row.count));
-  return result;
-}
-
 /** Groups each project among `ids` is shared with, in share order. */
 export async function sharedGroups(db: Executor, ids: number[]): Promise<Map<number, SharedGroupRow[]>> {
   const result = new Map<number, SharedGroupRow[]>();

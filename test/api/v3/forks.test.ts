@@ -44,7 +44,10 @@ describe('forks', () => {
     assert.equal(fork.visibility_level, 20);
     assert.equal(fork.owner.username, 'forker');
     assert.equal(typeof fork.runners_token, 'string');
-    assert.match(fork.forked_from_project.name_with_namespace, / \/ upstream$/);
+    // The source's owner is not the fork's: read for the source alone, and named as GET shows it.
+    const shownSource = await t.request('GET', `/api/v3/projects/${source.id}`, { token: owner.token });
+    assert.equal(fork.forked_from_project.name_with_namespace, shownSource.body.name_with_namespace);
+    assert.match(fork.forked_from_project.name_with_namespace, /^\S.* \/ upstream$/);
     assert.deepEqual(
       { ...fork.forked_from_project, name_with_namespace: undefined },
       {
