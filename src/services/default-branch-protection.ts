@@ -11,6 +11,19 @@ import {
 import { branchProtection } from '../policies/protected-branches.ts';
 import type { Executor } from '../db/types.ts';
 
+/** Whether the push created the branch named `defaultBranch`. */
+export function createsDefaultBranch(applied: RefUpdate[], defaultBranch: string | null): boolean {
+  return (
+    defaultBranch !== null &&
+    applied.some(
+      (change) =>
+        change.ref === `refs/heads/${defaultBranch}` &&
+        change.before === BLANK_SHA &&
+        change.after !== BLANK_SHA,
+    )
+  );
+}
+
 export async function protectCreatedDefaultBranch(
   trx: Executor,
   projectId: number,
@@ -18,14 +31,7 @@ export async function protectCreatedDefaultBranch(
   applied: RefUpdate[],
   at: string,
 ): Promise<void> {
-  if (!defaultBranch) return;
-  const created = applied.some(
-    (change) =>
-      change.ref === `refs/heads/${defaultBranch}` &&
-      change.before === BLANK_SHA &&
-      change.after !== BLANK_SHA,
-  );
-  if (!created) return;
+  if (!defaultBranch || !createsDefaultBranch(applied, defaultBranch)) return;
   const rules = await listProtectedBranches(trx, projectId);
   if (branchProtection(rules, defaultBranch).protected) return;
   await insertProtectedBranchIfMissing(trx, {

@@ -24,7 +24,7 @@ import { recordEvent } from './events.ts';
 import { EventAction } from '../domain/types.ts';
 import { presentPushPayload, systemPushPayload, type PushPayload } from '../presenters/push-payload.ts';
 import { enqueueProjectHooks, enqueueSystemHooks } from './hook-outbox.ts';
-import { protectCreatedDefaultBranch } from './default-branch-protection.ts';
+import { createsDefaultBranch, protectCreatedDefaultBranch } from './default-branch-protection.ts';
 import { createPipeline, planPipeline, type PipelinePlan } from './pipelines.ts';
 import type { Executor, ProjectRecord, PushRow, UserRow } from '../db/types.ts';
 
@@ -160,8 +160,9 @@ class AlreadySettled extends Error {}
 /**
  * Settles a pending push (once), given the updates that happened: HEAD and default_branch for a first
  * push, and the protection of a created default branch, in one transaction. `record` may have been read
- * before the push: the default branch is claimed and read inside the transaction. Null when the push was
- * settled elsewhere first.
+ * before the push: the default branch is claimed and read inside the transaction, when the push may have
+ * chosen or created it (judged by the one `record` names: a rename racing the push is not chased, as
+ * GitLab's own push service did not). Null when the push was settled elsewhere first.
  */
 async function settleApplied(
   deps: Deps,
@@ -173,6 +174,12 @@ async function settleApplied(
   // A project that had a default branch keeps one (it is never unset), so only a first push chooses.
   const candidate = record.project.default_branch ? null : firstPushDefaultBranch(applied);
   const at = now();
+  if (candidate === null && !createsDefaultBranch(applied, record.project.default_branch)) {
+    // Most pushes: no default branch to choose, and the one the project had when the push began was not
+    // created by it, so nothing to protect. One statement, without a transaction's round trips.
+    const settlement: Settlement = { applied, chosenDefaultBranch: null };
+    return (await markPushSettled(deps.db.kysely, pushId, JSON.stringify(settlement))) ? settlement : null;
+  }
   try {
     return await deps.db.kysely.transaction().execute(async (trx) => {
       const chosen = candidate && (await claimDefaultBranch(trx, projectId, candidate)) ? candidate : null;
