@@ -12,8 +12,9 @@
 //
 // The files are read with synchronous calls: a ref file is a few bytes in the page cache, and its
 // open/read/close take microseconds, where each asynchronous step is a round trip through libuv's
-// thread pool and the event loop (measured: a push advertisement of a dozen refs took 1.3-2.9 ms
-// asynchronously). The work is linear in the number of refs, like building the answer itself.
+// thread pool and the event loop (measured: the push advertisement of a repository with four refs took
+// 1.3-2.9 ms asynchronously, its listing ~0.05 ms synchronously). The work is linear in the number of
+// refs, like building the answer itself.
 import fs from 'node:fs';
 import path from 'node:path';
 
