@@ -7,7 +7,7 @@
 // connection, by the same user, into the same repository directory (not one deleted and made again
 // under the same path: its identity is checked) takes it; otherwise, and when the connection closes or
 // nobody comes within PRESTART_TTL_MS, its input is closed and it exits without having done anything.
-import fs from 'node:fs/promises';
+import fs from 'node:fs';
 import type { Socket } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../deps.ts';
@@ -27,14 +27,13 @@ const waiting = new WeakMap<Socket, Waiting>();
 /** Connections already watched for their end (one listener each, however many pushes they carry). */
 const watched = new WeakSet<Socket>();
 
-/** The identity of the repository directory now, or null when it is gone. */
-async function repositoryIdentity(auth: GitAuthorization): Promise<string | null> {
-  try {
-    const stat = await fs.stat(auth.repoPath, { bigint: true });
-    return `${auth.user?.id}\0${auth.repoPath}\0${stat.dev}:${stat.ino}:${stat.birthtimeNs}`;
-  } catch {
-    return null;
-  }
+/**
+ * The identity of the repository directory now, or null when it is gone. A synchronous stat: the POST
+ * waits for it, and asynchronously it is a thread-pool round trip (git/ref-files.ts).
+ */
+function repositoryIdentity(auth: GitAuthorization): string | null {
+  const stat = fs.statSync(auth.repoPath, { bigint: true, throwIfNoEntry: false });
+  return stat ? `${auth.user?.id}\0${auth.repoPath}\0${stat.dev}:${stat.ino}:${stat.birthtimeNs}` : null;
 }
 
 function end(started: Promise<PrestartedReceivePack | null>): void {
@@ -50,15 +49,16 @@ export function prestartForConnection(
 ): void {
   if (!auth.user || waiting.has(socket) || socket.destroyed) return;
   const entry: Waiting = { key: '', started: Promise.resolve(null) };
-  entry.started = repositoryIdentity(auth).then(async (key) => {
-    if (key === null || waiting.get(socket) !== entry || socket.destroyed) return null;
+  entry.started = (async () => {
+    const key = repositoryIdentity(auth);
+    if (key === null) return null;
     entry.key = key;
     const prestarted = await prestartReceivePack(deps, auth);
     prestarted.child.on('error', (error) => log.debug({ err: error }, 'pre-started receive-pack failed'));
     prestarted.child.stderr!.resume();
     prestarted.child.stdin!.on('error', () => {});
     return prestarted;
-  });
+  })();
   entry.started.catch((error) => log.warn({ err: error }, 'starting receive-pack ahead failed'));
   waiting.set(socket, entry);
   entry.timer = setTimeout(() => release(socket), PRESTART_TTL_MS);
@@ -89,7 +89,7 @@ export async function takePrestarted(
   clearTimeout(entry.timer);
   const prestarted = await entry.started.catch(() => null);
   if (!prestarted) return undefined;
-  if (entry.key !== '' && entry.key === (await repositoryIdentity(auth))) return prestarted;
+  if (entry.key === repositoryIdentity(auth)) return prestarted;
   prestarted.child.stdin?.end();
   return undefined;
 }

@@ -1,7 +1,7 @@
 // Push processing, in two steps. A push is recorded as 'pending' before receive-pack can move a ref.
-// Once receive-pack has reported (or ended), settlePush records which refs really moved (from its report,
-// else from the refs) and does the branch bookkeeping a next push depends on (the first push chooses the default branch, which becomes protected), before
-// `git push` gets its answer. processPush then records the events, hook deliveries and pipelines and
+// Once receive-pack has reported (or ended), settlePush records which refs really moved (from its
+// report, else from the refs) and does the branch bookkeeping a next push depends on (the first push
+// chooses the default branch, which becomes protected), before `git push` gets its answer. processPush then records the events, hook deliveries and pipelines and
 // marks the push processed in ONE transaction; for git pushes that runs after the answer (PushQueue).
 // A crash anywhere leaves a pending row that the next start-up processes (recoverPendingPushes),
 // settled or not.
@@ -66,13 +66,6 @@ function firstPushDefaultBranch(applied: RefUpdate[]): string | null {
     .map((change) => change.ref.slice(BRANCH_PREFIX.length));
   if (pushed.length === 0) return null;
   return pushed.includes('master') ? 'master' : pushed[0]!;
-}
-
-function createsBranch(applied: RefUpdate[]): boolean {
-  return applied.some(
-    (change) =>
-      change.ref.startsWith(BRANCH_PREFIX) && change.before === BLANK_SHA && change.after !== BLANK_SHA,
-  );
 }
 
 /** GitPushService / GitTagPushService: which commits a ref update brought, and its payload. */
@@ -191,8 +184,8 @@ async function settleApplied(
         const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
         await setHead(repoPath, chosen);
       }
-      const defaultBranch =
-        chosen ?? (createsBranch(applied) ? await findDefaultBranch(trx, projectId) : null);
+      // Read again: another first push may have chosen it meanwhile.
+      const defaultBranch = chosen ?? (await findDefaultBranch(trx, projectId));
       await protectCreatedDefaultBranch(trx, projectId, defaultBranch, applied, at);
       return settlement;
     });
