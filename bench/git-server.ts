@@ -18,8 +18,8 @@ import {
 } from '../src/db/repositories/projects.ts';
 import { cloneBareRepository, repositoryPath } from '../src/git/repository.ts';
 import { insertProtectedBranchIfMissing } from '../src/db/repositories/protected-branches.ts';
-import { now } from '../src/clock.ts';
-import { createKey } from '../src/services/keys.ts';
+import { now } from '../src/lib/clock.ts';
+import { createKey } from '../src/services/users/keys.ts';
 import { startSshServer } from '../src/ssh/server.ts';
 
 const [dataDir, port, ...repos] = process.argv.slice(2);

@@ -13,7 +13,7 @@ import pino from 'pino';
 import { request } from 'undici';
 import { loadConfig } from '../src/config.ts';
 import { startServer, type Server } from '../src/server.ts';
-import { enqueueSystemHooks } from '../src/services/hook-outbox.ts';
+import { enqueueSystemHooks } from '../src/services/hooks/hook-outbox.ts';
 import { countPendingDeliveries } from '../src/db/repositories/hook-deliveries.ts';
 
 const total = Number(process.argv[2] ?? 3000);

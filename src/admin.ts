@@ -17,12 +17,12 @@ import {
   passwordProblem,
   regeneratePrivateToken,
   resetPassword,
-} from './services/account-recovery.ts';
-import { checkDatabaseIdentity } from './services/database-identity.ts';
-import { checkInstance } from './services/instance-check.ts';
-import { generateToken } from './services/passwords.ts';
-import { ldapBlockUser, ldapUnblockUser } from './services/users.ts';
-import { databaseError, StartupError } from './startup-errors.ts';
+} from './services/users/account-recovery.ts';
+import { checkDatabaseIdentity } from './services/instance/database-identity.ts';
+import { checkInstance } from './services/instance/instance-check.ts';
+import { generateToken } from './services/users/passwords.ts';
+import { ldapBlockUser, ldapUnblockUser } from './services/users/users.ts';
+import { databaseError, StartupError } from './process/startup-errors.ts';
 
 const USAGE = `usage: npm run admin -- <command> [arguments]
 

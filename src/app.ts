@@ -7,11 +7,11 @@ import { answerClientError, answerFrameworkError, installErrorHandlers } from '.
 import { findNulPathParameter } from './http/params.ts';
 import { paramInvalid } from './errors.ts';
 import { resolveViewer } from './http/auth.ts';
-import { registerApiV3 } from './api/v3/index.ts';
-import { registerUploadFiles } from './web/uploads.ts';
-import { registerGitHttp } from './git-http/routes.ts';
-import { registerCiApiV1 } from './ci/v1/index.ts';
-import { registerHealth } from './web/health.ts';
+import { registerApiV3 } from './routes/api-v3/index.ts';
+import { registerUploadFiles } from './routes/web/uploads.ts';
+import { registerGitHttp } from './routes/git-http/routes.ts';
+import { registerCiApiV1 } from './routes/ci-v1/index.ts';
+import { registerHealth } from './routes/web/health.ts';
 import { installRequestLog } from './http/request-log.ts';
 
 export async function buildApp(deps: Deps): Promise<FastifyInstance> {

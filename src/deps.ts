@@ -2,7 +2,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { Db } from './db/connect.ts';
-import { PushQueue } from './services/push-queue.ts';
+import { PushQueue } from './services/push/push-queue.ts';
 import { PackCache } from './storage/pack-cache.ts';
 
 export interface Deps {

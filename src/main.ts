@@ -4,13 +4,13 @@
 // 1: anything else); LABRADOR_LOG_LEVEL=debug adds the stack trace.
 import { performance } from 'node:perf_hooks';
 import { ConfigError, describeDatabase, loadConfig, type Config } from './config.ts';
-import { createLogger } from './logger.ts';
+import { createLogger } from './process/logger.ts';
 import { startServer, type Server } from './server.ts';
-import { startBuiltinRunner, type BuiltinRunner } from './builtin-runner.ts';
-import { runnerRegistrationToken } from './services/runners.ts';
-import { explainStartupError } from './startup-errors.ts';
-import { reportStartup } from './startup-summary.ts';
-import { version } from './version.ts';
+import { startBuiltinRunner, type BuiltinRunner } from './process/builtin-runner.ts';
+import { runnerRegistrationToken } from './services/ci/runners.ts';
+import { explainStartupError } from './process/startup-errors.ts';
+import { reportStartup } from './process/startup-summary.ts';
+import { version } from './process/version.ts';
 
 /** After the stop bound, open connections are cut; this much later the process exits regardless. */
 const HARD_STOP_GRACE_MS = 5000;

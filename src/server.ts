@@ -10,20 +10,20 @@ import { migrate } from './db/migrations/index.ts';
 import { pingDatabase } from './db/repositories/database.ts';
 import { createDeps, type Deps } from './deps.ts';
 import { buildApp } from './app.ts';
-import { ensureRootUser, type RootUserOutcome } from './services/root-user.ts';
-import { checkDatabaseIdentity, stampDatabaseIdentity } from './services/database-identity.ts';
-import { installHooks } from './git/server-hooks.ts';
-import { recoverPendingPushes } from './services/push.ts';
-import { finishRepositoryMoves } from './services/repository-moves.ts';
+import { ensureRootUser, type RootUserOutcome } from './services/users/root-user.ts';
+import { checkDatabaseIdentity, stampDatabaseIdentity } from './services/instance/database-identity.ts';
+import { installHooks } from './git/protocol/server-hooks.ts';
+import { recoverPendingPushes } from './services/push/push.ts';
+import { finishRepositoryMoves } from './services/repository/repository-moves.ts';
 import { probeDataDir } from './storage/data-dir.ts';
 import { HookDeliveryWorker } from './workers/hook-delivery.ts';
 import { startSshServer } from './ssh/server.ts';
 import { StuckBuildsWorker } from './workers/stuck-builds.ts';
 import { ArtifactsExpiryWorker } from './workers/artifacts-expiry.ts';
 import type { Worker } from './workers/worker.ts';
-import type { Surface } from './startup-summary.ts';
+import type { Surface } from './process/startup-summary.ts';
 import type { HostKey } from './ssh/host-keys.ts';
-import { dataDirError, databaseError, listenError, StartupError } from './startup-errors.ts';
+import { dataDirError, databaseError, listenError, StartupError } from './process/startup-errors.ts';
 
 export interface Server {
   app: FastifyInstance;

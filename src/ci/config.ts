@@ -7,7 +7,7 @@
 // template for anchors). A job inherits the global before_script, image, services, after_script,
 // variables and cache it does not set itself.
 import type YAML from 'yaml';
-import { lazy } from '../lazy.ts';
+import { lazy } from '../lib/lazy.ts';
 import { parseDuration } from './durations.ts';
 import { isValidRefPattern } from './ref-policy.ts';
 import type { CiWhen } from '../domain/types.ts';

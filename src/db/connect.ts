@@ -8,7 +8,7 @@ import type { Database as Schema } from './schema.ts';
 import { attachDirectReader, rowBuilder, type RowBuilder } from './prepared.ts';
 import { ReadCache, readCacheKey } from './read-cache.ts';
 import { listenForChanges } from './change-notifications.ts';
-import { lazy } from '../lazy.ts';
+import { lazy } from '../lib/lazy.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 

@@ -9,7 +9,7 @@
 //
 // Results are shared by every caller that hits them, so rows and lists are frozen: a caller that tried to
 // change one would throw instead of changing what the next request reads.
-import { BoundedMap } from '../bounded-map.ts';
+import { BoundedMap } from '../lib/bounded-map.ts';
 
 /** A list above this many rows is not kept: pages and searches vary too much to be worth the memory. */
 const MAX_ROWS = 50;

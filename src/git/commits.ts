@@ -1,6 +1,6 @@
 // Commits as GitLab presented them, read with `git cat-file --batch` (one process for any number of
 // commits) or straight from `for-each-ref` fields; nothing here runs git once per commit.
-import { BoundedMap } from '../bounded-map.ts';
+import { BoundedMap } from '../lib/bounded-map.ts';
 import { spawnGit } from './exec.ts';
 import { git } from './exec.ts';
 

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { BoundedMap } from '../bounded-map.ts';
+import { BoundedMap } from '../lib/bounded-map.ts';
 
 export interface ConfigState {
   /** Equal for two repositories exactly when git reads the same configuration for both. */

@@ -2,7 +2,7 @@
 // anything else, nothing. An object's type never changes and its name is a hash of its content, so the
 // answer is the same in every repository that has the object and is kept for all of them. Objects not
 // seen before are asked of git with ONE `cat-file --batch-check` for all of them.
-import { BoundedMap } from '../bounded-map.ts';
+import { BoundedMap } from '../lib/bounded-map.ts';
 import { runGit } from './exec.ts';
 
 /** Objects remembered (~150 bytes each). */

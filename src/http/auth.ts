@@ -5,7 +5,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.ts';
 import { findUserById, findUserByToken, findUserByUsername, recordSignIn } from '../db/repositories/users.ts';
-import { now } from '../clock.ts';
+import { now } from '../lib/clock.ts';
 import { forbidden, notFound, unauthorized } from '../errors.ts';
 import { isAdministrator, maySignIn } from '../policies/users.ts';
 import { optionalString, pathId, requestParams } from './params.ts';

@@ -3,7 +3,7 @@
 // project in the group; admin_group (edit, delete, manage members) for owners and administrators;
 // create_projects for masters and owners of a group, and for the owner of a personal namespace.
 import { findMember } from '../db/repositories/members.ts';
-import { today } from '../clock.ts';
+import { today } from '../lib/clock.ts';
 import { AccessLevel, Visibility } from '../domain/types.ts';
 import { groupProjectIds } from '../db/repositories/group-projects.ts';
 import type { Executor, MemberRow, NamespaceRow, UserRow } from '../db/types.ts';

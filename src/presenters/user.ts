@@ -2,7 +2,7 @@
 // UserFull ⊂ UserLogin): presentUserBasic ⊂ presentUser ⊂ presentUserFull ⊂ presentUserLogin. Keys in
 // GitLab's order.
 import crypto from 'node:crypto';
-import { BoundedMap } from '../bounded-map.ts';
+import { BoundedMap } from '../lib/bounded-map.ts';
 import type { UserFullExtras, UserRow } from '../db/types.ts';
 
 /** Avatar URLs by email: every user shown costs an md5 otherwise. Bounded: the oldest go first when full. */

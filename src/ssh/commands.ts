@@ -1,7 +1,7 @@
 // What an SSH client may ask to run (gitlab-shell's rules): exactly one of the git services with exactly
 // one repository argument, `ns/project.git`, `/ns/project.git` or `ns/project`, quoted or not as git
 // sends it (`git-upload-pack 'ns/project.git'`). Everything else is refused.
-import type { GitService } from '../services/git-access.ts';
+import type { GitService } from '../services/push/git-access.ts';
 
 export const GIT_SERVICES: readonly GitService[] = [
   'git-upload-pack',

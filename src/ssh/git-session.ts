@@ -8,9 +8,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ServerChannel } from 'ssh2';
 import type { Deps } from '../deps.ts';
 import { spawnGit } from '../git/exec.ts';
-import { authorizeGit, GitAccessRefused, PROJECT_NOT_FOUND } from '../services/git-access.ts';
-import { startReceivePack } from '../services/receive-pack.ts';
-import type { SshKeyOwner } from '../services/ssh-keys.ts';
+import { authorizeGit, GitAccessRefused, PROJECT_NOT_FOUND } from '../services/push/git-access.ts';
+import { startReceivePack } from '../services/push/receive-pack.ts';
+import type { SshKeyOwner } from '../services/users/ssh-keys.ts';
 import { parseCommand } from './commands.ts';
 
 /** Only the documented key=value[:key=value] form of GIT_PROTOCOL is passed on to git. */

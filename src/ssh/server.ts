@@ -8,7 +8,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import ssh2 from 'ssh2';
 import type { AuthContext, CipherAlgorithm, Connection, ServerChannel, Session } from 'ssh2';
 import type { Deps } from '../deps.ts';
-import { findSshKeyOwner, type SshKeyOwner } from '../services/ssh-keys.ts';
+import { findSshKeyOwner, type SshKeyOwner } from '../services/users/ssh-keys.ts';
 import type { Worker } from '../workers/worker.ts';
 import { loadHostKeys, type HostKey } from './host-keys.ts';
 import { acceptableGitProtocol, greet, runCommand } from './git-session.ts';

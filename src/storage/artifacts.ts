@@ -15,7 +15,7 @@ import { pipeline } from 'node:stream/promises';
 import { Transform, type Readable } from 'node:stream';
 import { monthDir, removeProjectFromMonths } from './month-dirs.ts';
 import type yauzl from 'yauzl';
-import { lazy } from '../lazy.ts';
+import { lazy } from '../lib/lazy.ts';
 import { sanitizeFilename } from './uploads.ts';
 
 const zipReader = lazy<typeof yauzl>('yauzl');

@@ -15,7 +15,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
-import { isFullFetchRequest } from '../git/pkt-line.ts';
+import { isFullFetchRequest } from '../git/protocol/pkt-line.ts';
 
 /** Requests larger than this are not fetches worth keeping (they negotiate). */
 export const CACHEABLE_REQUEST_MAX_BYTES = 64 * 1024;

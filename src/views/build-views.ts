@@ -3,7 +3,7 @@
 // first), then their users, runners and pipelines in one query each and their commits in one git process.
 import type { Readable } from 'node:stream';
 import type { Deps } from '../deps.ts';
-import { now } from '../clock.ts';
+import { now } from '../lib/clock.ts';
 import { notFound, recordNotFound } from '../errors.ts';
 import {
   countBuildsUpTo,

@@ -2,7 +2,7 @@
 // number of reads — the build, its pipeline and project, the runner, the build's user, the project's
 // secret variables, the trigger's variables, the newest builds of the earlier stages — then presenters.
 import type { Deps } from '../deps.ts';
-import { now } from '../clock.ts';
+import { now } from '../lib/clock.ts';
 import { dependencyBuilds, findBuild } from '../db/repositories/builds.ts';
 import { projectVariables } from '../db/repositories/ci-variables.ts';
 import { findPipeline } from '../db/repositories/pipelines.ts';

@@ -3,7 +3,7 @@
 // few minutes late costs nothing.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../deps.ts';
-import { removeExpiredArtifacts } from '../services/artifacts-expiry.ts';
+import { removeExpiredArtifacts } from '../services/ci/artifacts-expiry.ts';
 import { PeriodicSweep } from './periodic-sweep.ts';
 
 export class ArtifactsExpiryWorker extends PeriodicSweep {

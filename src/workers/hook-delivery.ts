@@ -9,14 +9,14 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
 import type { Agent } from 'undici';
-import { lazy } from '../lazy.ts';
+import { lazy } from '../lib/lazy.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { HookDeliveryConfig } from '../config.ts';
 import type { Db } from '../db/connect.ts';
 import * as repo from '../db/repositories/hook-deliveries.ts';
 import { projectHooksByIds } from '../db/repositories/project-hooks.ts';
 import { systemHooksByIds } from '../db/repositories/system-hooks.ts';
-import { onHooksEnqueued } from '../services/hook-outbox.ts';
+import { onHooksEnqueued } from '../services/hooks/hook-outbox.ts';
 import type { Worker } from './worker.ts';
 import type { HookDeliveryRow } from '../db/types.ts';
 

@@ -3,7 +3,7 @@
 // processes on one database overlap harmlessly, since each drop only happens if the build is still stuck.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../deps.ts';
-import { dropStuckBuilds } from '../services/stuck-builds.ts';
+import { dropStuckBuilds } from '../services/ci/stuck-builds.ts';
 import { PeriodicSweep } from './periodic-sweep.ts';
 
 export class StuckBuildsWorker extends PeriodicSweep {

@@ -15,7 +15,7 @@ import type { GitClient } from '../helpers/git.ts';
 import { buildsOf, commitFiles, pipelinesOf, startCiProject, type CiProject } from '../helpers/ci.ts';
 import { RunnerClient, type Job } from '../helpers/runner-client.ts';
 import { makeZip } from '../helpers/zip.ts';
-import { cancelBuild } from '../../src/services/builds.ts';
+import { cancelBuild } from '../../src/services/ci/builds.ts';
 
 const REGISTRATION_TOKEN = 'shared-registration-token';
 

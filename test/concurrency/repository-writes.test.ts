@@ -16,7 +16,7 @@ import { GitClient, listen, repoUrl } from '../helpers/git.ts';
 import { AccessLevel } from '../../src/domain/types.ts';
 import { findProjectRecordById } from '../../src/db/repositories/projects.ts';
 import { projectAccess } from '../../src/policies/access.ts';
-import { updateRefAsPush } from '../../src/services/ref-updates.ts';
+import { updateRefAsPush } from '../../src/services/push/ref-updates.ts';
 
 const LOST = { message: 'Could not update branch master. Please refresh and try again.' };
 

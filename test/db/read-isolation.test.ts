@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp, type TestResponse } from '../helpers/app.ts';
 import { createProject, createUser, type TestUser } from '../helpers/factory.ts';
 import { insertProject, NEW_PROJECT_SWITCHES } from '../../src/db/repositories/projects.ts';
-import { now } from '../../src/clock.ts';
+import { now } from '../../src/lib/clock.ts';
 
 /** The response, or 'blocked' when it did not come within the deadline (a read waiting for the writer). */
 async function within(ms: number, response: Promise<TestResponse>): Promise<TestResponse | 'blocked'> {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import type { TestApp } from '../helpers/app.ts';
 import { commitFile, createUser } from '../helpers/factory.ts';
 import { repositoryPath } from '../../src/git/repository.ts';
-import { registerRunner, runnerRegistrationToken } from '../../src/services/runners.ts';
+import { registerRunner, runnerRegistrationToken } from '../../src/services/ci/runners.ts';
 import type { WorkloadStep } from './workload.ts';
 
 async function expect(

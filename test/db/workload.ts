@@ -7,14 +7,14 @@ import type { TestApp } from '../helpers/app.ts';
 import { commitFile, createProject, createUser, type TestUser } from '../helpers/factory.ts';
 import { initBareRepository, repositoryPath } from '../../src/git/repository.ts';
 import { BLANK_SHA } from '../../src/git/commits.ts';
-import { processPush, recordPendingPush, recoverPendingPushes } from '../../src/services/push.ts';
-import { finishRepositoryMoves } from '../../src/services/repository-moves.ts';
-import { runnerRegistrationToken } from '../../src/services/runners.ts';
-import { cancelBuild } from '../../src/services/builds.ts';
+import { processPush, recordPendingPush, recoverPendingPushes } from '../../src/services/push/push.ts';
+import { finishRepositoryMoves } from '../../src/services/repository/repository-moves.ts';
+import { runnerRegistrationToken } from '../../src/services/ci/runners.ts';
+import { cancelBuild } from '../../src/services/ci/builds.ts';
 import { RUNNER_USER_AGENT } from '../helpers/runner-client.ts';
 import { makeZip } from '../helpers/zip.ts';
-import { placeRepository, reserveRepository } from '../../src/services/repository-placement.ts';
-import { checkInstance } from '../../src/services/instance-check.ts';
+import { placeRepository, reserveRepository } from '../../src/services/repository/repository-placement.ts';
+import { checkInstance } from '../../src/services/instance/instance-check.ts';
 import { ciApiWorkload } from './workload-ci-api.ts';
 
 export interface WorkloadContext {

@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createProject, createUser, type TestProject } from '../helpers/factory.ts';
 import { GitClient } from '../helpers/git.ts';
-import { hooksPath, UNCHECKED_PUSH } from '../../src/git/server-hooks.ts';
+import { hooksPath, UNCHECKED_PUSH } from '../../src/git/protocol/server-hooks.ts';
 
 const BLANK = '0000000000000000000000000000000000000000';
 const REFUSED = 'You are not allowed to push code to protected branches on this project.';

@@ -14,7 +14,7 @@ import {
 import { GitClient, listen, repoUrl, pkt } from '../helpers/git.ts';
 import { AccessLevel } from '../../src/domain/types.ts';
 import { startServer, type Server } from '../../src/server.ts';
-import { recordPendingPush, settlePush } from '../../src/services/push.ts';
+import { recordPendingPush, settlePush } from '../../src/services/push/push.ts';
 import { findProjectRecordById } from '../../src/db/repositories/projects.ts';
 
 /** A push's row and the project's newest event (with its payload), as `server` finds them. */

@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { lsRefsAnswer, parseLsRefsRequest } from '../../src/git/ls-refs.ts';
-import { receivePackAdvertisement } from '../../src/git/receive-pack-advertisement.ts';
+import { lsRefsAnswer, parseLsRefsRequest } from '../../src/git/protocol/ls-refs.ts';
+import { receivePackAdvertisement } from '../../src/git/protocol/receive-pack-advertisement.ts';
 import { pkt } from '../helpers/git.ts';
 
 const ENV = {

@@ -2,9 +2,9 @@
 // shares, written through the services and repositories the app uses. A test sets up in one call what
 // would take several requests, then exercises the routes under test over HTTP.
 import type { TestApp } from './app.ts';
-import { insertUserWithNamespace } from '../../src/services/users.ts';
-import { normalizeEmail } from '../../src/services/user-validation.ts';
-import { generateToken } from '../../src/services/passwords.ts';
+import { insertUserWithNamespace } from '../../src/services/users/users.ts';
+import { normalizeEmail } from '../../src/services/users/user-validation.ts';
+import { generateToken } from '../../src/services/users/passwords.ts';
 import {
   findNamespaceByPath,
   findUserNamespace,
@@ -14,7 +14,7 @@ import { insertProject, NEW_PROJECT_SWITCHES } from '../../src/db/repositories/p
 import { insertMember } from '../../src/db/repositories/members.ts';
 import { initBareRepository, repositoryPath } from '../../src/git/repository.ts';
 import { git } from '../../src/git/exec.ts';
-import { now } from '../../src/clock.ts';
+import { now } from '../../src/lib/clock.ts';
 import type { ProjectRow, UserRow } from '../../src/db/types.ts';
 
 /** A user row with the password and private token it signs in with. */

@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { buildsOf, pipelinesOf, startCiProject, type CiProject } from '../helpers/ci.ts';
 import { eventually } from '../helpers/runner-client.ts';
 import { groupAlive, spawnRunner, type RunnerProcess } from '../helpers/runner-process.ts';
-import { cancelBuild } from '../../src/services/builds.ts';
+import { cancelBuild } from '../../src/services/ci/builds.ts';
 import { tracePath } from '../../src/storage/traces.ts';
 
 const REGISTRATION_TOKEN = 'runner-registration-token';

@@ -3,7 +3,7 @@
 // changes, and the access rows the project policy reads: the caller's project membership, group
 // membership and group shares, for one project or a page of them, in one indexed query.
 import { sql, type Selectable } from 'kysely';
-import { now, today } from '../../clock.ts';
+import { now, today } from '../../lib/clock.ts';
 import type { UsersTable } from '../schema.ts';
 import type { AccessRow, Executor, MemberRow, MemberWithUser, SourceType } from '../types.ts';
 

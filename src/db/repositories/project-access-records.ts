@@ -5,7 +5,7 @@
 import { sql } from 'kysely';
 import { prepared } from '../prepared.ts';
 import { selectRecords, toRecord } from './projects.ts';
-import { today } from '../../clock.ts';
+import { today } from '../../lib/clock.ts';
 import type { AccessRow, Executor, ProjectRecord } from '../types.ts';
 
 export interface ProjectWithAccessRows {

@@ -3,7 +3,7 @@
 // unexpired). Every branch is an index lookup keyed by the user, so its cost follows the user's
 // memberships, not the size of the projects table.
 import { sql } from 'kysely';
-import { today } from '../../clock.ts';
+import { today } from '../../lib/clock.ts';
 import type { Executor } from '../types.ts';
 import type { ProjectListQuery } from '../types.ts';
 

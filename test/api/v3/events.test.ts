@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createUser, type TestUser } from '../../helpers/factory.ts';
-import { recordEvent } from '../../../src/services/events.ts';
+import { recordEvent } from '../../../src/services/activity/events.ts';
 import { EventAction } from '../../../src/domain/types.ts';
 
 describe('events', () => {

@@ -10,7 +10,7 @@ import { GitClient, listen, repoUrl } from '../../helpers/git.ts';
 import { startReceiver, type Receiver } from '../../helpers/receiver.ts';
 import { repositoryPath } from '../../../src/git/repository.ts';
 import { moveProjectToNamespace } from '../../../src/db/repositories/projects.ts';
-import { journalRepositoryMove } from '../../../src/services/repository-moves.ts';
+import { journalRepositoryMove } from '../../../src/services/repository/repository-moves.ts';
 import { Visibility } from '../../../src/domain/types.ts';
 
 describe('project transfer', () => {

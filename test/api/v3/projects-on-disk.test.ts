@@ -9,7 +9,7 @@ import { listen } from '../../helpers/git.ts';
 import { commitFile, createProject, createUser, type TestUser } from '../../helpers/factory.ts';
 import { git } from '../../../src/git/exec.ts';
 import { initBareRepository, repositoryPath } from '../../../src/git/repository.ts';
-import { placeRepository, reserveRepository } from '../../../src/services/repository-placement.ts';
+import { placeRepository, reserveRepository } from '../../../src/services/repository/repository-placement.ts';
 
 const ON_DISK = 'There is already a repository with that name on disk';
 

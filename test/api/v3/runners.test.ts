@@ -14,7 +14,7 @@ import {
 } from '../../helpers/factory.ts';
 import { createRoles, createRolesProject, ROLES, type Role, type Roles } from '../../helpers/ci-roles.ts';
 import { assignRunner } from '../../../src/db/repositories/runners.ts';
-import { registerRunner } from '../../../src/services/runners.ts';
+import { registerRunner } from '../../../src/services/ci/runners.ts';
 import type { CiRunnerRow } from '../../../src/db/types.ts';
 
 const REGISTRATION_TOKEN = 'runners-api-registration-token';

@@ -1,0 +1,69 @@
+// Commit statuses (GitLab 8.13's API::CommitStatuses): the builds and external statuses of a commit's
+// pipelines, newest per name unless `all`; and other CI systems reporting their own status on a commit.
+// Reporters (and signed-in callers of public or internal projects) read, developers report.
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../deps.ts';
+import { requireViewer } from '../../http/auth.ts';
+import { loadProject } from '../../http/loaders.ts';
+import { apiError, forbidden } from '../../errors.ts';
+import { paginate } from '../../http/pagination.ts';
+import {
+  presentAttributes,
+  presentString,
+  requestParams,
+  requiredString,
+  toBoolean,
+} from '../../http/params.ts';
+import { canCreateCommitStatus, canReadCommitStatuses } from '../../policies/ci.ts';
+import { isReportedState, reportCommitStatus } from '../../services/ci/commit-statuses.ts';
+import { requireCommitId } from '../../views/repository-access.ts';
+import {
+  commitStatusPage,
+  countCommitStatusList,
+  type CommitStatusFilter,
+} from '../../views/commit-status-views.ts';
+import { presentCommitStatus } from '../../presenters/commit-status.ts';
+
+export function register(app: FastifyInstance, deps: Deps): void {
+  app.get('/projects/:id/repository/commits/:sha/statuses', async (request, reply) => {
+    const project = await loadProject(deps, request);
+    if (!canReadCommitStatuses(request.viewer, project.access, project)) throw forbidden();
+    const params = requestParams(request);
+    const { commitId } = await requireCommitId(deps, project, String(params.sha));
+    const filter: CommitStatusFilter = {
+      projectId: project.project.id,
+      sha: commitId,
+      ref: presentString(params, 'ref'),
+      stage: presentString(params, 'stage'),
+      name: presentString(params, 'name'),
+      all: toBoolean(params, 'all') === true,
+    };
+    return paginate(
+      request,
+      reply,
+      deps.config.externalUrl,
+      () => countCommitStatusList(deps, filter),
+      (page) => commitStatusPage(deps, filter, page),
+    );
+  });
+
+  app.post('/projects/:id/statuses/:sha', async (request, reply) => {
+    const project = await loadProject(deps, request);
+    const user = requireViewer(request);
+    if (!canCreateCommitStatus(project.access)) throw forbidden();
+    const params = requestParams(request);
+    const state = requiredString(params, 'state');
+    const attributes = presentAttributes(params, ['target_url', 'description']);
+    const { commitId } = await requireCommitId(deps, project, String(params.sha));
+    if (!isReportedState(state)) throw apiError(400, 'invalid state');
+    const { status } = await reportCommitStatus(deps, project, user, {
+      sha: commitId,
+      state,
+      ref: presentString(params, 'ref'),
+      name: presentString(params, 'name') ?? presentString(params, 'context') ?? 'default',
+      targetUrl: attributes.target_url,
+      description: attributes.description,
+    });
+    return reply.status(201).send(presentCommitStatus(status, commitId, user, deps.config.externalUrl));
+  });
+}

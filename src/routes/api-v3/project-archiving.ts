@@ -1,0 +1,26 @@
+// Archive and unarchive a project: owners only; 201 with the project, idempotent.
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../deps.ts';
+import { requireViewer } from '../../http/auth.ts';
+import { loadProject } from '../../http/loaders.ts';
+import { forbidden } from '../../errors.ts';
+import { isProjectOwner } from '../../policies/access.ts';
+import { presentProjectById } from '../../views/project-views.ts';
+import { setArchived } from '../../services/projects/project-archiving.ts';
+
+export function register(app: FastifyInstance, deps: Deps): void {
+  for (const [action, archived] of [
+    ['archive', true],
+    ['unarchive', false],
+  ] as const) {
+    app.post(`/projects/:id/${action}`, async (request, reply) => {
+      const viewer = requireViewer(request);
+      const { project, access } = await loadProject(deps, request);
+      if (!isProjectOwner(access)) throw forbidden();
+      await setArchived(deps, project.id, archived);
+      reply.status(201);
+      // Only owners and administrators get here, so the answer carries runners_token.
+      return presentProjectById(deps, viewer, project.id, { runnersToken: true });
+    });
+  }
+}

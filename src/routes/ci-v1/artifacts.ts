@@ -1,0 +1,60 @@
+// Build artifacts over the runner protocol, each call made with the build's token: POST builds/:id/
+// artifacts (a multipart `file`, streamed to disk; `expire_in` in the query; 201 with the job payload),
+// GET (the archive, for a later job that depends on this build) and DELETE.
+import multipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../deps.ts';
+import { badRequest } from '../../errors.ts';
+import { presentString, requestParams } from '../../http/params.ts';
+import {
+  artifactsForToken,
+  buildForUpload,
+  deleteArtifactsForToken,
+  storeBuildArtifacts,
+} from '../../services/ci/builds.ts';
+import { jobPayload } from '../../views/ci-job-views.ts';
+import { buildIdSegment, buildToken } from './runner-params.ts';
+
+export function register(app: FastifyInstance, deps: Deps): void {
+  app.register(async (scope) => {
+    await scope.register(multipart, {
+      // The size check is ours (413 with GitLab's body), not the plugin's exception.
+      throwFileSizeLimit: false,
+      limits: { fileSize: Math.max(deps.config.artifactsMaxBytes, 1), files: 4, fields: 20, parts: 24 },
+    });
+
+    scope.post('/builds/:id/artifacts', async (request, reply) => {
+      const build = await buildForUpload(deps, buildIdSegment(request), buildToken(request));
+      const expireIn = presentString(requestParams(request), 'expire_in');
+      if (!request.isMultipart()) throw badRequest('Missing artifacts file!');
+      let stored = false;
+      for await (const part of request.parts()) {
+        if (part.type !== 'file') continue;
+        if (part.fieldname !== 'file' || stored) {
+          part.file.resume();
+          continue;
+        }
+        await storeBuildArtifacts(deps, build, part.filename, part.file, expireIn);
+        stored = true;
+      }
+      if (!stored) throw badRequest('Missing artifacts file!');
+      reply.code(201);
+      return jobPayload(deps, build.id);
+    });
+  });
+
+  app.get('/builds/:id/artifacts', async (request, reply) => {
+    const artifacts = await artifactsForToken(deps, buildIdSegment(request), buildToken(request));
+    return reply
+      .type('application/octet-stream')
+      .header('Content-Disposition', `attachment; filename=${artifacts.filename}`)
+      .header('Content-Transfer-Encoding', 'binary')
+      .header('Content-Length', String(artifacts.size))
+      .send(artifacts.stream);
+  });
+
+  app.delete('/builds/:id/artifacts', async (request, reply) => {
+    await deleteArtifactsForToken(deps, buildIdSegment(request), buildToken(request));
+    return reply.type('application/json').send('true');
+  });
+}

@@ -1,0 +1,290 @@
+// Git smart HTTP: info/refs,
+// git-upload-pack and git-receive-pack, served by spawning `git upload-pack|receive-pack --stateless-rpc`
+// directly and streaming both ways with backpressure. Ref listings git would answer from the ref files
+// alone (receive-pack's advertisement, v2 ls-refs) are answered in process: starting git costs more than
+// the answer. Other request bodies are never parsed or buffered (only their first pkt-line is looked at).
+import fs from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { PassThrough, pipeline, type Readable } from 'node:stream';
+import zlib from 'node:zlib';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../../deps.ts';
+import { findProjectByFullPath } from '../../http/loaders.ts';
+import { spawnGit } from '../../git/exec.ts';
+import { FLUSH, pktLine } from '../../git/protocol/pkt-lines-out.ts';
+import { uploadPackV2Advertisement } from '../../git/protocol/capabilities.ts';
+import { gitConfigState } from '../../git/config-state.ts';
+import { lsRefsAnswer, parseLsRefsRequest, startsWithLsRefs } from '../../git/protocol/ls-refs.ts';
+import { receivePackAdvertisement } from '../../git/protocol/receive-pack-advertisement.ts';
+import { refsState } from '../../git/ref-files.ts';
+import { repositoryPath } from '../../git/repository.ts';
+import {
+  authorizeGit,
+  GitAccessRefused,
+  type GitAuthorization,
+  type GitService,
+} from '../../services/push/git-access.ts';
+import { receivePackArgs, startReceivePack } from '../../services/push/receive-pack.ts';
+import { CACHEABLE_REQUEST_MAX_BYTES, PackCache } from '../../storage/pack-cache.ts';
+import { readRequestStart, wholeBody, type RequestStart } from './request-start.ts';
+import { prestartForConnection, takePrestarted } from './receive-pack-prestart.ts';
+import { accessDenied, authenticateBuild, authenticateGitUser, GitHttpError, REALM } from './auth.ts';
+import { BUILD_FETCH_ACCESS, buildMayFetch } from '../../policies/ci.ts';
+import type { CiBuildRow } from '../../db/types.ts';
+
+type Service = Extract<GitService, 'git-upload-pack' | 'git-receive-pack'>;
+
+interface RepoParams {
+  namespace: string;
+  project: string;
+}
+
+function noCache(reply: FastifyReply): void {
+  reply.header('Expires', 'Fri, 01 Jan 1980 00:00:00 GMT');
+  reply.header('Pragma', 'no-cache');
+  reply.header('Cache-Control', 'no-cache, max-age=0, must-revalidate');
+}
+
+function serviceHeader(service: Service): Buffer {
+  return Buffer.concat([pktLine(`# service=${service}\n`), FLUSH]);
+}
+
+/** Longest ls-refs request read (its ref-prefix arguments); a longer body goes to git unread. */
+const MAX_LS_REFS_BYTES = 1024 * 1024;
+
+/**
+ * Auth, project lookup and access: the only work before git starts (2–3 indexed queries). Users pass
+ * the rules every transport shares; anonymous callers are asked for credentials rather than told what
+ * they may not see, and a project hidden from a signed-in user is a plain 404.
+ */
+async function authorize(
+  deps: Deps,
+  request: FastifyRequest<{ Params: RepoParams }>,
+  service: Service,
+): Promise<GitAuthorization> {
+  const namespace = request.params.namespace;
+  const projectPath = request.params.project.replace(/\.git$/, '');
+  const build = await authenticateBuild(deps, request);
+  if (build) return authorizeBuild(deps, build, namespace, projectPath, service);
+  const user = await authenticateGitUser(deps, request);
+  try {
+    return await authorizeGit(deps, { user }, namespace, projectPath, service);
+  } catch (error) {
+    if (!(error instanceof GitAccessRefused)) throw error;
+    if (!user && error.reason !== 'no_repository') throw accessDenied();
+    if (error.reason === 'not_found') throw new GitHttpError(404, 'Not Found');
+    if (error.reason === 'no_repository') throw new GitHttpError(404, error.text);
+    throw new GitHttpError(403, error.text);
+  }
+}
+
+/** A running build fetching its own project with its token (gitlab-ci-token); nothing else. */
+async function authorizeBuild(
+  deps: Deps,
+  build: CiBuildRow,
+  namespace: string,
+  projectPath: string,
+  service: Service,
+): Promise<GitAuthorization> {
+  const record = await findProjectByFullPath(deps, namespace, projectPath);
+  // A finished build's token is as good as a wrong password; another project is not the build's to see.
+  if (build.status !== 'running') throw accessDenied();
+  if (!record || !buildMayFetch(build, record)) throw new GitHttpError(404, 'Not Found');
+  if (service !== 'git-upload-pack') {
+    throw new GitHttpError(403, 'You are not allowed to push code to this project.');
+  }
+  const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
+  if (!fs.existsSync(path.join(repoPath, 'HEAD'))) {
+    throw new GitHttpError(404, 'A repository for this project does not exist yet.');
+  }
+  return { user: null, deployKey: null, record, access: BUILD_FETCH_ACCESS, repoPath };
+}
+
+function sendError(reply: FastifyReply, error: unknown): FastifyReply {
+  if (error instanceof GitHttpError) {
+    if (error.challenge) reply.header('WWW-Authenticate', `Basic realm="${REALM}"`);
+    return reply.code(error.status).type('text/plain; charset=utf-8').send(`${error.text}\n`);
+  }
+  throw error;
+}
+
+function gitProtocol(request: FastifyRequest): Record<string, string> {
+  const header = request.headers['git-protocol'];
+  // Only the documented key=value[:key=value] form is passed to git.
+  if (typeof header === 'string' && /^[A-Za-z0-9=:._-]{1,200}$/.test(header)) return { GIT_PROTOCOL: header };
+  return {};
+}
+
+/**
+ * The stored answer to this request (hit: an open file), or where to keep git's (miss), or null when the
+ * request is not one whose answer is kept (see storage/pack-cache.ts).
+ */
+async function cachedAnswer(
+  deps: Deps,
+  repoPath: string,
+  env: Record<string, string>,
+  body: Buffer,
+): Promise<{ hit?: FileHandle; miss?: { key: string; refs: string } } | null> {
+  if (!(await deps.packCache.enabled)) return null;
+  try {
+    const refs = refsState(repoPath);
+    const config = await gitConfigState(repoPath);
+    // Refs git would list differently from their files are not keyed here.
+    if (refs === null || !config.plain) return null;
+    const key = PackCache.keyOf(
+      { repoPath, refs, config: config.key, protocol: env.GIT_PROTOCOL ?? '' },
+      body,
+    );
+    if (!key) return null;
+    const hit = await deps.packCache.open(key);
+    return hit ? { hit } : { miss: { key, refs } };
+  } catch (error) {
+    deps.log.warn({ err: error, repoPath }, 'looking up a stored upload-pack answer failed');
+    return null;
+  }
+}
+
+function requestBody(request: FastifyRequest): Readable {
+  const encoding = String(request.headers['content-encoding'] ?? '').toLowerCase();
+  if (encoding === 'gzip' || encoding === 'x-gzip') {
+    const gunzip = zlib.createGunzip();
+    pipeline(request.raw, gunzip, () => {});
+    return gunzip;
+  }
+  return request.raw;
+}
+
+export function registerGitHttp(app: FastifyInstance, deps: Deps): void {
+  app.register(async (scope) => {
+    // Leave git request bodies as streams: they are piped into git, never parsed.
+    scope.addContentTypeParser(
+      ['application/x-git-upload-pack-request', 'application/x-git-receive-pack-request'],
+      (_request, _payload, done) => done(null),
+    );
+
+    scope.get<{ Params: RepoParams; Querystring: { service?: string } }>(
+      '/:namespace/:project/info/refs',
+      async (request, reply) => {
+        const service = request.query.service;
+        if (service !== 'git-upload-pack' && service !== 'git-receive-pack') {
+          // Only smart HTTP is served (no dumb protocol).
+          return reply.code(403).type('text/plain; charset=utf-8').send('Unsupported service\n');
+        }
+        let auth: GitAuthorization;
+        try {
+          auth = await authorize(deps, request, service);
+        } catch (error) {
+          return sendError(reply, error);
+        }
+        const env = service === 'git-upload-pack' ? gitProtocol(request) : {};
+        const v2 = /version=2/.test(env.GIT_PROTOCOL ?? '');
+        noCache(reply);
+        reply.type(`application/x-${service}-advertisement`);
+        if (v2) {
+          const advertisement = await uploadPackV2Advertisement(auth.repoPath, env.GIT_PROTOCOL);
+          if (advertisement) return reply.send(advertisement);
+        }
+        if (service === 'git-receive-pack') {
+          // The pack comes next on this connection: have git ready for it (receive-pack-prestart.ts).
+          const socket = request.raw.socket;
+          reply.raw.once('finish', () => prestartForConnection(deps, socket, auth, request.log));
+          const advertisement = await receivePackAdvertisement(auth.repoPath, receivePackArgs(deps));
+          if (advertisement) return reply.send(Buffer.concat([serviceHeader(service), advertisement]));
+        }
+        const args = service === 'git-upload-pack' ? ['upload-pack'] : receivePackArgs(deps);
+        const child = spawnGit([...args, '--stateless-rpc', '--advertise-refs', auth.repoPath], {
+          env,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        child.stderr!.resume();
+        const out = new PassThrough();
+        // Protocol v2 starts with its capability advertisement, without the service line.
+        if (!v2) out.write(serviceHeader(service));
+        child.stdout!.pipe(out);
+        child.on('error', (error) => out.destroy(error));
+        reply.raw.on('close', () => child.exitCode === null && child.kill());
+        return reply.send(out);
+      },
+    );
+
+    scope.post<{ Params: RepoParams }>('/:namespace/:project/git-upload-pack', async (request, reply) => {
+      let auth: GitAuthorization;
+      try {
+        auth = await authorize(deps, request, 'git-upload-pack');
+      } catch (error) {
+        return sendError(reply, error);
+      }
+      const env = gitProtocol(request);
+      const body = requestBody(request);
+      let start: RequestStart;
+      try {
+        // An ls-refs request whole (up to 1 MiB), any other up to what the pack cache keys.
+        const enough = (bytes: Buffer) =>
+          startsWithLsRefs(bytes) === false && bytes.length > CACHEABLE_REQUEST_MAX_BYTES;
+        start = await readRequestStart(body, enough, MAX_LS_REFS_BYTES);
+      } catch {
+        // The body broke off (client gone, bad gzip): nothing to answer.
+        return reply.code(400).type('text/plain; charset=utf-8').send('Bad request body\n');
+      }
+      noCache(reply);
+      reply.type('application/x-git-upload-pack-result');
+      if (start.complete && /version=2/.test(env.GIT_PROTOCOL ?? '')) {
+        const lsRefs = parseLsRefsRequest(start.bytes);
+        const answer = lsRefs && (await lsRefsAnswer(auth.repoPath, lsRefs));
+        if (answer) return reply.send(answer);
+      }
+      const cached = start.complete ? await cachedAnswer(deps, auth.repoPath, env, start.bytes) : null;
+      if (cached?.hit) return reply.send(cached.hit.createReadStream());
+      const child = spawnGit(['upload-pack', '--stateless-rpc', auth.repoPath], {
+        env,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      child.stderr!.resume();
+      child.stdin!.on('error', () => {});
+      pipeline(wholeBody(body, start), child.stdin!, () => {});
+      child.on('error', (error) => child.stdout!.destroy(error));
+      if (cached?.miss) {
+        const { key, refs } = cached.miss;
+        // Kept only when git succeeded and the refs it answered for are still the ones in the key.
+        const succeeded = new Promise<boolean>((resolve) =>
+          child.on('close', (code) => {
+            try {
+              resolve(code === 0 && refsState(auth.repoPath) === refs);
+            } catch {
+              resolve(false);
+            }
+          }),
+        );
+        child.stdout!.pipe(deps.packCache.sink(key, succeeded));
+      }
+      reply.raw.on('close', () => child.exitCode === null && child.kill());
+      return reply.send(child.stdout);
+    });
+
+    scope.post<{ Params: RepoParams }>('/:namespace/:project/git-receive-pack', async (request, reply) => {
+      let run: Awaited<ReturnType<typeof startReceivePack>>;
+      try {
+        const auth = await authorize(deps, request, 'git-receive-pack');
+        run = await startReceivePack(deps, auth, requestBody(request), {
+          protocol: 'http',
+          stateless: true,
+          log: request.log,
+          prestarted: await takePrestarted(request.raw.socket, auth),
+        });
+      } catch (error) {
+        return sendError(reply, error);
+      }
+      let stderr = '';
+      run.child.stderr!.on('data', (chunk: Buffer) => {
+        if (stderr.length < 4096) stderr += chunk.toString();
+      });
+      run.child.on('close', (code) => {
+        if (code !== 0) request.log.warn({ code, stderr }, 'git receive-pack failed');
+      });
+      noCache(reply);
+      // The response ends once the push is settled; its events, hooks and pipelines follow (deps.pushQueue).
+      return reply.type('application/x-git-receive-pack-result').send(run.output);
+    });
+  });
+}

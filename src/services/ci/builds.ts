@@ -1,0 +1,312 @@
+// Builds as runners drive them: taking a pending build, reporting its state and whole trace, appending
+// trace pieces, uploading and fetching artifacts; and cancelling. Every status change runs through the
+// CI state machine (pipeline-processing.ts) in one transaction with its hook deliveries.
+import type { Readable } from 'node:stream';
+import type { Deps } from '../../deps.ts';
+import { now } from '../../lib/clock.ts';
+import {
+  ApiError,
+  apiError,
+  forbidden,
+  grapeError,
+  notFound,
+  recordNotFound,
+  reloaded,
+} from '../../errors.ts';
+import { extractCoverage } from '../../ci/coverage.ts';
+import { parseDuration } from '../../ci/durations.ts';
+import { maskingStream, maskSecrets } from '../../ci/secret-mask.ts';
+import { pendingCandidates } from '../../db/repositories/build-queue.ts';
+import { findBuild, findBuildByToken, updateBuild } from '../../db/repositories/builds.ts';
+import { findProjectRecordById } from '../../db/repositories/projects.ts';
+import { runnerProjectIds } from '../../db/repositories/runners.ts';
+import { isBuildCredential, isDependentBuild, runnerMayPick } from '../../policies/ci.ts';
+import { hasLiveArtifacts } from '../../presenters/ci-job.ts';
+import {
+  appendTrace,
+  readTrace,
+  traceLength,
+  TraceTooLargeError,
+  tracePath,
+  writeTrace,
+} from '../../storage/traces.ts';
+import {
+  ArtifactsTooLargeError,
+  findArtifactsFile,
+  openArtifactsFile,
+  removeArtifacts,
+  storeArtifacts,
+} from '../../storage/artifacts.ts';
+import { openCiTransaction } from './ci-announcements.ts';
+import { applyBuildEvent, type BuildChanges } from './pipeline-processing.ts';
+import type { CiBuildRow, CiRunnerRow, ProjectRecord } from '../../db/types.ts';
+
+/** Pending builds looked at per round while a runner's tags rule candidates out. */
+const CANDIDATES_PER_ROUND = 10;
+/** A trace stops growing here (413), whatever a client sends. */
+const TRACE_MAX_BYTES = 64 * 1024 * 1024;
+/** A running build's updated_at is refreshed by its trace at most this often (the stuck-build sweep reads it). */
+const TOUCH_EVERY_MS = 60_000;
+
+/**
+ * Hands the runner the first pending build it may take (GitLab's order, tags and locks) and moves it to
+ * running for this runner, in one transaction: on PostgreSQL the candidates are row-locked with SKIP
+ * LOCKED, so runners asking different processes at once never get the same build. Answers its id.
+ */
+export async function claimBuild(deps: Deps, runner: CiRunnerRow): Promise<number | undefined> {
+  const db = deps.db.kysely;
+  const assigned =
+    runner.is_shared === 1 && runner.locked === 1
+      ? new Set(await runnerProjectIds(db, runner.id))
+      : undefined;
+  return db.transaction().execute(async (trx) => {
+    for (let offset = 0; ; offset += CANDIDATES_PER_ROUND) {
+      const candidates = await pendingCandidates(trx, deps.db.dialect, runner, {
+        limit: CANDIDATES_PER_ROUND,
+        offset,
+      });
+      for (const candidate of candidates) {
+        const tags = JSON.parse(candidate.tag_list) as string[];
+        const isAssigned = runner.is_shared !== 1 || (assigned?.has(candidate.project_id) ?? false);
+        if (!runnerMayPick(runner, tags, isAssigned)) continue;
+        const build = await findBuild(trx, candidate.id);
+        const record = build && (await findProjectRecordById(trx, build.project_id));
+        if (!build || !record) continue;
+        const ctx = await openCiTransaction(trx, deps.config.externalUrl, record, now());
+        const moved = await applyBuildEvent(ctx, build, 'run', { runner_id: runner.id });
+        if (moved) return moved.build.id;
+      }
+      if (candidates.length < CANDIDATES_PER_ROUND) return undefined;
+    }
+  });
+}
+
+/** A build id as the runner writes it in paths (`builds/42.json`); undefined when it names none. */
+export function runnerBuildId(text: string): number | undefined {
+  const digits = text.replace(/\.json$/, '');
+  if (!/^\d{1,10}$/.test(digits)) return undefined;
+  const id = Number(digits);
+  return id <= 2_147_483_647 ? id : undefined;
+}
+
+function secretsOf(record: ProjectRecord, build: CiBuildRow): string[] {
+  return [record.project.runners_token, build.token ?? ''];
+}
+
+/** Coverage from the finished build's trace with the project's regex (GitLab's update_coverage). */
+async function finishingChanges(deps: Deps, record: ProjectRecord, build: CiBuildRow): Promise<BuildChanges> {
+  const regex = record.project.build_coverage_regex;
+  if (!regex) return {};
+  const trace = await readTrace(tracePath(deps.config.dataDir, build));
+  const coverage = trace ? extractCoverage(trace.toString('utf8'), regex) : undefined;
+  return coverage === undefined ? {} : { coverage };
+}
+
+export interface RunnerUpdate {
+  state: string | undefined;
+  /** The whole trace; it replaces what was stored. */
+  trace: string | undefined;
+}
+
+/**
+ * PUT builds/:id: only the runner's own running build (404 otherwise, which stops the runner); the trace
+ * replaces the stored one; `success` and `failed` finish the build. Answers what GitLab rendered: the
+ * transition's outcome, or null for other states.
+ */
+export async function updateBuildFromRunner(
+  deps: Deps,
+  runner: CiRunnerRow,
+  idText: string,
+  update: RunnerUpdate,
+): Promise<boolean | null> {
+  const db = deps.db.kysely;
+  const id = runnerBuildId(idText);
+  const build = id === undefined ? undefined : await findBuild(db, id);
+  if (!build || build.runner_id !== runner.id || build.status !== 'running') throw recordNotFound();
+  if (build.erased_at !== null) throw forbidden('Build has been erased!');
+  const record = reloaded(await findProjectRecordById(db, build.project_id));
+  if (update.trace !== undefined) {
+    const masked = maskSecrets(Buffer.from(update.trace), secretsOf(record, build));
+    await writeTrace(tracePath(deps.config.dataDir, build), masked);
+  }
+  const event = update.state === 'success' ? 'success' : update.state === 'failed' ? 'drop' : undefined;
+  if (!event) {
+    await touchBuild(deps, build);
+    return null;
+  }
+  const extra = await finishingChanges(deps, record, build);
+  const moved = await db.transaction().execute(async (trx) => {
+    const ctx = await openCiTransaction(trx, deps.config.externalUrl, record, now());
+    return applyBuildEvent(ctx, build, event, extra);
+  });
+  return moved !== undefined;
+}
+
+/** A report without a state change still shows the build is alive (for the stuck-build sweep). */
+async function touchBuild(deps: Deps, build: CiBuildRow): Promise<void> {
+  if (Date.now() - Date.parse(build.updated_at) < TOUCH_EVERY_MS) return;
+  await updateBuild(deps.db.kysely, build.id, { updated_at: now() });
+}
+
+/**
+ * A build addressed with its own token (or its project's runners token): 404, then 403. With
+ * `dependents`, the token of a running build that may take this build's artifacts also counts.
+ */
+async function buildForToken(deps: Deps, idText: string, token: string | undefined, dependents = false) {
+  const db = deps.db.kysely;
+  const id = runnerBuildId(idText);
+  const build = id === undefined ? undefined : await findBuild(db, id);
+  const record = build && (await findProjectRecordById(db, build.project_id));
+  if (!build || !record) throw notFound();
+  if (isBuildCredential(token, build, record.project)) return { build, record };
+  const dependent = dependents && token ? await findBuildByToken(db, token) : undefined;
+  if (!dependent || !isDependentBuild(dependent, build)) throw forbidden();
+  return { build, record };
+}
+
+/** Ruby's String#to_i: leading digits (after blanks and a sign), 0 when there are none. */
+function rubyInteger(text: string): number {
+  const match = /^\s*([+-]?\d+)/.exec(text);
+  return match ? Number(match[1]) : 0;
+}
+
+export interface TraceAppend {
+  token: string | undefined;
+  /** `<offset>-<end>`: where this piece starts in the trace. */
+  contentRange: string | undefined;
+  body: Readable;
+}
+
+/**
+ * PATCH builds/:id/trace.txt: appends a piece at the end of the stored trace. A piece that does not start
+ * where the trace ends answers 416 with the stored range; the build's status rides along so a canceled
+ * build's runner stops.
+ */
+export async function appendBuildTrace(
+  deps: Deps,
+  idText: string,
+  append: TraceAppend,
+): Promise<{ status: string; length: number }> {
+  const { build, record } = await buildForToken(deps, idText, append.token);
+  if (build.erased_at !== null) throw forbidden('Build has been erased!');
+  if (append.contentRange === undefined) throw grapeError(400, '400 Missing header Content-Range');
+  const offset = rubyInteger(append.contentRange.split('-')[0] ?? '');
+  const file = tracePath(deps.config.dataDir, build);
+  const current = await traceLength(file);
+  if (offset !== current) {
+    append.body.resume();
+    throw new ApiError(416, { error: '416 Range Not Satisfiable' }, { Range: `0-${current}` });
+  }
+  let length: number;
+  try {
+    length = await appendTrace(
+      file,
+      offset,
+      append.body,
+      maskingStream(secretsOf(record, build)),
+      TRACE_MAX_BYTES,
+    );
+  } catch (error) {
+    if (error instanceof TraceTooLargeError) throw apiError(413, '413 Request Entity Too Large');
+    throw error;
+  }
+  await touchBuild(deps, build);
+  return { status: build.status, length };
+}
+
+/** The build an artifacts upload is for: its token, and it must be running and not erased. */
+export async function buildForUpload(
+  deps: Deps,
+  idText: string,
+  token: string | undefined,
+): Promise<CiBuildRow> {
+  const { build } = await buildForToken(deps, idText, token);
+  if (build.status !== 'running') throw forbidden('Build is not running!');
+  if (build.erased_at !== null) throw forbidden('Build has been erased!');
+  return build;
+}
+
+/**
+ * Streams the archive into place (413 at the size limit) with its entry list, and records it with its
+ * expiry (`expire_in`, e.g. "1 week"; none when absent or unreadable).
+ */
+export async function storeBuildArtifacts(
+  deps: Deps,
+  build: CiBuildRow,
+  filename: string,
+  file: Readable,
+  expireIn: string | undefined,
+): Promise<void> {
+  let stored;
+  try {
+    stored = await storeArtifacts(deps.config.dataDir, build, filename, file, deps.config.artifactsMaxBytes);
+  } catch (error) {
+    if (error instanceof ArtifactsTooLargeError) {
+      file.resume();
+      throw apiError(413, '413 Request Entity Too Large');
+    }
+    throw error;
+  }
+  const seconds = expireIn === undefined ? undefined : parseDuration(expireIn);
+  const at = now();
+  await updateBuild(deps.db.kysely, build.id, {
+    artifacts_file: stored.filename,
+    artifacts_size: stored.size,
+    artifacts_metadata: stored.metadata,
+    artifacts_expire_at:
+      seconds === undefined ? null : new Date(Date.parse(at) + seconds * 1000).toISOString(),
+    updated_at: at,
+  });
+}
+
+/**
+ * GET builds/:id/artifacts with that build's token, or the token of a running later job of its pipeline
+ * (the one that depends on it): the archive, 404 when it has none (or they expired).
+ */
+export async function artifactsForToken(deps: Deps, idText: string, token: string | undefined) {
+  const { build } = await buildForToken(deps, idText, token, true);
+  const file = hasLiveArtifacts(build, now())
+    ? await findArtifactsFile(deps.config.dataDir, build, build.artifacts_file!)
+    : undefined;
+  if (!file) throw notFound();
+  return { size: file.size, filename: build.artifacts_file!, stream: openArtifactsFile(file.path) };
+}
+
+/** DELETE builds/:id/artifacts: the archive and its metadata go. */
+export async function deleteArtifactsForToken(
+  deps: Deps,
+  idText: string,
+  token: string | undefined,
+): Promise<void> {
+  const { build } = await buildForToken(deps, idText, token);
+  await removeArtifacts(deps.config.dataDir, build);
+  await updateBuild(deps.db.kysely, build.id, {
+    artifacts_file: null,
+    artifacts_size: null,
+    artifacts_metadata: null,
+    updated_at: now(),
+  });
+}
+
+/**
+ * Cancels a created, pending or running build (others stay as they are); its runner learns it from the
+ * `Build-Status` of its next trace call. Answers the build as it is afterwards.
+ */
+export async function cancelBuild(deps: Deps, buildId: number): Promise<CiBuildRow | undefined> {
+  const db = deps.db.kysely;
+  const build = await findBuild(db, buildId);
+  const record = build && (await findProjectRecordById(db, build.project_id));
+  if (!build || !record) return undefined;
+  const extra = await finishingChanges(deps, record, build);
+  const moved = await db.transaction().execute(async (trx) => {
+    const ctx = await openCiTransaction(trx, deps.config.externalUrl, record, now());
+    return applyBuildEvent(ctx, build, 'cancel', extra);
+  });
+  return moved?.build ?? build;
+}
+
+/** The build a `gitlab-ci-token` git password names (any status: the caller's policy decides). */
+export async function buildByGitToken(deps: Deps, token: string): Promise<CiBuildRow | undefined> {
+  if (token === '') return undefined;
+  return findBuildByToken(deps.db.kysely, token);
+}

@@ -1,0 +1,145 @@
+// Pipelines from pushes (and, later, triggers): the commit's .gitlab-ci.yml is read and checked with git
+// BEFORE the caller's transaction (planPipeline), then the pipeline, its builds and their hooks are
+// written INSIDE it (createPipeline), so they land with the push's events or not at all.
+//
+// As GitLab 8.13: no pipeline when builds are disabled, the commit has no .gitlab-ci.yml or no job runs
+// for the ref; a file that does not parse or validate makes a failed pipeline carrying the error and no
+// builds; "[ci skip]" / "[skip ci]" in the commit message makes a skipped pipeline without builds.
+import { parseCiConfig, type CiJob } from '../../ci/config.ts';
+import { runsForRef } from '../../ci/ref-policy.ts';
+import { friendlyToken } from '../../ci/tokens.ts';
+import { insertBuilds } from '../../db/repositories/builds.ts';
+import { insertPipeline } from '../../db/repositories/pipelines.ts';
+import { readFileAtCommit } from '../../git/blobs.ts';
+import { readCommits, type Commit } from '../../git/commits.ts';
+import { announceBuild, announcePipeline, openCiTransaction } from './ci-announcements.ts';
+import { processPipeline } from './pipeline-processing.ts';
+import type { CiPipelineRow, Executor, ProjectRecord } from '../../db/types.ts';
+
+const CI_FILE = '.gitlab-ci.yml';
+/** A larger file is refused with an error on the pipeline rather than read. */
+const CI_FILE_MAX_BYTES = 1024 * 1024;
+const SKIP_CI = /\[(ci skip|skip ci)\]/i;
+
+/** Everything createPipeline writes, decided from git and the file beforehand. */
+export interface PipelinePlan {
+  ref: string;
+  tag: boolean;
+  sha: string;
+  beforeSha: string;
+  commit: Commit;
+  /** The file's refusal: the pipeline is failed and has no builds. */
+  yamlErrors?: string;
+  /** `[ci skip]`: the pipeline is skipped and has no builds. */
+  skipped?: boolean;
+  jobs: CiJob[];
+  triggerRequestId?: number;
+}
+
+export interface PlanInput {
+  repoPath: string;
+  record: ProjectRecord;
+  /** Branch or tag name, without refs/heads/ or refs/tags/. */
+  ref: string;
+  tag: boolean;
+  /** The commit to build (for a tag, the commit it points to). */
+  sha: string;
+  beforeSha: string;
+  triggered?: boolean;
+}
+
+/** Reads and checks the commit's .gitlab-ci.yml; undefined when no pipeline is to be made. */
+export async function planPipeline(input: PlanInput): Promise<PipelinePlan | undefined> {
+  const { record, repoPath, sha } = input;
+  if (record.project.builds_enabled !== 1) return undefined;
+  const file = await readFileAtCommit(repoPath, sha, CI_FILE, CI_FILE_MAX_BYTES);
+  if (!file) return undefined;
+  const commit = (await readCommits(repoPath, [sha])).get(sha);
+  if (!commit) return undefined;
+  const base = { ref: input.ref, tag: input.tag, sha, beforeSha: input.beforeSha, commit, jobs: [] };
+  if (file.tooLarge) return { ...base, yamlErrors: `${CI_FILE} is larger than ${CI_FILE_MAX_BYTES} bytes` };
+  const parsed = parseCiConfig(file.content.toString('utf8'));
+  if (parsed.error !== undefined) return { ...base, yamlErrors: parsed.error };
+  if (!input.triggered && SKIP_CI.test(commit.message)) return { ...base, skipped: true };
+  const context = {
+    ref: input.ref,
+    tag: input.tag,
+    triggered: Boolean(input.triggered),
+    projectPath: `${record.namespace.path}/${record.project.path}`,
+  };
+  const jobs = parsed.config.jobs
+    .filter((job) => runsForRef(job.only, job.except, context))
+    .sort((a, b) => a.stageIdx - b.stageIdx);
+  if (jobs.length === 0) return undefined;
+  return { ...base, jobs };
+}
+
+/**
+ * Writes a planned pipeline in the caller's transaction: the pipeline row, a build per job (status
+ * created), their creation hooks, then stage gating opens the first stage.
+ */
+export async function createPipeline(
+  trx: Executor,
+  baseUrl: string,
+  record: ProjectRecord,
+  userId: number | null,
+  plan: PipelinePlan,
+  at: string,
+): Promise<CiPipelineRow> {
+  const ctx = await openCiTransaction(trx, baseUrl, record, at);
+  const status = plan.yamlErrors !== undefined ? 'failed' : plan.skipped ? 'skipped' : 'created';
+  let pipeline = await insertPipeline(trx, {
+    project_id: record.project.id,
+    ref: plan.ref,
+    sha: plan.sha,
+    before_sha: plan.beforeSha,
+    tag: plan.tag ? 1 : 0,
+    status,
+    yaml_errors: plan.yamlErrors ?? null,
+    user_id: userId,
+    commit_message: plan.commit.message,
+    commit_author_name: plan.commit.authorName,
+    commit_author_email: plan.commit.authorEmail,
+    commit_committed_date: plan.commit.committedDate,
+    committed_at: null,
+    started_at: null,
+    finished_at: status === 'failed' ? at : null,
+    duration: null,
+    created_at: at,
+    updated_at: at,
+  });
+  if (status !== 'created') {
+    // created → failed (drop) or → skipped: a status change like any other.
+    await announcePipeline(ctx, pipeline);
+    return pipeline;
+  }
+  const builds = await insertBuilds(
+    trx,
+    plan.jobs.map((job) => ({
+      project_id: record.project.id,
+      pipeline_id: pipeline.id,
+      type: 'build' as const,
+      name: job.name,
+      stage: job.stage,
+      stage_idx: job.stageIdx,
+      status: 'created' as const,
+      ref: plan.ref,
+      tag: plan.tag ? 1 : 0,
+      commands: job.commands,
+      options: JSON.stringify(job.options),
+      yaml_variables: JSON.stringify(job.yamlVariables),
+      tag_list: JSON.stringify(job.tagList),
+      allow_failure: job.allowFailure ? 1 : 0,
+      when: job.when,
+      environment: job.environment,
+      token: friendlyToken(),
+      user_id: userId,
+      trigger_request_id: plan.triggerRequestId ?? null,
+      created_at: at,
+      updated_at: at,
+    })),
+  );
+  for (const build of builds) await announceBuild(ctx, pipeline, build);
+  pipeline = await processPipeline(ctx, pipeline);
+  return pipeline;
+}

@@ -1,0 +1,109 @@
+// Project hooks: masters add, change and remove them; events of the project reach those whose switch for
+// the event is on (services/hook-outbox.ts).
+import type { Deps } from '../../deps.ts';
+import { now } from '../../lib/clock.ts';
+import {
+  deleteProjectHook,
+  findProjectHook,
+  insertProjectHook,
+  updateProjectHook as updateProjectHookRow,
+} from '../../db/repositories/project-hooks.ts';
+import { deleteDeliveriesOfHook } from '../../db/repositories/hook-deliveries.ts';
+import { ApiError } from '../../errors.ts';
+import { validHookUrl } from './hook-url.ts';
+import type { ProjectHookRow } from '../../db/types.ts';
+
+export interface ProjectHookAttributes {
+  push_events?: boolean;
+  issues_events?: boolean;
+  merge_requests_events?: boolean;
+  tag_push_events?: boolean;
+  note_events?: boolean;
+  build_events?: boolean;
+  pipeline_events?: boolean;
+  wiki_page_events?: boolean;
+  enable_ssl_verification?: boolean;
+}
+
+const SWITCHES = [
+  'push_events',
+  'issues_events',
+  'merge_requests_events',
+  'tag_push_events',
+  'note_events',
+  'build_events',
+  'pipeline_events',
+  'wiki_page_events',
+  'enable_ssl_verification',
+] as const;
+
+function switches(attributes: ProjectHookAttributes) {
+  const values: Partial<Record<(typeof SWITCHES)[number], 0 | 1>> = {};
+  for (const name of SWITCHES) {
+    const value = attributes[name];
+    if (value !== undefined) values[name] = value ? 1 : 0;
+  }
+  return values;
+}
+
+function checkedUrl(url: string): string {
+  const valid = validHookUrl(url);
+  if (valid === undefined) throw new ApiError(422, { error: 'Invalid url given' });
+  return valid;
+}
+
+export async function createProjectHook(
+  deps: Deps,
+  projectId: number,
+  url: string,
+  attributes: ProjectHookAttributes,
+): Promise<ProjectHookRow> {
+  const valid = checkedUrl(url);
+  const at = now();
+  return insertProjectHook(deps.db.kysely, {
+    project_id: projectId,
+    url: valid,
+    push_events: 1,
+    issues_events: 0,
+    confidential_issues_events: 0,
+    merge_requests_events: 0,
+    tag_push_events: 0,
+    note_events: 0,
+    build_events: 0,
+    pipeline_events: 0,
+    wiki_page_events: 0,
+    enable_ssl_verification: 1,
+    ...switches(attributes),
+    created_at: at,
+    updated_at: at,
+  });
+}
+
+export async function updateProjectHook(
+  deps: Deps,
+  hook: ProjectHookRow,
+  url: string,
+  attributes: ProjectHookAttributes,
+): Promise<ProjectHookRow> {
+  return updateProjectHookRow(deps.db.kysely, hook.id, {
+    url: checkedUrl(url),
+    ...switches(attributes),
+    updated_at: now(),
+  });
+}
+
+/** Idempotent, as SPEC asks: the deleted hook, or null when there was none. */
+export async function destroyProjectHook(
+  deps: Deps,
+  projectId: number,
+  hookId: number | undefined,
+): Promise<ProjectHookRow | null> {
+  if (hookId === undefined) return null;
+  return deps.db.kysely.transaction().execute(async (trx) => {
+    const hook = await findProjectHook(trx, projectId, hookId);
+    if (!hook) return null;
+    await deleteDeliveriesOfHook(trx, 'project', hook.id);
+    await deleteProjectHook(trx, projectId, hook.id);
+    return hook;
+  });
+}

@@ -1,0 +1,152 @@
+// Forks: a fork is a new project in the
+// caller's (or a chosen) namespace that copies the source's name, path, description and settings, with
+// a bare clone of its repository and a fork link. The clone is made first in a scratch folder; the rows
+// are written in one transaction (unique indexes settle races), whose last step moves the clone into
+// place (repository-placement.ts: never over a repository that is not provably a leftover of ours).
+import crypto from 'node:crypto';
+import path from 'node:path';
+import type { Deps } from '../../deps.ts';
+import { findNameOrPathClash, insertProject, countPersonalProjects } from '../../db/repositories/projects.ts';
+import { insertMember } from '../../db/repositories/members.ts';
+import { deleteForkLink, findForkLinkTo, insertForkLink } from '../../db/repositories/forks.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { now } from '../../lib/clock.ts';
+import { apiError, conflict } from '../../errors.ts';
+import { AccessLevel, EventAction } from '../../domain/types.ts';
+import { canForkProject, type ProjectAccess } from '../../policies/access.ts';
+import {
+  cloneBareRepository,
+  removeRepository,
+  repositoriesRoot,
+  repositoryPath,
+} from '../../git/repository.ts';
+import { recordEvent } from '../activity/events.ts';
+import {
+  placeRepository,
+  REPOSITORY_ON_DISK,
+  RepositoryPathTaken,
+  reserveRepository,
+  settleRepository,
+} from '../repository/repository-placement.ts';
+import { generateRunnersToken, projectLimitMessage } from './projects.ts';
+import type { ForkLinkRow, NamespaceRow, ProjectRecord, UserRow } from '../../db/types.ts';
+
+export async function forkProject(
+  deps: Deps,
+  viewer: UserRow,
+  source: ProjectRecord,
+  access: ProjectAccess,
+  target: NamespaceRow,
+): Promise<number> {
+  const db = deps.db.kysely;
+  // GitLab reported every failure of the fork as 409 with the model's error hash.
+  if (!canForkProject(viewer, source, access)) throw conflict({ forked_from_project_id: ['is forbidden'] });
+  const personal = target.type !== 'Group';
+  if (personal && target.owner_id === viewer.id) {
+    const count = await countPersonalProjects(db, viewer.id);
+    if (count >= viewer.projects_limit)
+      throw conflict({ limit_reached: [projectLimitMessage(viewer.projects_limit)] });
+  }
+  const { project } = source;
+  const taken = async () => {
+    const clash = await findNameOrPathClash(db, target.id, project.name, project.path);
+    const errors: Record<string, string[]> = {};
+    if (clash.name) errors.name = ['has already been taken'];
+    if (clash.path) errors.path = ['has already been taken'];
+    return errors;
+  };
+  const before = await taken();
+  if (Object.keys(before).length > 0) throw conflict(before);
+
+  const root = repositoriesRoot(deps.config.dataDir);
+  const scratch = path.join(root, '.tmp', `fork-${crypto.randomBytes(8).toString('hex')}.git`);
+  const sourceRepo = repositoryPath(deps.config.dataDir, source.namespace.path, project.path);
+  const finalRepo = repositoryPath(deps.config.dataDir, target.path, project.path);
+  try {
+    await cloneBareRepository(sourceRepo, scratch);
+  } catch (error) {
+    await removeRepository(scratch);
+    deps.log.error({ err: error }, 'fork clone failed');
+    throw apiError(500, 'Failed to copy the repository');
+  }
+  // A fork into a less visible group takes the group's level (GitLab 8.13 refused with a 409 instead).
+  const visibility = personal
+    ? project.visibility_level
+    : Math.min(project.visibility_level, target.visibility_level);
+  const at = now();
+  const reservation = await reserveRepository(deps, finalRepo);
+  let committed = false;
+  try {
+    const forkId = await db.transaction().execute(async (trx) => {
+      const fork = await insertProject(trx, {
+        namespace_id: target.id,
+        creator_id: viewer.id,
+        name: project.name,
+        path: project.path,
+        description: project.description,
+        default_branch: project.default_branch,
+        visibility_level: visibility,
+        archived: 0,
+        issues_enabled: project.issues_enabled,
+        merge_requests_enabled: project.merge_requests_enabled,
+        wiki_enabled: project.wiki_enabled,
+        builds_enabled: project.builds_enabled,
+        snippets_enabled: project.snippets_enabled,
+        container_registry_enabled: project.container_registry_enabled,
+        shared_runners_enabled: project.shared_runners_enabled,
+        public_builds: project.public_builds,
+        lfs_enabled: project.lfs_enabled,
+        only_allow_merge_if_build_succeeds: project.only_allow_merge_if_build_succeeds,
+        request_access_enabled: project.request_access_enabled,
+        runners_token: generateRunnersToken(),
+        star_count: 0,
+        import_url: null,
+        avatar: null,
+        last_activity_at: at,
+        created_at: at,
+        updated_at: at,
+      });
+      await insertForkLink(trx, fork.id, project.id, at);
+      if (personal) {
+        await insertMember(trx, {
+          sourceType: 'Project',
+          sourceId: fork.id,
+          userId: viewer.id,
+          accessLevel: AccessLevel.Master,
+          createdById: viewer.id,
+        });
+      }
+      await recordEvent(trx, { projectId: fork.id, authorId: viewer.id, action: EventAction.Created, at });
+      await placeRepository(trx, deps, reservation, { source: scratch });
+      return fork.id;
+    });
+    committed = true;
+    return forkId;
+  } catch (error) {
+    if (error instanceof RepositoryPathTaken) throw conflict({ path: [REPOSITORY_ON_DISK] });
+    if (isUniqueViolation(error)) {
+      const errors = await taken();
+      throw conflict(Object.keys(errors).length > 0 ? errors : { path: ['has already been taken'] });
+    }
+    throw error;
+  } finally {
+    await settleRepository(deps, reservation, committed);
+    if (!committed) await removeRepository(scratch);
+  }
+}
+
+/** Admin: mark an existing project as a fork of another. */
+export async function linkFork(deps: Deps, fork: ProjectRecord, source: ProjectRecord): Promise<ForkLinkRow> {
+  if (fork.project.id === source.project.id) throw conflict('Project cannot be a fork of itself');
+  if (await findForkLinkTo(deps.db.kysely, fork.project.id)) throw apiError(409, 'Project already forked');
+  try {
+    return await insertForkLink(deps.db.kysely, fork.project.id, source.project.id, now());
+  } catch (error) {
+    if (isUniqueViolation(error)) throw apiError(409, 'Project already forked');
+    throw error;
+  }
+}
+
+export async function unlinkFork(deps: Deps, fork: ProjectRecord): Promise<ForkLinkRow | null> {
+  return (await deleteForkLink(deps.db.kysely, fork.project.id)) ?? null;
+}

@@ -1,0 +1,83 @@
+// Who may run which git service on which project, for every transport (smart HTTP and SSH), in GitLab's
+// words (its Gitlab::GitAccess): the caller is a user (blocked ones refused) or a deploy key (reads the
+// projects it is enabled on and public ones, never pushes). A refusal carries the reason and the text
+// gitlab-shell showed as "GitLab: <text>"; each transport turns it into its own answer.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Deps } from '../../deps.ts';
+import { findProjectWithAccessRowsByFullPath } from '../../db/repositories/project-access-records.ts';
+import { isDeployKeyEnabled } from '../../db/repositories/deploy-keys.ts';
+import { repositoryPath } from '../../git/repository.ts';
+import { projectAccessFromRows, type ProjectAccess } from '../../policies/access.ts';
+import { canDeployKeyDownload } from '../../policies/deploy-keys.ts';
+import { canDownloadCode, canPushCode } from '../../policies/git-access.ts';
+import { maySignIn } from '../../policies/users.ts';
+import { Visibility } from '../../domain/types.ts';
+import type { KeyRow, ProjectRecord, UserRow } from '../../db/types.ts';
+
+export type GitService = 'git-upload-pack' | 'git-receive-pack' | 'git-upload-archive';
+
+/** Who runs the command: a user, a deploy key, or nobody (anonymous HTTP). */
+export type GitActor = { user: UserRow; deployKey?: undefined } | { user: null; deployKey?: KeyRow };
+
+export type GitRefusalReason = 'blocked' | 'not_found' | 'forbidden' | 'no_repository';
+
+export class GitAccessRefused extends Error {
+  constructor(
+    readonly reason: GitRefusalReason,
+    readonly text: string,
+  ) {
+    super(text);
+  }
+}
+
+export interface GitAuthorization {
+  user: UserRow | null;
+  deployKey: KeyRow | null;
+  record: ProjectRecord;
+  access: ProjectAccess;
+  repoPath: string;
+}
+
+export const PROJECT_NOT_FOUND = 'The project you were looking for could not be found.';
+
+const refuse = (reason: GitRefusalReason, text: string) => new GitAccessRefused(reason, text);
+
+/** Auth of the actor on `<namespace>/<project>`: 2–3 indexed queries, then git may start. */
+export async function authorizeGit(
+  deps: Deps,
+  actor: GitActor,
+  namespace: string,
+  projectPath: string,
+  service: GitService,
+): Promise<GitAuthorization> {
+  const db = deps.db.kysely;
+  const user = actor.user;
+  const deployKey = actor.deployKey ?? null;
+  if (user && !maySignIn(user)) throw refuse('blocked', 'Your account has been blocked.');
+  // One prepared statement (as the API's loadProject): the project, its namespace and the access rows.
+  const found = await findProjectWithAccessRowsByFullPath(db, namespace, projectPath, user?.id ?? null);
+  const record = found?.record;
+  const access = found ? projectAccessFromRows(user, found.record, found.accessRows) : undefined;
+  const keyReads =
+    record !== undefined &&
+    deployKey !== null &&
+    canDeployKeyDownload(
+      await isDeployKeyEnabled(db, deployKey.id, record.project.id),
+      record.project.visibility_level === Visibility.Public,
+    );
+  if (!record || !access || !(access.canRead || keyReads)) throw refuse('not_found', PROJECT_NOT_FOUND);
+  if (service === 'git-receive-pack') {
+    if (deployKey) throw refuse('forbidden', 'Deploy keys are not allowed to push code.');
+    if (!user || !canPushCode(access)) {
+      throw refuse('forbidden', 'You are not allowed to push code to this project.');
+    }
+  } else if (!keyReads && !canDownloadCode(access, record)) {
+    throw refuse('forbidden', 'You are not allowed to download code from this project.');
+  }
+  const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
+  if (!fs.existsSync(path.join(repoPath, 'HEAD'))) {
+    throw refuse('no_repository', 'A repository for this project does not exist yet.');
+  }
+  return { user, deployKey, record, access, repoPath };
+}

@@ -1,0 +1,314 @@
+// Commits made through the API (GitLab 8.13's Files::CreateService, UpdateService, DeleteService and
+// MultiService): the changes are checked against the branch tip with GitLab's messages, written as a
+// commit on that tip without a work tree, and the branch moves as a push by the caller (push rules,
+// pending push, compare-and-swap, processing). A concurrent change to the branch makes the write lose
+// with "Could not update branch …" and leaves the branch as the winner left it.
+import type { Deps } from '../../deps.ts';
+import { BLANK_SHA } from '../../git/commits.ts';
+import { identPart, writeCommit, type Signature, type TreeEdit } from '../../git/commit-writer.ts';
+import { findBranch, hasBranches } from '../../git/refs.ts';
+import { objectInfos, type ObjectInfo } from '../../git/revisions.ts';
+import { apiError } from '../../errors.ts';
+import {
+  mayPushToBranch,
+  pusherRepoPath,
+  updateRefAsPush,
+  userSignature,
+  type Pusher,
+} from '../push/ref-updates.ts';
+
+export interface CommitAuthor {
+  authorName?: string;
+  authorEmail?: string;
+}
+
+export interface FileChange extends CommitAuthor {
+  filePath: string;
+  branchName: string;
+  commitMessage: string;
+  /** Not for deletions. */
+  content?: string;
+  encoding?: string;
+}
+
+export type ActionName = 'create' | 'update' | 'delete' | 'move';
+
+export interface CommitAction {
+  action: string | undefined;
+  filePath: string | undefined;
+  previousPath: string | undefined;
+  content: string | undefined;
+  encoding: string | undefined;
+}
+
+export interface ActionsCommit extends CommitAuthor {
+  branchName: string;
+  commitMessage: string;
+  actions: CommitAction[];
+}
+
+const refused = (message: string) => apiError(400, message);
+
+const TRAVERSAL_TEXT = 'cannot include directory traversal.';
+const CHARACTERS_TEXT =
+  "can contain only letters, digits, '_', '-', '@' and '.'. Separate directories with a '/'.";
+const ALLOWED_CHARACTERS = /^[a-zA-Z0-9_\-./@]*$/;
+
+/** A path git can store: no empty, `.`, `..` or `.git` segments (GitLab's check only covered `..`). */
+function storablePath(path: string): boolean {
+  if (path === '' || /[\0\n]/.test(path)) return false;
+  return path
+    .split('/')
+    .every(
+      (segment) => segment !== '' && segment !== '.' && segment !== '..' && segment.toLowerCase() !== '.git',
+    );
+}
+
+function withoutLeadingSlashes(path: string): string {
+  return path.replace(/^\/+/, '');
+}
+
+function decode(content: string | undefined, encoding: string | undefined): Buffer {
+  return encoding === 'base64' ? Buffer.from(content ?? '', 'base64') : Buffer.from(content ?? '', 'utf8');
+}
+
+/** The files API stored text with CRLF turned into LF (the repository's autocrlf=input); binaries as is. */
+function normalizeLineEndings(content: Buffer): Buffer {
+  if (content.subarray(0, 8000).includes(0)) return content;
+  return Buffer.from(content.toString('utf8').replace(/\r\n/g, '\n'), 'utf8');
+}
+
+/** GitLab's author: both author fields given (and usable by git), else the committer (the caller). */
+function signatures(pusher: Pusher, input: CommitAuthor): { author: Signature; committer: Signature } {
+  const committer = userSignature(pusher);
+  const name = identPart(input.authorName ?? '');
+  const email = identPart(input.authorEmail ?? '');
+  return { author: name !== '' && email !== '' ? { name, email } : committer, committer };
+}
+
+/** What lives at paths of the tip tree: blob, tree or nothing. */
+class TipTree {
+  private constructor(
+    private readonly known: Map<string, ObjectInfo | undefined>,
+    readonly empty: boolean,
+  ) {}
+
+  /** Looks up every path and each of its parent directories at once. */
+  static async read(repoPath: string, tip: string | null, paths: string[]): Promise<TipTree> {
+    const wanted = new Set<string>();
+    for (const path of paths) {
+      const segments = path.split('/');
+      for (let i = 1; i <= segments.length; i++) wanted.add(segments.slice(0, i).join('/'));
+    }
+    const list = [...wanted];
+    const infos = tip
+      ? await objectInfos(
+          repoPath,
+          list.map((path) => `${tip}:${path}`),
+        )
+      : [];
+    return new TipTree(new Map(list.map((path, index) => [path, infos[index]])), tip === null);
+  }
+
+  isFile(path: string): boolean {
+    return this.known.get(path)?.type === 'blob';
+  }
+
+  isDirectory(path: string): boolean {
+    return this.known.get(path)?.type === 'tree';
+  }
+
+  /** A file where the path needs a directory (git would silently replace it). */
+  fileInTheWay(path: string): string | undefined {
+    const segments = path.split('/');
+    for (let i = 1; i < segments.length; i++) {
+      const prefix = segments.slice(0, i).join('/');
+      if (this.isFile(prefix)) return prefix;
+    }
+    return undefined;
+  }
+}
+
+/** Refuses a write that would turn a file into a directory or replace a directory with a file. */
+function checkPlacement(tree: TipTree, path: string): void {
+  const file = tree.fileInTheWay(path);
+  if (file !== undefined) throw refused(`Your changes could not be committed, because \`${file}\` is a file`);
+  if (tree.isDirectory(path)) throw refused('A directory with this name already exists');
+}
+
+interface BranchTip {
+  repoPath: string;
+  /** null in a repository without branches: the commit starts the branch. */
+  tip: string | null;
+}
+
+/** Files::BaseService#validate: push rights on the branch, and (unless empty) the branch exists. */
+async function branchTip(deps: Deps, pusher: Pusher, branchName: string): Promise<BranchTip> {
+  if (!(await mayPushToBranch(deps, pusher, branchName))) {
+    throw refused('You are not allowed to push into this branch');
+  }
+  const repoPath = pusherRepoPath(deps, pusher);
+  if (!(await hasBranches(repoPath))) return { repoPath, tip: null };
+  const branch = await findBranch(repoPath, branchName);
+  if (!branch) throw refused('You can only create or edit files when you are on a branch');
+  return { repoPath, tip: branch.commit.id };
+}
+
+async function commitOnBranch(
+  deps: Deps,
+  pusher: Pusher,
+  at: BranchTip,
+  branchName: string,
+  commit: { edits: TreeEdit[]; message: string } & CommitAuthor,
+): Promise<string> {
+  const id = await writeCommit(at.repoPath, {
+    parent: at.tip,
+    edits: commit.edits,
+    message: commit.message,
+    ...signatures(pusher, commit),
+  });
+  const change = { before: at.tip ?? BLANK_SHA, after: id, ref: `refs/heads/${branchName}` };
+  await updateRefAsPush(
+    deps,
+    pusher,
+    change,
+    `Could not update branch ${branchName}. Please refresh and try again.`,
+  );
+  return id;
+}
+
+interface OneFile {
+  /** The new-file name rules of Files::CreateService. */
+  newName?: boolean;
+  check(tree: TipTree, path: string): void;
+  edit(path: string): TreeEdit;
+}
+
+/** One file's change as one commit on the branch. Returns the path as stored. */
+async function commitOneFile(deps: Deps, pusher: Pusher, input: FileChange, one: OneFile): Promise<string> {
+  const at = await branchTip(deps, pusher, input.branchName);
+  if (one.newName && input.filePath.includes('..')) {
+    throw refused(`Your changes could not be committed, because the file name ${TRAVERSAL_TEXT}`);
+  }
+  if (one.newName && !ALLOWED_CHARACTERS.test(input.filePath)) {
+    throw refused(`Your changes could not be committed, because the file name ${CHARACTERS_TEXT}`);
+  }
+  const path = withoutLeadingSlashes(input.filePath);
+  if (!storablePath(path)) throw refused('Invalid path');
+  one.check(await TipTree.read(at.repoPath, at.tip, [path]), path);
+  await commitOnBranch(deps, pusher, at, input.branchName, {
+    ...input,
+    message: input.commitMessage,
+    edits: [one.edit(path)],
+  });
+  return path;
+}
+
+const writtenContent = (input: FileChange) => normalizeLineEndings(decode(input.content, input.encoding));
+
+/** POST …/repository/files. */
+export function createFile(deps: Deps, pusher: Pusher, input: FileChange): Promise<string> {
+  return commitOneFile(deps, pusher, input, {
+    newName: true,
+    check: (tree, path) => {
+      if (tree.isFile(path)) {
+        throw refused('Your changes could not be committed because a file with the same name already exists');
+      }
+      checkPlacement(tree, path);
+    },
+    edit: (path) => ({ action: 'write', path, content: writtenContent(input) }),
+  });
+}
+
+/** PUT …/repository/files (a file that does not exist yet is created, as GitLab 8.13 did). */
+export function updateFile(deps: Deps, pusher: Pusher, input: FileChange): Promise<string> {
+  return commitOneFile(deps, pusher, input, {
+    check: checkPlacement,
+    edit: (path) => ({ action: 'write', path, content: writtenContent(input) }),
+  });
+}
+
+/** DELETE …/repository/files. */
+export function deleteFile(deps: Deps, pusher: Pusher, input: FileChange): Promise<string> {
+  return commitOneFile(deps, pusher, input, {
+    check: (tree, path) => {
+      if (!tree.isFile(path)) throw refused("A file with this name doesn't exist");
+    },
+    edit: (path) => ({ action: 'delete', path }),
+  });
+}
+
+function checkActionPath(path: string): void {
+  if (path.includes('..')) {
+    throw refused(
+      `Your changes could not be committed, because the file name, \`${path}\` ${TRAVERSAL_TEXT}`,
+    );
+  }
+  if (!ALLOWED_CHARACTERS.test(path)) {
+    throw refused(
+      `Your changes could not be committed, because the file name, \`${path}\` ${CHARACTERS_TEXT}`,
+    );
+  }
+  if (!storablePath(path)) throw refused('Invalid path');
+}
+
+const ACTIONS = new Set<ActionName>(['create', 'update', 'delete', 'move']);
+
+/** POST …/repository/commits: several changes in one commit. Returns the commit id. */
+export async function commitActions(deps: Deps, pusher: Pusher, input: ActionsCommit): Promise<string> {
+  const at = await branchTip(deps, pusher, input.branchName);
+  const actions = input.actions.map((action) => ({
+    ...action,
+    filePath: action.filePath === undefined ? undefined : withoutLeadingSlashes(action.filePath),
+    previousPath: action.previousPath === undefined ? undefined : withoutLeadingSlashes(action.previousPath),
+  }));
+  const paths = actions
+    .flatMap((action) => [action.filePath, action.previousPath])
+    .filter((p) => p !== undefined);
+  const tree = await TipTree.read(at.repoPath, at.tip, paths.filter(storablePath));
+  const edits: TreeEdit[] = [];
+  for (const action of actions) {
+    const name = action.action ?? '';
+    if (!ACTIONS.has(name as ActionName)) throw refused(`Unknown action type \`${name}\`.`);
+    const path = action.filePath;
+    if (path === undefined || path === '') throw refused('You must specify a file_path.');
+    checkActionPath(path);
+    if (action.previousPath !== undefined) checkActionPath(action.previousPath);
+    if (tree.empty && name !== 'create') throw refused(`No files to ${name}.`);
+    if (name === 'move' && action.previousPath === undefined) {
+      throw refused(`You must supply the original file path when moving file \`${path}\`.`);
+    }
+    const existing = name === 'move' ? action.previousPath! : path;
+    if (name !== 'create' && !tree.isFile(existing)) {
+      throw refused(`File to be ${name}d \`${existing}\` does not exist.`);
+    }
+    const content = decode(action.content, action.encoding);
+    if (name === 'create') {
+      if (tree.isFile(path)) {
+        throw refused(
+          `Your changes could not be committed because a file with the name \`${path}\` already exists.`,
+        );
+      }
+      checkPlacement(tree, path);
+      edits.push({ action: 'write', path, content, mode: '100644' });
+    } else if (name === 'update') {
+      edits.push({ action: 'write', path, content });
+    } else if (name === 'delete') {
+      edits.push({ action: 'delete', path });
+    } else {
+      if (tree.isFile(path)) throw refused(`Move destination \`${path}\` already exists.`);
+      checkPlacement(tree, path);
+      edits.push({
+        action: 'move',
+        from: existing,
+        path,
+        content: action.content === undefined ? undefined : content,
+      });
+    }
+  }
+  return commitOnBranch(deps, pusher, at, input.branchName, {
+    ...input,
+    message: input.commitMessage,
+    edits,
+  });
+}

@@ -1,0 +1,322 @@
+// Business operations on users: create, modify, delete, block and unblock, as GitLab's users API and User
+// model did them. A user is created with its personal namespace in one transaction; uniqueness races are
+// settled by the unique indexes and answered with the same texts as the checks that normally catch them.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Deps } from '../../deps.ts';
+import { announceUserCreate, announceUserDestroy } from '../hooks/system-hook-announcements.ts';
+import {
+  deleteUserWithNamespace,
+  findUserById,
+  insertPersonalNamespace,
+  insertUser,
+  renamePersonalNamespace,
+  transitionUserState,
+  updateUser,
+  userFullExtrasByIds,
+  userWithExactEmailExists,
+  userWithExactUsernameExists,
+} from '../../db/repositories/users.ts';
+import {
+  deleteIdentitiesOfUser,
+  findIdentity,
+  insertIdentity,
+  updateIdentityExternUid,
+} from '../../db/repositories/identities.ts';
+import {
+  deleteEmailOfUser,
+  deleteEmailsOfUser,
+  findEmailOfUserByAddress,
+  insertEmail,
+} from '../../db/repositories/emails.ts';
+import { deleteKeysOfUser } from '../../db/repositories/keys.ts';
+import { deletePersonalProjects } from '../projects/projects.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { now } from '../../lib/clock.ts';
+import { apiError, conflict, forbidden, notFound, recordNotFound } from '../../errors.ts';
+import { repositoriesRoot } from '../../git/repository.ts';
+import { generateToken, hashPassword } from './passwords.ts';
+import { normalizeEmail, validateUser, type UserAttributes } from './user-validation.ts';
+import type { Executor, UserChanges, UserFullExtras, UserRow } from '../../db/types.ts';
+
+export type { UserAttributes };
+
+interface NewUser {
+  username: string;
+  name: string;
+  email: string;
+  password: string;
+  authenticationToken: string;
+  admin?: boolean;
+  external?: boolean;
+  canCreateGroup?: boolean;
+  projectsLimit?: number;
+  bio?: string;
+  location?: string;
+  skype?: string;
+  linkedin?: string;
+  twitter?: string;
+  websiteUrl?: string;
+  organization?: string;
+  identity?: { provider: string; externUid: string };
+}
+
+/** GitLab's defaults (gitlab.yml default_can_create_group, application setting default_projects_limit). */
+const DEFAULT_PROJECTS_LIMIT = 10;
+const DEFAULT_CAN_CREATE_GROUP = true;
+
+/** Inserts the user, its personal namespace and identity in one transaction; validation is the caller's job. */
+export async function insertUserWithNamespace(deps: Deps, input: NewUser): Promise<UserRow> {
+  const at = now();
+  const encrypted = await hashPassword(input.password, deps.config.passwordHashCost);
+  // External users can neither create groups nor personal projects (ensure_external_user_rights).
+  const external = input.external === true;
+  return deps.db.kysely.transaction().execute(async (trx) => {
+    const user = await insertUser(trx, {
+      username: input.username,
+      name: input.name,
+      email: input.email,
+      encrypted_password: encrypted,
+      authentication_token: input.authenticationToken,
+      state: 'active',
+      admin: input.admin ? 1 : 0,
+      external: external ? 1 : 0,
+      can_create_group: external ? 0 : (input.canCreateGroup ?? DEFAULT_CAN_CREATE_GROUP) ? 1 : 0,
+      projects_limit: external ? 0 : (input.projectsLimit ?? DEFAULT_PROJECTS_LIMIT),
+      bio: input.bio ?? null,
+      location: input.location ?? null,
+      skype: input.skype ?? '',
+      linkedin: input.linkedin ?? '',
+      twitter: input.twitter ?? '',
+      website_url: input.websiteUrl ?? '',
+      organization: input.organization ?? null,
+      theme_id: 1,
+      color_scheme_id: 1,
+      two_factor_enabled: 0,
+      // Labrador sends no confirmation mail (GitLab's `confirm` parameter changes nothing), so every user
+      // counts as confirmed.
+      confirmed_at: at,
+      last_sign_in_at: null,
+      current_sign_in_at: null,
+      created_at: at,
+      updated_at: at,
+    });
+    await insertPersonalNamespace(trx, user, at);
+    if (input.identity) {
+      await insertIdentity(trx, user.id, input.identity.provider, input.identity.externUid, at);
+    }
+    await announceUserCreate(trx, user);
+    return user;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Create (POST /users)
+
+/** Creates a user as an administrator would; throws GitLab's 409 or 400 answers. */
+export async function createUser(
+  deps: Deps,
+  attrs: UserAttributes & Required<Pick<UserAttributes, 'email' | 'password' | 'name' | 'username'>>,
+): Promise<UserRow> {
+  const db = deps.db.kysely;
+  const input = { ...attrs, email: normalizeEmail(attrs.email) };
+  // A unique index may still refuse the insert when another request won the race; then the checks run
+  // again and find the winner, so the answer is the one a sequential client would have had.
+  for (let attempt = 0; ; attempt++) {
+    const { errors, projectsLimit } = await validateUser(db, input);
+    if (!errors.empty) {
+      // GitLab answered 409 only when another *user* has exactly this email or username.
+      if (await userWithExactEmailExists(db, input.email)) throw conflict('Email has already been taken');
+      if (await userWithExactUsernameExists(db, input.username)) {
+        throw conflict('Username has already been taken');
+      }
+      errors.throwIfAny(400);
+    }
+    try {
+      return await insertUserWithNamespace(deps, {
+        username: input.username,
+        name: input.name,
+        email: input.email,
+        password: input.password,
+        authenticationToken: generateToken(),
+        admin: input.admin,
+        external: input.external,
+        canCreateGroup: input.can_create_group,
+        projectsLimit,
+        bio: input.bio,
+        location: input.location,
+        skype: input.skype,
+        linkedin: input.linkedin,
+        twitter: input.twitter,
+        websiteUrl: input.website_url,
+        organization: input.organization,
+        identity:
+          input.provider !== undefined
+            ? { provider: input.provider, externUid: input.extern_uid ?? '' }
+            : undefined,
+      });
+    } catch (error) {
+      if (!isUniqueViolation(error) || attempt >= 2) throw error;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Modify (PUT /users/:id)
+
+/**
+ * Changes only the attributes that were sent (an `admin` or `external` left out keeps its value). Every
+ * failure is a 404 carrying GitLab's message or validation hash; an unknown user is `404 Not found`.
+ */
+export async function modifyUser(deps: Deps, userId: number, sent: UserAttributes): Promise<UserRow> {
+  const db = deps.db.kysely;
+  const attrs = { ...sent, ...(sent.email !== undefined ? { email: normalizeEmail(sent.email) } : {}) };
+  for (let attempt = 0; ; attempt++) {
+    const user = await findUserById(db, userId);
+    if (!user) throw recordNotFound();
+    // GitLab checked these two against other users before anything else (409 there, 404 here).
+    if (attrs.email !== undefined && (await userWithExactEmailExists(db, attrs.email, user.id))) {
+      throw apiError(404, 'Email has already been taken');
+    }
+    if (attrs.username !== undefined && (await userWithExactUsernameExists(db, attrs.username, user.id))) {
+      throw apiError(404, 'Username has already been taken');
+    }
+    const { errors, projectsLimit } = await validateUser(db, attrs, user);
+    errors.throwIfAny(404);
+
+    const at = now();
+    const changes: UserChanges = {};
+    if (attrs.email !== undefined) changes.email = attrs.email;
+    if (attrs.name !== undefined) changes.name = attrs.name;
+    if (attrs.username !== undefined) changes.username = attrs.username;
+    if (attrs.password !== undefined) {
+      changes.encrypted_password = await hashPassword(attrs.password, deps.config.passwordHashCost);
+    }
+    if (attrs.skype !== undefined) changes.skype = attrs.skype;
+    if (attrs.linkedin !== undefined) changes.linkedin = attrs.linkedin;
+    if (attrs.twitter !== undefined) changes.twitter = attrs.twitter;
+    if (attrs.website_url !== undefined) changes.website_url = attrs.website_url;
+    if (attrs.organization !== undefined) changes.organization = attrs.organization;
+    if (attrs.bio !== undefined) changes.bio = attrs.bio;
+    if (attrs.location !== undefined) changes.location = attrs.location;
+    if (projectsLimit !== undefined) changes.projects_limit = projectsLimit;
+    if (attrs.admin !== undefined) changes.admin = attrs.admin ? 1 : 0;
+    if (attrs.can_create_group !== undefined) changes.can_create_group = attrs.can_create_group ? 1 : 0;
+    if (attrs.external !== undefined) changes.external = attrs.external ? 1 : 0;
+    // Every save of an external user takes away group and project creation (ensure_external_user_rights).
+    if ((changes.external ?? user.external) === 1) {
+      changes.can_create_group = 0;
+      changes.projects_limit = 0;
+    }
+    changes.updated_at = at;
+
+    try {
+      return await db.transaction().execute(async (trx) => {
+        const updated = await updateUser(trx, user.id, changes);
+        // Deleted by another request since it was read.
+        if (!updated) throw recordNotFound();
+        if (changes.email !== undefined && changes.email !== user.email) {
+          // The new primary was one of the user's secondary emails: they swap (update_emails_with_primary_email).
+          const secondary = await findEmailOfUserByAddress(trx, user.id, changes.email);
+          if (secondary) {
+            await deleteEmailOfUser(trx, user.id, secondary.id);
+            await insertEmail(trx, user.id, user.email, at);
+          }
+        }
+        if (attrs.provider !== undefined) {
+          const identity = await findIdentity(trx, user.id, attrs.provider);
+          if (!identity) await insertIdentity(trx, user.id, attrs.provider, attrs.extern_uid ?? '', at);
+          else if (attrs.extern_uid !== undefined) {
+            await updateIdentityExternUid(trx, identity.id, attrs.extern_uid);
+          }
+        }
+        if (changes.username !== undefined && changes.username !== user.username) {
+          await renamePersonalNamespace(trx, user.id, changes.username, at);
+          // Repositories live under the lower-cased namespace path; they follow the rename.
+          await moveNamespaceDirectory(deps, user.username, changes.username);
+        }
+        return updated;
+      });
+    } catch (error) {
+      if (!isUniqueViolation(error) || attempt >= 2) throw error;
+    }
+  }
+}
+
+async function moveNamespaceDirectory(deps: Deps, from: string, to: string): Promise<void> {
+  const root = repositoriesRoot(deps.config.dataDir);
+  const source = path.join(root, from.toLowerCase());
+  const target = path.join(root, to.toLowerCase());
+  if (source === target) return;
+  try {
+    await fs.rename(source, target);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Delete (DELETE /users/:id)
+
+/** The user as it was, with what its full form shows, read before the rows went. */
+interface DeletedUser {
+  user: UserRow;
+  extras: UserFullExtras;
+}
+
+/**
+ * Deletes a user with everything that belongs only to them, in one transaction. Answers null for an
+ * unknown user: the delete is idempotent.
+ */
+export async function deleteUser(deps: Deps, userId: number): Promise<DeletedUser | null> {
+  const db = deps.db.kysely;
+  let removeProjectFiles = async () => {};
+  const deleted = await db.transaction().execute(async (trx) => {
+    const user = await findUserById(trx, userId);
+    if (!user) return null;
+    const extras = (await userFullExtrasByIds(trx, [user.id])).get(user.id)!;
+    // Personal projects (and everything attached to them, their directories too) go before the
+    // namespace that holds them.
+    removeProjectFiles = await deletePersonalProjects(deps, trx, user.id);
+    await announceUserDestroy(trx, user);
+    await deleteKeysOfUser(trx, user.id);
+    await deleteEmailsOfUser(trx, user.id);
+    await deleteIdentitiesOfUser(trx, user.id);
+    await deleteUserWithNamespace(trx, user.id);
+    return { user, extras };
+  });
+  // Files go once the rows are gone for good.
+  if (deleted) await removeProjectFiles();
+  return deleted;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Block / unblock (PUT /users/:id/block, /unblock) and the LDAP states the admin CLI sets
+
+/** true when the user became blocked, false when it already was; LDAP-blocked users are refused. */
+export async function blockUser(deps: Deps, userId: number): Promise<boolean> {
+  const db = deps.db.kysely;
+  const user = await findUserById(db, userId);
+  if (!user) throw notFound('User');
+  if (user.state === 'ldap_blocked') throw forbidden('LDAP blocked users cannot be modified by the API');
+  return transitionUserState(db, user.id, ['active'], 'blocked', now());
+}
+
+/** true when the user became active, false when it already was; LDAP-blocked users are refused. */
+export async function unblockUser(deps: Deps, userId: number): Promise<boolean> {
+  const db = deps.db.kysely;
+  const user = await findUserById(db, userId);
+  if (!user) throw notFound('User');
+  if (user.state === 'ldap_blocked') throw forbidden('LDAP blocked users cannot be unblocked by the API');
+  return transitionUserState(db, user.id, ['blocked'], 'active', now());
+}
+
+/** What LDAP synchronization did in GitLab: active → ldap_blocked. True when the state changed. */
+export function ldapBlockUser(db: Executor, userId: number): Promise<boolean> {
+  return transitionUserState(db, userId, ['active'], 'ldap_blocked', now());
+}
+
+/** LDAP synchronization letting a user back in: ldap_blocked → active. True when the state changed. */
+export function ldapUnblockUser(db: Executor, userId: number): Promise<boolean> {
+  return transitionUserState(db, userId, ['ldap_blocked'], 'active', now());
+}
