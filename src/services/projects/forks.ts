@@ -28,8 +28,9 @@ import {
   reserveRepository,
   settleRepository,
 } from '../repository/repository-placement.ts';
-import { generateRunnersToken, projectLimitMessage } from './projects.ts';
+import { projectLimitMessage } from './projects.ts';
 import type { ForkLinkRow, NamespaceRow, ProjectRecord, UserRow } from '../../db/types.ts';
+import { friendlyToken } from '../../lib/tokens.ts';
 
 export async function forkProject(
   deps: Deps,
@@ -98,7 +99,7 @@ export async function forkProject(
         lfs_enabled: project.lfs_enabled,
         only_allow_merge_if_build_succeeds: project.only_allow_merge_if_build_succeeds,
         request_access_enabled: project.request_access_enabled,
-        runners_token: generateRunnersToken(),
+        runners_token: friendlyToken(),
         star_count: 0,
         import_url: null,
         avatar: null,

@@ -34,7 +34,7 @@ import {
   validationFailed,
   ValidationErrors,
 } from '../../errors.ts';
-import { AccessLevel, EventAction, Visibility } from '../../domain/types.ts';
+import { AccessLevel, EventAction, Visibility, VISIBILITY_NAMES } from '../../domain/types.ts';
 import { recordEvent } from '../activity/events.ts';
 import {
   placeRepository,
@@ -50,6 +50,7 @@ import {
   announceProjectMove,
 } from '../hooks/system-hook-announcements.ts';
 import type { Executor, NamespaceRow, ProjectChanges, ProjectRecord, UserRow } from '../../db/types.ts';
+import { friendlyToken } from '../../lib/tokens.ts';
 
 export interface ProjectAttributes {
   name?: string;
@@ -86,8 +87,6 @@ const PATH_MESSAGE =
   "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'";
 const IMPORT_URL = /^(https?|git|ssh):\/\/[^\s/?#]+[^\s]*$/i;
 
-export const VISIBILITY_NAMES: Record<number, string> = { 0: 'private', 10: 'internal', 20: 'public' };
-
 /** Rails' String#parameterize: ASCII-fold, non-alphanumerics to '-', squeezed, trimmed, lower-cased. */
 export function parameterize(text: string): string {
   return text
@@ -97,18 +96,6 @@ export function parameterize(text: string): string {
     .replace(/-{2,}/g, '-')
     .replace(/^-|-$/g, '')
     .toLowerCase();
-}
-
-export function generateRunnersToken(): string {
-  return crypto.randomBytes(15).toString('base64url');
-}
-
-export function projectRepositoryPath(deps: Deps, namespacePath: string, projectPath: string): string {
-  return repositoryPath(deps.config.dataDir, namespacePath, projectPath);
-}
-
-function wikiRepositoryPath(deps: Deps, namespacePath: string, projectPath: string): string {
-  return repositoryPath(deps.config.dataDir, namespacePath, `${projectPath}.wiki`);
 }
 
 function validateName(errors: ValidationErrors, name: string | undefined): void {
@@ -245,7 +232,7 @@ export async function createProject(deps: Deps, input: CreateProjectInput): Prom
 
   const finalName = name!;
   const finalPath = projectPath!;
-  const target = projectRepositoryPath(deps, namespace.path, finalPath);
+  const target = repositoryPath(deps.config.dataDir, namespace.path, finalPath);
 
   // Imports clone into a private folder first: a failed clone leaves neither a row nor a directory.
   let imported: string | undefined;
@@ -277,7 +264,7 @@ export async function createProject(deps: Deps, input: CreateProjectInput): Prom
         visibility_level: visibility,
         ...NEW_PROJECT_SWITCHES,
         ...switchValues(attributes),
-        runners_token: generateRunnersToken(),
+        runners_token: friendlyToken(),
         star_count: 0,
         import_url: attributes.import_url ?? null,
         avatar: null,
@@ -369,8 +356,8 @@ export async function updateProject(deps: Deps, input: UpdateProjectInput): Prom
   if (attributes.visibility_level !== undefined) changes.visibility_level = attributes.visibility_level;
   if (attributes.default_branch !== undefined) changes.default_branch = attributes.default_branch;
 
-  const from = projectRepositoryPath(deps, namespace.path, project.path);
-  const to = newPath !== undefined ? projectRepositoryPath(deps, namespace.path, newPath) : from;
+  const from = repositoryPath(deps.config.dataDir, namespace.path, project.path);
+  const to = newPath !== undefined ? repositoryPath(deps.config.dataDir, namespace.path, newPath) : from;
   try {
     await db.transaction().execute(async (trx) => {
       await updateProjectRow(trx, project.id, changes);
@@ -387,8 +374,8 @@ export async function updateProject(deps: Deps, input: UpdateProjectInput): Prom
       if (to !== from) {
         await moveIfExists(from, to);
         await moveIfExists(
-          wikiRepositoryPath(deps, namespace.path, project.path),
-          wikiRepositoryPath(deps, namespace.path, newPath!),
+          repositoryPath(deps.config.dataDir, namespace.path, project.path, 'wiki'),
+          repositoryPath(deps.config.dataDir, namespace.path, newPath!, 'wiki'),
         );
         await moveIfExists(
           projectUploadsDir(deps.config.dataDir, namespace.path, project.path),
@@ -442,8 +429,8 @@ export async function deleteProject(deps: Deps, record: ProjectRecord): Promise<
 }
 
 async function removeProjectFiles(deps: Deps, namespacePath: string, projectPath: string): Promise<void> {
-  await removeRepository(projectRepositoryPath(deps, namespacePath, projectPath));
-  await removeRepository(wikiRepositoryPath(deps, namespacePath, projectPath));
+  await removeRepository(repositoryPath(deps.config.dataDir, namespacePath, projectPath));
+  await removeRepository(repositoryPath(deps.config.dataDir, namespacePath, projectPath, 'wiki'));
   await removeProjectUploads(deps.config.dataDir, namespacePath, projectPath);
 }
 
