@@ -18,6 +18,7 @@ import {
   updateProject as updateProjectRow,
 } from '../../db/repositories/projects.ts';
 import { insertMember } from '../../db/repositories/members.ts';
+import { insertForkLink } from '../../db/repositories/forks.ts';
 import { canCreateProjectsIn } from '../../policies/groups.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { now } from '../../lib/clock.ts';
@@ -49,7 +50,14 @@ import {
   announceProjectDestroyById,
   announceProjectMove,
 } from '../hooks/system-hook-announcements.ts';
-import type { Executor, NamespaceRow, ProjectChanges, ProjectRecord, UserRow } from '../../db/types.ts';
+import type {
+  Executor,
+  NamespaceRow,
+  NewProject,
+  ProjectChanges,
+  ProjectRecord,
+  UserRow,
+} from '../../db/types.ts';
 import { friendlyToken } from '../../lib/tokens.ts';
 
 export interface ProjectAttributes {
@@ -232,7 +240,6 @@ export async function createProject(deps: Deps, input: CreateProjectInput): Prom
 
   const finalName = name!;
   const finalPath = projectPath!;
-  const target = repositoryPath(deps.config.dataDir, namespace.path, finalPath);
 
   // Imports clone into a private folder first: a failed clone leaves neither a row nor a directory.
   let imported: string | undefined;
@@ -248,15 +255,12 @@ export async function createProject(deps: Deps, input: CreateProjectInput): Prom
     }
   }
 
-  const at = now();
   const ns = namespace;
-  const reservation = await reserveRepository(deps, target);
-  let committed = false;
   try {
-    const projectId = await db.transaction().execute(async (trx) => {
-      const project = await insertProject(trx, {
-        namespace_id: ns.id,
-        creator_id: creator.id,
+    const projectId = await insertNewProject(deps, {
+      namespace: ns,
+      creator,
+      values: {
         name: finalName,
         path: finalPath,
         description: attributes.description ?? null,
@@ -264,14 +268,76 @@ export async function createProject(deps: Deps, input: CreateProjectInput): Prom
         visibility_level: visibility,
         ...NEW_PROJECT_SWITCHES,
         ...switchValues(attributes),
+        import_url: attributes.import_url ?? null,
+      },
+      repository: imported ? { source: imported } : { defaultBranch: attributes.default_branch ?? 'master' },
+    });
+    return reloaded(await findProjectRecordById(db, projectId), 'Project');
+  } catch (error) {
+    if (error instanceof RepositoryPathTaken) throw validationFailed({ path: [REPOSITORY_ON_DISK] });
+    if (isUniqueViolation(error)) {
+      // A concurrent create won the same name or path: answer as the validation would have.
+      const lost = new ValidationErrors();
+      await validateUniqueness(db, lost, ns.id, finalName, finalPath);
+      if (lost.empty) lost.add('path', 'has already been taken');
+      lost.throwIfAny();
+    }
+    throw error;
+  } finally {
+    if (imported) await removeRepository(imported);
+  }
+}
+
+type MadeByTheStep =
+  | 'namespace_id'
+  | 'creator_id'
+  | 'runners_token'
+  | 'star_count'
+  | 'avatar'
+  | 'last_activity_at'
+  | 'created_at'
+  | 'updated_at';
+
+/** What a new project is made of; the step adds the ids, token, counters and timestamps. */
+export interface NewProjectParts {
+  namespace: NamespaceRow;
+  creator: UserRow;
+  values: Omit<NewProject, MadeByTheStep>;
+  /** The repository: moved from a clone the caller made (`source`, an import or a fork) or a new empty one. */
+  repository: { source: string } | { defaultBranch: string };
+  /** A fork's source: the fork link is written in the same transaction. */
+  forkedFromId?: number;
+}
+
+/**
+ * The one creation step of every new project (create, import, fork; Projects::CreateService): the row,
+ * the creator as master of a personal project, the fork link, the "created" event, the `project_create`
+ * (and the creator's `user_add_to_team`) system hook announcements and the repository placed, in one
+ * transaction. Throws RepositoryPathTaken or the unique violation of a concurrent twin for the caller to
+ * word; a `source` clone that did not get placed stays the caller's to remove.
+ */
+export async function insertNewProject(deps: Deps, parts: NewProjectParts): Promise<number> {
+  const { namespace: ns, creator } = parts;
+  const at = now();
+  const reservation = await reserveRepository(
+    deps,
+    repositoryPath(deps.config.dataDir, ns.path, parts.values.path),
+  );
+  let committed = false;
+  try {
+    const projectId = await deps.db.kysely.transaction().execute(async (trx) => {
+      const project = await insertProject(trx, {
+        ...parts.values,
+        namespace_id: ns.id,
+        creator_id: creator.id,
         runners_token: friendlyToken(),
         star_count: 0,
-        import_url: attributes.import_url ?? null,
         avatar: null,
         last_activity_at: at,
         created_at: at,
         updated_at: at,
       });
+      if (parts.forkedFromId !== undefined) await insertForkLink(trx, project.id, parts.forkedFromId, at);
       // GitLab made the creator a master of personal projects (owner rights come from the namespace).
       const creatorMember =
         ns.type !== 'Group'
@@ -290,29 +356,13 @@ export async function createProject(deps: Deps, input: CreateProjectInput): Prom
         action: EventAction.Created,
         at,
       });
-      await placeRepository(
-        trx,
-        deps,
-        reservation,
-        imported ? { source: imported } : { defaultBranch: attributes.default_branch ?? 'master' },
-      );
+      await placeRepository(trx, deps, reservation, parts.repository);
       return project.id;
     });
     committed = true;
-    return reloaded(await findProjectRecordById(db, projectId), 'Project');
-  } catch (error) {
-    if (error instanceof RepositoryPathTaken) throw validationFailed({ path: [REPOSITORY_ON_DISK] });
-    if (isUniqueViolation(error)) {
-      // A concurrent create won the same name or path: answer as the validation would have.
-      const lost = new ValidationErrors();
-      await validateUniqueness(db, lost, ns.id, finalName, finalPath);
-      if (lost.empty) lost.add('path', 'has already been taken');
-      lost.throwIfAny();
-    }
-    throw error;
+    return projectId;
   } finally {
     await settleRepository(deps, reservation, committed);
-    if (imported && !committed) await removeRepository(imported);
   }
 }
 
