@@ -59,6 +59,8 @@ import type {
   UserRow,
 } from '../../db/types.ts';
 import { friendlyToken } from '../../lib/tokens.ts';
+import { removeProjectArtifacts } from '../../storage/artifacts.ts';
+import { removeProjectTraces } from '../../storage/traces.ts';
 
 export interface ProjectAttributes {
   name?: string;
@@ -467,21 +469,28 @@ async function moveIfExists(from: string, to: string): Promise<void> {
 
 /**
  * Deletes a project and everything attached: rows (members here; shares, stars, fork links, events and
- * every project-owned table of later areas cascade) and files (repository, wiki, uploads). Areas that
- * keep files elsewhere (build artifacts, traces) add their removal here.
+ * every project-owned table of later areas cascade) and, once that has committed, its files (repository,
+ * wiki, uploads, build artifacts and traces). Areas that keep files elsewhere add their removal here.
  */
 export async function deleteProject(deps: Deps, record: ProjectRecord): Promise<void> {
   await deps.db.kysely.transaction().execute(async (trx) => {
     await announceProjectDestroy(trx, record.project, record.namespace);
     await deleteProjectRow(trx, record.project.id);
   });
-  await removeProjectFiles(deps, record.namespace.path, record.project.path);
+  await removeProjectFiles(deps, record.namespace.path, record.project);
 }
 
-async function removeProjectFiles(deps: Deps, namespacePath: string, projectPath: string): Promise<void> {
-  await removeRepository(repositoryPath(deps.config.dataDir, namespacePath, projectPath));
-  await removeRepository(repositoryPath(deps.config.dataDir, namespacePath, projectPath, 'wiki'));
-  await removeProjectUploads(deps.config.dataDir, namespacePath, projectPath);
+async function removeProjectFiles(
+  deps: Deps,
+  namespacePath: string,
+  project: { id: number; path: string },
+): Promise<void> {
+  const { dataDir } = deps.config;
+  await removeRepository(repositoryPath(dataDir, namespacePath, project.path));
+  await removeRepository(repositoryPath(dataDir, namespacePath, project.path, 'wiki'));
+  await removeProjectUploads(dataDir, namespacePath, project.path);
+  await removeProjectArtifacts(dataDir, project.id);
+  await removeProjectTraces(dataDir, project.id);
 }
 
 /**
@@ -501,7 +510,7 @@ export async function deletePersonalProjects(
     await deleteProjectRow(trx, project.id);
   }
   return async () => {
-    for (const project of projects) await removeProjectFiles(deps, namespace.path, project.path);
+    for (const project of projects) await removeProjectFiles(deps, namespace.path, project);
     // Only the projects' own files go; anything else found there is not provably theirs and stays.
     await removeIfEmpty(path.join(repositoriesRoot(deps.config.dataDir), namespace.path.toLowerCase()));
     await removeIfEmpty(namespaceUploadsDir(deps.config.dataDir, namespace.path));
