@@ -20,7 +20,7 @@ import {
 } from './services/users/account-recovery.ts';
 import { checkDatabaseIdentity } from './services/instance/database-identity.ts';
 import { checkInstance } from './services/instance/instance-check.ts';
-import { generateToken } from './services/users/passwords.ts';
+import { friendlyToken } from './lib/tokens.ts';
 import { ldapBlockUser, ldapUnblockUser } from './services/users/users.ts';
 import { databaseError, StartupError } from './process/startup-errors.ts';
 
@@ -148,7 +148,7 @@ async function main(argv: string[]): Promise<number> {
     if (command === 'reset-password') {
       const fromStdin = args.includes('--stdin');
       return await withUser(db, username, async (user) => {
-        const password = fromStdin ? await readStdin() : generateToken();
+        const password = fromStdin ? await readStdin() : friendlyToken();
         const problem = passwordProblem(password);
         if (problem) {
           err(`${problem}; the password of ${user.username} was not changed`);

@@ -13,6 +13,37 @@ export type AccessLevel = (typeof AccessLevel)[keyof typeof AccessLevel];
 export const Visibility = { Private: 0, Internal: 10, Public: 20 } as const;
 export type Visibility = (typeof Visibility)[keyof typeof Visibility];
 
+export type VisibilityName = 'private' | 'internal' | 'public';
+
+/** Gitlab::VisibilityLevel's names by level: the words of messages, hook payloads and `?visibility=`. */
+export const VISIBILITY_NAMES: Readonly<Record<number, VisibilityName>> = {
+  [Visibility.Private]: 'private',
+  [Visibility.Internal]: 'internal',
+  [Visibility.Public]: 'public',
+};
+
+/** The level a visibility word names (case-insensitive), or undefined for any other word. */
+export function visibilityLevel(name: string): Visibility | undefined {
+  switch (name.trim().toLowerCase()) {
+    case 'private':
+      return Visibility.Private;
+    case 'internal':
+      return Visibility.Internal;
+    case 'public':
+      return Visibility.Public;
+    default:
+      return undefined;
+  }
+}
+
+/** The name of a stored level; a level between the three counts as the one below it, as GitLab compares. */
+export function visibilityName(level: number): VisibilityName {
+  return level >= Visibility.Public ? 'public' : level >= Visibility.Internal ? 'internal' : 'private';
+}
+
+/** The all-zero object id: git's "no object" on either side of a ref change (created or deleted). */
+export const BLANK_SHA = '0000000000000000000000000000000000000000';
+
 export type UserState = 'active' | 'blocked' | 'ldap_blocked';
 
 /** GitLab's Event action codes. */

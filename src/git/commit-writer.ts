@@ -6,6 +6,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { git } from './exec.ts';
+import { BLANK_SHA } from '../domain/types.ts';
 
 export interface Signature {
   name: string;
@@ -41,7 +42,6 @@ export function identPart(text: string): string {
   const kept = text.replace(/[<>\n\r\0]/g, '');
   return kept.replace(IDENT_CRUD, '') === '' ? '' : kept.trim();
 }
-const NO_OBJECT = '0000000000000000000000000000000000000000';
 
 /** Mode and blob id of those paths that exist in the index (ls-files, paths taken literally). */
 async function indexEntries(repoPath: string, env: Record<string, string>, paths: string[]) {
@@ -98,7 +98,7 @@ export async function writeCommit(repoPath: string, commit: NewCommit): Promise<
     );
     let written = 0;
     const info = commit.edits.map((edit) => {
-      if (edit.action === 'delete') return `0 ${NO_OBJECT}\t${edit.path}\0`;
+      if (edit.action === 'delete') return `0 ${BLANK_SHA}\t${edit.path}\0`;
       if (edit.action === 'write') {
         const mode = edit.mode ?? existing.get(edit.path)?.mode ?? DEFAULT_MODE;
         return `${mode} ${blobIds[written++]}\t${edit.path}\0`;
@@ -106,7 +106,7 @@ export async function writeCommit(repoPath: string, commit: NewCommit): Promise<
       const from = existing.get(edit.from);
       if (!from) throw new Error(`nothing to move at ${edit.from}`);
       const id = edit.content ? blobIds[written++] : from.id;
-      return `0 ${NO_OBJECT}\t${edit.from}\0${from.mode} ${id}\t${edit.path}\0`;
+      return `0 ${BLANK_SHA}\t${edit.from}\0${from.mode} ${id}\t${edit.path}\0`;
     });
     await git(['update-index', '-z', '--index-info'], { cwd: repoPath, env, input: info.join('') });
     const tree = (await git(['write-tree'], { cwd: repoPath, env })).trim();

@@ -4,8 +4,6 @@ import { BoundedMap } from '../lib/bounded-map.ts';
 import { spawnGit } from './exec.ts';
 import { git } from './exec.ts';
 
-export const BLANK_SHA = '0000000000000000000000000000000000000000';
-
 export interface Commit {
   id: string;
   parentIds: string[];

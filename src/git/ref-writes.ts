@@ -2,7 +2,7 @@
 // lock): if anything else moved the ref since it was read — a `git push`, another API write — nothing
 // changes and the caller learns it lost. Creations expect the ref to be absent.
 import { runGit } from './exec.ts';
-import { BLANK_SHA } from './commits.ts';
+import { BLANK_SHA } from '../domain/types.ts';
 
 /** Points `ref` at `after` if it still holds `before` (BLANK_SHA: absent; after BLANK_SHA: deletes it). */
 export async function compareAndSwapRef(

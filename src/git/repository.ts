@@ -7,12 +7,15 @@ export function repositoriesRoot(dataDir: string): string {
   return path.join(dataDir, 'repositories');
 }
 
-export function repositoryPath(dataDir: string, namespacePath: string, projectPath: string): string {
-  return path.join(
-    repositoriesRoot(dataDir),
-    namespacePath.toLowerCase(),
-    `${projectPath.toLowerCase()}.git`,
-  );
+/** The one place a project's repository (or, for `wiki`, its wiki's) is placed on disk. */
+export function repositoryPath(
+  dataDir: string,
+  namespacePath: string,
+  projectPath: string,
+  kind: 'project' | 'wiki' = 'project',
+): string {
+  const name = kind === 'wiki' ? `${projectPath}.wiki` : projectPath;
+  return path.join(repositoriesRoot(dataDir), namespacePath.toLowerCase(), `${name.toLowerCase()}.git`);
 }
 
 /**

@@ -4,8 +4,7 @@ import { avatarUrl } from './user.ts';
 import { namespaceHumanName } from './project.ts';
 import { projectHookAttrs, repositoryHookAttrs, xmlschema } from './hook-attrs.ts';
 import type { CiBuildRow, CiPipelineRow, CiRunnerRow, ProjectRecord, UserRow } from '../db/types.ts';
-
-const BLANK_SHA = '0000000000000000000000000000000000000000';
+import { BLANK_SHA } from '../domain/types.ts';
 
 /** `2016-08-12T15:23:28.506Z` → `2016-08-12 15:23:28 UTC`. */
 export function hookTime(iso: string | null): string | null {

@@ -2,8 +2,7 @@
 // builds it lists as dependencies (Entities::Build) and a new runner's credentials. Keys in GitLab's order.
 import type { JobVariable } from '../ci/variables.ts';
 import type { CiBuildRow, CiPipelineRow, ProjectRecord } from '../db/types.ts';
-
-const BLANK_SHA = '0000000000000000000000000000000000000000';
+import { BLANK_SHA } from '../domain/types.ts';
 
 /** Artifacts count only while their expiry has not passed. */
 export function hasLiveArtifacts(

@@ -1,16 +1,14 @@
 // The Event entity: created_at on every event; author when the author still exists; action_name from
 // GitLab's Event#action_name.
 import { presentUserBasic } from './user.ts';
-import { EventAction } from '../domain/types.ts';
+import { BLANK_SHA, EventAction } from '../domain/types.ts';
 import type { EventRow, UserRow } from '../db/types.ts';
-
-const ZEROS = /^0{40}$/;
 
 function actionName(event: EventRow, data: Record<string, unknown> | null, imported: boolean): string {
   switch (event.action) {
     case EventAction.Pushed:
-      if (typeof data?.before === 'string' && ZEROS.test(data.before)) return 'pushed new';
-      if (typeof data?.after === 'string' && ZEROS.test(data.after)) return 'deleted';
+      if (typeof data?.before === 'string' && data.before === BLANK_SHA) return 'pushed new';
+      if (typeof data?.after === 'string' && data.after === BLANK_SHA) return 'deleted';
       return 'pushed to';
     case EventAction.Closed:
       return 'closed';

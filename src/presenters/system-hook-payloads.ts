@@ -1,6 +1,7 @@
 // The bodies of system hook events, field for field and in the order GitLab 8.13's SystemHooksService
 // built them. Inputs are small structural types so every area can pass its own rows.
 import { xmlschema } from './hook-attrs.ts';
+import { visibilityName } from '../domain/types.ts';
 
 export interface HookProject {
   id: number;
@@ -36,10 +37,6 @@ export interface HookUser extends HookMemberUser {
 export interface HookOwner {
   name: string;
   email: string | null;
-}
-
-export function visibilityName(level: number): 'private' | 'internal' | 'public' {
-  return level >= 20 ? 'public' : level >= 10 ? 'internal' : 'private';
 }
 
 /** Gitlab::Access#human_access. */

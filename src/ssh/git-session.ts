@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerChannel } from 'ssh2';
 import type { Deps } from '../deps.ts';
-import { spawnGit } from '../git/exec.ts';
+import { startUploadArchive, startUploadPack } from '../git/protocol/upload-pack.ts';
 import { authorizeGit, GitAccessRefused, PROJECT_NOT_FOUND } from '../services/push/git-access.ts';
 import { startReceivePack } from '../services/push/receive-pack.ts';
 import type { SshKeyOwner } from '../services/users/ssh-keys.ts';
@@ -84,8 +84,10 @@ export async function runCommand(
     child = run.child;
     output = run.output;
   } else {
-    const verb = service === 'git-upload-pack' ? 'upload-pack' : 'upload-archive';
-    child = spawnGit([verb, auth.repoPath], { env: context.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    child =
+      service === 'git-upload-pack'
+        ? startUploadPack(auth.repoPath, { stateless: false, env: context.env })
+        : startUploadArchive(auth.repoPath, context.env);
     child.stdin!.on('error', () => {});
     channel.pipe(child.stdin!);
     output = child.stdout!;

@@ -1,12 +1,12 @@
 // Project uploads on disk: <dataDir>/uploads/<namespace>/<project>/<secret>/<file>,
 // with a fresh 32-hex secret per upload. Names are sanitized as CarrierWave did, so nothing written or
 // served can leave its secret folder.
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
+import { hexToken } from '../lib/tokens.ts';
 
 const IMAGE_OR_VIDEO = new Set([
   'png',
@@ -82,10 +82,6 @@ export function sanitizeFilename(original: string): string {
   return name;
 }
 
-export function generateUploadSecret(): string {
-  return crypto.randomBytes(16).toString('hex');
-}
-
 function extension(filename: string): string {
   return path.extname(filename).slice(1).toLowerCase();
 }
@@ -113,7 +109,7 @@ export async function storeUpload(
   isTruncated: () => boolean,
 ): Promise<{ secret: string; filename: string }> {
   const filename = sanitizeFilename(originalName);
-  const secret = generateUploadSecret();
+  const secret = hexToken(16);
   const dir = path.join(projectUploadsDir(dataDir, namespacePath, projectPath), secret);
   await fsp.mkdir(dir, { recursive: true });
   try {

@@ -21,12 +21,12 @@ import {
 import { runnersByIds } from '../db/repositories/runners.ts';
 import { usersByIds } from '../db/repositories/users.ts';
 import { readCommits, type Commit } from '../git/commits.ts';
-import { repositoryExists } from '../git/repository.ts';
+import { repositoryExists, repositoryPath } from '../git/repository.ts';
 import { presentBuild, type BuildForm } from '../presenters/build.ts';
 import { hasLiveArtifacts } from '../presenters/ci-job.ts';
 import { findArtifactsFile, openArtifactsFile } from '../storage/artifacts.ts';
 import { readTraceStream, traceExists, tracePath } from '../storage/traces.ts';
-import { findCommitId, repoPathOf } from './repository-access.ts';
+import { findCommitId } from './repository-access.ts';
 import type { CiBuildRow, CiPipelineRow, ProjectRecord } from '../db/types.ts';
 
 interface PageWindow {
@@ -36,7 +36,7 @@ interface PageWindow {
 
 /** Commits by id from the project's repository; none when it has no repository (or git fails). */
 async function commitsOf(deps: Deps, record: ProjectRecord, shas: string[]): Promise<Map<string, Commit>> {
-  const repoPath = repoPathOf(deps, record);
+  const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
   if (shas.length === 0 || !(await repositoryExists(repoPath))) return new Map();
   try {
     return await readCommits(repoPath, shas, { remembered: true });

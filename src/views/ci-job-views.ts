@@ -13,8 +13,7 @@ import { findUserById } from '../db/repositories/users.ts';
 import { jobVariables, type JobVariable } from '../ci/variables.ts';
 import { GITLAB_VERSION, REVISION } from '../domain/version.ts';
 import { presentJob } from '../presenters/ci-job.ts';
-
-const BLANK_SHA = '0000000000000000000000000000000000000000';
+import { BLANK_SHA } from '../domain/types.ts';
 
 export type JobPayload = ReturnType<typeof presentJob>;
 

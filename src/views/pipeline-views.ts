@@ -11,9 +11,8 @@ import {
 } from '../db/repositories/pipelines.ts';
 import { usersByIds } from '../db/repositories/users.ts';
 import { refNames } from '../git/refs.ts';
-import { repositoryExists } from '../git/repository.ts';
+import { repositoryExists, repositoryPath } from '../git/repository.ts';
 import { presentPipeline } from '../presenters/pipeline.ts';
-import { repoPathOf } from './repository-access.ts';
 import { cappedCount } from './build-views.ts';
 import type { CiPipelineRow, ProjectRecord } from '../db/types.ts';
 import type { CiStatus } from '../domain/types.ts';
@@ -44,7 +43,7 @@ export async function presentOnePipeline(deps: Deps, pipeline: CiPipelineRow) {
 }
 
 async function namesOf(deps: Deps, record: ProjectRecord, kind: 'heads' | 'tags'): Promise<string[]> {
-  const repoPath = repoPathOf(deps, record);
+  const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
   return (await repositoryExists(repoPath)) ? refNames(repoPath, kind) : [];
 }
 

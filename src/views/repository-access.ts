@@ -6,10 +6,6 @@ import { resolveCommit } from '../git/revisions.ts';
 import { notFound } from '../errors.ts';
 import type { ProjectRecord } from '../db/types.ts';
 
-export function repoPathOf(deps: Deps, record: ProjectRecord): string {
-  return repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
-}
-
 /** The ref a read uses when the client names none: the default branch (`master` before the first push). */
 export function defaultRef(record: ProjectRecord): string {
   return record.project.default_branch ?? 'master';
@@ -21,7 +17,7 @@ export async function findCommitId(
   record: ProjectRecord,
   revision: string,
 ): Promise<{ repoPath: string; commitId: string } | undefined> {
-  const repoPath = repoPathOf(deps, record);
+  const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
   if (!(await repositoryExists(repoPath))) return undefined;
   const commitId = await resolveCommit(repoPath, revision);
   return commitId ? { repoPath, commitId } : undefined;

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import type { TestApp } from '../helpers/app.ts';
 import { commitFile, createProject, createUser, type TestUser } from '../helpers/factory.ts';
 import { initBareRepository, repositoryPath } from '../../src/git/repository.ts';
-import { BLANK_SHA } from '../../src/git/commits.ts';
+import { BLANK_SHA } from '../../src/domain/types.ts';
 import { processPush, recordPendingPush, recoverPendingPushes } from '../../src/services/push/push.ts';
 import { finishRepositoryMoves } from '../../src/services/repository/repository-moves.ts';
 import { runnerRegistrationToken } from '../../src/services/ci/runners.ts';

@@ -4,7 +4,7 @@
 import type { TestApp } from './app.ts';
 import { insertUserWithNamespace } from '../../src/services/users/users.ts';
 import { normalizeEmail } from '../../src/services/users/user-validation.ts';
-import { generateToken } from '../../src/services/users/passwords.ts';
+import { friendlyToken } from '../../src/lib/tokens.ts';
 import {
   findNamespaceByPath,
   findUserNamespace,
@@ -44,7 +44,7 @@ export async function createUser(
   options: UserOptions = {},
 ): Promise<TestUser> {
   const password = options.password ?? `${username}-password-1234`;
-  const token = generateToken();
+  const token = friendlyToken();
   const user = await insertUserWithNamespace(t.server.deps, {
     username,
     name: options.name ?? `${username} Name`,
@@ -119,7 +119,7 @@ export async function createProject(t: TestApp, options: ProjectOptions): Promis
     star_count: 0,
     import_url: null,
     avatar: null,
-    runners_token: generateToken(),
+    runners_token: friendlyToken(),
     last_activity_at: at,
     created_at: at,
     updated_at: at,

@@ -11,8 +11,8 @@ import { gitConfigState } from '../config-state.ts';
 import { runGit } from '../exec.ts';
 import { FLUSH, pktLine } from './pkt-lines-out.ts';
 import { readRefFiles } from '../ref-files.ts';
+import { BLANK_SHA } from '../../domain/types.ts';
 
-const ZERO_ID = '0'.repeat(40);
 /** Distinct configurations remembered (repositories made by Labrador share one). */
 const MAX_ENTRIES = 64;
 const capabilitiesByConfig = new BoundedMap<string, string>(MAX_ENTRIES);
@@ -48,7 +48,7 @@ export async function receivePackAdvertisement(repoPath: string, gitArgs: string
   const files = readRefFiles(repoPath);
   if (!files) return null;
   const lines: Buffer[] = [];
-  if (files.refs.length === 0) lines.push(pktLine(`${ZERO_ID} capabilities^{}\0${capabilities}\n`));
+  if (files.refs.length === 0) lines.push(pktLine(`${BLANK_SHA} capabilities^{}\0${capabilities}\n`));
   files.refs.forEach((ref, index) => {
     lines.push(pktLine(`${ref.oid} ${ref.name}${index === 0 ? `\0${capabilities}` : ''}\n`));
   });

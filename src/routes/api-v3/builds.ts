@@ -37,13 +37,13 @@ function scopeOf(request: FastifyRequest): CiStatus[] | undefined {
   return scope as CiStatus[];
 }
 
-async function readableProject(deps: Deps, request: FastifyRequest): Promise<LoadedProject> {
+async function loadProjectForBuildReads(deps: Deps, request: FastifyRequest): Promise<LoadedProject> {
   const project = await loadProject(deps, request);
   if (!mayReadBuilds(project.access, project.project)) throw forbidden();
   return project;
 }
 
-async function actionableProject(deps: Deps, request: FastifyRequest): Promise<LoadedProject> {
+async function loadProjectForBuildUpdates(deps: Deps, request: FastifyRequest): Promise<LoadedProject> {
   const project = await loadProject(deps, request);
   if (!mayUpdateBuilds(project.access, project.project)) throw forbidden();
   return project;
@@ -72,7 +72,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
   }
 
   app.get('/projects/:id/builds', async (request, reply) => {
-    const project = await readableProject(deps, request);
+    const project = await loadProjectForBuildReads(deps, request);
     const statuses = scopeOf(request);
     return sendList(
       request,
@@ -83,19 +83,19 @@ export function register(app: FastifyInstance, deps: Deps): void {
   });
 
   app.get('/projects/:id/repository/commits/:sha/builds', async (request, reply) => {
-    const project = await readableProject(deps, request);
+    const project = await loadProjectForBuildReads(deps, request);
     const statuses = scopeOf(request);
     const sha = (request.params as { sha: string }).sha;
     return sendList(request, reply, project, await commitBuildList(deps, project, sha, statuses));
   });
 
   app.get('/projects/:id/builds/:build_id', async (request) => {
-    const project = await readableProject(deps, request);
+    const project = await loadProjectForBuildReads(deps, request);
     return presentOneBuild(deps, project, await findBuildOr404(deps, project, buildIdOf(request)));
   });
 
   app.get('/projects/:id/builds/:build_id/artifacts', async (request, reply) => {
-    const project = await readableProject(deps, request);
+    const project = await loadProjectForBuildReads(deps, request);
     const build = await findBuildOr404(deps, project, buildIdOf(request));
     return sendArtifacts(reply, await buildArtifacts(deps, build));
   });
@@ -105,13 +105,13 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const rest = (request.params as { '*': string })['*'];
     const match = /^(.+)\/download$/.exec(rest);
     if (!match) return reply.callNotFound();
-    const project = await readableProject(deps, request);
+    const project = await loadProjectForBuildReads(deps, request);
     const job = optionalString(requestParams(request), 'job');
     return sendArtifacts(reply, await artifactsOfJobOnRef(deps, project, match[1]!, job));
   });
 
   app.get('/projects/:id/builds/:build_id/trace', async (request, reply) => {
-    const project = await readableProject(deps, request);
+    const project = await loadProjectForBuildReads(deps, request);
     const build = await findBuildOr404(deps, project, buildIdOf(request));
     const trace = await buildTrace(deps, build);
     return reply
@@ -121,14 +121,14 @@ export function register(app: FastifyInstance, deps: Deps): void {
   });
 
   app.post('/projects/:id/builds/:build_id/cancel', async (request, reply) => {
-    const project = await actionableProject(deps, request);
+    const project = await loadProjectForBuildUpdates(deps, request);
     const build = await findBuildOr404(deps, project, buildIdOf(request));
     const after = (await cancelBuild(deps, build.id)) ?? build;
     return reply.code(201).send(await presentOneBuild(deps, project, after, 'action'));
   });
 
   app.post('/projects/:id/builds/:build_id/retry', async (request, reply) => {
-    const project = await actionableProject(deps, request);
+    const project = await loadProjectForBuildUpdates(deps, request);
     const build = await findBuildOr404(deps, project, buildIdOf(request));
     const retried = await retryBuild(deps, project, build, requireViewer(request).id);
     return reply.code(201).send(await presentOneBuild(deps, project, retried, 'action'));
@@ -136,7 +136,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
 
   app.post('/projects/:id/builds/:build_id/play', async (request) => {
     const id = pathInteger(requestParams(request), 'build_id');
-    const project = await actionableProject(deps, request);
+    const project = await loadProjectForBuildUpdates(deps, request);
     const build = await findBuildOr404(deps, project, id);
     const played = await playBuild(deps, project, build, requireViewer(request).id);
     // The spec shows a played build as "started"; it is stored (and later read) as pending, as GitLab did.
@@ -144,14 +144,14 @@ export function register(app: FastifyInstance, deps: Deps): void {
   });
 
   app.post('/projects/:id/builds/:build_id/erase', async (request, reply) => {
-    const project = await actionableProject(deps, request);
+    const project = await loadProjectForBuildUpdates(deps, request);
     const build = await findBuildOr404(deps, project, buildIdOf(request));
     const erased = await eraseBuild(deps, build, requireViewer(request).id);
     return reply.code(201).send(await presentOneBuild(deps, project, erased, 'erased'));
   });
 
   app.post('/projects/:id/builds/:build_id/artifacts/keep', async (request) => {
-    const project = await actionableProject(deps, request);
+    const project = await loadProjectForBuildUpdates(deps, request);
     const build = await findBuildOr404(deps, project, buildIdOf(request));
     return presentOneBuild(deps, project, await keepArtifacts(deps, build), 'erased');
   });

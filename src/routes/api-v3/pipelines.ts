@@ -23,13 +23,13 @@ import type { CiStatus } from '../../domain/types.ts';
 
 const SCOPES: readonly string[] = ['running', 'branches', 'tags'];
 
-async function readableProject(deps: Deps, request: FastifyRequest): Promise<LoadedProject> {
+async function loadProjectForPipelineReads(deps: Deps, request: FastifyRequest): Promise<LoadedProject> {
   const project = await loadProject(deps, request);
   if (!mayReadPipelines(project.access, project.project)) throw forbidden();
   return project;
 }
 
-async function actionableProject(deps: Deps, request: FastifyRequest): Promise<LoadedProject> {
+async function loadProjectForPipelineUpdates(deps: Deps, request: FastifyRequest): Promise<LoadedProject> {
   const project = await loadProject(deps, request);
   if (!mayUpdatePipelines(project.access, project.project)) throw forbidden();
   return project;
@@ -52,7 +52,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     ]);
     const scope = oneOf(request, 'scope', SCOPES) as PipelineScope | undefined;
     const status = oneOf(request, 'status', ALL_STATUSES) as CiStatus | undefined;
-    const project = await readableProject(deps, request);
+    const project = await loadProjectForPipelineReads(deps, request);
     const list = await pipelineList(deps, project, scope, status);
     const rows = await paginateCapped(request, reply, deps.config.externalUrl, list.count, list.page);
     return presentPipelines(deps, rows);
@@ -60,13 +60,13 @@ export function register(app: FastifyInstance, deps: Deps): void {
 
   app.get('/projects/:id/pipelines/:pipeline_id', async (request) => {
     const id = pathInteger(requestParams(request), 'pipeline_id');
-    const project = await readableProject(deps, request);
+    const project = await loadProjectForPipelineReads(deps, request);
     return presentOnePipeline(deps, await findPipelineOr404(deps, project, id));
   });
 
   app.post('/projects/:id/pipelines/:pipeline_id/retry', async (request, reply) => {
     const id = pathInteger(requestParams(request), 'pipeline_id');
-    const project = await actionableProject(deps, request);
+    const project = await loadProjectForPipelineUpdates(deps, request);
     const pipeline = await findPipelineOr404(deps, project, id);
     const after = await retryPipeline(deps, project, pipeline, requireViewer(request).id);
     return reply.code(201).send(await presentOnePipeline(deps, after));
@@ -74,7 +74,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
 
   app.post('/projects/:id/pipelines/:pipeline_id/cancel', async (request) => {
     const id = pathInteger(requestParams(request), 'pipeline_id');
-    const project = await actionableProject(deps, request);
+    const project = await loadProjectForPipelineUpdates(deps, request);
     const pipeline = await findPipelineOr404(deps, project, id);
     return presentOnePipeline(deps, await cancelPipeline(deps, pipeline));
   });

@@ -31,7 +31,7 @@ import {
   presentProjectRecords,
   presentProjectWithAccess,
 } from '../../views/project-views.ts';
-import { Visibility } from '../../domain/types.ts';
+import { Visibility, visibilityLevel } from '../../domain/types.ts';
 import type { ProjectListQuery, ProjectOrder, ProjectScope, UserRow } from '../../db/types.ts';
 
 type AttributeForm = 'create' | 'create-for-user' | 'edit';
@@ -75,7 +75,6 @@ function projectAttributes(params: Params, form: AttributeForm): ProjectAttribut
 }
 
 const ORDERS = new Set<ProjectOrder>(['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at']);
-const VISIBILITIES: Record<string, number> = { private: 0, internal: 10, public: 20 };
 
 function listQuery(request: FastifyRequest, scope: ProjectScope, search?: string): ProjectListQuery {
   const viewer = requireViewer(request);
@@ -84,7 +83,7 @@ function listQuery(request: FastifyRequest, scope: ProjectScope, search?: string
   const visibilityWord = presentString(params, 'visibility');
   let visibility: number | undefined;
   if (visibilityWord !== undefined) {
-    visibility = VISIBILITIES[visibilityWord.trim().toLowerCase()];
+    visibility = visibilityLevel(visibilityWord);
     if (visibility === undefined) throw paramValueInvalid('visibility');
   }
   return {

@@ -11,9 +11,9 @@ import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { findProjectByFullPath } from '../../http/loaders.ts';
-import { spawnGit } from '../../git/exec.ts';
 import { FLUSH, pktLine } from '../../git/protocol/pkt-lines-out.ts';
 import { uploadPackV2Advertisement } from '../../git/protocol/capabilities.ts';
+import { startRefAdvertisement, startUploadPack } from '../../git/protocol/upload-pack.ts';
 import { gitConfigState } from '../../git/config-state.ts';
 import { lsRefsAnswer, parseLsRefsRequest, startsWithLsRefs } from '../../git/protocol/ls-refs.ts';
 import { receivePackAdvertisement } from '../../git/protocol/receive-pack-advertisement.ts';
@@ -193,10 +193,7 @@ export function registerGitHttp(app: FastifyInstance, deps: Deps): void {
           if (advertisement) return reply.send(Buffer.concat([serviceHeader(service), advertisement]));
         }
         const args = service === 'git-upload-pack' ? ['upload-pack'] : receivePackArgs(deps);
-        const child = spawnGit([...args, '--stateless-rpc', '--advertise-refs', auth.repoPath], {
-          env,
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
+        const child = startRefAdvertisement(auth.repoPath, args, env);
         child.stderr!.resume();
         const out = new PassThrough();
         // Protocol v2 starts with its capability advertisement, without the service line.
@@ -236,10 +233,7 @@ export function registerGitHttp(app: FastifyInstance, deps: Deps): void {
       }
       const cached = start.complete ? await cachedAnswer(deps, auth.repoPath, env, start.bytes) : null;
       if (cached?.hit) return reply.send(cached.hit.createReadStream());
-      const child = spawnGit(['upload-pack', '--stateless-rpc', auth.repoPath], {
-        env,
-        stdio: ['pipe', 'pipe', 'pipe'],
-      });
+      const child = startUploadPack(auth.repoPath, { stateless: true, env });
       child.stderr!.resume();
       child.stdin!.on('error', () => {});
       pipeline(wholeBody(body, start), child.stdin!, () => {});

@@ -5,7 +5,7 @@
 import type { Deps } from '../../deps.ts';
 import { now } from '../../lib/clock.ts';
 import { badRequest, forbidden, notFound, reloaded } from '../../errors.ts';
-import { friendlyToken } from '../../ci/tokens.ts';
+import { friendlyToken } from '../../lib/tokens.ts';
 import {
   findBuild,
   insertBuilds,

@@ -7,7 +7,7 @@
 // builds; "[ci skip]" / "[skip ci]" in the commit message makes a skipped pipeline without builds.
 import { parseCiConfig, type CiJob } from '../../ci/config.ts';
 import { runsForRef } from '../../ci/ref-policy.ts';
-import { friendlyToken } from '../../ci/tokens.ts';
+import { friendlyToken } from '../../lib/tokens.ts';
 import { insertBuilds } from '../../db/repositories/builds.ts';
 import { insertPipeline } from '../../db/repositories/pipelines.ts';
 import { readFileAtCommit } from '../../git/blobs.ts';

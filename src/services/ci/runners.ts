@@ -5,7 +5,7 @@
 import type { Deps } from '../../deps.ts';
 import { now } from '../../lib/clock.ts';
 import { conflict, forbidden, notFound, validationFailed } from '../../errors.ts';
-import { friendlyToken, hexToken } from '../../ci/tokens.ts';
+import { friendlyToken, hexToken } from '../../lib/tokens.ts';
 import { findProjectRecordByRunnersToken } from '../../db/repositories/projects.ts';
 import {
   assignRunner,

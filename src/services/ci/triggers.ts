@@ -5,8 +5,7 @@
 import type { Deps } from '../../deps.ts';
 import { now } from '../../lib/clock.ts';
 import { apiError } from '../../errors.ts';
-import { hexToken } from '../../ci/tokens.ts';
-import { BLANK_SHA } from '../../git/commits.ts';
+import { hexToken } from '../../lib/tokens.ts';
 import { isRefShortName } from '../../git/ref-names.ts';
 import { peelTag, resolveRefs } from '../../git/refs.ts';
 import { repositoryExists, repositoryPath } from '../../git/repository.ts';
@@ -18,6 +17,7 @@ import {
 } from '../../db/repositories/triggers.ts';
 import { createPipeline, planPipeline, type PipelinePlan } from './pipelines.ts';
 import type { CiTriggerRequestRow, CiTriggerRow, ProjectRecord } from '../../db/types.ts';
+import { BLANK_SHA } from '../../domain/types.ts';
 
 export async function createTrigger(deps: Deps, projectId: number): Promise<CiTriggerRow> {
   const at = now();

@@ -15,7 +15,7 @@ import { insertMember } from '../../db/repositories/members.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { now } from '../../lib/clock.ts';
 import { apiError, ValidationErrors, validationFailed } from '../../errors.ts';
-import { AccessLevel } from '../../domain/types.ts';
+import { AccessLevel, VISIBILITY_NAMES } from '../../domain/types.ts';
 import { repositoriesRoot } from '../../git/repository.ts';
 import { moveUploadsDir, namespaceUploadsDir } from '../../storage/uploads.ts';
 import { isValidNamespacePath, NAMESPACE_PATH_MESSAGE, RESERVED_NAMES } from './namespace-paths.ts';
@@ -28,7 +28,6 @@ import type { Executor, NamespaceRow, UserRow } from '../../db/types.ts';
 
 const NAMESPACE_NAME = /^[\p{L}\p{N}\p{Pd}_. ]*$/u;
 const NAMESPACE_NAME_MESSAGE = "can contain only letters, digits, '_', '.', dash and space.";
-const VISIBILITY_NAMES: Record<number, string> = { 0: 'private', 10: 'internal', 20: 'public' };
 
 export interface GroupAttributes {
   name?: string;

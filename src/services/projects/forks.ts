@@ -1,18 +1,16 @@
-// Forks: a fork is a new project in the
-// caller's (or a chosen) namespace that copies the source's name, path, description and settings, with
-// a bare clone of its repository and a fork link. The clone is made first in a scratch folder; the rows
-// are written in one transaction (unique indexes settle races), whose last step moves the clone into
-// place (repository-placement.ts: never over a repository that is not provably a leftover of ours).
+// Forks: a fork is a new project in the caller's (or a chosen) namespace that copies the source's name,
+// path, description and settings, with a bare clone of its repository and a fork link. The clone is made
+// first in a scratch folder; then the fork goes through the same creation step as any new project
+// (projects.ts insertNewProject, as Projects::ForkService called Projects::CreateService), so it records
+// the same event and announces project_create and the owner's user_add_to_team to system hooks.
 import crypto from 'node:crypto';
 import path from 'node:path';
 import type { Deps } from '../../deps.ts';
-import { findNameOrPathClash, insertProject, countPersonalProjects } from '../../db/repositories/projects.ts';
-import { insertMember } from '../../db/repositories/members.ts';
+import { findNameOrPathClash, countPersonalProjects } from '../../db/repositories/projects.ts';
 import { deleteForkLink, findForkLinkTo, insertForkLink } from '../../db/repositories/forks.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { now } from '../../lib/clock.ts';
 import { apiError, conflict } from '../../errors.ts';
-import { AccessLevel, EventAction } from '../../domain/types.ts';
 import { canForkProject, type ProjectAccess } from '../../policies/access.ts';
 import {
   cloneBareRepository,
@@ -20,15 +18,8 @@ import {
   repositoriesRoot,
   repositoryPath,
 } from '../../git/repository.ts';
-import { recordEvent } from '../activity/events.ts';
-import {
-  placeRepository,
-  REPOSITORY_ON_DISK,
-  RepositoryPathTaken,
-  reserveRepository,
-  settleRepository,
-} from '../repository/repository-placement.ts';
-import { generateRunnersToken, projectLimitMessage } from './projects.ts';
+import { REPOSITORY_ON_DISK, RepositoryPathTaken } from '../repository/repository-placement.ts';
+import { insertNewProject, projectLimitMessage } from './projects.ts';
 import type { ForkLinkRow, NamespaceRow, ProjectRecord, UserRow } from '../../db/types.ts';
 
 export async function forkProject(
@@ -61,7 +52,6 @@ export async function forkProject(
   const root = repositoriesRoot(deps.config.dataDir);
   const scratch = path.join(root, '.tmp', `fork-${crypto.randomBytes(8).toString('hex')}.git`);
   const sourceRepo = repositoryPath(deps.config.dataDir, source.namespace.path, project.path);
-  const finalRepo = repositoryPath(deps.config.dataDir, target.path, project.path);
   try {
     await cloneBareRepository(sourceRepo, scratch);
   } catch (error) {
@@ -73,14 +63,11 @@ export async function forkProject(
   const visibility = personal
     ? project.visibility_level
     : Math.min(project.visibility_level, target.visibility_level);
-  const at = now();
-  const reservation = await reserveRepository(deps, finalRepo);
-  let committed = false;
   try {
-    const forkId = await db.transaction().execute(async (trx) => {
-      const fork = await insertProject(trx, {
-        namespace_id: target.id,
-        creator_id: viewer.id,
+    return await insertNewProject(deps, {
+      namespace: target,
+      creator: viewer,
+      values: {
         name: project.name,
         path: project.path,
         description: project.description,
@@ -98,30 +85,11 @@ export async function forkProject(
         lfs_enabled: project.lfs_enabled,
         only_allow_merge_if_build_succeeds: project.only_allow_merge_if_build_succeeds,
         request_access_enabled: project.request_access_enabled,
-        runners_token: generateRunnersToken(),
-        star_count: 0,
         import_url: null,
-        avatar: null,
-        last_activity_at: at,
-        created_at: at,
-        updated_at: at,
-      });
-      await insertForkLink(trx, fork.id, project.id, at);
-      if (personal) {
-        await insertMember(trx, {
-          sourceType: 'Project',
-          sourceId: fork.id,
-          userId: viewer.id,
-          accessLevel: AccessLevel.Master,
-          createdById: viewer.id,
-        });
-      }
-      await recordEvent(trx, { projectId: fork.id, authorId: viewer.id, action: EventAction.Created, at });
-      await placeRepository(trx, deps, reservation, { source: scratch });
-      return fork.id;
+      },
+      repository: { source: scratch },
+      forkedFromId: project.id,
     });
-    committed = true;
-    return forkId;
   } catch (error) {
     if (error instanceof RepositoryPathTaken) throw conflict({ path: [REPOSITORY_ON_DISK] });
     if (isUniqueViolation(error)) {
@@ -130,8 +98,8 @@ export async function forkProject(
     }
     throw error;
   } finally {
-    await settleRepository(deps, reservation, committed);
-    if (!committed) await removeRepository(scratch);
+    // Gone once placed; a fork that did not commit leaves its clone behind here.
+    await removeRepository(scratch);
   }
 }
 

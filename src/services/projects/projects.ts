@@ -18,6 +18,7 @@ import {
   updateProject as updateProjectRow,
 } from '../../db/repositories/projects.ts';
 import { insertMember } from '../../db/repositories/members.ts';
+import { insertForkLink } from '../../db/repositories/forks.ts';
 import { canCreateProjectsIn } from '../../policies/groups.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { now } from '../../lib/clock.ts';
@@ -34,7 +35,7 @@ import {
   validationFailed,
   ValidationErrors,
 } from '../../errors.ts';
-import { AccessLevel, EventAction, Visibility } from '../../domain/types.ts';
+import { AccessLevel, EventAction, Visibility, VISIBILITY_NAMES } from '../../domain/types.ts';
 import { recordEvent } from '../activity/events.ts';
 import {
   placeRepository,
@@ -49,7 +50,17 @@ import {
   announceProjectDestroyById,
   announceProjectMove,
 } from '../hooks/system-hook-announcements.ts';
-import type { Executor, NamespaceRow, ProjectChanges, ProjectRecord, UserRow } from '../../db/types.ts';
+import type {
+  Executor,
+  NamespaceRow,
+  NewProject,
+  ProjectChanges,
+  ProjectRecord,
+  UserRow,
+} from '../../db/types.ts';
+import { friendlyToken } from '../../lib/tokens.ts';
+import { removeProjectArtifacts } from '../../storage/artifacts.ts';
+import { removeProjectTraces } from '../../storage/traces.ts';
 
 export interface ProjectAttributes {
   name?: string;
@@ -86,8 +97,6 @@ const PATH_MESSAGE =
   "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'";
 const IMPORT_URL = /^(https?|git|ssh):\/\/[^\s/?#]+[^\s]*$/i;
 
-export const VISIBILITY_NAMES: Record<number, string> = { 0: 'private', 10: 'internal', 20: 'public' };
-
 /** Rails' String#parameterize: ASCII-fold, non-alphanumerics to '-', squeezed, trimmed, lower-cased. */
 export function parameterize(text: string): string {
   return text
@@ -97,18 +106,6 @@ export function parameterize(text: string): string {
     .replace(/-{2,}/g, '-')
     .replace(/^-|-$/g, '')
     .toLowerCase();
-}
-
-export function generateRunnersToken(): string {
-  return crypto.randomBytes(15).toString('base64url');
-}
-
-export function projectRepositoryPath(deps: Deps, namespacePath: string, projectPath: string): string {
-  return repositoryPath(deps.config.dataDir, namespacePath, projectPath);
-}
-
-function wikiRepositoryPath(deps: Deps, namespacePath: string, projectPath: string): string {
-  return repositoryPath(deps.config.dataDir, namespacePath, `${projectPath}.wiki`);
 }
 
 function validateName(errors: ValidationErrors, name: string | undefined): void {
@@ -245,7 +242,6 @@ export async function createProject(deps: Deps, input: CreateProjectInput): Prom
 
   const finalName = name!;
   const finalPath = projectPath!;
-  const target = projectRepositoryPath(deps, namespace.path, finalPath);
 
   // Imports clone into a private folder first: a failed clone leaves neither a row nor a directory.
   let imported: string | undefined;
@@ -261,15 +257,12 @@ export async function createProject(deps: Deps, input: CreateProjectInput): Prom
     }
   }
 
-  const at = now();
   const ns = namespace;
-  const reservation = await reserveRepository(deps, target);
-  let committed = false;
   try {
-    const projectId = await db.transaction().execute(async (trx) => {
-      const project = await insertProject(trx, {
-        namespace_id: ns.id,
-        creator_id: creator.id,
+    const projectId = await insertNewProject(deps, {
+      namespace: ns,
+      creator,
+      values: {
         name: finalName,
         path: finalPath,
         description: attributes.description ?? null,
@@ -277,14 +270,76 @@ export async function createProject(deps: Deps, input: CreateProjectInput): Prom
         visibility_level: visibility,
         ...NEW_PROJECT_SWITCHES,
         ...switchValues(attributes),
-        runners_token: generateRunnersToken(),
-        star_count: 0,
         import_url: attributes.import_url ?? null,
+      },
+      repository: imported ? { source: imported } : { defaultBranch: attributes.default_branch ?? 'master' },
+    });
+    return reloaded(await findProjectRecordById(db, projectId), 'Project');
+  } catch (error) {
+    if (error instanceof RepositoryPathTaken) throw validationFailed({ path: [REPOSITORY_ON_DISK] });
+    if (isUniqueViolation(error)) {
+      // A concurrent create won the same name or path: answer as the validation would have.
+      const lost = new ValidationErrors();
+      await validateUniqueness(db, lost, ns.id, finalName, finalPath);
+      if (lost.empty) lost.add('path', 'has already been taken');
+      lost.throwIfAny();
+    }
+    throw error;
+  } finally {
+    if (imported) await removeRepository(imported);
+  }
+}
+
+type MadeByTheStep =
+  | 'namespace_id'
+  | 'creator_id'
+  | 'runners_token'
+  | 'star_count'
+  | 'avatar'
+  | 'last_activity_at'
+  | 'created_at'
+  | 'updated_at';
+
+/** What a new project is made of; the step adds the ids, token, counters and timestamps. */
+export interface NewProjectParts {
+  namespace: NamespaceRow;
+  creator: UserRow;
+  values: Omit<NewProject, MadeByTheStep>;
+  /** The repository: moved from a clone the caller made (`source`, an import or a fork) or a new empty one. */
+  repository: { source: string } | { defaultBranch: string };
+  /** A fork's source: the fork link is written in the same transaction. */
+  forkedFromId?: number;
+}
+
+/**
+ * The one creation step of every new project (create, import, fork; Projects::CreateService): the row,
+ * the creator as master of a personal project, the fork link, the "created" event, the `project_create`
+ * (and the creator's `user_add_to_team`) system hook announcements and the repository placed, in one
+ * transaction. Throws RepositoryPathTaken or the unique violation of a concurrent twin for the caller to
+ * word; a `source` clone that did not get placed stays the caller's to remove.
+ */
+export async function insertNewProject(deps: Deps, parts: NewProjectParts): Promise<number> {
+  const { namespace: ns, creator } = parts;
+  const at = now();
+  const reservation = await reserveRepository(
+    deps,
+    repositoryPath(deps.config.dataDir, ns.path, parts.values.path),
+  );
+  let committed = false;
+  try {
+    const projectId = await deps.db.kysely.transaction().execute(async (trx) => {
+      const project = await insertProject(trx, {
+        ...parts.values,
+        namespace_id: ns.id,
+        creator_id: creator.id,
+        runners_token: friendlyToken(),
+        star_count: 0,
         avatar: null,
         last_activity_at: at,
         created_at: at,
         updated_at: at,
       });
+      if (parts.forkedFromId !== undefined) await insertForkLink(trx, project.id, parts.forkedFromId, at);
       // GitLab made the creator a master of personal projects (owner rights come from the namespace).
       const creatorMember =
         ns.type !== 'Group'
@@ -303,29 +358,13 @@ export async function createProject(deps: Deps, input: CreateProjectInput): Prom
         action: EventAction.Created,
         at,
       });
-      await placeRepository(
-        trx,
-        deps,
-        reservation,
-        imported ? { source: imported } : { defaultBranch: attributes.default_branch ?? 'master' },
-      );
+      await placeRepository(trx, deps, reservation, parts.repository);
       return project.id;
     });
     committed = true;
-    return reloaded(await findProjectRecordById(db, projectId), 'Project');
-  } catch (error) {
-    if (error instanceof RepositoryPathTaken) throw validationFailed({ path: [REPOSITORY_ON_DISK] });
-    if (isUniqueViolation(error)) {
-      // A concurrent create won the same name or path: answer as the validation would have.
-      const lost = new ValidationErrors();
-      await validateUniqueness(db, lost, ns.id, finalName, finalPath);
-      if (lost.empty) lost.add('path', 'has already been taken');
-      lost.throwIfAny();
-    }
-    throw error;
+    return projectId;
   } finally {
     await settleRepository(deps, reservation, committed);
-    if (imported && !committed) await removeRepository(imported);
   }
 }
 
@@ -369,8 +408,8 @@ export async function updateProject(deps: Deps, input: UpdateProjectInput): Prom
   if (attributes.visibility_level !== undefined) changes.visibility_level = attributes.visibility_level;
   if (attributes.default_branch !== undefined) changes.default_branch = attributes.default_branch;
 
-  const from = projectRepositoryPath(deps, namespace.path, project.path);
-  const to = newPath !== undefined ? projectRepositoryPath(deps, namespace.path, newPath) : from;
+  const from = repositoryPath(deps.config.dataDir, namespace.path, project.path);
+  const to = newPath !== undefined ? repositoryPath(deps.config.dataDir, namespace.path, newPath) : from;
   try {
     await db.transaction().execute(async (trx) => {
       await updateProjectRow(trx, project.id, changes);
@@ -387,8 +426,8 @@ export async function updateProject(deps: Deps, input: UpdateProjectInput): Prom
       if (to !== from) {
         await moveIfExists(from, to);
         await moveIfExists(
-          wikiRepositoryPath(deps, namespace.path, project.path),
-          wikiRepositoryPath(deps, namespace.path, newPath!),
+          repositoryPath(deps.config.dataDir, namespace.path, project.path, 'wiki'),
+          repositoryPath(deps.config.dataDir, namespace.path, newPath!, 'wiki'),
         );
         await moveIfExists(
           projectUploadsDir(deps.config.dataDir, namespace.path, project.path),
@@ -430,21 +469,28 @@ async function moveIfExists(from: string, to: string): Promise<void> {
 
 /**
  * Deletes a project and everything attached: rows (members here; shares, stars, fork links, events and
- * every project-owned table of later areas cascade) and files (repository, wiki, uploads). Areas that
- * keep files elsewhere (build artifacts, traces) add their removal here.
+ * every project-owned table of later areas cascade) and, once that has committed, its files (repository,
+ * wiki, uploads, build artifacts and traces). Areas that keep files elsewhere add their removal here.
  */
 export async function deleteProject(deps: Deps, record: ProjectRecord): Promise<void> {
   await deps.db.kysely.transaction().execute(async (trx) => {
     await announceProjectDestroy(trx, record.project, record.namespace);
     await deleteProjectRow(trx, record.project.id);
   });
-  await removeProjectFiles(deps, record.namespace.path, record.project.path);
+  await removeProjectFiles(deps, record.namespace.path, record.project);
 }
 
-async function removeProjectFiles(deps: Deps, namespacePath: string, projectPath: string): Promise<void> {
-  await removeRepository(projectRepositoryPath(deps, namespacePath, projectPath));
-  await removeRepository(wikiRepositoryPath(deps, namespacePath, projectPath));
-  await removeProjectUploads(deps.config.dataDir, namespacePath, projectPath);
+async function removeProjectFiles(
+  deps: Deps,
+  namespacePath: string,
+  project: { id: number; path: string },
+): Promise<void> {
+  const { dataDir } = deps.config;
+  await removeRepository(repositoryPath(dataDir, namespacePath, project.path));
+  await removeRepository(repositoryPath(dataDir, namespacePath, project.path, 'wiki'));
+  await removeProjectUploads(dataDir, namespacePath, project.path);
+  await removeProjectArtifacts(dataDir, project.id);
+  await removeProjectTraces(dataDir, project.id);
 }
 
 /**
@@ -464,7 +510,7 @@ export async function deletePersonalProjects(
     await deleteProjectRow(trx, project.id);
   }
   return async () => {
-    for (const project of projects) await removeProjectFiles(deps, namespace.path, project.path);
+    for (const project of projects) await removeProjectFiles(deps, namespace.path, project);
     // Only the projects' own files go; anything else found there is not provably theirs and stays.
     await removeIfEmpty(path.join(repositoriesRoot(deps.config.dataDir), namespace.path.toLowerCase()));
     await removeIfEmpty(namespaceUploadsDir(deps.config.dataDir, namespace.path));

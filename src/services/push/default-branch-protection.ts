@@ -2,7 +2,6 @@
 // default branch (its first push, or the branch pushed again after a deletion), that branch becomes
 // protected, masters only for pushes and merges, unless a rule already covers it. Part of push
 // processing, so `git push` and the API's writes alike get it, in the transaction that records the push.
-import { BLANK_SHA } from '../../git/commits.ts';
 import type { RefUpdate } from '../../git/protocol/pkt-line.ts';
 import {
   insertProtectedBranchIfMissing,
@@ -10,6 +9,7 @@ import {
 } from '../../db/repositories/protected-branches.ts';
 import { branchProtection } from '../../policies/protected-branches.ts';
 import type { Executor } from '../../db/types.ts';
+import { BLANK_SHA } from '../../domain/types.ts';
 
 /** Whether the push created the branch named `defaultBranch`. */
 export function createsDefaultBranch(applied: RefUpdate[], defaultBranch: string | null): boolean {

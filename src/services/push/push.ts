@@ -20,12 +20,12 @@ import {
   markPushSettled,
 } from '../../db/repositories/pushes.ts';
 import { findUserById } from '../../db/repositories/users.ts';
-import { BLANK_SHA, changedFiles, commitsBetween, readCommits } from '../../git/commits.ts';
+import { changedFiles, commitsBetween, readCommits } from '../../git/commits.ts';
 import type { RefUpdate } from '../../git/protocol/pkt-line.ts';
 import { peelTag, resolveRefs, setHead, tagMessage } from '../../git/refs.ts';
 import { repositoryPath } from '../../git/repository.ts';
 import { recordEvent } from '../activity/events.ts';
-import { EventAction } from '../../domain/types.ts';
+import { EventAction, BLANK_SHA } from '../../domain/types.ts';
 import { presentPushPayload, systemPushPayload, type PushPayload } from '../../presenters/push-payload.ts';
 import { enqueueProjectHooks, enqueueSystemHooks } from '../hooks/hook-outbox.ts';
 import { createsDefaultBranch, protectCreatedDefaultBranch } from './default-branch-protection.ts';

@@ -2,13 +2,13 @@
 // DeleteBranchService), each a push of one ref: push rules, pending push, compare-and-swap, processing.
 import type { Deps } from '../../deps.ts';
 import { listProtectedBranches } from '../../db/repositories/protected-branches.ts';
-import { BLANK_SHA } from '../../git/commits.ts';
 import { findBranch, type Branch } from '../../git/refs.ts';
 import { isValidRefName } from '../../git/ref-writes.ts';
 import { resolveCommit } from '../../git/revisions.ts';
 import { branchProtection, type BranchProtection } from '../../policies/protected-branches.ts';
 import { apiError } from '../../errors.ts';
 import { pusherRepoPath, updateRefAsPush, type Pusher } from '../push/ref-updates.ts';
+import { BLANK_SHA } from '../../domain/types.ts';
 
 export async function createBranch(
   deps: Deps,

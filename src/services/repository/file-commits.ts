@@ -4,7 +4,6 @@
 // pending push, compare-and-swap, processing). A concurrent change to the branch makes the write lose
 // with "Could not update branch …" and leaves the branch as the winner left it.
 import type { Deps } from '../../deps.ts';
-import { BLANK_SHA } from '../../git/commits.ts';
 import { identPart, writeCommit, type Signature, type TreeEdit } from '../../git/commit-writer.ts';
 import { findBranch, hasBranches } from '../../git/refs.ts';
 import { objectInfos, type ObjectInfo } from '../../git/revisions.ts';
@@ -16,6 +15,7 @@ import {
   userSignature,
   type Pusher,
 } from '../push/ref-updates.ts';
+import { BLANK_SHA } from '../../domain/types.ts';
 
 export interface CommitAuthor {
   authorName?: string;

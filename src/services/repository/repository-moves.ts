@@ -31,7 +31,7 @@ export function projectDirectories(dataDir: string, location: ProjectLocation): 
   const { namespacePath, projectPath } = location;
   return [
     repositoryPath(dataDir, namespacePath, projectPath),
-    repositoryPath(dataDir, namespacePath, `${projectPath}.wiki`),
+    repositoryPath(dataDir, namespacePath, projectPath, 'wiki'),
     projectUploadsDir(dataDir, namespacePath, projectPath),
   ];
 }

@@ -9,7 +9,6 @@
 // A directory already at the target is replaced only when its marker names a reservation still in this
 // database: a create that made it and never committed. Anything else (another database's repository, an
 // orphan, a copy made by hand) is refused, and left exactly as it was.
-import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Deps } from '../../deps.ts';
@@ -28,6 +27,7 @@ import {
   removeRepository,
   writeCreationMarker,
 } from '../../git/repository.ts';
+import { hexToken } from '../../lib/tokens.ts';
 
 /** GitLab's later wording for the same refusal (8.13 adopted whatever was there). */
 export const REPOSITORY_ON_DISK = 'There is already a repository with that name on disk';
@@ -47,7 +47,7 @@ export interface RepositoryReservation {
 }
 
 export async function reserveRepository(deps: Deps, target: string): Promise<RepositoryReservation> {
-  const token = crypto.randomBytes(16).toString('hex');
+  const token = hexToken(16);
   await insertRepositoryCreation(deps.db.kysely, {
     token,
     disk_path: path.relative(deps.config.dataDir, target),

@@ -5,13 +5,13 @@
 import type { Deps } from '../../deps.ts';
 import { now } from '../../lib/clock.ts';
 import { deleteRelease, insertRelease, updateReleaseDescription } from '../../db/repositories/releases.ts';
-import { BLANK_SHA } from '../../git/commits.ts';
 import { isValidRefName } from '../../git/ref-writes.ts';
 import { resolveCommit } from '../../git/revisions.ts';
 import { findTag, writeTagObject, type Tag } from '../../git/tags.ts';
 import { apiError } from '../../errors.ts';
 import { pusherRepoPath, updateRefAsPush, userSignature, type Pusher } from '../push/ref-updates.ts';
 import type { ReleaseRow } from '../../db/types.ts';
+import { BLANK_SHA } from '../../domain/types.ts';
 
 export interface NewTag {
   name: string | undefined;

@@ -5,7 +5,8 @@ import type { Executor, UserRow } from '../../db/types.ts';
 import { findUserByUsername, updateUser } from '../../db/repositories/users.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { now } from '../../lib/clock.ts';
-import { generateToken, hashPassword } from './passwords.ts';
+import { hashPassword } from './passwords.ts';
+import { friendlyToken } from '../../lib/tokens.ts';
 
 /** The account an admin command names by username (case-insensitive), or undefined. */
 export function findAccount(db: Executor, username: string): Promise<UserRow | undefined> {
@@ -30,7 +31,7 @@ export async function resetPassword(deps: Deps, user: UserRow, password: string)
 /** A fresh private token for the user; the previous one stops working. */
 export async function regeneratePrivateToken(deps: Deps, user: UserRow): Promise<string> {
   for (let attempt = 0; ; attempt++) {
-    const token = generateToken();
+    const token = friendlyToken();
     try {
       await updateUser(deps.db.kysely, user.id, { authentication_token: token, updated_at: now() });
       return token;

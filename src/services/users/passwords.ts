@@ -37,8 +37,3 @@ export async function verifyPassword(password: string, stored: string): Promise<
   });
   return crypto.timingSafeEqual(actual, expected);
 }
-
-/** A private token shaped like Devise's friendly_token: 20 URL-safe characters. */
-export function generateToken(): string {
-  return crypto.randomBytes(15).toString('base64url');
-}

@@ -3,8 +3,8 @@
 import type { Deps } from '../../deps.ts';
 import { findUserByUsername } from '../../db/repositories/users.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { generateToken } from './passwords.ts';
 import { insertUserWithNamespace } from './users.ts';
+import { friendlyToken } from '../../lib/tokens.ts';
 
 export interface RootUserOutcome {
   /** This start created root. */
@@ -27,8 +27,8 @@ export async function ensureRootUser(deps: Deps): Promise<RootUserOutcome> {
   if (await findUserByUsername(deps.db.kysely, 'root')) {
     return { created: false, ignoredSettings: ignoredSettings(deps) };
   }
-  const password = deps.config.rootPassword ?? generateToken();
-  const token = deps.config.rootToken ?? generateToken();
+  const password = deps.config.rootPassword ?? friendlyToken();
+  const token = deps.config.rootToken ?? friendlyToken();
   try {
     await insertUserWithNamespace(deps, {
       username: 'root',

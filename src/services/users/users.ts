@@ -35,9 +35,10 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { now } from '../../lib/clock.ts';
 import { apiError, conflict, forbidden, notFound, recordNotFound } from '../../errors.ts';
 import { repositoriesRoot } from '../../git/repository.ts';
-import { generateToken, hashPassword } from './passwords.ts';
+import { hashPassword } from './passwords.ts';
 import { normalizeEmail, validateUser, type UserAttributes } from './user-validation.ts';
 import type { Executor, UserChanges, UserFullExtras, UserRow } from '../../db/types.ts';
+import { friendlyToken } from '../../lib/tokens.ts';
 
 export type { UserAttributes };
 
@@ -138,7 +139,7 @@ export async function createUser(
         name: input.name,
         email: input.email,
         password: input.password,
-        authenticationToken: generateToken(),
+        authenticationToken: friendlyToken(),
         admin: input.admin,
         external: input.external,
         canCreateGroup: input.can_create_group,

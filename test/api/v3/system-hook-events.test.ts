@@ -326,6 +326,60 @@ describe('system hook events', () => {
     );
   });
 
+  it('announces a fork as project_create and the forker joining it, as a create does', async () => {
+    const owner = await createFixtureUser(t, 'forkee');
+    const forker = await createFixtureUser(t, 'forker');
+    const source = await t.request('POST', '/api/v3/projects', {
+      token: owner.token,
+      body: { name: 'Forked Source', visibility_level: 10 },
+    });
+    assert.equal(source.status, 201, source.text);
+    const [sourceCreate] = (await delivered()).filter((event) => event.event_name === 'project_create');
+
+    const fork = await t.request('POST', `/api/v3/projects/fork/${source.body.id}`, { token: forker.token });
+    assert.equal(fork.status, 201, fork.text);
+    const [create, forkerAdded, ...rest] = await delivered();
+    assert.deepEqual(rest, []);
+    assert.deepEqual(Object.keys(create), Object.keys(sourceCreate));
+    assert.deepEqual(
+      { ...create, created_at: null, updated_at: null },
+      {
+        event_name: 'project_create',
+        created_at: null,
+        updated_at: null,
+        name: 'Forked Source',
+        path: 'forked-source',
+        path_with_namespace: 'forker/forked-source',
+        project_id: fork.body.id,
+        owner_name: 'forker Name',
+        owner_email: 'forker@example.com',
+        project_visibility: 'internal',
+      },
+    );
+    assert.equal(create.created_at, fork.body.created_at.replace(/\.\d{3}Z$/, 'Z'));
+    assert.deepEqual(
+      {
+        event_name: forkerAdded.event_name,
+        project_id: forkerAdded.project_id,
+        project_path_with_namespace: forkerAdded.project_path_with_namespace,
+        user_username: forkerAdded.user_username,
+        access_level: forkerAdded.access_level,
+      },
+      {
+        event_name: 'user_add_to_team',
+        project_id: fork.body.id,
+        project_path_with_namespace: 'forker/forked-source',
+        user_username: 'forker',
+        access_level: 'Master',
+      },
+    );
+
+    // A refused fork (the forker has it already) announces nothing.
+    const again = await t.request('POST', `/api/v3/projects/fork/${source.body.id}`, { token: forker.token });
+    assert.equal(again.status, 409);
+    assert.deepEqual(await delivered(), []);
+  });
+
   it('announces project_create, project_rename and project_destroy', async () => {
     const owner = await createFixtureUser(t, 'projector');
     await delivered();
