@@ -13,6 +13,7 @@ import { registerGitHttp } from './routes/git-http/routes.ts';
 import { registerCiApiV1 } from './routes/ci-v1/index.ts';
 import { registerHealth } from './routes/web/health.ts';
 import { installRequestLog } from './http/request-log.ts';
+import { normaliseApiUrl } from './http/url-normalise.ts';
 
 export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const app = Fastify({
@@ -24,6 +25,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     forceCloseConnections: 'idle',
     clientErrorHandler: answerClientError,
     frameworkErrors: answerFrameworkError,
+    // Trailing and doubled slashes and the `.json` suffix, as Rails and Grape read them (API paths only).
+    rewriteUrl: (request) => normaliseApiUrl(request.url ?? '/'),
   });
   installBodyParsers(app);
   // Cached reads may share one look at the database only among requests that arrived before it.
