@@ -21,6 +21,11 @@ export function installErrorHandlers(app: FastifyInstance): void {
           : error.message;
       return reply.status(status).send({ error: message });
     }
+    if ((error as { code?: unknown }).code === 'E2BIG') {
+      // A name past the kernel's limit on one argument that no bound stopped earlier: the client's input.
+      request.log.warn({ err: error }, 'argument too long for git');
+      return reply.status(400).send({ message: '400 Bad Request' });
+    }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ message: '500 Internal Server Error' });
   });
