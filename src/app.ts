@@ -13,6 +13,7 @@ import { registerGitHttp } from './routes/git-http/routes.ts';
 import { registerCiApiV1 } from './routes/ci-v1/index.ts';
 import { registerHealth } from './routes/web/health.ts';
 import { installRequestLog } from './http/request-log.ts';
+import { normaliseApiUrl } from './http/url-normalise.ts';
 
 export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   const app = Fastify({
@@ -23,7 +24,18 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     bodyLimit: 10 * 1024 * 1024,
     forceCloseConnections: 'idle',
     clientErrorHandler: answerClientError,
+    // Node checks the headers timeout only every connectionsCheckingInterval (30 s by default), so a
+    // stalled connection could stay up to 30 s past the bound: check a tenth as often, at least each second.
+    http: {
+      headersTimeout: deps.config.requestHeadersTimeoutMs,
+      connectionsCheckingInterval: Math.max(
+        10,
+        Math.min(1000, Math.floor(deps.config.requestHeadersTimeoutMs / 10)),
+      ),
+    },
     frameworkErrors: answerFrameworkError,
+    // Trailing and doubled slashes and the `.json` suffix, as Rails and Grape read them (API paths only).
+    rewriteUrl: (request) => normaliseApiUrl(request.url ?? '/'),
   });
   installBodyParsers(app);
   // Cached reads may share one look at the database only among requests that arrived before it.

@@ -28,6 +28,11 @@ export interface Config {
   logRequests: boolean;
   /** How long a graceful stop may take before open connections are cut, in ms. */
   stopTimeoutMs: number;
+  /**
+   * A connection whose request headers have not all arrived after this long is answered 408 and closed,
+   * in ms (GitLab's nginx allowed 60 s; an honest client sends its headers at once).
+   */
+  requestHeadersTimeoutMs: number;
   hooks: HookDeliveryConfig;
   ssh: SshConfig;
   /** LABRADOR_* variables that no setting reads (most likely misspelt); reported at start. */
@@ -248,6 +253,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: (LOG_LEVELS as readonly string[]).includes(logLevel) ? (logLevel as LogLevel) : 'info',
     logRequests: reader.flag('LABRADOR_LOG_REQUESTS'),
     stopTimeoutMs: reader.integer('LABRADOR_STOP_TIMEOUT_MS', 8000, { min: 1 }),
+    requestHeadersTimeoutMs: reader.integer('LABRADOR_REQUEST_HEADERS_TIMEOUT_MS', 30_000, { min: 1 }),
     hooks: {
       pollIntervalMs: reader.integer('LABRADOR_HOOK_POLL_MS', 1000, { min: 1 }),
       timeoutMs: reader.integer('LABRADOR_HOOK_TIMEOUT_MS', 10_000, { min: 1 }),

@@ -32,12 +32,25 @@ export interface DbOptions {
 
 // Kysely's SQLite driver calls prepare() for every query; compiling the same SQL again costs two thirds
 // of the throughput. better-sqlite3 statements are reusable, so keep them by text.
+// Its rollback after a failed statement is skipped when SQLite has already rolled the transaction back
+// itself (it does on SQLITE_FULL, SQLITE_IOERR, SQLITE_NOMEM…): otherwise "cannot rollback - no
+// transaction is active" would replace the error that says what went wrong.
 function withStatementCache(database: SQLite.Database): SQLite.Database {
   const statements = new Map<string, SQLite.Statement>();
+  let rollback: SQLite.Statement | undefined;
+  const guardedRollback = {
+    reader: false,
+    run: (...parameters: unknown[]) => {
+      if (!database.inTransaction) return { changes: 0, lastInsertRowid: 0 };
+      rollback ??= database.prepare('rollback');
+      return rollback.run(...parameters);
+    },
+  };
   return new Proxy(database, {
     get(target, property, receiver) {
       if (property === 'prepare') {
         return (sql: string) => {
+          if (/^\s*rollback\s*;?\s*$/i.test(sql)) return guardedRollback;
           let statement = statements.get(sql);
           if (!statement) {
             statement = target.prepare(sql);

@@ -2,8 +2,7 @@
 // A lookup of any other name has nothing to find, so it answers "absent" without running git (which
 // would read `*`, `?` and `[` as patterns, or fail to start on an argument past the kernel's limit).
 
-/** A ref is a file under the repository before it is ever packed: no path on Linux is longer. */
-const MAX_REF_NAME_BYTES = 4096;
+import { isOverlongName } from './name-limits.ts';
 
 /** Characters no ref name holds: controls, space, `~ ^ : ? * [ \` (git check-ref-format rules 4, 5, 10). */
 // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused here
@@ -13,7 +12,8 @@ const FORBIDDEN = /[\u0000-\u0020\u007f~^:?*[\\]/;
 export function isRefShortName(name: string): boolean {
   if (name === '' || name === '@' || FORBIDDEN.test(name)) return false;
   if (name.includes('..') || name.includes('@{') || name.endsWith('.')) return false;
-  if (Buffer.byteLength(name) > MAX_REF_NAME_BYTES) return false;
+  // A ref is a file under the repository before it is ever packed: no path on Linux is longer.
+  if (isOverlongName(name)) return false;
   // No empty component (leading, trailing or doubled slash), none starting with "." or ending in ".lock".
   return name.split('/').every((part) => part !== '' && !part.startsWith('.') && !part.endsWith('.lock'));
 }

@@ -3,6 +3,7 @@
 // changes and the caller learns it lost. Creations expect the ref to be absent.
 import { runGit } from './exec.ts';
 import { BLANK_SHA } from '../domain/types.ts';
+import { MAX_NEW_REF_NAME_LENGTH, MAX_REF_COMPONENT_BYTES } from './name-limits.ts';
 
 /** Points `ref` at `after` if it still holds `before` (BLANK_SHA: absent; after BLANK_SHA: deletes it). */
 export async function compareAndSwapRef(
@@ -16,9 +17,10 @@ export async function compareAndSwapRef(
   return result.code === 0;
 }
 
-/** Whether `refs/<name>` is a name git accepts (GitLab's GitRefValidator). */
+/** Whether `refs/<name>` is a name git accepts (GitLab's GitRefValidator) and fits GitLab's 255 characters. */
 export async function isValidRefName(name: string): Promise<boolean> {
-  if (name === '' || /[\0\n]/.test(name)) return false;
+  if (name === '' || name.length > MAX_NEW_REF_NAME_LENGTH || /[\0\n]/.test(name)) return false;
+  if (name.split('/').some((part) => Buffer.byteLength(part) > MAX_REF_COMPONENT_BYTES)) return false;
   const result = await runGit(['check-ref-format', `refs/${name}`]);
   return result.code === 0;
 }

@@ -1,10 +1,11 @@
 // Names for commits and objects as clients give them: a sha (full or abbreviated), a branch, a tag or any
 // revision git understands (`master~2`). Each is passed after --end-of-options, so no name is ever read
-// as an option; names git could not hold (NUL, newline) name nothing.
+// as an option; names git could not hold (NUL, newline, longer than a path) name nothing.
 import { runGit } from './exec.ts';
+import { isOverlongName } from './name-limits.ts';
 
 function unusable(name: string): boolean {
-  return name === '' || /[\0\n]/.test(name);
+  return name === '' || /[\0\n]/.test(name) || isOverlongName(name);
 }
 
 /** The commit a revision names (annotated tags peeled), or undefined. */

@@ -4,6 +4,7 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError, routeNotFound } from '../errors.ts';
+import { storageFullCause } from '../lib/storage-full.ts';
 
 export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
@@ -20,6 +21,17 @@ export function installErrorHandlers(app: FastifyInstance): void {
           ? 'Body is not valid JSON'
           : error.message;
       return reply.status(status).send({ error: message });
+    }
+    const full = storageFullCause(error);
+    if (full !== undefined) {
+      // Not a bug and not the client's fault: one line naming the cause, and a status clients understand.
+      request.log.error(`storage full: ${full}`);
+      return reply.status(507).send({ message: '507 Insufficient Storage' });
+    }
+    if ((error as { code?: unknown }).code === 'E2BIG') {
+      // A name past the kernel's limit on one argument that no bound stopped earlier: the client's input.
+      request.log.warn({ err: error }, 'argument too long for git');
+      return reply.status(400).send({ message: '400 Bad Request' });
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ message: '500 Internal Server Error' });

@@ -66,6 +66,18 @@ export function presentString(params: Params, name: string, options?: TextOption
   return value === undefined || value.trim() === '' ? undefined : value;
 }
 
+/**
+ * Longest search text: longer than any name, and well inside SQLite's 50,000-byte LIKE pattern limit
+ * (past it the query fails); a longer one is a 400 `<name> is invalid`.
+ */
+export const MAX_SEARCH_LENGTH = 1024;
+
+/** A search text as read; longer than MAX_SEARCH_LENGTH → 400 `<name> is invalid`. */
+export function boundedSearch<T extends string | undefined>(value: T, name = 'search'): T {
+  if (value !== undefined && value.length > MAX_SEARCH_LENGTH) throw paramInvalid(name);
+  return value;
+}
+
 /** Old-style required_attributes!: missing or blank → 400 `"name" not given`. */
 export function requiredString(params: Params, name: string, options?: TextOptions): string {
   const value = presentString(params, name, options);

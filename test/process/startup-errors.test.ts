@@ -42,6 +42,10 @@ describe('start-up failures: one line, non-zero exit', () => {
       [{ LABRADOR_ROOT_PASSWORD: 'short' }, /LABRADOR_ROOT_PASSWORD must be at least 8 characters/],
       [{ LABRADOR_HOOK_MAX_ATTEMPTS: '0' }, /LABRADOR_HOOK_MAX_ATTEMPTS must be an integer ≥ 1/],
       [{ LABRADOR_STOP_TIMEOUT_MS: '5s' }, /LABRADOR_STOP_TIMEOUT_MS must be an integer ≥ 1/],
+      [
+        { LABRADOR_REQUEST_HEADERS_TIMEOUT_MS: '0' },
+        /LABRADOR_REQUEST_HEADERS_TIMEOUT_MS must be an integer ≥ 1/,
+      ],
       [{ LABRADOR_LOG_REQUESTS: 'maybe' }, /LABRADOR_LOG_REQUESTS must be true or false/],
       [{ LABRADOR_RUNNER: 'docker' }, /LABRADOR_RUNNER must be builtin .* or none, got "docker"/],
     ];

@@ -5,6 +5,7 @@ import type { Deps } from '../../deps.ts';
 import { requireViewer } from '../../http/auth.ts';
 import { paginate } from '../../http/pagination.ts';
 import {
+  boundedSearch,
   optionalBoolean,
   optionalInteger,
   optionalString,
@@ -63,7 +64,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const params = requestParams(request);
     const filter = {
       memberUserId: listsEveryNamespace(viewer) ? undefined : viewer.id,
-      search: optionalString(params, 'search') || undefined,
+      search: boundedSearch(optionalString(params, 'search')) || undefined,
       skipIds: skipGroups(params),
     };
     return paginate(

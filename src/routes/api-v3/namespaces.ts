@@ -4,13 +4,13 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { requireViewer } from '../../http/auth.ts';
 import { paginate } from '../../http/pagination.ts';
-import { optionalString, requestParams } from '../../http/params.ts';
+import { boundedSearch, optionalString, requestParams } from '../../http/params.ts';
 import { countNamespaceList, namespaceListPage } from '../../views/namespace-views.ts';
 
 export function register(app: FastifyInstance, deps: Deps): void {
   app.get('/namespaces', async (request, reply) => {
     const viewer = requireViewer(request);
-    const search = optionalString(requestParams(request), 'search');
+    const search = boundedSearch(optionalString(requestParams(request), 'search'));
     return paginate(
       request,
       reply,

@@ -6,6 +6,7 @@ import { requireAdmin, requireViewer } from '../../http/auth.ts';
 import { findUserByIdParam, loadProject } from '../../http/loaders.ts';
 import { paginate } from '../../http/pagination.ts';
 import {
+  boundedSearch,
   optionalBoolean,
   optionalInteger,
   optionalString,
@@ -92,7 +93,7 @@ function listQuery(request: FastifyRequest, scope: ProjectScope, search?: string
     external: viewer.external === 1,
     archived: toBoolean(params, 'archived'),
     visibility,
-    search: search ?? presentString(params, 'search'),
+    search: boundedSearch(search, 'query') ?? boundedSearch(presentString(params, 'search')),
     searchDescription: search === undefined,
     orderBy: orderBy !== undefined && ORDERS.has(orderBy) ? orderBy : 'created_at',
     sort: optionalString(params, 'sort') === 'asc' ? 'asc' : 'desc',

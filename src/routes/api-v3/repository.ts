@@ -49,8 +49,9 @@ export function register(app: FastifyInstance, deps: Deps): void {
       sha: optionalString(requestParams(request), 'sha'),
       format,
     });
+    // Workhorse's headers: zip is application/zip, the tar formats application/octet-stream.
     return reply
-      .type('application/octet-stream')
+      .type(filename.endsWith('.zip') ? 'application/zip' : 'application/octet-stream')
       .header('content-disposition', `attachment; filename="${filename}"`)
       .header('content-transfer-encoding', 'binary')
       .header('cache-control', 'private')

@@ -7,6 +7,7 @@ import { findUserByIdParam } from '../../http/loaders.ts';
 import { recordNotFound } from '../../errors.ts';
 import { paginate } from '../../http/pagination.ts';
 import {
+  boundedSearch,
   optionalBoolean,
   pathId,
   presentAttributes,
@@ -58,7 +59,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     // GitLab checked `active` for presence only: any value selects active users.
     const filter = {
       active: presentString(params, 'active') !== undefined,
-      search: presentString(params, 'search'),
+      search: boundedSearch(presentString(params, 'search')),
     };
     return paginate(
       request,

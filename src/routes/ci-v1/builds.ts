@@ -8,27 +8,25 @@ import { optionalString, requestParams } from '../../http/params.ts';
 import { authenticateRunner, recordRunnerContact } from '../../services/ci/runners.ts';
 import { appendBuildTrace, claimBuild, updateBuildFromRunner } from '../../services/ci/builds.ts';
 import { jobPayload } from '../../views/ci-job-views.ts';
-import { buildIdSegment, buildToken, runnerInfo, withJsonSuffix } from './runner-params.ts';
+import { buildIdSegment, buildToken, runnerInfo } from './runner-params.ts';
 
 // Runners that understand "204 No Content" for "nothing to do" (GitLab 8.12+ asked the same way).
 const VERSIONED_RUNNER = /gitlab-ci-multi-runner \d+\.\d+\.\d+(~beta\.\d+\.g[0-9a-f]+)? /;
 
 export function register(app: FastifyInstance, deps: Deps): void {
-  for (const path of withJsonSuffix('/builds/register')) {
-    app.post(path, async (request, reply) => {
-      const params = requestParams(request);
-      const runner = await authenticateRunner(deps, optionalString(params, 'token'));
-      if (runner.active !== 1) throw notFound();
-      await recordRunnerContact(deps, runner, runnerInfo(params));
-      const buildId = await claimBuild(deps, runner);
-      if (buildId !== undefined) {
-        reply.code(201);
-        return jobPayload(deps, buildId);
-      }
-      if (VERSIONED_RUNNER.test(String(request.headers['user-agent'] ?? ''))) return reply.code(204).send();
-      throw notFound();
-    });
-  }
+  app.post('/builds/register', async (request, reply) => {
+    const params = requestParams(request);
+    const runner = await authenticateRunner(deps, optionalString(params, 'token'));
+    if (runner.active !== 1) throw notFound();
+    await recordRunnerContact(deps, runner, runnerInfo(params));
+    const buildId = await claimBuild(deps, runner);
+    if (buildId !== undefined) {
+      reply.code(201);
+      return jobPayload(deps, buildId);
+    }
+    if (VERSIONED_RUNNER.test(String(request.headers['user-agent'] ?? ''))) return reply.code(204).send();
+    throw notFound();
+  });
 
   app.put('/builds/:id', async (request, reply) => {
     const params = requestParams(request);

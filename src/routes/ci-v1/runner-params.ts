@@ -1,5 +1,6 @@
 // Parameters every runner route reads the same way: the runner's `info`, the build token (header
-// BUILD-TOKEN or parameter `token`), and paths that also answer with a `.json` suffix.
+// BUILD-TOKEN or parameter `token`) and the build id in the path. The `.json` suffix the runner sends
+// (`builds/register.json`) is dropped before routing (http/url-normalise.ts).
 import type { FastifyRequest } from 'fastify';
 import {
   optionalHash,
@@ -9,11 +10,6 @@ import {
   type Params,
 } from '../../http/params.ts';
 import type { RunnerInfo } from '../../services/ci/runners.ts';
-
-/** A route and its `.json` twin (the runner asks for `runners/register.json`, `builds/register.json`). */
-export function withJsonSuffix(path: string): string[] {
-  return [path, `${path}.json`];
-}
 
 /** The `info` a runner sends about itself (name, version, revision, platform, architecture). */
 export function runnerInfo(params: Params): RunnerInfo {
@@ -33,7 +29,7 @@ export function buildToken(request: FastifyRequest): string | undefined {
   return optionalString(requestParams(request), 'token') ?? (typeof header === 'string' ? header : undefined);
 }
 
-/** The `:id` path segment as sent (`42`, `42.json`, `-1`). */
+/** The `:id` path segment as sent (`42`, `-1`). */
 export function buildIdSegment(request: FastifyRequest): string {
   return String((request.params as Record<string, unknown>).id ?? '');
 }

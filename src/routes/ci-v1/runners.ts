@@ -12,32 +12,28 @@ import {
 } from '../../http/params.ts';
 import { authenticateRunner, registerRunner, unregisterRunner } from '../../services/ci/runners.ts';
 import { presentRegisteredRunner, presentRunner } from '../../presenters/runner.ts';
-import { runnerInfo, withJsonSuffix } from './runner-params.ts';
+import { runnerInfo } from './runner-params.ts';
 
 export function register(app: FastifyInstance, deps: Deps): void {
-  for (const path of withJsonSuffix('/runners/register')) {
-    app.post(path, async (request, reply) => {
-      const params = requestParams(request);
-      const runner = await registerRunner(deps, {
-        token: requiredString(params, 'token'),
-        description: presentString(params, 'description'),
-        tagList: optionalStringList(params, 'tag_list'),
-        runUntagged: optionalBoolean(params, 'run_untagged'),
-        locked: optionalBoolean(params, 'locked'),
-        info: runnerInfo(params),
-      });
-      reply.code(201);
-      return presentRegisteredRunner(runner);
+  app.post('/runners/register', async (request, reply) => {
+    const params = requestParams(request);
+    const runner = await registerRunner(deps, {
+      token: requiredString(params, 'token'),
+      description: presentString(params, 'description'),
+      tagList: optionalStringList(params, 'tag_list'),
+      runUntagged: optionalBoolean(params, 'run_untagged'),
+      locked: optionalBoolean(params, 'locked'),
+      info: runnerInfo(params),
     });
-  }
+    reply.code(201);
+    return presentRegisteredRunner(runner);
+  });
 
-  for (const path of withJsonSuffix('/runners/delete')) {
-    app.delete(path, async (request) => {
-      const params = requestParams(request);
-      requiredString(params, 'token');
-      const runner = await authenticateRunner(deps, optionalString(params, 'token'));
-      await unregisterRunner(deps, runner);
-      return presentRunner(runner);
-    });
-  }
+  app.delete('/runners/delete', async (request) => {
+    const params = requestParams(request);
+    requiredString(params, 'token');
+    const runner = await authenticateRunner(deps, optionalString(params, 'token'));
+    await unregisterRunner(deps, runner);
+    return presentRunner(runner);
+  });
 }

@@ -81,11 +81,10 @@ export async function claimBuild(deps: Deps, runner: CiRunnerRow): Promise<numbe
   });
 }
 
-/** A build id as the runner writes it in paths (`builds/42.json`); undefined when it names none. */
+/** A build id as the runner writes it in paths (`builds/42`); undefined when it names none. */
 export function runnerBuildId(text: string): number | undefined {
-  const digits = text.replace(/\.json$/, '');
-  if (!/^\d{1,10}$/.test(digits)) return undefined;
-  const id = Number(digits);
+  if (!/^\d{1,10}$/.test(text)) return undefined;
+  const id = Number(text);
   return id <= 2_147_483_647 ? id : undefined;
 }
 

@@ -3,6 +3,7 @@
 // commit on that tip without a work tree, and the branch moves as a push by the caller (push rules,
 // pending push, compare-and-swap, processing). A concurrent change to the branch makes the write lose
 // with "Could not update branch …" and leaves the branch as the winner left it.
+import { isOverlongPath } from '../../git/name-limits.ts';
 import type { Deps } from '../../deps.ts';
 import { identPart, writeCommit, type Signature, type TreeEdit } from '../../git/commit-writer.ts';
 import { findBranch, hasBranches } from '../../git/refs.ts';
@@ -50,6 +51,8 @@ export interface ActionsCommit extends CommitAuthor {
 const refused = (message: string) => apiError(400, message);
 
 const TRAVERSAL_TEXT = 'cannot include directory traversal.';
+/** Past PATH_MAX, or a component past NAME_MAX: no checkout could hold it (and git's arguments could not). */
+const TOO_LONG_TEXT = 'Your changes could not be committed, because the file name is too long';
 const CHARACTERS_TEXT =
   "can contain only letters, digits, '_', '-', '@' and '.'. Separate directories with a '/'.";
 const ALLOWED_CHARACTERS = /^[a-zA-Z0-9_\-./@]*$/;
@@ -186,6 +189,7 @@ interface OneFile {
 
 /** One file's change as one commit on the branch. Returns the path as stored. */
 async function commitOneFile(deps: Deps, pusher: Pusher, input: FileChange, one: OneFile): Promise<string> {
+  if (isOverlongPath(input.filePath)) throw refused(TOO_LONG_TEXT);
   const at = await branchTip(deps, pusher, input.branchName);
   if (one.newName && input.filePath.includes('..')) {
     throw refused(`Your changes could not be committed, because the file name ${TRAVERSAL_TEXT}`);
@@ -239,6 +243,7 @@ export function deleteFile(deps: Deps, pusher: Pusher, input: FileChange): Promi
 }
 
 function checkActionPath(path: string): void {
+  if (isOverlongPath(path)) throw refused(TOO_LONG_TEXT);
   if (path.includes('..')) {
     throw refused(
       `Your changes could not be committed, because the file name, \`${path}\` ${TRAVERSAL_TEXT}`,

@@ -430,8 +430,12 @@ describe('repository reads', () => {
       assert.equal(zip.statusCode, 200);
       const name = `sample-${sample.first}-${sample.first}`;
       assert.equal(zip.headers['content-disposition'], `attachment; filename="${name}.zip"`);
+      // As Workhorse answered: zip by its own type, the tar formats as bytes.
+      assert.equal(zip.headers['content-type'], 'application/zip');
       assert.ok(list(zip.rawPayload, 'a.zip', ['unzip', '-Z1']).includes(`${name}/docs/guide.md`));
       const tar = await raw('/archive.tar?sha=v1.0');
+      assert.equal(tar.headers['content-type'], 'application/octet-stream');
+      assert.equal(tar.headers['content-transfer-encoding'], 'binary');
       assert.ok(
         list(tar.rawPayload, 'a.tar', ['tar', 'tf']).includes(`sample-v1.0-${sample.first}/README.md`),
       );
