@@ -1,15 +1,29 @@
-// Runs the whole test suite on SQLite, then again on PostgreSQL when a server answers (each test app
-// creates and drops its own database there). Prints node's summary per run and one total line.
-// Builds dist/ first: the tests of `npm start` and `npm run admin` run what those commands run.
+// Runs the whole test suite on SQLite, then again on PostgreSQL (each test app creates and drops its own
+// database there, copied from a migrated template). Prints node's summary per run and one total line.
+// Builds dist/ once first: the tests of `npm start`, `npm run admin` and the runner run that build
+// (LABRADOR_TEST_DIST), so what they run is what those commands run, from the current src/.
+//
+// A missing PostgreSQL (no answer within the wait, LABRADOR_TEST_PG_WAIT_MS: 120 s under CI, 10 s
+// locally) skips its run with one line locally; under CI (CI=true, as CI runs .ci/run) it fails the run
+// with one line before anything else runs. Tests that need Chromium follow the same rule
+// (test/helpers/requirements.ts).
+//
+// Files start slowest first (times kept from the previous run in node_modules/.cache), so the two
+// workers do not end with one long file running alone.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const pgUrl = process.env.LABRADOR_TEST_PG_URL ?? 'postgres://root@127.0.0.1:5432/test';
 const filter = process.argv.slice(2);
+const ciValue = (process.env.CI ?? '').trim().toLowerCase();
+const underCi = ciValue !== '' && ciValue !== '0' && ciValue !== 'false';
+const pgWaitMs = Number(process.env.LABRADOR_TEST_PG_WAIT_MS ?? (underCi ? 120_000 : 10_000));
+const timingsFile = path.join(root, 'node_modules', '.cache', 'labrador', 'test-timings.json');
 
 function testFiles(dir) {
   return fs
@@ -22,12 +36,30 @@ function testFiles(dir) {
     .sort();
 }
 
-function run(label, env) {
+function readTimings() {
+  try {
+    return JSON.parse(fs.readFileSync(timingsFile, 'utf8'));
+  } catch {
+    return {};
+  }
+}
+
+/** Slowest first by the last run on this engine; files never timed (new ones) go first of all. */
+function slowestFirst(files, timings) {
+  const time = (file) => timings[path.relative(root, file)] ?? Infinity;
+  return [...files].sort((a, b) => time(b) - time(a) || a.localeCompare(b));
+}
+
+function run(label, env, timings) {
   return new Promise((resolve) => {
     let files = testFiles(path.join(root, 'test'));
     if (filter.length > 0) files = files.filter((file) => filter.some((part) => file.includes(part)));
-    const tapFile = path.join(os.tmpdir(), `labrador-tap-${process.pid}-${label}.txt`);
+    files = slowestFirst(files, timings[label] ?? {});
+    const timingFile = path.join(os.tmpdir(), `labrador-timings-${process.pid}-${label}.json`);
     console.log(`\n=== ${label}: ${files.length} test files ===`);
+    // node --test given no files would look for tests by its own patterns instead.
+    if (files.length === 0) return resolve({ label, seconds: 0, code: 0, pass: 0, fail: 0, skipped: 0 });
+    const started = Date.now();
     const child = spawn(
       process.execPath,
       [
@@ -38,44 +70,72 @@ function run(label, env) {
         '--test-timeout=180000',
         '--test-reporter=spec',
         '--test-reporter-destination=stdout',
-        '--test-reporter=tap',
-        `--test-reporter-destination=${tapFile}`,
+        `--test-reporter=${path.join(root, 'scripts/test-timings-reporter.mjs')}`,
+        `--test-reporter-destination=${timingFile}`,
         ...files,
       ],
       { cwd: root, env: { ...process.env, ...env }, stdio: 'inherit' },
     );
     child.on('exit', (code) => {
-      const tap = fs.existsSync(tapFile) ? fs.readFileSync(tapFile, 'utf8') : '';
-      fs.rmSync(tapFile, { force: true });
-      const count = (name) => Number(tap.match(new RegExp(`^# ${name} (\\d+)$`, 'm'))?.[1] ?? 0);
-      resolve({ code: code ?? 1, pass: count('pass'), fail: count('fail'), skipped: count('skipped') });
+      const seconds = Math.round((Date.now() - started) / 1000);
+      let report = { summary: {}, files: {} };
+      try {
+        report = JSON.parse(fs.readFileSync(timingFile, 'utf8'));
+      } catch {
+        // the run ended before its reporter wrote (counted as a failure through the exit code)
+      }
+      fs.rmSync(timingFile, { force: true });
+      const mine = (timings[label] ??= {});
+      for (const [file, ms] of Object.entries(report.files)) mine[path.relative(root, file)] = Math.round(ms);
+      const count = (name) => report.summary[name] ?? 0;
+      const result = { label, seconds, code: code ?? 1, pass: count('pass'), fail: count('fail') };
+      resolve({ ...result, skipped: count('skipped') });
     });
   });
 }
 
-async function postgresAvailable() {
-  const client = new pg.Client({ connectionString: pgUrl, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    await client.query('select 1');
-    return null;
-  } catch (error) {
-    return error.message;
-  } finally {
-    await client.end().catch(() => {});
+/** Why no PostgreSQL answers at pgUrl after trying for pgWaitMs (a slow start is not a missing server). */
+async function postgresProblem() {
+  const deadline = Date.now() + pgWaitMs;
+  for (;;) {
+    const client = new pg.Client({ connectionString: pgUrl, connectionTimeoutMillis: 5000 });
+    let problem;
+    try {
+      await client.connect();
+      await client.query('select 1');
+      return null;
+    } catch (error) {
+      problem = error.message;
+    } finally {
+      await client.end().catch(() => {});
+    }
+    if (Date.now() >= deadline) return problem;
+    await sleep(500);
   }
+}
+
+const pgProblem = await postgresProblem();
+const missingPg =
+  pgProblem && `no PostgreSQL server answered at ${pgUrl} within ${pgWaitMs / 1000} s (${pgProblem})`;
+if (missingPg && underCi) {
+  console.error(`PostgreSQL is required under CI=true: ${missingPg}`);
+  process.exit(1);
 }
 
 const build = spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(1);
+const shared = { LABRADOR_TEST_DIST: path.join(root, 'dist') };
 
-const results = [await run('sqlite', { LABRADOR_TEST_PG_URL: '' })];
-const pgProblem = await postgresAvailable();
-if (pgProblem) {
-  console.log(`\nPostgreSQL run skipped: no server at ${pgUrl} (${pgProblem})`);
+const timings = readTimings();
+const results = [await run('sqlite', { ...shared, LABRADOR_TEST_PG_URL: '' }, timings)];
+if (missingPg) {
+  console.log(`\nPostgreSQL run skipped: ${missingPg}`);
 } else {
-  results.push(await run('postgres', { LABRADOR_TEST_PG_URL: pgUrl }));
+  results.push(await run('postgres', { ...shared, LABRADOR_TEST_PG_URL: pgUrl }, timings));
 }
+// A filtered run updates the times of the files it ran and keeps the others'.
+fs.mkdirSync(path.dirname(timingsFile), { recursive: true });
+fs.writeFileSync(timingsFile, `${JSON.stringify(timings, null, 1)}\n`);
 
 const total = results.reduce(
   (sum, result) => ({
@@ -86,5 +146,10 @@ const total = results.reduce(
   { pass: 0, fail: 0, skipped: 0 },
 );
 const failed = results.some((result) => result.code !== 0) || total.fail > 0;
+for (const result of results) {
+  console.log(
+    `${result.label}: ${result.pass} passed, ${result.fail} failed, ${result.skipped} skipped in ${result.seconds} s`,
+  );
+}
 console.log(`\ntotal: ${total.pass} passed, ${total.fail} failed, ${total.skipped} skipped`);
 process.exit(failed ? 1 : 0);

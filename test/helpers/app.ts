@@ -1,5 +1,8 @@
 // Starts the real application for a test: a temporary data dir, SQLite or (when the runner sets
-// LABRADOR_TEST_PG_URL) a freshly created PostgreSQL database that is dropped again on close.
+// LABRADOR_TEST_PG_URL) a freshly created PostgreSQL database that is dropped again on close. Both start
+// as a copy of a database the current migrations made once (a template per engine, named by a hash of
+// the migrations' source), so each app skips running every migration again; the app's own start still
+// runs the migrator, which finds nothing to do.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -8,6 +11,8 @@ import pg from 'pg';
 import pino from 'pino';
 import type { InjectOptions } from 'fastify';
 import { loadConfig, type Config } from '../../src/config.ts';
+import { openDatabase } from '../../src/db/connect.ts';
+import { migrate } from '../../src/db/migrations/index.ts';
 import { startServer, type Server } from '../../src/server.ts';
 
 export interface TestApp {
@@ -38,19 +43,105 @@ export interface TestResponse {
   text: string;
 }
 
-/** A new, empty PostgreSQL database on the test server; `drop` removes it again. */
-export async function createPostgresDatabase(
-  baseUrl: string,
-): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `labrador_test_${crypto.randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
+let fingerprint: string | undefined;
+
+/** A hash of everything that decides the migrated schema: a template is never older than the code. */
+function schemaFingerprint(): string {
+  if (fingerprint) return fingerprint;
+  const dbDir = path.resolve(import.meta.dirname, '../../src/db');
+  const files = fs
+    .readdirSync(path.join(dbDir, 'migrations'))
+    .sort()
+    .map((name) => path.join(dbDir, 'migrations', name));
+  const hash = crypto.createHash('sha256');
+  for (const file of [...files, path.join(dbDir, 'change-notifications.ts')]) {
+    hash.update(file.slice(dbDir.length)).update(fs.readFileSync(file));
+  }
+  return (fingerprint = hash.digest('hex').slice(0, 16));
+}
+
+function databaseUrl(baseUrl: string, name: string): string {
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
+  return url.toString();
+}
+
+let postgresTemplateName: Promise<string> | undefined;
+
+/**
+ * The migrated template database on the test server, made by the first test process that needs it; the
+ * others wait on an advisory lock, then find it (the name is only ever given to a finished template).
+ */
+function postgresTemplate(baseUrl: string): Promise<string> {
+  postgresTemplateName ??= (async () => {
+    const name = `labrador_template_${schemaFingerprint()}`;
+    const admin = new pg.Client({ connectionString: baseUrl });
+    await admin.connect();
+    try {
+      const lock = BigInt(`0x${schemaFingerprint().slice(0, 15)}`).toString();
+      await admin.query('select pg_advisory_lock($1::bigint)', [lock]);
+      const found = await admin.query('select 1 from pg_database where datname = $1', [name]);
+      if (found.rowCount === 0) {
+        const building = `${name}_building`;
+        await admin.query(`drop database if exists ${building} with (force)`);
+        await admin.query(`create database ${building}`);
+        const db = await openDatabase({ databaseUrl: databaseUrl(baseUrl, building), dataDir: os.tmpdir() });
+        try {
+          await migrate(db);
+        } finally {
+          await db.close();
+        }
+        await admin.query(`alter database ${building} rename to ${name}`);
+      }
+      await admin.query('select pg_advisory_unlock($1::bigint)', [lock]);
+    } finally {
+      await admin.end();
+    }
+    return name;
+  })();
+  return postgresTemplateName;
+}
+
+/** The migrated SQLite template file, made once per schema (written aside, then renamed into place). */
+async function sqliteTemplate(): Promise<string> {
+  const file = path.join(os.tmpdir(), `labrador-template-${schemaFingerprint()}.sqlite3`);
+  if (fs.existsSync(file)) return file;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'labrador-template-'));
+  try {
+    const db = await openDatabase({ databaseUrl: undefined, dataDir: dir });
+    try {
+      await migrate(db);
+    } finally {
+      await db.close();
+    }
+    fs.renameSync(path.join(dir, 'labrador.sqlite3'), file);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return file;
+}
+
+/** Puts a copy of the migrated SQLite template where a new instance on `dataDir` opens its database. */
+export async function copySqliteTemplate(dataDir: string): Promise<void> {
+  fs.copyFileSync(await sqliteTemplate(), path.join(dataDir, 'labrador.sqlite3'));
+}
+
+/**
+ * A new PostgreSQL database on the test server, a copy of the migrated template unless `empty` (a database
+ * as an operator creates it, for tests of a first start); `drop` removes it again.
+ */
+export async function createPostgresDatabase(
+  baseUrl: string,
+  options: { empty?: boolean } = {},
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `labrador_test_${crypto.randomBytes(6).toString('hex')}`;
+  const template = options.empty ? undefined : await postgresTemplate(baseUrl);
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
+  await admin.end();
   return {
-    url: url.toString(),
+    url: databaseUrl(baseUrl, name),
     drop: async () => {
       const client = new pg.Client({ connectionString: baseUrl });
       await client.connect();
@@ -82,6 +173,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     ...(database ? { LABRADOR_DATABASE_URL: database.url } : {}),
     ...env,
   });
+  if (!config.databaseUrl && config.dataDir === dataDir) await copySqliteTemplate(dataDir);
   let server = await startServer(config, pino({ level: config.logLevel }));
 
   const request = async (

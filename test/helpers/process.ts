@@ -1,6 +1,7 @@
 // Labrador as an operator runs it: the built entry point (node dist/main.mjs) in a process of its own.
-// The bundle is built from the current src/ into a temporary folder once per test file, by the same
-// script `npm ci` runs, so these tests never use a stale dist/ and never write into the checkout.
+// The bundle is built from the current src/ by the same script `npm ci` runs, once per run of the suite
+// (scripts/run-tests.mjs) or else once per test file into a temporary folder, so these tests never use a
+// stale dist/ and never write into the checkout.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -8,15 +9,20 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { createPostgresDatabase } from './app.ts';
+import { copySqliteTemplate, createPostgresDatabase } from './app.ts';
 
 export const checkout = path.resolve(import.meta.dirname, '../..');
 
 let built: string | undefined;
 
-/** The build's folder, made on first use (about half a second) and removed when the tests end. */
+/**
+ * The build's folder: the one scripts/run-tests.mjs made for the whole run (LABRADOR_TEST_DIST), else
+ * made on first use (about half a second) and removed when the tests end.
+ */
 function buildOnce(): string {
   if (built) return built;
+  const shared = process.env.LABRADOR_TEST_DIST;
+  if (shared && fs.existsSync(path.join(shared, 'main.mjs'))) return (built = shared);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'labrador-build-'));
   process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
   const result = spawnSync(process.execPath, ['scripts/build.mjs', '--outdir', path.join(dir, 'dist')], {
@@ -58,6 +64,7 @@ export async function createInstance(): Promise<Instance> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labrador-proc-'));
   const pgBase = process.env.LABRADOR_TEST_PG_URL;
   const database = pgBase ? await createPostgresDatabase(pgBase) : undefined;
+  if (!database) await copySqliteTemplate(dataDir);
   const rootToken = crypto.randomBytes(10).toString('hex');
   return {
     dataDir,

@@ -25,9 +25,11 @@ export interface Receiver {
   hang: boolean;
   /** Requests held open by `hang` right now. */
   readonly hanging: number;
+  /** Answers the requests held open by `hang` (200), recording them as received. */
+  release(): void;
   /** Answer this many ms after the request arrived. */
   delayMs: number;
-  /** Resolves when `count` deliveries have arrived. */
+  /** Resolves when `count` deliveries have arrived (fails after `timeoutMs`, 60 s unless given). */
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedHook[]>;
   close(): Promise<void>;
 }
@@ -76,13 +78,30 @@ export function selfSignedCertificate(): { key: string; cert: string } {
 
 export async function startReceiver(options: ReceiverOptions = {}): Promise<Receiver> {
   const waiters: Array<{ count: number; resolve: () => void }> = [];
-  const hanging = new Set<http.ServerResponse>();
+  const hanging = new Map<http.ServerResponse, ReceivedHook>();
   const receiver = {
     received: [] as ReceivedHook[],
     answers: [] as number[],
     hang: false,
     delayMs: 0,
   } as Receiver;
+  const record = (hook: ReceivedHook) => {
+    receiver.received.push(hook);
+    for (const waiter of [...waiters]) {
+      if (receiver.received.length >= waiter.count) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
+    }
+  };
+  receiver.release = () => {
+    for (const [response, hook] of [...hanging]) {
+      hanging.delete(response);
+      record(hook);
+      response.statusCode = 200;
+      response.end('ok');
+    }
+  };
   const handler: http.RequestListener = (request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -94,22 +113,12 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
       } catch {
         // kept as text
       }
+      const hook = { method: request.method ?? '', url: request.url ?? '', headers: request.headers, body };
       if (receiver.hang) {
-        hanging.add(response);
+        hanging.set(response, hook);
         return;
       }
-      receiver.received.push({
-        method: request.method ?? '',
-        url: request.url ?? '',
-        headers: request.headers,
-        body,
-      });
-      for (const waiter of [...waiters]) {
-        if (receiver.received.length >= waiter.count) {
-          waiters.splice(waiters.indexOf(waiter), 1);
-          waiter.resolve();
-        }
-      }
+      record(hook);
       response.statusCode = receiver.answers.shift() ?? 200;
       if (receiver.delayMs > 0) setTimeout(() => response.end('ok'), receiver.delayMs);
       else response.end('ok');
@@ -122,7 +131,7 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
   const port = (server.address() as AddressInfo).port;
   receiver.port = port;
   receiver.url = `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}/hook`;
-  receiver.waitFor = (count, timeoutMs = 10_000) =>
+  receiver.waitFor = (count, timeoutMs = 60_000) =>
     new Promise((resolve, reject) => {
       if (receiver.received.length >= count) return resolve(receiver.received);
       const timer = setTimeout(
@@ -138,7 +147,7 @@ export async function startReceiver(options: ReceiverOptions = {}): Promise<Rece
       });
     });
   receiver.close = async () => {
-    for (const response of hanging) response.destroy();
+    for (const response of hanging.keys()) response.destroy();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   };

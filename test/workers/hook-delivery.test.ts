@@ -1,9 +1,12 @@
 // The delivery worker against real receivers on loopback: retries, back-off bound, isolation of a dead
 // receiver, restart without loss, the SSL switch, and two workers on one PostgreSQL database.
+// A test whose point is a request held open runs where the hook timeout cannot end it first (HELD_OPEN);
+// it waits for the receiver to hold the requests, and releases them itself.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { startReceiver } from '../helpers/receiver.ts';
+import { until } from '../helpers/wait.ts';
 
 const FAST_RETRIES = {
   LABRADOR_HOOK_POLL_MS: '20',
@@ -14,6 +17,9 @@ const FAST_RETRIES = {
   LABRADOR_HOOK_CONCURRENCY: '4',
   LABRADOR_HOOK_PER_HOOK_CONCURRENCY: '2',
 };
+
+/** A timeout no test reaches: a request held open stays open until the test releases it. */
+const HELD_OPEN = { ...FAST_RETRIES, LABRADOR_HOOK_TIMEOUT_MS: '600000' };
 
 async function addSystemHook(t: TestApp, url: string): Promise<number> {
   const response = await t.request('POST', '/api/v3/hooks', { token: t.rootToken, body: { url } });
@@ -100,35 +106,23 @@ describe('hook delivery worker', () => {
     }
   });
 
-  it('records network errors and timeouts, and a dead receiver does not hold up another hook', async () => {
+  it('records network errors and timeouts, and retries a timed-out delivery', async () => {
     const dead = await startReceiver();
     dead.hang = true;
     const refused = await startReceiver();
     const refusedUrl = refused.url;
     await refused.close();
-    const fast = await startReceiver();
     try {
       const deadHook = await addSystemHook(t, dead.url);
       const refusedHook = await addSystemHook(t, refusedUrl);
-      const fastHook = await addSystemHook(t, fast.url);
-      // Each test event goes to one hook: queue a backlog for the dead one first.
-      for (let i = 0; i < 6; i++) await t.request('GET', `/api/v3/hooks/${deadHook}`, { token: t.rootToken });
+      for (let i = 0; i < 2; i++) await t.request('GET', `/api/v3/hooks/${deadHook}`, { token: t.rootToken });
       await t.request('GET', `/api/v3/hooks/${refusedHook}`, { token: t.rootToken });
-      // The dead receiver holds two requests (its per-hook bound) open; the other four wait their turn.
-      for (let i = 0; i < 400 && dead.hanging < 2; i++)
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      assert.equal(dead.hanging, 2);
-      await t.request('GET', `/api/v3/hooks/${fastHook}`, { token: t.rootToken });
-      await fast.waitFor(1, 5000);
-      // It arrived while both of the dead hook's requests were still open (they time out after 1 s).
-      assert.equal(dead.hanging, 2, 'the fast hook was not stuck behind the dead one');
-      assert.ok((await deliveries(t, deadHook)).every((delivery) => delivery.attempts.length === 0));
-
-      // The receiver comes back: every timed-out delivery goes through on its retry.
+      await until('the hung receiver to hold both requests', () => dead.hanging === 2);
+      // The receiver answers again: the held requests time out (1 s) and go through on a retry.
       dead.hang = false;
       await t.server.hookWorker.drain({ retries: true });
       const deadDeliveries = await deliveries(t, deadHook);
-      assert.equal(deadDeliveries.length, 6);
+      assert.equal(deadDeliveries.length, 2);
       let timedOut = 0;
       for (const delivery of deadDeliveries) {
         assert.equal(delivery.status, 'delivered');
@@ -137,52 +131,16 @@ describe('hook delivery worker', () => {
           timedOut++;
           assert.equal(attempt.status_code, null);
           assert.equal(attempt.error, 'timeout');
-          assert.ok(attempt.duration_ms >= 900);
+          // The timeout's own lower bound (1 s), not a speed.
+          assert.ok(attempt.duration_ms >= 900, `${attempt.duration_ms} ms`);
         }
       }
-      assert.ok(timedOut >= 2, 'the two requests that were open when the receiver hung timed out');
+      assert.ok(timedOut >= 2, 'the two requests that were held open timed out');
       const [refusedDelivery] = await deliveries(t, refusedHook);
       assert.equal(refusedDelivery.status, 'failed');
       assert.match(refusedDelivery.attempts[0].error, /ECONNREFUSED/);
-      for (const hook of [deadHook, refusedHook, fastHook]) await removeHook(t, hook);
+      for (const hook of [deadHook, refusedHook]) await removeHook(t, hook);
     } finally {
-      await dead.close();
-      await fast.close();
-    }
-  });
-
-  it('prunes finished deliveries after the retention, never pending ones', async () => {
-    const receiver = await startReceiver();
-    const dead = await startReceiver();
-    dead.hang = true;
-    try {
-      const hook = await addSystemHook(t, receiver.url);
-      const deadHook = await addSystemHook(t, dead.url);
-      await t.request('GET', `/api/v3/hooks/${hook}`, { token: t.rootToken });
-      await t.server.hookWorker.drain();
-      receiver.answers.push(404);
-      await t.request('GET', `/api/v3/hooks/${hook}`, { token: t.rootToken });
-      await t.server.hookWorker.drain();
-      assert.deepEqual(
-        (await deliveries(t, hook)).map((delivery) => delivery.status),
-        ['failed', 'delivered'],
-      );
-      // A delivery still pending (its request held open by the receiver) is never pruned.
-      await t.request('GET', `/api/v3/hooks/${deadHook}`, { token: t.rootToken });
-      for (let i = 0; i < 400 && dead.hanging < 1; i++)
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      assert.equal(await t.server.hookWorker.prune(), 0, 'nothing is old yet');
-      const later = new Date(Date.now() + 31 * 24 * 60 * 60 * 1000);
-      assert.equal(await t.server.hookWorker.prune(later), 2);
-      assert.deepEqual(await deliveries(t, hook), []);
-      assert.deepEqual(
-        (await deliveries(t, deadHook)).map((delivery) => delivery.status),
-        ['pending'],
-      );
-      await removeHook(t, hook);
-      await removeHook(t, deadHook);
-    } finally {
-      await receiver.close();
       await dead.close();
     }
   });
@@ -198,75 +156,6 @@ describe('hook delivery worker', () => {
       assert.equal(delivery.headers.host, `127.0.0.1:${receiver.port}`);
       await removeHook(t, hook);
     } finally {
-      await receiver.close();
-    }
-  });
-
-  it('gives claims back when stopped in the middle of a request', async () => {
-    const slow = await startReceiver();
-    slow.hang = true;
-    const hook = await addSystemHook(t, slow.url);
-    try {
-      await t.request('GET', `/api/v3/hooks/${hook}`, { token: t.rootToken });
-      // Wait until the worker has the request open at the receiver, then restart under it.
-      for (
-        let i = 0;
-        i < 200 && (await deliveries(t, hook))[0].next_attempt_at <= new Date().toISOString();
-        i++
-      )
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      await t.restart();
-      slow.hang = false;
-      await t.server.hookWorker.drain({ retries: true });
-      const [delivery] = await deliveries(t, hook);
-      assert.equal(delivery.status, 'delivered');
-      assert.equal(delivery.attempts.length, 1, 'the aborted request is not counted as an attempt');
-      assert.equal(slow.received.length, 1);
-      await removeHook(t, hook);
-    } finally {
-      await slow.close();
-    }
-  });
-
-  it('shares the work of two servers on one PostgreSQL database without sending anything twice', async (context) => {
-    if (t.server.deps.db.dialect !== 'postgres') {
-      context.skip('several processes share one database only on PostgreSQL; SQLite has a single writer');
-      return;
-    }
-    const receiver = await startReceiver();
-    receiver.delayMs = 5;
-    const sibling = await t.sibling();
-    try {
-      const hook = await addSystemHook(t, receiver.url);
-      const count = 100;
-      for (let i = 0; i < count; i++) await t.request('GET', `/api/v3/hooks/${hook}`, { token: t.rootToken });
-      await Promise.all([
-        t.server.hookWorker.drain({ retries: true }),
-        sibling.hookWorker.drain({ retries: true }),
-      ]);
-      await receiver.waitFor(count);
-      const ids = receiver.received.map((delivery) => delivery.headers['x-labrador-delivery']);
-      assert.equal(ids.length, count);
-      assert.equal(new Set(ids).size, count, 'no delivery arrived twice');
-      const all = [
-        ...(await deliveries(t, hook)),
-        ...(
-          await t.request('GET', `/api/v3/hooks/${hook}/deliveries?per_page=100&page=2`, {
-            token: t.rootToken,
-          })
-        ).body,
-      ];
-      assert.equal(all.length, count);
-      const workers = new Set<string>();
-      for (const delivery of all) {
-        assert.equal(delivery.status, 'delivered');
-        assert.equal(delivery.attempts.length, 1);
-        workers.add(delivery.attempts[0].worker);
-      }
-      assert.deepEqual(workers, new Set([t.server.hookWorker.workerId, sibling.hookWorker.workerId]));
-      await removeHook(t, hook);
-    } finally {
-      await sibling.close();
       await receiver.close();
     }
   });
@@ -312,6 +201,153 @@ describe('hook delivery across a restart', () => {
       await removeHook(t, hook);
     } finally {
       await up.close();
+    }
+  });
+});
+
+describe('hook delivery with requests held open', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp(HELD_OPEN);
+  });
+  after(() => t.close());
+
+  it('a dead receiver holds only its own slots: another hook is delivered meanwhile', async () => {
+    const dead = await startReceiver();
+    dead.hang = true;
+    const fast = await startReceiver();
+    try {
+      const deadHook = await addSystemHook(t, dead.url);
+      const fastHook = await addSystemHook(t, fast.url);
+      // Each test event goes to one hook: a backlog for the dead one first, more than all four slots.
+      for (let i = 0; i < 6; i++) await t.request('GET', `/api/v3/hooks/${deadHook}`, { token: t.rootToken });
+      await until('the dead receiver to hold two requests (its per-hook bound)', () => dead.hanging === 2);
+      await t.request('GET', `/api/v3/hooks/${fastHook}`, { token: t.rootToken });
+      await fast.waitFor(1);
+      assert.equal(dead.hanging, 2, 'the dead hook still holds its two requests, and no more');
+      assert.ok((await deliveries(t, deadHook)).every((delivery) => delivery.attempts.length === 0));
+
+      // The receiver answers again: every delivery of the backlog goes through, once each.
+      dead.hang = false;
+      dead.release();
+      await t.server.hookWorker.drain({ retries: true });
+      const deadDeliveries = await deliveries(t, deadHook);
+      assert.equal(deadDeliveries.length, 6);
+      for (const delivery of deadDeliveries) {
+        assert.equal(delivery.status, 'delivered');
+        assert.deepEqual(
+          delivery.attempts.map((attempt: any) => attempt.status_code),
+          [200],
+        );
+      }
+      assert.equal(dead.received.length, 6);
+      for (const hook of [deadHook, fastHook]) await removeHook(t, hook);
+    } finally {
+      await dead.close();
+      await fast.close();
+    }
+  });
+
+  it('prunes finished deliveries after the retention, never pending ones', async () => {
+    const receiver = await startReceiver();
+    const dead = await startReceiver();
+    dead.hang = true;
+    try {
+      const hook = await addSystemHook(t, receiver.url);
+      const deadHook = await addSystemHook(t, dead.url);
+      await t.request('GET', `/api/v3/hooks/${hook}`, { token: t.rootToken });
+      await t.server.hookWorker.drain();
+      receiver.answers.push(404);
+      await t.request('GET', `/api/v3/hooks/${hook}`, { token: t.rootToken });
+      await t.server.hookWorker.drain();
+      assert.deepEqual(
+        (await deliveries(t, hook)).map((delivery) => delivery.status),
+        ['failed', 'delivered'],
+      );
+      // A delivery still pending (its request held open by the receiver) is never pruned.
+      await t.request('GET', `/api/v3/hooks/${deadHook}`, { token: t.rootToken });
+      await until('the hung receiver to hold the request', () => dead.hanging === 1);
+      assert.equal(await t.server.hookWorker.prune(), 0, 'nothing is old yet');
+      const later = new Date(Date.now() + 31 * 24 * 60 * 60 * 1000);
+      assert.equal(await t.server.hookWorker.prune(later), 2);
+      assert.deepEqual(await deliveries(t, hook), []);
+      assert.deepEqual(
+        (await deliveries(t, deadHook)).map((delivery) => delivery.status),
+        ['pending'],
+      );
+      await removeHook(t, hook);
+      await removeHook(t, deadHook);
+    } finally {
+      await receiver.close();
+      await dead.close();
+    }
+  });
+
+  it('gives claims back when stopped in the middle of a request', async () => {
+    const slow = await startReceiver();
+    slow.hang = true;
+    const hook = await addSystemHook(t, slow.url);
+    try {
+      await t.request('GET', `/api/v3/hooks/${hook}`, { token: t.rootToken });
+      // Once the worker has the request open at the receiver, restart under it.
+      await until('the worker to have the request open', () => slow.hanging === 1);
+      await t.restart();
+      slow.hang = false;
+      await t.server.hookWorker.drain({ retries: true });
+      const [delivery] = await deliveries(t, hook);
+      assert.equal(delivery.status, 'delivered');
+      assert.equal(delivery.attempts.length, 1, 'the aborted request is not counted as an attempt');
+      assert.equal(slow.received.length, 1);
+      await removeHook(t, hook);
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('shares the work of two servers on one PostgreSQL database without sending anything twice', async (context) => {
+    if (t.server.deps.db.dialect !== 'postgres') {
+      context.skip('several processes share one database only on PostgreSQL; SQLite has a single writer');
+      return;
+    }
+    const receiver = await startReceiver();
+    receiver.hang = true;
+    const sibling = await t.sibling();
+    try {
+      const hook = await addSystemHook(t, receiver.url);
+      const count = 100;
+      for (let i = 0; i < count; i++) await t.request('GET', `/api/v3/hooks/${hook}`, { token: t.rootToken });
+      // Each process holds at most two requests of one hook: four open at once means both took a share.
+      await until('both servers to hold requests', () => receiver.hanging === 4);
+      receiver.hang = false;
+      receiver.release();
+      await Promise.all([
+        t.server.hookWorker.drain({ retries: true }),
+        sibling.hookWorker.drain({ retries: true }),
+      ]);
+      await receiver.waitFor(count);
+      const ids = receiver.received.map((delivery) => delivery.headers['x-labrador-delivery']);
+      assert.equal(ids.length, count);
+      assert.equal(new Set(ids).size, count, 'no delivery arrived twice');
+      const all = [
+        ...(await deliveries(t, hook)),
+        ...(
+          await t.request('GET', `/api/v3/hooks/${hook}/deliveries?per_page=100&page=2`, {
+            token: t.rootToken,
+          })
+        ).body,
+      ];
+      assert.equal(all.length, count);
+      const workers = new Set<string>();
+      for (const delivery of all) {
+        assert.equal(delivery.status, 'delivered');
+        assert.equal(delivery.attempts.length, 1);
+        workers.add(delivery.attempts[0].worker);
+      }
+      assert.deepEqual(workers, new Set([t.server.hookWorker.workerId, sibling.hookWorker.workerId]));
+      await removeHook(t, hook);
+    } finally {
+      await sibling.close();
+      await receiver.close();
     }
   });
 });
