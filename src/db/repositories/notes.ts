@@ -76,3 +76,15 @@ export async function noteAuthorIds(
     .execute();
   return rows.map((row) => row.author_id);
 }
+
+export async function notesByIds(db: Executor, ids: number[]): Promise<Map<number, NoteRow>> {
+  const result = new Map<number, NoteRow>();
+  if (ids.length === 0) return result;
+  for (const row of await db
+    .selectFrom('notes')
+    .selectAll()
+    .where('id', 'in', [...new Set(ids)])
+    .execute())
+    result.set(row.id, row);
+  return result;
+}

@@ -39,6 +39,7 @@ import * as milestones from './milestones.ts';
 import * as notes from './notes.ts';
 import * as awardEmoji from './award-emoji.ts';
 import * as subscriptions from './subscriptions.ts';
+import * as todos from './todos.ts';
 
 const modules = [
   version,
@@ -79,6 +80,7 @@ const modules = [
   notes,
   awardEmoji,
   subscriptions,
+  todos,
 ];
 
 export function registerApiV3(app: FastifyInstance, deps: Deps): void {
