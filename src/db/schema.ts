@@ -454,6 +454,131 @@ export interface ProjectCountsTable {
   count: number;
 }
 
+/** Per-project counters that hand out iids (usage 'issues', 'milestones'; merge requests later). */
+export interface InternalIdsTable {
+  project_id: number;
+  usage: string;
+  last_value: number;
+}
+
+export interface IssuesTable {
+  id: Generated<number>;
+  project_id: number;
+  iid: number;
+  title: string;
+  description: string | null;
+  author_id: number;
+  assignee_id: number | null;
+  updated_by_id: number | null;
+  milestone_id: number | null;
+  /** 'opened', 'reopened' or 'closed'. */
+  state: string;
+  /** 1 exactly when state is 'closed' (the lists' index key). */
+  closed: Bool;
+  confidential: Bool;
+  /** YYYY-MM-DD. */
+  due_date: string | null;
+  moved_to_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MilestonesTable {
+  id: Generated<number>;
+  project_id: number;
+  iid: number;
+  title: string;
+  description: string | null;
+  due_date: string | null;
+  /** 'active' or 'closed'. */
+  state: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface LabelsTable {
+  id: Generated<number>;
+  project_id: number;
+  title: string;
+  /** `#RGB` or `#RRGGBB`, as given. */
+  color: string;
+  description: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface LabelLinksTable {
+  id: Generated<number>;
+  label_id: number;
+  target_type: string;
+  target_id: number;
+  created_at: string;
+}
+
+export interface NotesTable {
+  id: Generated<number>;
+  project_id: number;
+  /** 'Issue' (merge requests, snippets and commits later). */
+  noteable_type: string;
+  noteable_id: number | null;
+  commit_id: string | null;
+  author_id: number;
+  note: string;
+  system: Bool;
+  attachment: string | null;
+  line_code: string | null;
+  updated_by_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AwardEmojiTable {
+  id: Generated<number>;
+  project_id: number;
+  user_id: number;
+  name: string;
+  /** 'Issue' or 'Note' (merge requests and snippets later). */
+  awardable_type: string;
+  awardable_id: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SubscriptionsTable {
+  id: Generated<number>;
+  project_id: number;
+  user_id: number;
+  /** 'Issue' or 'Label' (merge requests later). */
+  subscribable_type: string;
+  subscribable_id: number;
+  subscribed: Bool;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TodosTable {
+  id: Generated<number>;
+  user_id: number;
+  project_id: number;
+  target_type: string;
+  target_id: number;
+  author_id: number;
+  note_id: number | null;
+  /** GitLab's Todo action codes: 1 assigned, 2 mentioned, 3 build_failed, 4 marked, 5 approval_required. */
+  action: number;
+  /** 'pending' or 'done'. */
+  state: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Open (opened or reopened) and all issues per project, kept by triggers (migration 020-issues). */
+export interface IssueCountsTable {
+  project_id: number;
+  opened: number;
+  total: number;
+}
+
 export interface Database {
   users: UsersTable;
   identities: IdentitiesTable;
@@ -486,4 +611,14 @@ export interface Database {
   repository_moves: RepositoryMovesTable;
   ci_list_counts: CiListCountsTable;
   project_counts: ProjectCountsTable;
+  internal_ids: InternalIdsTable;
+  issues: IssuesTable;
+  milestones: MilestonesTable;
+  labels: LabelsTable;
+  label_links: LabelLinksTable;
+  notes: NotesTable;
+  award_emoji: AwardEmojiTable;
+  subscriptions: SubscriptionsTable;
+  todos: TodosTable;
+  issue_counts: IssueCountsTable;
 }

@@ -158,3 +158,13 @@ export type { CiBuildType } from './schema.ts';
 export type ReleaseRow = Selectable<S.ReleasesTable>;
 
 export type RepositoryMoveRow = Selectable<S.RepositoryMovesTable>;
+
+export type IssueRow = Selectable<S.IssuesTable>;
+export type NewIssue = Insertable<S.IssuesTable>;
+export type IssueChanges = Updateable<S.IssuesTable>;
+export type MilestoneRow = Selectable<S.MilestonesTable>;
+export type LabelRow = Selectable<S.LabelsTable>;
+export type NoteRow = Selectable<S.NotesTable>;
+export type NewNote = Insertable<S.NotesTable>;
+export type AwardEmojiRow = Selectable<S.AwardEmojiTable>;
+export type TodoRow = Selectable<S.TodosTable>;

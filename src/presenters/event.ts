@@ -32,6 +32,10 @@ function actionName(event: EventRow, data: Record<string, unknown> | null, impor
 
 interface EventExtras {
   author: UserRow | null;
+  /** The target's title (an issue's, a milestone's, a note's issue's); null for pushes and projects. */
+  targetTitle?: string | null;
+  /** The Note entity of a `commented on` event. */
+  note?: object;
   /** The project was created by an import (a project-created event then reads "imported"). */
   imported: boolean;
 }
@@ -46,8 +50,9 @@ export function presentEvent(event: EventRow, extras: EventExtras, baseUrl: stri
     target_type: event.target_type,
     author_id: event.author_id,
     data,
-    target_title: null as string | null,
+    target_title: extras.targetTitle ?? null,
     created_at: event.created_at,
+    ...(extras.note ? { note: extras.note } : {}),
     ...(extras.author ? { author: presentUserBasic(extras.author, baseUrl) } : {}),
     author_username: extras.author?.username ?? null,
   };

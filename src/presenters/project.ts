@@ -13,6 +13,7 @@ export interface ProjectExtras {
   /** Owner of the fork source's personal namespace (its name_with_namespace needs it). */
   forkedFromOwner?: UserRow | null;
   forksCount: number;
+  openIssuesCount: number;
   sharedWithGroups: SharedGroupRow[];
   access: ProjectAccess;
 }
@@ -135,7 +136,7 @@ export function presentProject(
     avatar_url: project.avatar ? `${baseUrl}/uploads/project/avatar/${project.id}/${project.avatar}` : null,
     star_count: project.star_count,
     forks_count: extras.forksCount,
-    open_issues_count: 0,
+    open_issues_count: extras.openIssuesCount,
     ...(showToken ? { runners_token: project.runners_token } : {}),
     public_builds: bool(project.public_builds),
     shared_with_groups: extras.sharedWithGroups.map((share) => ({

@@ -9,6 +9,10 @@ import {
   type EventVisibility,
 } from '../db/repositories/events.ts';
 import { usersByIds } from '../db/repositories/users.ts';
+import { issuesByIds } from '../db/repositories/issues.ts';
+import { milestonesByIds } from '../db/repositories/milestones.ts';
+import { notesByIds } from '../db/repositories/notes.ts';
+import { presentNotes } from './note-views.ts';
 import { importedProjectIds } from '../db/repositories/projects.ts';
 import { presentEvent } from '../presenters/event.ts';
 import { EventAction } from '../domain/types.ts';
@@ -26,7 +30,7 @@ async function presentEventPage(deps: Deps, events: EventRow[]) {
   const created = events.filter(
     (e) => e.action === EventAction.Created && e.target_type === null && e.project_id !== null,
   );
-  const [authors, imported] = await Promise.all([
+  const [authors, imported, targets] = await Promise.all([
     usersByIds(
       db,
       events.map((e) => e.author_id),
@@ -35,6 +39,7 @@ async function presentEventPage(deps: Deps, events: EventRow[]) {
       db,
       created.map((e) => e.project_id!),
     ),
+    eventTargets(deps, events),
   ]);
   return events.map((event) =>
     presentEvent(
@@ -42,10 +47,42 @@ async function presentEventPage(deps: Deps, events: EventRow[]) {
       {
         author: authors.get(event.author_id) ?? null,
         imported: event.project_id !== null && imported.has(event.project_id),
+        targetTitle:
+          event.target_id === null ? null : targets.titles.get(`${event.target_type}:${event.target_id}`),
+        note:
+          event.target_type === 'Note' && event.target_id !== null
+            ? targets.notes.get(event.target_id)
+            : undefined,
       },
       deps.config.externalUrl,
     ),
   );
+}
+
+/** Titles of the events' issues, milestones and notes (a note's is its issue's), and the notes' entities. */
+async function eventTargets(deps: Deps, events: EventRow[]) {
+  const db = deps.db.kysely;
+  const ids = (type: string) =>
+    events.flatMap((e) => (e.target_type === type && e.target_id !== null ? [e.target_id] : []));
+  const [notes, milestones] = await Promise.all([
+    notesByIds(db, ids('Note')),
+    milestonesByIds(db, ids('Milestone')),
+  ]);
+  const issues = await issuesByIds(db, [
+    ...ids('Issue'),
+    ...[...notes.values()].flatMap((n) =>
+      n.noteable_type === 'Issue' && n.noteable_id !== null ? [n.noteable_id] : [],
+    ),
+  ]);
+  const titles = new Map<string, string>();
+  for (const issue of issues.values()) titles.set(`Issue:${issue.id}`, issue.title);
+  for (const milestone of milestones.values()) titles.set(`Milestone:${milestone.id}`, milestone.title);
+  for (const note of notes.values()) {
+    const issue = note.noteable_id === null ? undefined : issues.get(note.noteable_id);
+    if (issue) titles.set(`Note:${note.id}`, issue.title);
+  }
+  const presented = await presentNotes(deps, [...notes.values()]);
+  return { titles, notes: new Map(presented.map((note) => [note.id, note as object])) };
 }
 
 export function countProjectEventList(deps: Deps, projectId: number): Promise<number> {

@@ -1,5 +1,5 @@
 // What the Project entity embeds beyond its record, in one statement: the owner of a personal namespace,
-// the fork source's id, the number of forks and whether any group shares it (the shares themselves are
+// the fork source's id, the number of forks, the open issues and whether any group shares it (the shares themselves are
 // read only then). One project as a prepared statement (GET /projects/:id), a page's projects together.
 import { prepared, rowSplitter } from '../prepared.ts';
 import { USER_COLUMNS } from './users.ts';
@@ -11,6 +11,8 @@ export interface ProjectExtraIds {
   forkedFromProjectId: number | null;
   forksCount: number;
   shared: boolean;
+  /** Opened and reopened issues (issue_counts, kept by triggers). */
+  openIssuesCount: number;
 }
 
 const splitOwner = rowSplitter({ owner: { prefix: 'u_', columns: USER_COLUMNS } });
@@ -31,6 +33,11 @@ function linksQuery(db: Executor) {
         .select((inner) => inner.fn.countAll<number>().as('count'))
         .whereRef('c.forked_from_project_id', '=', 'p.id')
         .as('forks_count'),
+      eb
+        .selectFrom('issue_counts as ic')
+        .select('ic.opened')
+        .whereRef('ic.project_id', '=', 'p.id')
+        .as('open_issues_count'),
       eb
         .exists(
           eb.selectFrom('project_group_links as l').select('l.id').whereRef('l.project_id', '=', 'p.id'),
@@ -55,6 +62,7 @@ function extrasFromRow(row: ExtrasRow): ProjectExtraIds {
     forkedFromProjectId: row.forked_from_project_id ?? null,
     forksCount: Number(row.forks_count ?? 0),
     shared: Boolean(row.shared),
+    openIssuesCount: Number(row.open_issues_count ?? 0),
   };
 }
 
@@ -80,6 +88,7 @@ export async function projectLinksByIds(db: Executor, ids: number[]): Promise<Ma
       forkedFromProjectId: row.forked_from_project_id ?? null,
       forksCount: Number(row.forks_count ?? 0),
       shared: Boolean(row.shared),
+      openIssuesCount: Number(row.open_issues_count ?? 0),
     });
   }
   return result;

@@ -33,6 +33,13 @@ import * as variables from './variables.ts';
 import * as triggers from './triggers.ts';
 import * as commitStatuses from './commit-statuses.ts';
 import * as runners from './runners.ts';
+import * as issues from './issues.ts';
+import * as labels from './labels.ts';
+import * as milestones from './milestones.ts';
+import * as notes from './notes.ts';
+import * as awardEmoji from './award-emoji.ts';
+import * as subscriptions from './subscriptions.ts';
+import * as todos from './todos.ts';
 
 const modules = [
   version,
@@ -67,6 +74,13 @@ const modules = [
   triggers,
   commitStatuses,
   runners,
+  issues,
+  labels,
+  milestones,
+  notes,
+  awardEmoji,
+  subscriptions,
+  todos,
 ];
 
 export function registerApiV3(app: FastifyInstance, deps: Deps): void {

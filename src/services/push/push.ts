@@ -25,6 +25,7 @@ import type { RefUpdate } from '../../git/protocol/pkt-line.ts';
 import { peelTag, resolveRefs, setHead, tagMessage } from '../../git/refs.ts';
 import { repositoryPath } from '../../git/repository.ts';
 import { recordEvent } from '../activity/events.ts';
+import { closeIssuesFromPush, planIssueClosing, type ClosingCommit } from './issue-closing.ts';
 import { EventAction, BLANK_SHA } from '../../domain/types.ts';
 import { presentPushPayload, systemPushPayload, type PushPayload } from '../../presenters/push-payload.ts';
 import { enqueueProjectHooks, enqueueSystemHooks } from '../hooks/hook-outbox.ts';
@@ -264,6 +265,7 @@ export async function processPush(
   const { applied, chosenDefaultBranch } = settlement;
   const payloads: PushPayload[] = [];
   let plans: PipelinePlan[] = [];
+  let closing: ClosingCommit[] = [];
   if (record && user) {
     const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
     // The payloads name the new default branch, as GitLab's did after the first push.
@@ -276,6 +278,7 @@ export async function processPush(
       );
     }
     plans = await planPipelines(deps, repoPath, record, payloads);
+    closing = await planIssueClosing(repoPath, record, defaultBranch, applied);
   }
   const at = now();
   const claimed = await db.transaction().execute(async (trx) => {
@@ -284,6 +287,7 @@ export async function processPush(
     // Push / tag push project hooks and system hooks, in this same transaction (pipelines join here too).
     if (record) for (const data of payloads) await announcePush(trx, record.project.id, data);
     for (const plan of plans) await createPipeline(trx, deps.config.externalUrl, record!, user!.id, plan, at);
+    if (record && user) await closeIssuesFromPush(trx, deps, record, user, closing, at);
     return true;
   });
   if (!claimed) return null;

@@ -1,0 +1,198 @@
+// The collaboration JSON shapes of GitLab 8.13's lib/api/entities.rb, keys in its order: Issue,
+// Milestone, Label (no id in 8.13), Note (with the `upvote?`/`downvote?` keys), AwardEmoji, Todo, and the
+// raw issue row a DELETE answers with. Everything embedded arrives precomputed (views batch it).
+import { presentUserBasic } from './user.ts';
+import { presentBasicProject, projectUrls } from './project.ts';
+import type {
+  AwardEmojiRow,
+  IssueRow,
+  LabelRow,
+  MilestoneRow,
+  NoteRow,
+  ProjectRecord,
+  TodoRow,
+  UserRow,
+} from '../db/types.ts';
+
+export function presentMilestone(milestone: MilestoneRow) {
+  return {
+    id: milestone.id,
+    iid: milestone.iid,
+    project_id: milestone.project_id,
+    title: milestone.title,
+    description: milestone.description,
+    state: milestone.state,
+    created_at: milestone.created_at,
+    updated_at: milestone.updated_at,
+    due_date: milestone.due_date,
+  };
+}
+
+export interface IssueExtras {
+  record: ProjectRecord;
+  labels: string[];
+  milestone: MilestoneRow | null;
+  assignee: UserRow | null;
+  author: UserRow;
+  subscribed: boolean;
+  userNotesCount: number;
+  upvotes: number;
+  downvotes: number;
+}
+
+export function issueWebUrl(baseUrl: string, record: ProjectRecord, issue: IssueRow): string {
+  return `${projectUrls(baseUrl, record).webUrl}/issues/${issue.iid}`;
+}
+
+export function presentIssue(issue: IssueRow, extras: IssueExtras, baseUrl: string) {
+  return {
+    id: issue.id,
+    iid: issue.iid,
+    project_id: issue.project_id,
+    title: issue.title,
+    description: issue.description,
+    state: issue.state,
+    created_at: issue.created_at,
+    updated_at: issue.updated_at,
+    labels: extras.labels,
+    milestone: extras.milestone ? presentMilestone(extras.milestone) : null,
+    assignee: extras.assignee ? presentUserBasic(extras.assignee, baseUrl) : null,
+    author: presentUserBasic(extras.author, baseUrl),
+    subscribed: extras.subscribed,
+    user_notes_count: extras.userNotesCount,
+    upvotes: extras.upvotes,
+    downvotes: extras.downvotes,
+    due_date: issue.due_date,
+    confidential: issue.confidential === 1,
+    web_url: issueWebUrl(baseUrl, extras.record, issue),
+  };
+}
+
+/** The issue's columns as GitLab 8.13 had them (issues.* without the cached *_html columns). */
+export function issueColumns(issue: IssueRow, deletedAt: string | null, time: (iso: string) => string) {
+  return {
+    id: issue.id,
+    title: issue.title,
+    assignee_id: issue.assignee_id,
+    author_id: issue.author_id,
+    project_id: issue.project_id,
+    created_at: time(issue.created_at),
+    updated_at: time(issue.updated_at),
+    position: 0,
+    branch_name: null,
+    description: issue.description,
+    milestone_id: issue.milestone_id,
+    state: issue.state,
+    iid: issue.iid,
+    updated_by_id: issue.updated_by_id,
+    confidential: issue.confidential === 1,
+    deleted_at: deletedAt === null ? null : time(deletedAt),
+    due_date: issue.due_date,
+    moved_to_id: issue.moved_to_id,
+    lock_version: 0,
+  };
+}
+
+/** DELETE /projects/:id/issues/:issue_id: the destroyed row (GitLab soft-deleted it: deleted_at set). */
+export function presentIssueRecord(issue: IssueRow, deletedAt: string) {
+  return issueColumns(issue, deletedAt, (iso) => iso);
+}
+
+export interface LabelExtras {
+  openIssues: number;
+  closedIssues: number;
+  subscribed: boolean;
+}
+
+export function presentLabel(label: LabelRow, extras: LabelExtras) {
+  return {
+    name: label.title,
+    color: label.color,
+    description: label.description,
+    open_issues_count: extras.openIssues,
+    closed_issues_count: extras.closedIssues,
+    open_merge_requests_count: 0,
+    subscribed: extras.subscribed,
+  };
+}
+
+/** DELETE /projects/:id/labels: the destroyed row. */
+export function presentLabelRecord(label: LabelRow) {
+  return {
+    id: label.id,
+    title: label.title,
+    color: label.color,
+    project_id: label.project_id,
+    created_at: label.created_at,
+    updated_at: label.updated_at,
+    template: false,
+    description: label.description,
+    type: 'ProjectLabel',
+    group_id: null,
+  };
+}
+
+export function presentNote(note: NoteRow, author: UserRow, baseUrl: string) {
+  return {
+    id: note.id,
+    body: note.note,
+    attachment: note.attachment,
+    author: presentUserBasic(author, baseUrl),
+    created_at: note.created_at,
+    updated_at: note.updated_at,
+    system: note.system === 1,
+    noteable_id: note.noteable_id,
+    noteable_type: note.noteable_type,
+    'upvote?': false,
+    'downvote?': false,
+  };
+}
+
+export function presentAwardEmoji(award: AwardEmojiRow, user: UserRow, baseUrl: string) {
+  return {
+    id: award.id,
+    name: award.name,
+    user: presentUserBasic(user, baseUrl),
+    created_at: award.created_at,
+    updated_at: award.updated_at,
+    awardable_id: award.awardable_id,
+    awardable_type: award.awardable_type,
+  };
+}
+
+const TODO_ACTIONS: Record<number, string> = {
+  1: 'assigned',
+  2: 'mentioned',
+  3: 'build_failed',
+  4: 'marked',
+  5: 'approval_required',
+};
+
+export const TODO_ACTION_CODES: Record<string, number> = Object.fromEntries(
+  Object.entries(TODO_ACTIONS).map(([code, name]) => [name, Number(code)]),
+);
+
+export interface TodoExtras {
+  record: ProjectRecord;
+  projectOwner: UserRow | null;
+  author: UserRow;
+  /** The target's Issue entity. */
+  target: ReturnType<typeof presentIssue>;
+  targetUrl: string;
+  body: string;
+}
+
+export function presentTodo(todo: TodoRow, extras: TodoExtras, baseUrl: string) {
+  return {
+    id: todo.id,
+    project: presentBasicProject(extras.record, extras.projectOwner, baseUrl),
+    author: presentUserBasic(extras.author, baseUrl),
+    action_name: TODO_ACTIONS[todo.action] ?? 'marked',
+    target_type: todo.target_type,
+    target: extras.target,
+    target_url: extras.targetUrl,
+    body: extras.body,
+    state: todo.state,
+    created_at: todo.created_at,
+  };
+}

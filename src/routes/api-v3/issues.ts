@@ -1,0 +1,242 @@
+// Issues (GitLab 8.13's lib/api/issues.rb with the access checks of 8.13.12): the caller's own issues,
+// a group's, a project's (filters state, labels, milestone, iid; order_by, sort), one issue, create, edit
+// (state_event close/reopen), delete (owners and administrators) and move. Paths take global ids; lists
+// are paginated, their X-Total from kept counts or counted no further than a cap.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Deps } from '../../deps.ts';
+import { requireViewer } from '../../http/auth.ts';
+import { loadGroup, loadProject, findProjectByIdParam, readableProject } from '../../http/loaders.ts';
+import { loadIssue } from '../../http/issue-loaders.ts';
+import { paginateCapped, parsePage, setPaginationHeaders } from '../../http/pagination.ts';
+import {
+  optionalOneOf,
+  optionalString,
+  presentString,
+  requestParams,
+  requiredString,
+  toBoolean,
+  type Params,
+} from '../../http/params.ts';
+import { forbidden, paramValueInvalid, recordNotFound } from '../../errors.ts';
+import { canDestroyIssue, canReadConfidentialIssues, canReadIssues } from '../../policies/issues.ts';
+import {
+  createIssue,
+  destroyIssue,
+  editIssue,
+  moveIssue,
+  type IssueInput,
+} from '../../services/issues/issues.ts';
+import {
+  confidentialFilter,
+  countIssueList,
+  groupIssueScope,
+  issueListPage,
+  presentIssueOne,
+  type IssueListFilter,
+} from '../../views/issue-views.ts';
+import { presentIssueRecord } from '../../presenters/issue.ts';
+
+/** IssuableFinder::NONE: `0` names no user and no milestone. */
+const NONE = '0';
+
+function listOptions(params: Params, defaultState?: 'opened') {
+  const state = optionalString(params, 'state') ?? defaultState;
+  const labels = presentString(params, 'labels')
+    ?.split(',')
+    .map((label) => label.trim())
+    .filter((label) => label !== '');
+  return {
+    state: state === 'opened' || state === 'closed' ? (state as 'opened' | 'closed') : undefined,
+    labels,
+    orderBy:
+      optionalString(params, 'order_by') === 'updated_at' ? ('updated_at' as const) : ('created_at' as const),
+    sort: optionalString(params, 'sort') === 'asc' ? ('asc' as const) : ('desc' as const),
+  };
+}
+
+/** `milestone` names a milestone by title; `No Milestone` asks for issues without one. */
+function milestoneFilter(params: Params): Pick<IssueListFilter, 'milestoneTitle' | 'noMilestone'> {
+  const title = presentString(params, 'milestone');
+  if (title === undefined) return {};
+  return title === 'No Milestone' ? { noMilestone: true } : { milestoneTitle: title };
+}
+
+/** A numeric id parameter as 8.13 used it in a where: anything else matches nothing. */
+function idParam(params: Params, name: string): number | undefined {
+  const text = presentString(params, name)?.trim();
+  if (text === undefined) return undefined;
+  return /^\d{1,10}$/.test(text) ? Number(text) : -1;
+}
+
+function optionalLink(params: Params, name: string): number | null | undefined {
+  const text = presentString(params, name)?.trim();
+  if (text === undefined) return undefined;
+  if (text === NONE) return null;
+  return /^\d{1,10}$/.test(text) ? Number(text) : undefined;
+}
+
+function dayParam(params: Params, name: string): string | null | undefined {
+  const text = presentString(params, name)?.trim();
+  if (text === undefined) return undefined;
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(text);
+  if (!match) return null;
+  const day = `${match[1]}-${match[2]}-${match[3]}`;
+  const parsed = Date.parse(`${day}T00:00:00Z`);
+  return !Number.isNaN(parsed) && new Date(parsed).toISOString().slice(0, 10) === day ? day : null;
+}
+
+function timeParam(params: Params, name: string): string | undefined {
+  const text = presentString(params, name)?.trim();
+  if (text === undefined) return undefined;
+  const time = Date.parse(text);
+  return Number.isNaN(time) ? undefined : new Date(time).toISOString();
+}
+
+function issueInput(params: Params): IssueInput {
+  const labels = optionalString(params, 'labels');
+  return {
+    title: presentString(params, 'title'),
+    description: presentString(params, 'description'),
+    assigneeId: optionalLink(params, 'assignee_id'),
+    milestoneId: optionalLink(params, 'milestone_id'),
+    labels: labels === undefined ? undefined : labels.split(',').filter((label) => label.trim() !== ''),
+    dueDate: dayParam(params, 'due_date'),
+    confidential: toBoolean(params, 'confidential'),
+    createdAt: timeParam(params, 'created_at'),
+    updatedAt: timeParam(params, 'updated_at'),
+  };
+}
+
+export function register(app: FastifyInstance, deps: Deps): void {
+  const baseUrl = deps.config.externalUrl;
+
+  const list = (
+    request: FastifyRequest,
+    reply: Parameters<typeof paginateCapped>[1],
+    filter: IssueListFilter,
+    viewer = requireViewer(request),
+    records: Parameters<typeof issueListPage>[4] = [],
+  ) =>
+    paginateCapped(
+      request,
+      reply,
+      baseUrl,
+      (cap) => countIssueList(deps, filter, cap),
+      (page) => issueListPage(deps, viewer, filter, page, records),
+    );
+
+  // The caller's own issues, in every project (8.13 filtered neither visibility nor milestone here).
+  app.get('/issues', async (request, reply) => {
+    const viewer = requireViewer(request);
+    const options = listOptions(requestParams(request));
+    return list(request, reply, {
+      authorId: viewer.id,
+      state: options.state,
+      labels: options.labels ? { titles: options.labels, all: false } : undefined,
+      orderBy: options.orderBy,
+      sort: options.sort,
+    });
+  });
+
+  // A group's issues: state defaults to opened, and an issue needs every label asked for.
+  app.get('/groups/:id/issues', async (request, reply) => {
+    const viewer = requireViewer(request);
+    const { group } = await loadGroup(deps, request);
+    const params = requestParams(request);
+    const options = listOptions(params, 'opened');
+    const scope = await groupIssueScope(deps.db.kysely, viewer, group);
+    return list(
+      request,
+      reply,
+      {
+        projectIds: scope.projectIds,
+        state: options.state,
+        labels: options.labels ? { titles: options.labels, all: true } : undefined,
+        ...milestoneFilter(params),
+        confidential: scope.confidential,
+        orderBy: options.orderBy,
+        sort: options.sort,
+      },
+      viewer,
+      scope.records,
+    );
+  });
+
+  app.get('/projects/:id/issues', async (request, reply) => {
+    const viewer = requireViewer(request);
+    const loaded = await loadProject(deps, request);
+    if (!canReadIssues(loaded.access, loaded)) {
+      // 8.13.12: a project whose issues the caller may not read lists none.
+      setPaginationHeaders(request, reply, baseUrl, parsePage(request), 0);
+      return [];
+    }
+    const params = requestParams(request);
+    const options = listOptions(params);
+    return list(
+      request,
+      reply,
+      {
+        projectIds: [loaded.project.id],
+        iid: idParam(params, 'iid'),
+        state: options.state,
+        labels: options.labels ? { titles: options.labels, all: false } : undefined,
+        ...milestoneFilter(params),
+        confidential: confidentialFilter(viewer, canReadConfidentialIssues(loaded.access)),
+        orderBy: options.orderBy,
+        sort: options.sort,
+      },
+      viewer,
+      [loaded],
+    );
+  });
+
+  app.get('/projects/:id/issues/:issue_id', async (request) => {
+    const { project, issue } = await loadIssue(deps, request);
+    return presentIssueOne(deps, requireViewer(request), issue, project);
+  });
+
+  app.post('/projects/:id/issues', async (request, reply) => {
+    const viewer = requireViewer(request);
+    const loaded = await loadProject(deps, request);
+    const params = requestParams(request);
+    const title = requiredString(params, 'title');
+    const issue = await createIssue(deps, viewer, loaded, { ...issueInput(params), title });
+    return reply.status(201).send(await presentIssueOne(deps, viewer, issue, loaded));
+  });
+
+  app.put('/projects/:id/issues/:issue_id', async (request) => {
+    const viewer = requireViewer(request);
+    const params = requestParams(request);
+    const stateEvent = optionalOneOf(params, 'state_event', ['close', 'reopen'] as const, () =>
+      paramValueInvalid('state_event'),
+    );
+    const { project, issue } = await loadIssue(deps, request);
+    const updated = await editIssue(deps, viewer, project, issue, { ...issueInput(params), stateEvent });
+    return presentIssueOne(deps, viewer, updated, project);
+  });
+
+  // Owners and administrators only; an id that names no issue is a 403 too (8.13's authorize! on nil).
+  app.delete('/projects/:id/issues/:issue_id', async (request) => {
+    const loaded = await loadProject(deps, request);
+    if (!canDestroyIssue(loaded.access)) throw forbidden();
+    let found;
+    try {
+      found = await loadIssue(deps, request, loaded);
+    } catch {
+      throw forbidden();
+    }
+    const deletedAt = await destroyIssue(deps, found.issue);
+    return presentIssueRecord(found.issue, deletedAt);
+  });
+
+  app.post('/projects/:id/issues/:issue_id/move', async (request, reply) => {
+    const viewer = requireViewer(request);
+    const params = requestParams(request);
+    const targetId = requiredString(params, 'to_project_id');
+    const { project, issue } = await loadIssue(deps, request);
+    const target = await readableProject(deps, viewer, await findProjectByIdParam(deps, targetId));
+    if (!target) throw recordNotFound();
+    const moved = await moveIssue(deps, viewer, project, issue, target);
+    return reply.status(201).send(await presentIssueOne(deps, viewer, moved, target));
+  });
+}

@@ -1,0 +1,38 @@
+// Subscriptions (GitLab 8.13's lib/api/subscriptions.rb): subscribe to or unsubscribe from an issue
+// (read access, 404 otherwise) or a label (by id or title); 304 when nothing would change.
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../deps.ts';
+import { requireViewer } from '../../http/auth.ts';
+import { loadIssue } from '../../http/issue-loaders.ts';
+import { loadProject } from '../../http/loaders.ts';
+import { notFound } from '../../errors.ts';
+import { changeIssueSubscription } from '../../services/issues/issues.ts';
+import { changeLabelSubscription } from '../../services/issues/labels.ts';
+import { presentIssueOne } from '../../views/issue-views.ts';
+import { findLabelByIdOrTitle, presentLabelOne } from '../../views/label-views.ts';
+
+export function register(app: FastifyInstance, deps: Deps): void {
+  for (const subscribe of [true, false]) {
+    const method = subscribe ? 'post' : 'delete';
+    const status = subscribe ? 201 : 200;
+
+    app[method]('/projects/:id/issues/:issue_id/subscription', async (request, reply) => {
+      const viewer = requireViewer(request);
+      const { project, issue } = await loadIssue(deps, request);
+      await changeIssueSubscription(deps, viewer, issue, subscribe);
+      return reply.status(status).send(await presentIssueOne(deps, viewer, issue, project));
+    });
+
+    app[method]<{ Params: { label_id: string } }>(
+      '/projects/:id/labels/:label_id/subscription',
+      async (request, reply) => {
+        const viewer = requireViewer(request);
+        const loaded = await loadProject(deps, request);
+        const label = await findLabelByIdOrTitle(deps, loaded.project.id, request.params.label_id);
+        if (!label) throw notFound('Label');
+        await changeLabelSubscription(deps, viewer, label, subscribe);
+        return reply.status(status).send(await presentLabelOne(deps, viewer, loaded, label));
+      },
+    );
+  }
+}

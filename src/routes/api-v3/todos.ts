@@ -1,0 +1,77 @@
+// Todos (GitLab 8.13's lib/api/todos.rb) as far as issues need them: mark an issue as a todo (201, or
+// 304 when one is pending), the caller's todos (filters action, author_id, project_id, state, type;
+// newest first, paginated), and marking one or all done (the latter answers a bare count).
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../deps.ts';
+import { requireViewer } from '../../http/auth.ts';
+import { loadIssue } from '../../http/issue-loaders.ts';
+import { paginate } from '../../http/pagination.ts';
+import { optionalString, pathInteger, presentString, requestParams, type Params } from '../../http/params.ts';
+import { recordNotFound } from '../../errors.ts';
+import { markIssueTodo } from '../../services/issues/issues.ts';
+import { finishTodo, finishTodos } from '../../services/issues/todos.ts';
+import {
+  countTodoList,
+  findTodoOfUser,
+  presentTodos,
+  todoListPage,
+  type TodoListFilter,
+} from '../../views/todo-views.ts';
+import { TODO_ACTION_CODES } from '../../presenters/issue.ts';
+import type { UserRow } from '../../db/types.ts';
+
+function idFilter(params: Params, name: string): number | undefined {
+  const text = presentString(params, name)?.trim();
+  if (text === undefined) return undefined;
+  return /^\d{1,10}$/.test(text) ? Number(text) : -1;
+}
+
+function todoFilter(viewer: UserRow, params: Params): TodoListFilter {
+  const action = optionalString(params, 'action');
+  const type = optionalString(params, 'type');
+  return {
+    userId: viewer.id,
+    state: optionalString(params, 'state') === 'done' ? 'done' : 'pending',
+    action: action === undefined ? undefined : (TODO_ACTION_CODES[action] ?? undefined),
+    authorId: idFilter(params, 'author_id'),
+    projectId: idFilter(params, 'project_id'),
+    type: type === 'Issue' || type === 'MergeRequest' ? type : undefined,
+  };
+}
+
+export function register(app: FastifyInstance, deps: Deps): void {
+  app.post('/projects/:id/issues/:issue_id/todo', async (request, reply) => {
+    const viewer = requireViewer(request);
+    const { issue } = await loadIssue(deps, request);
+    const todo = await markIssueTodo(deps, viewer, issue);
+    const [presented] = await presentTodos(deps, viewer, [todo]);
+    return reply.status(201).send(presented);
+  });
+
+  app.get('/todos', async (request, reply) => {
+    const viewer = requireViewer(request);
+    const filter = todoFilter(viewer, requestParams(request));
+    return paginate(
+      request,
+      reply,
+      deps.config.externalUrl,
+      () => countTodoList(deps, filter),
+      (page) => todoListPage(deps, viewer, filter, page),
+    );
+  });
+
+  app.delete('/todos/:id', async (request) => {
+    const viewer = requireViewer(request);
+    const todo = await findTodoOfUser(deps, viewer.id, pathInteger(request.params as Params, 'id'));
+    if (!todo) throw recordNotFound();
+    const [presented] = await presentTodos(deps, viewer, [await finishTodo(deps, todo)]);
+    if (!presented) throw recordNotFound();
+    return presented;
+  });
+
+  app.delete('/todos', async (request, reply) => {
+    const viewer = requireViewer(request);
+    const count = await finishTodos(deps, todoFilter(viewer, requestParams(request)));
+    return reply.type('application/json').send(JSON.stringify(count));
+  });
+}

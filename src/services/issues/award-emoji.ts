@@ -1,0 +1,69 @@
+// Award emoji on issues and their notes (GitLab 8.13's lib/api/award_emoji.rb, Awardable): a known
+// emoji name (aliases such as `+1` resolved), once per user and name; authors may not thumb their own
+// item up or down; only the award's owner or an administrator removes it (401 otherwise, as 8.13 said).
+import type { Deps } from '../../deps.ts';
+import { now } from '../../lib/clock.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { notFound, unauthorized } from '../../errors.ts';
+import { deleteAward, insertAward, insertAwardIfMissing } from '../../db/repositories/award-emoji.ts';
+import { isKnownEmoji, normalizeEmojiName } from '../../lib/emoji.ts';
+import type { AwardEmojiRow, Executor, UserRow } from '../../db/types.ts';
+
+export interface Awardable {
+  type: string;
+  id: number;
+  projectId: number;
+  authorId: number;
+}
+
+/** Awardable#user_can_award?: the author may not vote on their own item. */
+export function mayAward(user: UserRow, awardable: Awardable, name: string): boolean {
+  return !(awardable.authorId === user.id && (name === 'thumbsup' || name === 'thumbsdown'));
+}
+
+export async function awardIn(
+  trx: Executor,
+  user: UserRow,
+  awardable: Awardable,
+  name: string,
+  at: string,
+  options: { existingIsFine?: boolean } = {},
+): Promise<AwardEmojiRow> {
+  const values = {
+    project_id: awardable.projectId,
+    user_id: user.id,
+    name,
+    awardable_type: awardable.type,
+    awardable_id: awardable.id,
+    created_at: at,
+    updated_at: at,
+  };
+  // Inside a transaction a unique violation would abort it (PostgreSQL): the note path takes the award
+  // as it is; the award route runs alone and reports the duplicate.
+  if (options.existingIsFine) return insertAwardIfMissing(trx, values);
+  try {
+    return await insertAward(trx, values);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw notFound('Award Emoji {:name=>["has already been taken"]}');
+    throw error;
+  }
+}
+
+export async function awardEmoji(
+  deps: Deps,
+  user: UserRow,
+  awardable: Awardable,
+  rawName: string,
+): Promise<AwardEmojiRow> {
+  const name = normalizeEmojiName(rawName);
+  if (!mayAward(user, awardable, name)) throw notFound('Award Emoji');
+  if (!isKnownEmoji(name)) throw notFound('Award Emoji {:name=>["is not included in the list"]}');
+  // SQLite aborts the transaction on the constraint; PostgreSQL too: one statement, no transaction needed.
+  return awardIn(deps.db.kysely, user, awardable, name, now());
+}
+
+export async function removeAward(deps: Deps, user: UserRow, award: AwardEmojiRow): Promise<AwardEmojiRow> {
+  if (award.user_id !== user.id && user.admin !== 1) throw unauthorized();
+  await deleteAward(deps.db.kysely, award.id);
+  return award;
+}

@@ -1,0 +1,102 @@
+// Project milestones (GitLab 8.13's lib/api/milestones.rb, Milestones::*Service): a title unique in the
+// project, an iid per project from internal_ids, state active/closed through state_event close/activate,
+// each change recorded with its event (8.13's EventCreateService did for milestones too).
+import type { Deps } from '../../deps.ts';
+import { now } from '../../lib/clock.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { apiError } from '../../errors.ts';
+import { nextInternalId } from '../../db/repositories/issues.ts';
+import { findMilestoneByTitle, insertMilestone, updateMilestone } from '../../db/repositories/milestones.ts';
+import { recordEvent } from '../activity/events.ts';
+import { EventAction } from '../../domain/types.ts';
+import type { MilestoneRow, UserRow } from '../../db/types.ts';
+
+export interface MilestoneInput {
+  title?: string;
+  description?: string;
+  dueDate?: string | null;
+  stateEvent?: 'close' | 'activate';
+}
+
+const TAKEN = '{:title=>["has already been taken"]}';
+
+export async function createMilestone(
+  deps: Deps,
+  viewer: UserRow,
+  projectId: number,
+  input: MilestoneInput & { title: string },
+): Promise<MilestoneRow> {
+  try {
+    return await deps.db.kysely.transaction().execute(async (trx) => {
+      if (await findMilestoneByTitle(trx, projectId, input.title))
+        throw apiError(400, `Failed to create milestone ${TAKEN}`);
+      const at = now();
+      const milestone = await insertMilestone(trx, {
+        project_id: projectId,
+        iid: await nextInternalId(trx, projectId, 'milestones'),
+        title: input.title,
+        description: input.description ?? null,
+        due_date: input.dueDate ?? null,
+        state: 'active',
+        created_at: at,
+        updated_at: at,
+      });
+      await recordEvent(trx, {
+        projectId,
+        authorId: viewer.id,
+        action: EventAction.Created,
+        targetId: milestone.id,
+        targetType: 'Milestone',
+        at,
+      });
+      return milestone;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw apiError(400, `Failed to create milestone ${TAKEN}`);
+    throw error;
+  }
+}
+
+export async function editMilestone(
+  deps: Deps,
+  viewer: UserRow,
+  milestone: MilestoneRow,
+  input: MilestoneInput,
+): Promise<MilestoneRow> {
+  try {
+    return await deps.db.kysely.transaction().execute(async (trx) => {
+      if (input.title !== undefined && input.title !== milestone.title) {
+        if (await findMilestoneByTitle(trx, milestone.project_id, input.title))
+          throw apiError(400, `Failed to update milestone ${TAKEN}`);
+      }
+      const at = now();
+      const state =
+        input.stateEvent === 'close'
+          ? 'closed'
+          : input.stateEvent === 'activate'
+            ? 'active'
+            : milestone.state;
+      const updated = await updateMilestone(trx, milestone.id, {
+        ...(input.title !== undefined ? { title: input.title } : {}),
+        ...(input.description !== undefined ? { description: input.description } : {}),
+        ...(input.dueDate !== undefined ? { due_date: input.dueDate } : {}),
+        state,
+        updated_at: at,
+      });
+      if (state !== milestone.state) {
+        await recordEvent(trx, {
+          projectId: milestone.project_id,
+          authorId: viewer.id,
+          action: state === 'closed' ? EventAction.Closed : EventAction.Reopened,
+          targetId: milestone.id,
+          targetType: 'Milestone',
+          at,
+        });
+      }
+      return updated ?? milestone;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw apiError(400, `Failed to update milestone ${TAKEN}`);
+    throw error;
+  }
+}

@@ -1,0 +1,106 @@
+// Notes on issues (GitLab 8.13's Notes::CreateService/UpdateService and the note destroy): a comment
+// records its `commented on` event, touches the issue and queues the note hook in its transaction; a
+// body that is one emoji only (`:+1:`) becomes an award on the issue instead, as 8.13 did. System notes
+// cannot be edited. Merge request notes join through noteable_type later.
+import type { Deps } from '../../deps.ts';
+import { now } from '../../lib/clock.ts';
+import { forbidden } from '../../errors.ts';
+import { deleteNote, insertNote, updateNote } from '../../db/repositories/notes.ts';
+import { updateIssue } from '../../db/repositories/issues.ts';
+import { recordEvent } from '../activity/events.ts';
+import { enqueueProjectHooks } from '../hooks/hook-outbox.ts';
+import { presentNoteHookPayload } from '../../presenters/issue-hook-payloads.ts';
+import { canAdminNote } from '../../policies/issues.ts';
+import { EventAction } from '../../domain/types.ts';
+import { isKnownEmoji, normalizeEmojiName } from '../../lib/emoji.ts';
+import { ISSUE } from './issue-activity.ts';
+import { awardIn, mayAward } from './award-emoji.ts';
+import type { LoadedProject } from '../../http/loaders.ts';
+import type { AwardEmojiRow, IssueRow, NoteRow, UserRow } from '../../db/types.ts';
+
+export type CreatedNote = { note: NoteRow } | { award: AwardEmojiRow };
+
+/** Note#award_emoji?: one emoji and nothing else (a trailing space allowed). */
+function emojiOnly(body: string): string | undefined {
+  const match = /^:([a-zA-Z0-9_+-]+):\s?$/.exec(body);
+  if (!match) return undefined;
+  const name = normalizeEmojiName(match[1]!);
+  return isKnownEmoji(name) ? name : undefined;
+}
+
+export async function createIssueNote(
+  deps: Deps,
+  viewer: UserRow,
+  loaded: LoadedProject,
+  issue: IssueRow,
+  body: string,
+  createdAt?: string,
+): Promise<CreatedNote> {
+  return deps.db.kysely.transaction().execute(async (trx) => {
+    const at = now();
+    const emoji = emojiOnly(body);
+    const awardable = { type: ISSUE, id: issue.id, projectId: issue.project_id, authorId: issue.author_id };
+    if (emoji !== undefined && mayAward(viewer, awardable, emoji)) {
+      return { award: await awardIn(trx, viewer, awardable, emoji, at, { existingIsFine: true }) };
+    }
+    const stamp = createdAt ?? at;
+    const note = await insertNote(trx, {
+      project_id: issue.project_id,
+      noteable_type: ISSUE,
+      noteable_id: issue.id,
+      commit_id: null,
+      author_id: viewer.id,
+      note: body,
+      system: 0,
+      attachment: null,
+      line_code: null,
+      updated_by_id: null,
+      created_at: stamp,
+      updated_at: stamp,
+    });
+    const touched = (await updateIssue(trx, issue.id, { updated_at: at })) ?? issue;
+    await recordEvent(trx, {
+      projectId: issue.project_id,
+      authorId: viewer.id,
+      action: EventAction.Commented,
+      targetId: note.id,
+      targetType: 'Note',
+      at,
+    });
+    const payload = presentNoteHookPayload(
+      {
+        baseUrl: deps.config.externalUrl,
+        sshBase: deps.config.ssh.cloneUrlBase,
+        record: loaded,
+        actor: viewer,
+      },
+      note,
+      touched,
+    );
+    await enqueueProjectHooks(trx, issue.project_id, 'note_events', payload);
+    return { note };
+  });
+}
+
+export async function editNote(
+  deps: Deps,
+  viewer: UserRow,
+  loaded: LoadedProject,
+  note: NoteRow,
+  body: string,
+): Promise<NoteRow> {
+  if (!canAdminNote(viewer, loaded.access, note)) throw forbidden();
+  if (note.system === 1) return note;
+  const updated = await updateNote(deps.db.kysely, note.id, {
+    note: body,
+    updated_by_id: viewer.id,
+    updated_at: now(),
+  });
+  return updated ?? note;
+}
+
+export async function destroyNote(deps: Deps, viewer: UserRow, loaded: LoadedProject, note: NoteRow) {
+  if (!canAdminNote(viewer, loaded.access, note)) throw forbidden();
+  await deps.db.kysely.transaction().execute((trx) => deleteNote(trx, note.id));
+  return note;
+}

@@ -1,0 +1,169 @@
+// Issue pages: the page's issue ids from an index walk, then everything the Issue entity embeds for the
+// whole page in a fixed number of statements (projects, users, milestones, labels, votes, note counts,
+// the viewer's subscriptions), then presenters.
+import type { Deps } from '../deps.ts';
+import {
+  countIssuesUpTo,
+  findProjectIssue,
+  findIssueCounts,
+  labelTitlesByIssue,
+  listIssues,
+  userNoteCounts,
+  voteCounts,
+  type IssueListFilter,
+} from '../db/repositories/issues.ts';
+import { findProjectRecordsByIds } from '../db/repositories/projects.ts';
+import { usersByIds } from '../db/repositories/users.ts';
+import { milestonesByIds } from '../db/repositories/milestones.ts';
+import { subscriptionsOf } from '../db/repositories/subscriptions.ts';
+import { participatedIssueIds } from '../db/repositories/participants.ts';
+import { namespaceProjectIds } from '../db/repositories/group-projects.ts';
+import { projectAccessMany } from '../policies/access.ts';
+import { canReadConfidentialIssues, canReadIssues } from '../policies/issues.ts';
+import { presentIssue } from '../presenters/issue.ts';
+import type { Page } from '../http/pagination.ts';
+import type { Executor, IssueRow, NamespaceRow, ProjectRecord, UserRow } from '../db/types.ts';
+
+export type { IssueListFilter };
+
+export type PresentedIssue = ReturnType<typeof presentIssue>;
+
+export async function presentIssues(
+  deps: Deps,
+  viewer: UserRow,
+  issues: IssueRow[],
+  knownRecords: ProjectRecord[] = [],
+): Promise<PresentedIssue[]> {
+  if (issues.length === 0) return [];
+  const db = deps.db.kysely;
+  const ids = issues.map((issue) => issue.id);
+  const records = new Map(knownRecords.map((record) => [record.project.id, record]));
+  const missingProjects = [...new Set(issues.map((i) => i.project_id))].filter((id) => !records.has(id));
+  const userIds = issues.flatMap((issue) => [
+    issue.author_id,
+    ...(issue.assignee_id === null ? [] : [issue.assignee_id]),
+  ]);
+  const milestoneIds = issues.flatMap((issue) => (issue.milestone_id === null ? [] : [issue.milestone_id]));
+  const [projects, users, milestones, labels, votes, notes, subscriptions, participated] = await Promise.all([
+    findProjectRecordsByIds(db, missingProjects),
+    usersByIds(db, userIds),
+    milestonesByIds(db, milestoneIds),
+    labelTitlesByIssue(db, ids),
+    voteCounts(db, 'Issue', ids),
+    userNoteCounts(db, 'Issue', ids),
+    subscriptionsOf(db, 'Issue', ids, viewer.id),
+    participatedIssueIds(db, viewer.id, ids),
+  ]);
+  for (const record of projects) records.set(record.project.id, record);
+  const presented: PresentedIssue[] = [];
+  for (const issue of issues) {
+    const record = records.get(issue.project_id);
+    const author = users.get(issue.author_id);
+    if (!record || !author) continue; // deleted meanwhile
+    const participant =
+      issue.author_id === viewer.id || issue.assignee_id === viewer.id || participated.has(issue.id);
+    const vote = votes.get(issue.id);
+    presented.push(
+      presentIssue(
+        issue,
+        {
+          record,
+          labels: labels.get(issue.id) ?? [],
+          milestone: issue.milestone_id === null ? null : (milestones.get(issue.milestone_id) ?? null),
+          assignee: issue.assignee_id === null ? null : (users.get(issue.assignee_id) ?? null),
+          author,
+          subscribed: subscriptions.get(issue.id) ?? participant,
+          userNotesCount: notes.get(issue.id) ?? 0,
+          upvotes: vote?.up ?? 0,
+          downvotes: vote?.down ?? 0,
+        },
+        deps.config.externalUrl,
+      ),
+    );
+  }
+  return presented;
+}
+
+export async function presentIssueOne(deps: Deps, viewer: UserRow, issue: IssueRow, record?: ProjectRecord) {
+  const [presented] = await presentIssues(deps, viewer, [issue], record ? [record] : []);
+  return presented!;
+}
+
+/**
+ * X-Total of an issue list: the project's kept counts when the list is a whole project's (or its open or
+ * closed part) as the viewer sees it, else a count that stops at `cap` (undefined past it).
+ */
+export async function countIssueList(
+  deps: Deps,
+  filter: IssueListFilter,
+  cap: number,
+): Promise<number | undefined> {
+  const db = deps.db.kysely;
+  const plain =
+    filter.projectIds?.length === 1 &&
+    filter.authorId === undefined &&
+    filter.iid === undefined &&
+    filter.milestoneId === undefined &&
+    filter.milestoneTitle === undefined &&
+    !filter.noMilestone &&
+    (filter.labels?.titles.length ?? 0) === 0 &&
+    filter.confidential === undefined;
+  if (plain) {
+    const counts = await findIssueCounts(db, filter.projectIds![0]!);
+    if (filter.state === 'opened') return counts.opened;
+    if (filter.state === 'closed') return counts.total - counts.opened;
+    return counts.total;
+  }
+  const counted = await countIssuesUpTo(db, filter, cap);
+  return counted > cap ? undefined : counted;
+}
+
+export async function issueListPage(
+  deps: Deps,
+  viewer: UserRow,
+  filter: IssueListFilter,
+  page: Pick<Page, 'limit' | 'offset'>,
+  knownRecords: ProjectRecord[] = [],
+) {
+  const issues = await listIssues(deps.db.kysely, filter, page.limit, page.offset);
+  return presentIssues(deps, viewer, issues, knownRecords);
+}
+
+/** The confidentiality part of a project list's filter: none for reporters and up. */
+export function confidentialFilter(
+  viewer: UserRow,
+  canSeeAll: boolean,
+): IssueListFilter['confidential'] | undefined {
+  return canSeeAll ? undefined : { viewerId: viewer.id, visibleInProjects: [] };
+}
+
+/**
+ * A group's issues come from its projects whose issues the viewer may read; confidential ones from the
+ * projects where the viewer is a reporter or more, elsewhere only the viewer's own.
+ */
+export async function groupIssueScope(
+  db: Executor,
+  viewer: UserRow,
+  group: NamespaceRow,
+): Promise<{
+  projectIds: number[];
+  confidential: IssueListFilter['confidential'] | undefined;
+  records: ProjectRecord[];
+}> {
+  const records = await findProjectRecordsByIds(db, await namespaceProjectIds(db, group.id));
+  const access = await projectAccessMany(db, viewer, records);
+  const readable = records.filter((record) => canReadIssues(access.get(record.project.id)!, record));
+  const seeAll = readable.filter((record) => canReadConfidentialIssues(access.get(record.project.id)!));
+  return {
+    projectIds: readable.map((record) => record.project.id),
+    confidential:
+      seeAll.length === readable.length
+        ? undefined
+        : { viewerId: viewer.id, visibleInProjects: seeAll.map((record) => record.project.id) },
+    records: readable,
+  };
+}
+
+export function findIssueOfProject(deps: Deps, projectId: number, id: number): Promise<IssueRow | undefined> {
+  return findProjectIssue(deps.db.kysely, projectId, id);
+}

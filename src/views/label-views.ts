@@ -1,0 +1,53 @@
+// Labels of a project (unpaginated, A→Z) with their issue counts and the viewer's subscription, in three
+// statements. 8.13 counted as an anonymous user: nothing on a project that is not public.
+import type { Deps } from '../deps.ts';
+import {
+  findLabelById,
+  findLabelByTitle,
+  labelIssueCounts,
+  listProjectLabels,
+} from '../db/repositories/labels.ts';
+import { subscriptionsOf } from '../db/repositories/subscriptions.ts';
+import { presentLabel } from '../presenters/issue.ts';
+import { Visibility } from '../domain/types.ts';
+import type { LabelRow, ProjectRecord, UserRow } from '../db/types.ts';
+
+export async function presentLabels(deps: Deps, viewer: UserRow, record: ProjectRecord, labels: LabelRow[]) {
+  const db = deps.db.kysely;
+  const ids = labels.map((label) => label.id);
+  const counted = record.project.visibility_level === Visibility.Public;
+  const [counts, subscriptions] = await Promise.all([
+    counted ? labelIssueCounts(db, ids) : new Map<number, { open: number; closed: number }>(),
+    subscriptionsOf(db, 'Label', ids, viewer.id),
+  ]);
+  return labels.map((label) =>
+    presentLabel(label, {
+      openIssues: counts.get(label.id)?.open ?? 0,
+      closedIssues: counts.get(label.id)?.closed ?? 0,
+      subscribed: subscriptions.get(label.id) ?? false,
+    }),
+  );
+}
+
+export async function projectLabelList(deps: Deps, viewer: UserRow, record: ProjectRecord) {
+  return presentLabels(deps, viewer, record, await listProjectLabels(deps.db.kysely, record.project.id));
+}
+
+export async function presentLabelOne(deps: Deps, viewer: UserRow, record: ProjectRecord, label: LabelRow) {
+  const [presented] = await presentLabels(deps, viewer, record, [label]);
+  return presented!;
+}
+
+/** `:label_id` of the subscription routes: a label id or a title. */
+export async function findLabelByIdOrTitle(
+  deps: Deps,
+  projectId: number,
+  idOrTitle: string,
+): Promise<LabelRow | undefined> {
+  const db = deps.db.kysely;
+  if (/^\d{1,10}$/.test(idOrTitle)) {
+    const byId = await findLabelById(db, projectId, Number(idOrTitle));
+    if (byId) return byId;
+  }
+  return findLabelByTitle(db, projectId, idOrTitle);
+}

@@ -1,0 +1,29 @@
+// Milestones of a project, newest first, paginated; one milestone; a milestone's issues.
+import type { Deps } from '../deps.ts';
+import {
+  countMilestones,
+  findProjectMilestone,
+  listMilestones,
+  type MilestoneListFilter,
+} from '../db/repositories/milestones.ts';
+import { presentMilestone } from '../presenters/issue.ts';
+import type { Page } from '../http/pagination.ts';
+import type { MilestoneRow } from '../db/types.ts';
+
+export type { MilestoneListFilter };
+
+export function countMilestoneList(deps: Deps, filter: MilestoneListFilter): Promise<number> {
+  return countMilestones(deps.db.kysely, filter);
+}
+
+export async function milestoneListPage(deps: Deps, filter: MilestoneListFilter, page: Page) {
+  return (await listMilestones(deps.db.kysely, filter, page.limit, page.offset)).map(presentMilestone);
+}
+
+export function findMilestoneOfProject(
+  deps: Deps,
+  projectId: number,
+  id: number,
+): Promise<MilestoneRow | undefined> {
+  return findProjectMilestone(deps.db.kysely, projectId, id);
+}

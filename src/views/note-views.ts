@@ -1,0 +1,68 @@
+// Notes of an issue (oldest first, paginated) and award emoji of an issue or a note, each page with its
+// authors in one more statement.
+import type { Deps } from '../deps.ts';
+import { countNotes, findProjectNote, listNotes } from '../db/repositories/notes.ts';
+import { countAwards, findAward, listAwards } from '../db/repositories/award-emoji.ts';
+import { usersByIds } from '../db/repositories/users.ts';
+import { presentAwardEmoji, presentNote } from '../presenters/issue.ts';
+import type { Page } from '../http/pagination.ts';
+import type { AwardEmojiRow, NoteRow } from '../db/types.ts';
+
+export function countNoteList(deps: Deps, noteableType: string, noteableId: number): Promise<number> {
+  return countNotes(deps.db.kysely, noteableType, noteableId);
+}
+
+export async function presentNotes(deps: Deps, notes: NoteRow[]) {
+  const users = await usersByIds(
+    deps.db.kysely,
+    notes.map((note) => note.author_id),
+  );
+  return notes.flatMap((note) => {
+    const author = users.get(note.author_id);
+    return author ? [presentNote(note, author, deps.config.externalUrl)] : [];
+  });
+}
+
+export async function presentNoteOne(deps: Deps, note: NoteRow) {
+  const [presented] = await presentNotes(deps, [note]);
+  return presented!;
+}
+
+export async function noteListPage(deps: Deps, noteableType: string, noteableId: number, page: Page) {
+  return presentNotes(
+    deps,
+    await listNotes(deps.db.kysely, noteableType, noteableId, page.limit, page.offset),
+  );
+}
+
+export function findNoteOfProject(deps: Deps, projectId: number, id: number): Promise<NoteRow | undefined> {
+  return findProjectNote(deps.db.kysely, projectId, id);
+}
+
+export async function presentAwards(deps: Deps, awards: AwardEmojiRow[]) {
+  const users = await usersByIds(
+    deps.db.kysely,
+    awards.map((award) => award.user_id),
+  );
+  return awards.flatMap((award) => {
+    const user = users.get(award.user_id);
+    return user ? [presentAwardEmoji(award, user, deps.config.externalUrl)] : [];
+  });
+}
+
+export async function presentAwardOne(deps: Deps, award: AwardEmojiRow) {
+  const [presented] = await presentAwards(deps, [award]);
+  return presented!;
+}
+
+export function countAwardList(deps: Deps, type: string, id: number): Promise<number> {
+  return countAwards(deps.db.kysely, type, id);
+}
+
+export async function awardListPage(deps: Deps, type: string, id: number, page: Page) {
+  return presentAwards(deps, await listAwards(deps.db.kysely, type, id, page.limit, page.offset));
+}
+
+export function findAwardOf(deps: Deps, type: string, awardableId: number, id: number) {
+  return findAward(deps.db.kysely, type, awardableId, id);
+}

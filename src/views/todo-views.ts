@@ -1,0 +1,70 @@
+// A user's todos, newest first: the page, then its issues (as Issue entities), projects, project owners
+// and authors in a fixed number of statements. Todos whose issue the user can no longer read are left out.
+import type { Deps } from '../deps.ts';
+import { countTodos, findUserTodo, listTodos, type TodoListFilter } from '../db/repositories/todos.ts';
+import { issuesByIds } from '../db/repositories/issues.ts';
+import { findProjectRecordsByIds } from '../db/repositories/projects.ts';
+import { usersByIds } from '../db/repositories/users.ts';
+import { projectAccessMany } from '../policies/access.ts';
+import { canReadIssue } from '../policies/issues.ts';
+import { presentTodo } from '../presenters/issue.ts';
+import { presentIssues } from './issue-views.ts';
+import type { Page } from '../http/pagination.ts';
+import type { TodoRow, UserRow } from '../db/types.ts';
+
+export type { TodoListFilter };
+
+export async function presentTodos(deps: Deps, viewer: UserRow, todos: TodoRow[]) {
+  if (todos.length === 0) return [];
+  const db = deps.db.kysely;
+  const [issues, records] = await Promise.all([
+    issuesByIds(
+      db,
+      todos.filter((todo) => todo.target_type === 'Issue').map((todo) => todo.target_id),
+    ),
+    findProjectRecordsByIds(db, [...new Set(todos.map((todo) => todo.project_id))]),
+  ]);
+  const byProject = new Map(records.map((record) => [record.project.id, record]));
+  const access = await projectAccessMany(db, viewer, records);
+  const ownerIds = records.flatMap((record) =>
+    record.namespace.type === 'Group' || record.namespace.owner_id === null
+      ? []
+      : [record.namespace.owner_id],
+  );
+  const [users, presentedIssues] = await Promise.all([
+    usersByIds(db, [...todos.map((todo) => todo.author_id), ...ownerIds]),
+    presentIssues(deps, viewer, [...issues.values()], records),
+  ]);
+  const issueEntities = new Map(presentedIssues.map((issue) => [issue.id, issue]));
+  return todos.flatMap((todo) => {
+    const record = byProject.get(todo.project_id);
+    const issue = issues.get(todo.target_id);
+    const target = issueEntities.get(todo.target_id);
+    const author = users.get(todo.author_id);
+    if (!record || !issue || !target || !author) return [];
+    if (!canReadIssue(viewer, access.get(record.project.id)!, record, issue)) return [];
+    const owner =
+      record.namespace.type === 'Group' || record.namespace.owner_id === null
+        ? null
+        : (users.get(record.namespace.owner_id) ?? null);
+    return [
+      presentTodo(
+        todo,
+        { record, projectOwner: owner, author, target, targetUrl: target.web_url, body: issue.title },
+        deps.config.externalUrl,
+      ),
+    ];
+  });
+}
+
+export function countTodoList(deps: Deps, filter: TodoListFilter): Promise<number> {
+  return countTodos(deps.db.kysely, filter);
+}
+
+export async function todoListPage(deps: Deps, viewer: UserRow, filter: TodoListFilter, page: Page) {
+  return presentTodos(deps, viewer, await listTodos(deps.db.kysely, filter, page.limit, page.offset));
+}
+
+export function findTodoOfUser(deps: Deps, userId: number, id: number) {
+  return findUserTodo(deps.db.kysely, userId, id);
+}
