@@ -11,25 +11,8 @@ import { csrfTokenValid, pageContext, resolveWebSession } from './web-session.ts
 import { redirectToSignIn, sendPage } from './render.ts';
 import { registerSignIn } from './sign-in.tsx';
 import { registerDashboard } from './dashboard.tsx';
-
-/** No inline script anywhere; styles and scripts only from our own files; no framing. */
-export const PAGE_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-].join('; ');
-
-export function securityHeaders(reply: FastifyReply, csp = PAGE_CSP): void {
-  reply.header('content-security-policy', csp);
-  reply.header('x-frame-options', 'DENY');
-  reply.header('x-content-type-options', 'nosniff');
-  reply.header('referrer-policy', 'strict-origin-when-cross-origin');
-}
+import { registerProjectPages } from './project-pages.tsx';
+import { securityHeaders } from './security-headers.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -100,5 +83,6 @@ export function registerWeb(app: FastifyInstance, deps: Deps): void {
     });
     registerSignIn(web, deps);
     registerDashboard(web, deps);
+    registerProjectPages(web, deps);
   });
 }
