@@ -12,6 +12,7 @@ import { redirectToSignIn, sendPage } from './render.ts';
 import { registerSignIn } from './sign-in.tsx';
 import { registerDashboard } from './dashboard.tsx';
 import { registerProjectPages } from './project-pages.tsx';
+import { registerProfile } from './profile.tsx';
 import { securityHeaders } from './security-headers.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -82,6 +83,7 @@ export function registerWeb(app: FastifyInstance, deps: Deps): void {
       return sendErrorPage(deps, request, reply, 500);
     });
     registerSignIn(web, deps);
+    registerProfile(web, deps);
     registerDashboard(web, deps);
     registerProjectPages(web, deps);
   });
