@@ -12,6 +12,7 @@ import { registerUploadFiles } from './routes/web/uploads.ts';
 import { registerGitHttp } from './routes/git-http/routes.ts';
 import { registerCiApiV1 } from './routes/ci-v1/index.ts';
 import { registerHealth } from './routes/web/health.ts';
+import { registerWeb } from './routes/web/index.tsx';
 import { installRequestLog } from './http/request-log.ts';
 import { normaliseApiUrl } from './http/url-normalise.ts';
 
@@ -65,5 +66,6 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   registerCiApiV1(app, deps);
   registerUploadFiles(app, deps);
   registerHealth(app, deps);
+  registerWeb(app, deps);
   return app;
 }

@@ -579,6 +579,31 @@ export interface IssueCountsTable {
   total: number;
 }
 
+/** A signed-in browser (migration 025-web-sessions): the cookie's secret is stored only as its SHA-256. */
+export interface WebSessionsTable {
+  id: Generated<number>;
+  token_hash: string;
+  user_id: number;
+  csrf_token: string;
+  ip: string;
+  user_agent: string;
+  created_at: string;
+  expires_at: string;
+}
+
+/** One wrong password from an address, kept for the limiter's window. */
+export interface SignInFailuresTable {
+  id: Generated<number>;
+  address: string;
+  failed_at: string;
+}
+
+/** An address refused without a password check until banned_until. */
+export interface SignInBansTable {
+  address: string;
+  banned_until: string;
+}
+
 export interface Database {
   users: UsersTable;
   identities: IdentitiesTable;
@@ -621,4 +646,7 @@ export interface Database {
   subscriptions: SubscriptionsTable;
   todos: TodosTable;
   issue_counts: IssueCountsTable;
+  web_sessions: WebSessionsTable;
+  sign_in_failures: SignInFailuresTable;
+  sign_in_bans: SignInBansTable;
 }

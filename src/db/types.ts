@@ -15,6 +15,8 @@ export type UserChanges = Updateable<S.UsersTable>;
 
 export type EmailRow = Selectable<S.EmailsTable>;
 
+export type WebSessionRow = Selectable<S.WebSessionsTable>;
+
 /** An external sign-in of a user (LDAP, OAuth provider) as the user entity lists it. */
 export interface Identity {
   provider: string;
@@ -113,6 +115,8 @@ export interface ProjectListQuery {
   archived?: boolean;
   visibility?: number;
   search?: string;
+  /** Only the projects of this namespace (a user's or group's page). */
+  namespaceId?: number;
   /** Lists search description too; GET /projects/search matches name or path only. */
   searchDescription: boolean;
   orderBy: ProjectOrder;

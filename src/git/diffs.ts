@@ -212,3 +212,15 @@ export async function mergeBase(repoPath: string, a: string, b: string): Promise
   const result = await runGit(['merge-base', a, b], { cwd: repoPath });
   return result.code === 0 ? result.stdout.toString().trim() : undefined;
 }
+
+/**
+ * A commit as plain text for download: its diff against the first parent (`diff`) or the mail-formatted
+ * patch (`patch`, as `git format-patch` writes it), streamed.
+ */
+export function rawCommitPatch(repoPath: string, commit: string, form: 'diff' | 'patch') {
+  const args =
+    form === 'diff'
+      ? ['diff-tree', '-p', '--root', '--no-color', '--no-commit-id', '-M', commit]
+      : ['format-patch', '-1', '--stdout', '--no-color', '--root', commit];
+  return streamGit(args, { cwd: repoPath }).stdout;
+}

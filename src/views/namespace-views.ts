@@ -1,7 +1,7 @@
 // Namespaces as a caller sees them: administrators every namespace, others their own and the groups they
 // belong to. A page is two queries (ids, then rows).
 import type { Deps } from '../deps.ts';
-import { countNamespaces, listNamespaces } from '../db/repositories/namespaces.ts';
+import { countNamespaces, findUserNamespace, listNamespaces } from '../db/repositories/namespaces.ts';
 import { presentNamespace } from '../presenters/group.ts';
 import { listsEveryNamespace } from '../policies/groups.ts';
 import type { UserRow } from '../db/types.ts';
@@ -22,4 +22,9 @@ export async function namespaceListPage(
   page: { offset: number; limit: number },
 ) {
   return (await listNamespaces(deps.db.kysely, filterFor(viewer, search), page)).map(presentNamespace);
+}
+
+/** A user's personal namespace (whose id lists the projects on the user's page). */
+export function findUserNamespaceOf(deps: Deps, userId: number) {
+  return findUserNamespace(deps.db.kysely, userId);
 }

@@ -21,6 +21,7 @@ import { up as projectListOrder } from './017-project-list-order.ts';
 import { up as projectCounts } from './018-project-counts.ts';
 import { up as projectListWalks } from './019-project-list-walks.ts';
 import { up as issues } from './020-issues.ts';
+import { up as webSessions } from './025-web-sessions.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
@@ -41,6 +42,7 @@ const migrations: Array<[string, MigrationFn]> = [
   ['018-project-counts', projectCounts],
   ['019-project-list-walks', projectListWalks],
   ['020-issues', issues],
+  ['025-web-sessions', webSessions],
 ];
 
 function migrator(db: Db): Migrator {

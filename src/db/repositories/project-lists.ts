@@ -115,6 +115,7 @@ function filtered(db: Executor, query: ProjectListQuery) {
       break;
   }
   if (query.archived !== undefined) q = q.where('p.archived', '=', query.archived ? 1 : 0);
+  if (query.namespaceId !== undefined) q = q.where('p.namespace_id', '=', query.namespaceId);
   if (query.visibility !== undefined) q = q.where('p.visibility_level', '=', query.visibility);
   if (query.search !== undefined && query.search !== '') {
     const pattern = `%${query.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -132,7 +133,8 @@ function filtered(db: Executor, query: ProjectListQuery) {
  * caller's own lists count through the caller's memberships. A substring search counts its matches.
  */
 export async function countProjects(db: Executor, query: ProjectListQuery): Promise<number> {
-  const searching = query.search !== undefined && query.search !== '';
+  // The counters know nothing of namespaces: a namespace's list is counted.
+  const searching = (query.search !== undefined && query.search !== '') || query.namespaceId !== undefined;
   if (!searching && query.scope === 'all') return sumProjectCounts(db, query, 0);
   if (!searching && query.scope === 'visible') {
     // Visible = every project at the minimum level or above (counters) + the caller's projects below it

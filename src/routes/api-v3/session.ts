@@ -10,7 +10,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const params = requestParams(request);
     // GitLab read `email` first, then `login`.
     const login = optionalString(params, 'email') || optionalString(params, 'login');
-    const user = await signIn(deps, login, optionalString(params, 'password'));
+    const user = await signIn(deps, request.ip, login, optionalString(params, 'password'));
     reply.status(201);
     return presentCurrentUser(deps, user, true);
   });

@@ -7,6 +7,7 @@ import type { Deps } from '../../deps.ts';
 import { verifyPassword } from '../../services/users/passwords.ts';
 import { buildByGitToken } from '../../services/ci/builds.ts';
 import { findUserByLogin } from '../../services/users/session.ts';
+import { assertNotBanned, recordSignInFailure, SignInBanned } from '../../services/users/sign-in-limiter.ts';
 import { maySignIn } from '../../policies/users.ts';
 import type { CiBuildRow, UserRow } from '../../db/types.ts';
 import { BoundedMap } from '../../lib/bounded-map.ts';
@@ -16,6 +17,7 @@ export class GitHttpError extends Error {
     readonly status: number,
     readonly text: string,
     readonly challenge = false,
+    readonly headers: Record<string, string> = {},
   ) {
     super(text);
   }
@@ -83,10 +85,23 @@ export async function authenticateGitUser(deps: Deps, request: FastifyRequest): 
   // A build's token is not a user: routes.ts asks authenticateBuild for it first.
   if (login === 'gitlab-ci-token') throw accessDenied();
   if (login === '' || password === '') throw accessDenied();
+  // The shared limiter: a banned address is refused before any secret is compared.
+  try {
+    await assertNotBanned(deps, request.ip);
+  } catch (error) {
+    if (!(error instanceof SignInBanned)) throw error;
+    throw new GitHttpError(429, 'Too many failed sign-ins from this address; retry later', false, {
+      'Retry-After': String(error.retryAfterSeconds),
+    });
+  }
   const user = await findUserByLogin(deps, login);
-  if (!user) throw accessDenied();
-  const ok = sameSecret(password, user.authentication_token) || (await passwordMatches(user, password));
-  if (!ok) throw accessDenied();
+  const ok =
+    user !== undefined &&
+    (sameSecret(password, user.authentication_token) || (await passwordMatches(user, password)));
+  if (!ok) {
+    await recordSignInFailure(deps, request.ip);
+    throw accessDenied();
+  }
   if (!maySignIn(user)) throw new GitHttpError(403, 'Your account has been blocked.');
   return user;
 }

@@ -104,6 +104,7 @@ async function authorizeBuild(
 function sendError(reply: FastifyReply, error: unknown): FastifyReply {
   if (error instanceof GitHttpError) {
     if (error.challenge) reply.header('WWW-Authenticate', `Basic realm="${REALM}"`);
+    reply.headers(error.headers);
     return reply.code(error.status).type('text/plain; charset=utf-8').send(`${error.text}\n`);
   }
   throw error;

@@ -1,0 +1,92 @@
+// The frame of every page: head with the hashed stylesheet and script, the navigation bar (sign-in link
+// or the viewer's menu with a sign-out form), flash messages and the main landmark.
+import type { ComponentChildren } from 'preact';
+
+export interface PageContext {
+  viewer: { username: string; name: string; admin: boolean } | null;
+  /** The form token of this browser (session or anonymous cookie). */
+  csrfToken: string;
+  /** The request's path and query, for "sign in and come back". */
+  path: string;
+  assets: { stylesheet: string; script: string };
+}
+
+export interface Flash {
+  kind: 'notice' | 'alert';
+  text: string;
+}
+
+/** The hidden form token every form carries. */
+export function Csrf(props: { ctx: PageContext }) {
+  return <input type="hidden" name="authenticity_token" value={props.ctx.csrfToken} />;
+}
+
+export function Layout(props: {
+  ctx: PageContext;
+  title: string;
+  flash?: Flash | null;
+  children: ComponentChildren;
+}) {
+  const { ctx } = props;
+  return (
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="csrf-token" content={ctx.csrfToken} />
+        <title>{`${props.title} · Labrador`}</title>
+        <link rel="stylesheet" href={ctx.assets.stylesheet} />
+        <script src={ctx.assets.script} defer />
+      </head>
+      <body>
+        <a class="skip" href="#content">
+          Skip to content
+        </a>
+        <header class="navbar">
+          <a class="brand" href="/">
+            Labrador
+          </a>
+          <nav aria-label="Main" class="row">
+            <a href="/explore/projects">Explore</a>
+            {ctx.viewer ? (
+              <>
+                <a href="/projects/new">New project</a>
+                <a href={`/${ctx.viewer.username}`}>{ctx.viewer.username}</a>
+                <a href="/profile">Profile</a>
+                <form method="post" action="/users/sign_out">
+                  <Csrf ctx={ctx} />
+                  <button type="submit" class="link">
+                    Sign out
+                  </button>
+                </form>
+              </>
+            ) : (
+              <a href={`/users/sign_in?redirect_to=${encodeURIComponent(ctx.path)}`}>Sign in</a>
+            )}
+          </nav>
+        </header>
+        <main id="content">
+          {props.flash ? (
+            <p class={`flash ${props.flash.kind}`} role={props.flash.kind === 'alert' ? 'alert' : 'status'}>
+              {props.flash.text}
+            </p>
+          ) : null}
+          {props.children}
+        </main>
+      </body>
+    </html>
+  );
+}
+
+/** A page that only says what went wrong (404, 403, 422, 429). */
+export function ErrorPage(props: { ctx: PageContext; status: number; title: string; text: string }) {
+  return (
+    <Layout ctx={props.ctx} title={props.title}>
+      <h1>{props.title}</h1>
+      <p>{props.text}</p>
+      <p>
+        <a href="/">Back to the start page</a>
+      </p>
+    </Layout>
+  );
+}

@@ -1,0 +1,124 @@
+// READMEs as HTML: markdown-it with raw HTML off (a `<script>` in a README is shown as text), its link
+// check on (no `javascript:`, `vbscript:`, `file:` or non-image `data:` URLs), linkify for bare URLs,
+// tables and strikethrough built in, task lists as disabled checkboxes, fenced code highlighted.
+// Relative links and images resolve to the same ref (blob and raw URLs), external links get
+// rel="nofollow noreferrer noopener". Cached by blob id and base, since neither changes.
+import MarkdownIt from 'markdown-it';
+import { BoundedMap } from '../../lib/bounded-map.ts';
+import { highlightFence } from './highlight.ts';
+import { trustedHtml, type TrustedHtml } from './raw-html.tsx';
+
+export interface MarkdownBase {
+  /** `/<namespace>/<project>` */
+  projectPath: string;
+  ref: string;
+  /** The directory of the rendered file, '' at the root. */
+  dir: string;
+}
+
+const md = new MarkdownIt({ html: false, linkify: true, typographer: false, highlight: highlightFence });
+
+const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
+
+function resolveRelative(base: MarkdownBase, kind: 'blob' | 'raw', target: string): string {
+  const hash = target.indexOf('#');
+  const fragment = hash >= 0 ? target.slice(hash) : '';
+  const pathPart = hash >= 0 ? target.slice(0, hash) : target;
+  const segments = base.dir === '' ? [] : base.dir.split('/');
+  for (const segment of decodeURI(pathPart).split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') segments.pop();
+    else segments.push(segment);
+  }
+  return `${base.projectPath}/${kind}/${encodePath(base.ref)}/${encodePath(segments.join('/'))}${fragment}`;
+}
+
+function isRelative(url: string): boolean {
+  return url !== '' && !url.startsWith('#') && !url.startsWith('/') && !/^[a-z][a-z0-9+.-]*:/i.test(url);
+}
+
+md.core.ruler.push('labrador_links_and_tasks', (state) => {
+  const base = (state.env as { base?: MarkdownBase }).base;
+  for (const block of state.tokens) {
+    if (block.type !== 'inline' || !block.children) continue;
+    for (const token of block.children) {
+      if (token.type === 'link_open') {
+        const href = token.attrGet('href') ?? '';
+        if (base && isRelative(href)) {
+          try {
+            token.attrSet('href', resolveRelative(base, 'blob', href));
+          } catch {
+            token.attrSet('href', '#');
+          }
+        } else if (/^https?:/i.test(href)) {
+          token.attrSet('rel', 'nofollow noreferrer noopener');
+        }
+      } else if (token.type === 'image') {
+        const src = token.attrGet('src') ?? '';
+        if (base && isRelative(src)) {
+          try {
+            token.attrSet('src', resolveRelative(base, 'raw', src));
+          } catch {
+            token.attrSet('src', '');
+          }
+        }
+      }
+    }
+  }
+  // Task list items: `[ ]` / `[x]` at the start of a list item's first paragraph.
+  const tokens = state.tokens;
+  for (let i = 2; i < tokens.length; i++) {
+    const inline = tokens[i];
+    if (
+      inline.type !== 'inline' ||
+      tokens[i - 1].type !== 'paragraph_open' ||
+      tokens[i - 2].type !== 'list_item_open'
+    ) {
+      continue;
+    }
+    const match = /^\[([ xX])\] /.exec(inline.content);
+    const first = inline.children?.[0];
+    if (!match || !first || first.type !== 'text' || !first.content.startsWith(match[0])) continue;
+    first.content = first.content.slice(match[0].length);
+    const box = new state.Token('html_inline', '', 0);
+    box.content = `<input type="checkbox" class="task-list-item-checkbox" disabled${match[1] === ' ' ? '' : ' checked'} aria-label="task"> `;
+    inline.children!.unshift(box);
+    tokens[i - 2].attrJoin('class', 'task-list-item');
+    // The enclosing list.
+    for (let j = i - 3; j >= 0; j--) {
+      if (tokens[j].type === 'bullet_list_open' || tokens[j].type === 'ordered_list_open') {
+        if (tokens[j].level === tokens[i - 2].level - 1) {
+          if (!(tokens[j].attrGet('class') ?? '').includes('contains-task-list'))
+            tokens[j].attrJoin('class', 'contains-task-list');
+          break;
+        }
+      }
+    }
+  }
+});
+
+const cache = new BoundedMap<string, TrustedHtml>(200);
+
+/** Markdown as HTML. */
+export function renderMarkdown(text: string, base: MarkdownBase | undefined): TrustedHtml {
+  return trustedHtml(md.render(text, { base }));
+}
+
+/**
+ * A blob's Markdown as HTML, cached by blob id and base: a hit neither reads the blob nor renders it.
+ * `load` gives the text, or undefined when it cannot be shown (too large).
+ */
+export async function renderBlobMarkdown(
+  blobId: string,
+  base: MarkdownBase,
+  load: () => Promise<string | undefined>,
+): Promise<TrustedHtml | null> {
+  const key = `${blobId}\0${base.projectPath}\0${base.ref}\0${base.dir}`;
+  const cached = cache.get(key);
+  if (cached) return cached;
+  const text = await load();
+  if (text === undefined) return null;
+  const html = renderMarkdown(text, base);
+  cache.set(key, html);
+  return html;
+}

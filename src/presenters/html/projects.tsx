@@ -1,0 +1,190 @@
+// Project lists: the start page (your projects, starred), explore, a user's page and a group's page.
+import { Layout, type PageContext } from './layout.tsx';
+
+export interface ProjectSummary {
+  path_with_namespace: string;
+  name_with_namespace: string;
+  description: string | null;
+  star_count: number;
+  forks_count: number;
+  last_activity_at: string;
+  visibility_level: number;
+}
+
+export function visibilityName(level: number): string {
+  return level >= 20 ? 'Public' : level >= 10 ? 'Internal' : 'Private';
+}
+
+export function TimeAgo(props: { at: string }) {
+  return <time dateTime={props.at}>{props.at.slice(0, 16).replace('T', ' ')} UTC</time>;
+}
+
+export function ProjectList(props: { projects: ProjectSummary[]; empty: string }) {
+  if (props.projects.length === 0) return <p class="muted">{props.empty}</p>;
+  return (
+    <ul class="list" aria-label="Projects">
+      {props.projects.map((project) => (
+        <li key={project.path_with_namespace}>
+          <div class="row">
+            <a href={`/${project.path_with_namespace}`}>
+              <strong>{project.name_with_namespace}</strong>
+            </a>
+            <span class="muted">
+              <span class="badge">{visibilityName(project.visibility_level)}</span> ★ {project.star_count} ·
+              forks {project.forks_count} · updated <TimeAgo at={project.last_activity_at} />
+            </span>
+          </div>
+          {project.description ? <p class="muted">{project.description}</p> : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Previous/next links that keep the other query parameters. */
+export function Pager(props: {
+  base: string;
+  query: Record<string, string | undefined>;
+  page: number;
+  hasNext: boolean;
+}) {
+  const href = (page: number) => {
+    const search = new URLSearchParams();
+    for (const [key, value] of Object.entries(props.query)) if (value) search.set(key, value);
+    if (page > 1) search.set('page', String(page));
+    const text = search.toString();
+    return text ? `${props.base}?${text}` : props.base;
+  };
+  if (props.page <= 1 && !props.hasNext) return null;
+  return (
+    <nav class="pagination" aria-label="Pages">
+      {props.page > 1 ? <a href={href(props.page - 1)}>‹ Previous</a> : null}
+      <span class="muted">Page {props.page}</span>
+      {props.hasNext ? <a href={href(props.page + 1)}>Next ›</a> : null}
+    </nav>
+  );
+}
+
+export type DashboardTab = 'yours' | 'starred';
+
+export function DashboardPage(props: {
+  ctx: PageContext;
+  tab: DashboardTab;
+  projects: ProjectSummary[];
+  page: number;
+  hasNext: boolean;
+}) {
+  const tab = (name: DashboardTab, href: string, text: string) => (
+    <li>
+      <a href={href} aria-current={props.tab === name ? 'page' : undefined}>
+        {text}
+      </a>
+    </li>
+  );
+  return (
+    <Layout ctx={props.ctx} title="Projects">
+      <div class="row">
+        <h1>Projects</h1>
+        <a class="btn btn-primary" href="/projects/new">
+          New project
+        </a>
+      </div>
+      <ul class="tabs">
+        {tab('yours', '/', 'Your projects')}
+        {tab('starred', '/dashboard/projects/starred', 'Starred projects')}
+        <li>
+          <a href="/explore/projects">Explore projects</a>
+        </li>
+      </ul>
+      <ProjectList
+        projects={props.projects}
+        empty={
+          props.tab === 'yours'
+            ? 'You are not a member of any project yet.'
+            : 'You have not starred any project.'
+        }
+      />
+      <Pager
+        base={props.tab === 'yours' ? '/' : '/dashboard/projects/starred'}
+        query={{}}
+        page={props.page}
+        hasNext={props.hasNext}
+      />
+    </Layout>
+  );
+}
+
+export const EXPLORE_SORTS = {
+  latest_activity_desc: ['last_activity_at', 'Last updated'],
+  name_asc: ['name', 'Name'],
+  created_desc: ['created_at', 'Last created'],
+} as const;
+export type ExploreSort = keyof typeof EXPLORE_SORTS;
+
+export function ExplorePage(props: {
+  ctx: PageContext;
+  search: string;
+  sort: ExploreSort;
+  projects: ProjectSummary[];
+  page: number;
+  hasNext: boolean;
+}) {
+  return (
+    <Layout ctx={props.ctx} title="Explore projects">
+      <h1>Explore projects</h1>
+      {props.ctx.viewer ? null : (
+        <p>
+          These are the public projects.{' '}
+          <a href={`/users/sign_in?redirect_to=${encodeURIComponent(props.ctx.path)}`}>Sign in</a> to see
+          more.
+        </p>
+      )}
+      <form class="searchbar" method="get" action="/explore/projects" role="search">
+        <label>
+          Filter by name
+          <input type="search" name="search" value={props.search} />
+        </label>
+        <label>
+          Sort by
+          <select name="sort">
+            {Object.entries(EXPLORE_SORTS).map(([key, [, text]]) => (
+              <option value={key} selected={key === props.sort}>
+                {text}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit">Search</button>
+      </form>
+      <ProjectList projects={props.projects} empty="No projects found." />
+      <Pager
+        base="/explore/projects"
+        query={{ search: props.search, sort: props.sort === 'latest_activity_desc' ? undefined : props.sort }}
+        page={props.page}
+        hasNext={props.hasNext}
+      />
+    </Layout>
+  );
+}
+
+export function NamespacePage(props: {
+  ctx: PageContext;
+  title: string;
+  subtitle: string;
+  description?: string | null;
+  base: string;
+  projects: ProjectSummary[];
+  page: number;
+  hasNext: boolean;
+}) {
+  return (
+    <Layout ctx={props.ctx} title={props.title}>
+      <h1>{props.title}</h1>
+      <p class="muted">{props.subtitle}</p>
+      {props.description ? <p>{props.description}</p> : null}
+      <h2>Projects</h2>
+      <ProjectList projects={props.projects} empty="No projects to show." />
+      <Pager base={props.base} query={{}} page={props.page} hasNext={props.hasNext} />
+    </Layout>
+  );
+}

@@ -1,0 +1,21 @@
+// The one audited way raw HTML enters a page. Only two producers may feed it: the Markdown renderer
+// (markdown-it with raw HTML off and links checked, presenters/html/markdown.ts) and the highlighter
+// (highlight.js, which escapes the source it marks up). Everything else is escaped by Preact.
+export function RawHtml(props: { html: TrustedHtml; class?: string }) {
+  return <div class={props.class} dangerouslySetInnerHTML={{ __html: props.html.value }} />;
+}
+
+/** The same, inline: one highlighted line of code. */
+export function RawSpan(props: { html: TrustedHtml }) {
+  return <span dangerouslySetInnerHTML={{ __html: props.html.value }} />;
+}
+
+/** HTML produced by one of the trusted renderers; the brand keeps plain strings out of RawHtml. */
+export interface TrustedHtml {
+  readonly trusted: true;
+  readonly value: string;
+}
+
+export function trustedHtml(value: string): TrustedHtml {
+  return { trusted: true, value };
+}

@@ -1,0 +1,646 @@
+// The project and its repository as pages: the project page (clone URLs, README or first-push
+// instructions), tree, blob, commits, commit, branches and tags. Props are the API's presented shapes
+// and the git readers' values; every string is escaped by Preact except the RawHtml of Markdown and code.
+import type { ComponentChildren } from 'preact';
+import type { TreeEntry } from '../../git/trees.ts';
+import type { Commit } from '../../git/commits.ts';
+import type { FileDiff } from '../../git/diffs.ts';
+import { Layout, type PageContext } from './layout.tsx';
+import { TimeAgo, visibilityName } from './projects.tsx';
+import { RawHtml, RawSpan, type TrustedHtml } from './raw-html.tsx';
+
+export interface ProjectHead {
+  name: string;
+  name_with_namespace: string;
+  path_with_namespace: string;
+  description: string | null;
+  visibility_level: number;
+  star_count: number;
+  forks_count: number;
+  last_activity_at: string;
+  http_url_to_repo: string;
+  ssh_url_to_repo: string;
+  default_branch: string;
+}
+
+export type ProjectTab = 'files' | 'commits' | 'branches' | 'tags';
+
+const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
+
+/** `/<ns>/<p>/<kind>/<ref>/<path>` with each part encoded. */
+export function refUrl(project: ProjectHead, kind: string, ref: string, path = ''): string {
+  const tail = path === '' ? '' : `/${encodePath(path)}`;
+  return `/${project.path_with_namespace}/${kind}/${encodePath(ref)}${tail}`;
+}
+
+export function shortId(id: string): string {
+  return id.slice(0, 8);
+}
+
+export function commitTitle(message: string): string {
+  return message.split('\n', 1)[0];
+}
+
+function ProjectFrame(props: {
+  ctx: PageContext;
+  project: ProjectHead;
+  title: string;
+  tab: ProjectTab;
+  children: ComponentChildren;
+}) {
+  const { project } = props;
+  const base = `/${project.path_with_namespace}`;
+  const tab = (name: ProjectTab, href: string, text: string) => (
+    <li>
+      <a href={href} aria-current={props.tab === name ? 'page' : undefined}>
+        {text}
+      </a>
+    </li>
+  );
+  return (
+    <Layout ctx={props.ctx} title={props.title}>
+      <p class="muted">
+        <a href={base}>{project.name_with_namespace}</a>
+      </p>
+      <nav aria-label="Project">
+        <ul class="tabs">
+          {tab('files', base, 'Project')}
+          {tab('commits', refUrl(project, 'commits', project.default_branch), 'Commits')}
+          {tab('branches', `${base}/branches`, 'Branches')}
+          {tab('tags', `${base}/tags`, 'Tags')}
+        </ul>
+      </nav>
+      {props.children}
+    </Layout>
+  );
+}
+
+/** Branches and tags in a GET form: works without script (a Switch button), submits on change with it. */
+export function RefSwitcher(props: {
+  project: ProjectHead;
+  current: string;
+  branches: string[];
+  tags: string[];
+  destination: 'tree' | 'blob' | 'commits';
+  path: string;
+}) {
+  return (
+    <form class="searchbar" method="get" action={`/${props.project.path_with_namespace}/refs/switch`}>
+      <input type="hidden" name="destination" value={props.destination} />
+      <input type="hidden" name="path" value={props.path} />
+      <label>
+        Branch or tag
+        <select name="ref" data-autosubmit="">
+          <optgroup label="Branches">
+            {props.branches.map((name) => (
+              <option value={name} selected={name === props.current}>
+                {name}
+              </option>
+            ))}
+          </optgroup>
+          {props.tags.length > 0 ? (
+            <optgroup label="Tags">
+              {props.tags.map((name) => (
+                <option value={name} selected={name === props.current}>
+                  {name}
+                </option>
+              ))}
+            </optgroup>
+          ) : null}
+        </select>
+      </label>
+      <button type="submit">Switch</button>
+    </form>
+  );
+}
+
+function CloneUrls(props: { project: ProjectHead }) {
+  return (
+    <div class="clone">
+      <label for="clone-http">HTTP</label>
+      <input id="clone-http" type="text" readOnly value={props.project.http_url_to_repo} />
+      <button type="button" data-copy="clone-http" hidden>
+        Copy HTTP URL
+      </button>
+      <label for="clone-ssh">SSH</label>
+      <input id="clone-ssh" type="text" readOnly value={props.project.ssh_url_to_repo} />
+      <button type="button" data-copy="clone-ssh" hidden>
+        Copy SSH URL
+      </button>
+    </div>
+  );
+}
+
+/** Path crumbs: project root, then each directory of the path. */
+function Crumbs(props: { project: ProjectHead; ref: string; path: string }) {
+  const segments = props.path === '' ? [] : props.path.split('/');
+  return (
+    <nav aria-label="Path" class="mono">
+      <a href={refUrl(props.project, 'tree', props.ref)}>{props.project.name}</a>
+      {segments.map((segment, i) => (
+        <>
+          {' / '}
+          {i === segments.length - 1 ? (
+            <span>{segment}</span>
+          ) : (
+            <a href={refUrl(props.project, 'tree', props.ref, segments.slice(0, i + 1).join('/'))}>
+              {segment}
+            </a>
+          )}
+        </>
+      ))}
+    </nav>
+  );
+}
+
+function LastCommit(props: { project: ProjectHead; commit: Commit | undefined }) {
+  if (!props.commit) return null;
+  const c = props.commit;
+  return (
+    <p class="muted">
+      Last commit: <a href={`/${props.project.path_with_namespace}/commit/${c.id}`}>{shortId(c.id)}</a>{' '}
+      {commitTitle(c.message)} · {c.authorName} · <TimeAgo at={new Date(c.authoredDate).toISOString()} />
+    </p>
+  );
+}
+
+function TreeTable(props: { project: ProjectHead; ref: string; dir: string; entries: TreeEntry[] }) {
+  const full = (name: string) => (props.dir === '' ? name : `${props.dir}/${name}`);
+  return (
+    <div class="table-wrap">
+      <table aria-label="Files">
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Kind</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.dir !== '' ? (
+            <tr>
+              <td>
+                <a
+                  href={refUrl(props.project, 'tree', props.ref, props.dir.split('/').slice(0, -1).join('/'))}
+                >
+                  ..
+                </a>
+              </td>
+              <td />
+            </tr>
+          ) : null}
+          {props.entries.map((entry) => (
+            <tr>
+              <td class="mono">
+                {entry.type === 'commit' ? (
+                  <span>
+                    {entry.path} @ {shortId(entry.id)}
+                  </span>
+                ) : (
+                  <a
+                    href={refUrl(
+                      props.project,
+                      entry.type === 'tree' ? 'tree' : 'blob',
+                      props.ref,
+                      full(entry.path),
+                    )}
+                  >
+                    {entry.type === 'tree' ? `${entry.path}/` : entry.path}
+                  </a>
+                )}
+              </td>
+              <td class="muted">
+                {entry.type === 'tree' ? 'directory' : entry.type === 'commit' ? 'submodule' : 'file'}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export interface RefListing {
+  ref: string;
+  branches: string[];
+  tags: string[];
+}
+
+export function ProjectPage(props: {
+  ctx: PageContext;
+  project: ProjectHead;
+  tree?: { refs: RefListing; entries: TreeEntry[]; lastCommit: Commit | undefined };
+  readme?: { name: string; html: TrustedHtml | null };
+}) {
+  const { project } = props;
+  return (
+    <ProjectFrame ctx={props.ctx} project={project} title={project.name_with_namespace} tab="files">
+      <h1>{project.name}</h1>
+      {project.description ? <p>{project.description}</p> : null}
+      <p class="muted">
+        <span class="badge">{visibilityName(project.visibility_level)}</span> ★ {project.star_count} stars ·{' '}
+        {project.forks_count} forks · last activity <TimeAgo at={project.last_activity_at} />
+      </p>
+      <CloneUrls project={project} />
+      {props.tree ? (
+        <>
+          <RefSwitcher
+            project={project}
+            current={props.tree.refs.ref}
+            branches={props.tree.refs.branches}
+            tags={props.tree.refs.tags}
+            destination="tree"
+            path=""
+          />
+          <LastCommit project={project} commit={props.tree.lastCommit} />
+          <TreeTable project={project} ref={props.tree.refs.ref} dir="" entries={props.tree.entries} />
+          {props.readme ? (
+            <section class="file" aria-labelledby="readme-title">
+              <div class="file-head">
+                <h2 id="readme-title">{props.readme.name}</h2>
+              </div>
+              {props.readme.html ? (
+                <RawHtml class="md" html={props.readme.html} />
+              ) : (
+                <p class="muted">The README is too large to show here.</p>
+              )}
+            </section>
+          ) : null}
+        </>
+      ) : (
+        <section aria-labelledby="empty-title">
+          <h2 id="empty-title">The repository for this project is empty</h2>
+          <p>Push a first commit from an existing directory:</p>
+          <pre>
+            {[
+              'git init',
+              `git remote add origin ${project.http_url_to_repo}`,
+              'git add .',
+              'git commit -m "Initial commit"',
+              'git push -u origin master',
+            ].join('\n')}
+          </pre>
+        </section>
+      )}
+    </ProjectFrame>
+  );
+}
+
+export function TreePage(props: {
+  ctx: PageContext;
+  project: ProjectHead;
+  refs: RefListing;
+  path: string;
+  entries: TreeEntry[];
+  lastCommit: Commit | undefined;
+}) {
+  return (
+    <ProjectFrame
+      ctx={props.ctx}
+      project={props.project}
+      title={`${props.path || '/'} · ${props.project.path_with_namespace}`}
+      tab="files"
+    >
+      <h1>Files</h1>
+      <RefSwitcher
+        project={props.project}
+        current={props.refs.ref}
+        branches={props.refs.branches}
+        tags={props.refs.tags}
+        destination="tree"
+        path={props.path}
+      />
+      <Crumbs project={props.project} ref={props.refs.ref} path={props.path} />
+      <LastCommit project={props.project} commit={props.lastCommit} />
+      <TreeTable project={props.project} ref={props.refs.ref} dir={props.path} entries={props.entries} />
+      <p>
+        <a href={refUrl(props.project, 'commits', props.refs.ref, props.path)}>History of this directory</a>
+      </p>
+    </ProjectFrame>
+  );
+}
+
+export type BlobBody =
+  | { kind: 'code'; lines: TrustedHtml[] }
+  | { kind: 'markdown'; html: TrustedHtml }
+  | { kind: 'image' }
+  | { kind: 'binary' | 'too-large' };
+
+export function BlobPage(props: {
+  ctx: PageContext;
+  project: ProjectHead;
+  refs: RefListing;
+  path: string;
+  size: number;
+  body: BlobBody;
+}) {
+  const { project, refs, path, body } = props;
+  const raw = refUrl(project, 'raw', refs.ref, path);
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  return (
+    <ProjectFrame
+      ctx={props.ctx}
+      project={project}
+      title={`${path} · ${project.path_with_namespace}`}
+      tab="files"
+    >
+      <h1>{name}</h1>
+      <RefSwitcher
+        project={project}
+        current={refs.ref}
+        branches={refs.branches}
+        tags={refs.tags}
+        destination="blob"
+        path={path}
+      />
+      <Crumbs project={project} ref={refs.ref} path={path} />
+      <section class="file" aria-label={name}>
+        <div class="file-head">
+          <span class="muted">{props.size.toLocaleString('en')} bytes</span>
+          <span>
+            <a href={raw}>Raw</a> · <a href={refUrl(project, 'commits', refs.ref, path)}>History</a>
+          </span>
+        </div>
+        {body.kind === 'code' ? (
+          <div class="code">
+            <table>
+              <tbody>
+                {body.lines.map((line, i) => (
+                  <tr id={`L${i + 1}`}>
+                    <td class="ln">
+                      <a href={`#L${i + 1}`}>{i + 1}</a>
+                    </td>
+                    <td class="c">
+                      <RawSpan html={line} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : body.kind === 'markdown' ? (
+          <RawHtml class="md" html={body.html} />
+        ) : body.kind === 'image' ? (
+          <div class="blob-image">
+            <img src={raw} alt={name} />
+          </div>
+        ) : (
+          <p>
+            {body.kind === 'binary' ? 'This file is binary.' : 'This file is too large to show (over 1 MB).'}{' '}
+            <a href={raw} download={name}>
+              Download it
+            </a>
+            .
+          </p>
+        )}
+      </section>
+    </ProjectFrame>
+  );
+}
+
+function CommitRow(props: { project: ProjectHead; commit: Commit }) {
+  const c = props.commit;
+  return (
+    <li>
+      <div class="row">
+        <a href={`/${props.project.path_with_namespace}/commit/${c.id}`}>
+          <strong>{commitTitle(c.message)}</strong>
+        </a>
+        <span class="mono">{shortId(c.id)}</span>
+      </div>
+      <span class="muted">
+        {c.authorName} authored <TimeAgo at={new Date(c.authoredDate).toISOString()} />
+      </span>
+    </li>
+  );
+}
+
+export function CommitsPage(props: {
+  ctx: PageContext;
+  project: ProjectHead;
+  refs: RefListing;
+  path: string;
+  commits: Commit[];
+  page: number;
+  hasNext: boolean;
+}) {
+  const base = refUrl(props.project, 'commits', props.refs.ref, props.path);
+  return (
+    <ProjectFrame
+      ctx={props.ctx}
+      project={props.project}
+      title={`Commits · ${props.project.path_with_namespace}`}
+      tab="commits"
+    >
+      <h1>Commits{props.path ? ` of ${props.path}` : ''}</h1>
+      <RefSwitcher
+        project={props.project}
+        current={props.refs.ref}
+        branches={props.refs.branches}
+        tags={props.refs.tags}
+        destination="commits"
+        path={props.path}
+      />
+      {props.commits.length === 0 ? (
+        <p class="muted">No commits.</p>
+      ) : (
+        <ul class="list" aria-label="Commits">
+          {props.commits.map((commit) => (
+            <CommitRow project={props.project} commit={commit} />
+          ))}
+        </ul>
+      )}
+      <nav class="pagination" aria-label="Pages">
+        {props.page > 1 ? (
+          <a href={props.page === 2 ? base : `${base}?page=${props.page - 1}`}>‹ Newer</a>
+        ) : null}
+        {props.hasNext ? <a href={`${base}?page=${props.page + 1}`}>Older ›</a> : null}
+      </nav>
+    </ProjectFrame>
+  );
+}
+
+export interface DiffFile extends FileDiff {
+  additions: number;
+  deletions: number;
+}
+
+function DiffLines(props: { patch: string }) {
+  // The patch from its `---` line: file headers dropped, hunks numbered as git numbers them.
+  const rows: ComponentChildren[] = [];
+  let oldLine = 0;
+  let newLine = 0;
+  for (const line of props.patch.split('\n')) {
+    if (line.startsWith('--- ') || line.startsWith('+++ ') || line === '') continue;
+    const hunk = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(line);
+    if (hunk) {
+      oldLine = Number(hunk[1]);
+      newLine = Number(hunk[2]);
+      rows.push(
+        <tr class="hunk">
+          <td class="ln" />
+          <td class="ln" />
+          <td class="c">{line}</td>
+        </tr>,
+      );
+    } else if (line.startsWith('+')) {
+      rows.push(
+        <tr class="add">
+          <td class="ln" />
+          <td class="ln">{newLine++}</td>
+          <td class="c">{line}</td>
+        </tr>,
+      );
+    } else if (line.startsWith('-')) {
+      rows.push(
+        <tr class="del">
+          <td class="ln">{oldLine++}</td>
+          <td class="ln" />
+          <td class="c">{line}</td>
+        </tr>,
+      );
+    } else {
+      rows.push(
+        <tr>
+          <td class="ln">{oldLine++}</td>
+          <td class="ln">{newLine++}</td>
+          <td class="c">{line}</td>
+        </tr>,
+      );
+    }
+  }
+  return (
+    <div class="code diff">
+      <table>
+        <tbody>{rows}</tbody>
+      </table>
+    </div>
+  );
+}
+
+export function CommitPage(props: {
+  ctx: PageContext;
+  project: ProjectHead;
+  commit: Commit;
+  diffs: DiffFile[];
+  overflow: boolean;
+}) {
+  const { project, commit } = props;
+  const base = `/${project.path_with_namespace}/commit/${commit.id}`;
+  const added = props.diffs.reduce((sum, d) => sum + d.additions, 0);
+  const removed = props.diffs.reduce((sum, d) => sum + d.deletions, 0);
+  return (
+    <ProjectFrame
+      ctx={props.ctx}
+      project={project}
+      title={`${commitTitle(commit.message)} · ${shortId(commit.id)}`}
+      tab="commits"
+    >
+      <h1>{commitTitle(commit.message)}</h1>
+      <p class="mono">
+        Commit {commit.id}
+        {commit.parentIds.length > 0 ? ' · parents ' : ''}
+        {commit.parentIds.map((id, i) => (
+          <>
+            {i > 0 ? ' ' : ''}
+            <a href={`/${project.path_with_namespace}/commit/${id}`}>{shortId(id)}</a>
+          </>
+        ))}
+      </p>
+      <p class="muted">
+        {commit.authorName} &lt;{commit.authorEmail}&gt; authored{' '}
+        <TimeAgo at={new Date(commit.authoredDate).toISOString()} />
+      </p>
+      {commit.message.includes('\n') && commit.message.trim().includes('\n') ? (
+        <pre>{commit.message.trim()}</pre>
+      ) : null}
+      <p>
+        <a href={refUrl(project, 'tree', commit.id)}>Browse files</a> · <a href={`${base}.diff`}>Raw diff</a>{' '}
+        · <a href={`${base}.patch`}>Email patch</a>
+      </p>
+      <h2>
+        {props.diffs.length} changed files with {added} additions and {removed} deletions
+      </h2>
+      {props.overflow ? (
+        <p class="flash alert" role="status">
+          This diff is too large to show whole; some files are left out or shown without their changes. See
+          the <a href={`${base}.diff`}>raw diff</a> or the <a href={`${base}.patch`}>email patch</a>.
+        </p>
+      ) : null}
+      <ul class="list" aria-label="Changed files">
+        {props.diffs.map((diff, i) => (
+          <li>
+            <a href={`#diff-${i}`}>{diff.newPath}</a>{' '}
+            <span class="muted">
+              +{diff.additions} −{diff.deletions}
+            </span>
+          </li>
+        ))}
+      </ul>
+      {props.diffs.map((diff, i) => (
+        <section class="file" id={`diff-${i}`} aria-label={diff.newPath}>
+          <div class="file-head">
+            <strong class="mono">
+              {diff.renamedFile ? `${diff.oldPath} → ${diff.newPath}` : diff.newPath}
+              {diff.newFile ? ' (new file)' : diff.deletedFile ? ' (deleted)' : ''}
+            </strong>
+            <span class="muted">
+              +{diff.additions} −{diff.deletions}
+            </span>
+          </div>
+          {diff.tooLarge ? (
+            <p class="muted">This file's changes are too large to show.</p>
+          ) : diff.diff.startsWith('Binary files') ? (
+            <p class="muted">Binary file changed.</p>
+          ) : (
+            <DiffLines patch={diff.diff} />
+          )}
+        </section>
+      ))}
+    </ProjectFrame>
+  );
+}
+
+export function RefsPage(props: {
+  ctx: PageContext;
+  project: ProjectHead;
+  kind: 'branches' | 'tags';
+  refs: Array<{ name: string; commit: { id: string; message: string; authored_date: string } }>;
+}) {
+  const { project } = props;
+  const title = props.kind === 'branches' ? 'Branches' : 'Tags';
+  return (
+    <ProjectFrame
+      ctx={props.ctx}
+      project={project}
+      title={`${title} · ${project.path_with_namespace}`}
+      tab={props.kind}
+    >
+      <h1>{title}</h1>
+      {props.refs.length === 0 ? (
+        <p class="muted">No {props.kind} yet.</p>
+      ) : (
+        <ul class="list" aria-label={title}>
+          {props.refs.map((ref) => (
+            <li>
+              <div class="row">
+                <a href={refUrl(project, 'tree', ref.name)}>
+                  <strong>{ref.name}</strong>
+                </a>
+                {props.kind === 'branches' && ref.name === project.default_branch ? (
+                  <span class="badge">default</span>
+                ) : null}
+              </div>
+              <span class="muted">
+                <a href={`/${project.path_with_namespace}/commit/${ref.commit.id}`}>
+                  {shortId(ref.commit.id)}
+                </a>{' '}
+                {commitTitle(ref.commit.message)} ·{' '}
+                <TimeAgo at={new Date(ref.commit.authored_date).toISOString()} />
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </ProjectFrame>
+  );
+}

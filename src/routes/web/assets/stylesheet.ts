@@ -1,0 +1,84 @@
+// The one stylesheet of the pages, served from memory under a content-hashed URL (assets.ts). Kept in a
+// module so the bundle and the tests read the same text without copying files around.
+export const STYLESHEET = `
+:root {
+  --fg: #2e2e2e; --muted: #707070; --bg: #fff; --soft: #fafafa; --line: #e5e5e5;
+  --link: #1b69b6; --accent: #fc6d26; --good: #1aaa55; --bad: #db3b21;
+  --mono: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace;
+  --sans: system-ui, -apple-system, "Segoe UI", "DejaVu Sans", Roboto, sans-serif;
+}
+* { box-sizing: border-box; }
+html { -webkit-text-size-adjust: 100%; }
+body { margin: 0; font: 15px/1.5 var(--sans); color: var(--fg); background: var(--bg); }
+a { color: var(--link); text-decoration: none; }
+a:hover, a:focus { text-decoration: underline; }
+:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
+.skip { position: absolute; left: -9999px; }
+.skip:focus { left: 8px; top: 8px; background: #fff; padding: 4px 8px; z-index: 10; }
+.navbar { display: flex; flex-wrap: wrap; align-items: center; gap: 4px 16px; padding: 8px 16px;
+  background: #2b2b3d; color: #fff; }
+.navbar a, .navbar button.link { color: #fff; }
+.navbar .brand { font-weight: 700; margin-right: auto; }
+.navbar form { display: inline; margin: 0; }
+button.link { background: none; border: 0; padding: 0; font: inherit; cursor: pointer; color: var(--link); }
+main { max-width: 1100px; margin: 0 auto; padding: 16px; }
+h1 { font-size: 1.6em; margin: 8px 0 12px; } h2 { font-size: 1.3em; } h3 { font-size: 1.1em; }
+.muted { color: var(--muted); }
+.flash { padding: 8px 12px; border-radius: 4px; margin: 0 0 12px; border: 1px solid; }
+.flash.alert { background: #fbe5e1; border-color: #efb3a7; color: #8c2c1c; }
+.flash.notice { background: #e6f4ea; border-color: #a8d5b5; color: #1f5f33; }
+form.stack { display: grid; gap: 10px; max-width: 460px; }
+form.stack label { font-weight: 600; display: grid; gap: 4px; }
+input[type=text], input[type=password], input[type=email], input[type=search], select, textarea {
+  font: inherit; padding: 6px 8px; border: 1px solid #c7c7c7; border-radius: 4px; width: 100%; background: #fff; }
+textarea { min-height: 6em; font-family: var(--mono); }
+.btn, button[type=submit] { display: inline-block; font: inherit; padding: 6px 14px; border-radius: 4px;
+  border: 1px solid #c7c7c7; background: var(--soft); color: var(--fg); cursor: pointer; }
+.btn-primary, button.primary { background: #1aaa55; border-color: #168f48; color: #fff; }
+.btn-danger { background: var(--bad); border-color: #c0341d; color: #fff; }
+.tabs { display: flex; flex-wrap: wrap; gap: 4px 16px; border-bottom: 1px solid var(--line); margin: 0 0 12px;
+  padding: 0; list-style: none; }
+.tabs a { display: inline-block; padding: 6px 2px; color: var(--fg); }
+.tabs a[aria-current=page] { border-bottom: 2px solid var(--accent); font-weight: 600; }
+ul.list { list-style: none; margin: 0; padding: 0; border: 1px solid var(--line); border-radius: 4px; }
+ul.list > li { padding: 10px 12px; border-top: 1px solid var(--line); }
+ul.list > li:first-child { border-top: 0; }
+.row { display: flex; flex-wrap: wrap; gap: 4px 12px; align-items: baseline; justify-content: space-between; }
+.badge { display: inline-block; font-size: .8em; padding: 0 6px; border-radius: 8px; background: #eee;
+  color: #444; border: 1px solid #ddd; }
+.pagination { display: flex; gap: 12px; margin: 12px 0; }
+.searchbar { display: flex; flex-wrap: wrap; gap: 8px; margin: 0 0 12px; align-items: end; }
+.searchbar label { display: grid; gap: 2px; font-weight: 600; }
+.searchbar input[type=search] { width: 16em; }
+table { border-collapse: collapse; width: 100%; }
+th, td { text-align: left; padding: 6px 10px; border-bottom: 1px solid var(--line); vertical-align: top; }
+.table-wrap { overflow-x: auto; }
+code, pre, .mono { font-family: var(--mono); font-size: 13px; }
+pre { overflow-x: auto; background: var(--soft); padding: 8px; border: 1px solid var(--line); border-radius: 4px; }
+.clone { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 8px 0; }
+.clone input { width: auto; flex: 1 1 20em; font-family: var(--mono); }
+.file { border: 1px solid var(--line); border-radius: 4px; margin: 12px 0; }
+.file-head { display: flex; flex-wrap: wrap; justify-content: space-between; gap: 8px; padding: 6px 10px;
+  background: var(--soft); border-bottom: 1px solid var(--line); }
+.code { overflow-x: auto; }
+.code table { font-family: var(--mono); font-size: 13px; width: auto; min-width: 100%; }
+.code td { border: 0; padding: 0 10px; white-space: pre; }
+.code td.ln { text-align: right; color: var(--muted); user-select: none; width: 1%; }
+.code td.ln a { color: var(--muted); }
+.code tr:target td, .code tr:target td.ln a { background: #fff8c5; }
+.diff .add td.c { background: #e6ffec; } .diff .del td.c { background: #ffebe9; } .diff .hunk td { background: #f1f8ff; color: var(--muted); }
+.md { overflow-wrap: anywhere; }
+.md img { max-width: 100%; }
+.md table { width: auto; }
+.md th, .md td { border: 1px solid var(--line); }
+.md ul.contains-task-list { list-style: none; padding-left: 1.2em; }
+.blob-image img { max-width: 100%; display: block; margin: 12px auto; }
+.hljs-keyword, .hljs-selector-tag, .hljs-built_in, .hljs-type { color: #a626a4; }
+.hljs-string, .hljs-attr, .hljs-regexp, .hljs-addition { color: #50a14f; }
+.hljs-number, .hljs-literal, .hljs-symbol { color: #986801; }
+.hljs-comment, .hljs-quote { color: #6a737d; font-style: italic; }
+.hljs-title, .hljs-section, .hljs-name { color: #4078f2; }
+.hljs-variable, .hljs-template-variable, .hljs-params { color: #c18401; }
+.hljs-meta, .hljs-deletion { color: #e45649; }
+@media (max-width: 600px) { main { padding: 8px; } .navbar { padding: 8px; } h1 { font-size: 1.3em; } }
+`;

@@ -1,0 +1,90 @@
+// Pages for people at GitLab 8.13's paths, in one Fastify scope: security headers on every answer, the
+// session cookie read before each handler, the form token checked on every unsafe method (422 and
+// nothing done without it), and errors answered as pages (a signed-out visitor of something hidden is
+// sent to sign in and back; a signed-in one gets 404, as the API answers).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../../deps.ts';
+import { ApiError } from '../../errors.ts';
+import { ErrorPage } from '../../presenters/html/layout.tsx';
+import { registerAssets } from './assets.ts';
+import { csrfTokenValid, pageContext, resolveWebSession } from './web-session.ts';
+import { redirectToSignIn, sendPage } from './render.ts';
+import { registerSignIn } from './sign-in.tsx';
+import { registerDashboard } from './dashboard.tsx';
+import { registerProjectPages } from './project-pages.tsx';
+import { registerProfile } from './profile.tsx';
+import { securityHeaders } from './security-headers.ts';
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+const TITLES: Record<number, [string, string]> = {
+  400: ['Bad request', 'The request could not be understood.'],
+  403: ['Access denied', 'You are not allowed to do this.'],
+  404: ['Page not found', 'The page you were looking for does not exist, or you may not see it.'],
+  422: [
+    'The change you requested was rejected',
+    'The form was out of date or not sent from this site. Nothing was changed; reload the page and try again.',
+  ],
+  429: ['Too many requests', 'Retry later.'],
+};
+
+export function sendErrorPage(
+  deps: Deps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  text?: string,
+): FastifyReply {
+  const [title, fallback] = TITLES[status] ?? [
+    'Something went wrong',
+    'The server could not answer this request.',
+  ];
+  return sendPage(
+    reply,
+    <ErrorPage
+      ctx={pageContext(deps, request, reply)}
+      status={status}
+      title={title}
+      text={text ?? fallback}
+    />,
+    status,
+  );
+}
+
+export function registerWeb(app: FastifyInstance, deps: Deps): void {
+  registerAssets(app);
+  app.register(async (web) => {
+    web.decorateRequest('viewer', null);
+    web.decorateRequest('sudo', false);
+    web.decorateRequest('webSession', null);
+    web.addHook('onRequest', async (_request, reply) => {
+      securityHeaders(reply);
+      reply.header('cache-control', 'private, no-cache');
+    });
+    web.addHook('preHandler', async (request, reply) => {
+      await resolveWebSession(deps, request);
+      if (UNSAFE.has(request.method) && !csrfTokenValid(request)) {
+        return sendErrorPage(deps, request, reply, 422);
+      }
+    });
+    web.setErrorHandler(async (error: unknown, request, reply) => {
+      if (error instanceof ApiError) {
+        if (error.status === 401 && !request.viewer && request.method === 'GET') {
+          return redirectToSignIn(reply, request.url);
+        }
+        reply.headers(error.headers);
+        return sendErrorPage(deps, request, reply, error.status);
+      }
+      const status = (error as { statusCode?: number }).statusCode;
+      if (typeof status === 'number' && status >= 400 && status < 500) {
+        return sendErrorPage(deps, request, reply, status);
+      }
+      request.log.error({ err: error }, 'page failed');
+      return sendErrorPage(deps, request, reply, 500);
+    });
+    registerSignIn(web, deps);
+    registerProfile(web, deps);
+    registerDashboard(web, deps);
+    registerProjectPages(web, deps);
+  });
+}

@@ -1,0 +1,294 @@
+// /<namespace>/<project> and its repository pages. The project is loaded through the same loader and
+// access policy as the API (404 for a signed-in visitor who may not read it; a signed-out one is asked
+// to sign in); repository reads go through views/repository-pages.ts.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../../deps.ts';
+import { loadProject, type LoadedProject } from '../../http/loaders.ts';
+import { optionalInteger, optionalString, requestParams } from '../../http/params.ts';
+import { notFound, paramInvalid } from '../../errors.ts';
+import { presentProjectWithAccess } from '../../views/project-views.ts';
+import { branchList } from '../../views/branch-views.ts';
+import { projectTags } from '../../views/tag-views.ts';
+import {
+  blobView,
+  commitHistory,
+  commitPatch,
+  commitWithDiff,
+  defaultRefPoint,
+  directoryListing,
+  findReadme,
+  rawFile,
+  resolveRefPath,
+  smallFileText,
+  type RefPoint,
+} from '../../views/repository-pages.ts';
+import {
+  BlobPage,
+  CommitPage,
+  CommitsPage,
+  ProjectPage,
+  RefsPage,
+  TreePage,
+  refUrl,
+  type BlobBody,
+  type ProjectHead,
+} from '../../presenters/html/repository.tsx';
+import { renderBlobMarkdown } from '../../presenters/html/markdown.ts';
+import { highlightLines } from '../../presenters/html/highlight.ts';
+import type { TrustedHtml } from '../../presenters/html/raw-html.tsx';
+import { pageContext } from './web-session.ts';
+import { hiddenAsks, sendPage } from './render.ts';
+import { securityHeaders } from './security-headers.ts';
+
+interface ProjectParams {
+  namespace: string;
+  project: string;
+  '*'?: string;
+  sha?: string;
+}
+
+const README_MAX_BYTES = 512 * 1024;
+const IMAGE_TYPES: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  bmp: 'image/bmp',
+  ico: 'image/x-icon',
+};
+
+function extensionOf(path: string): string {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
+}
+
+/** A raw file is never a page of ours: sandboxed, never sniffed, and downloaded when a browser would render it. */
+const RAW_CSP = "sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'";
+const RENDERED_BY_BROWSERS = new Set(['html', 'htm', 'xhtml', 'svg', 'svgz', 'xml', 'xsl', 'xslt', 'pdf']);
+
+function contentDisposition(kind: 'inline' | 'attachment', filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
+export function registerProjectPages(web: FastifyInstance, deps: Deps): void {
+  const load = (request: FastifyRequest): Promise<LoadedProject> => {
+    const params = request.params as ProjectParams;
+    return hiddenAsks(request, () => loadProject(deps, request, `${params.namespace}/${params.project}`));
+  };
+  const head = async (loaded: LoadedProject): Promise<ProjectHead> =>
+    presentProjectWithAccess(deps, loaded, loaded.access);
+  const point = async (loaded: LoadedProject, request: FastifyRequest): Promise<RefPoint> => {
+    const rest = (request.params as ProjectParams)['*'] ?? '';
+    const found = await resolveRefPath(deps, loaded, rest);
+    if (!found) throw notFound();
+    return found;
+  };
+  const refs = (p: RefPoint) => ({ ref: p.ref, branches: p.branches, tags: p.tags });
+
+  web.get('/:namespace/:project', async (request, reply) => {
+    const loaded = await load(request);
+    const [project, at] = await Promise.all([head(loaded), defaultRefPoint(deps, loaded)]);
+    const ctx = pageContext(deps, request, reply);
+    if (!at) return sendPage(reply, <ProjectPage ctx={ctx} project={project} />);
+    const listing = await directoryListing(at);
+    const entries = listing?.entries ?? [];
+    const readmeEntry = findReadme(entries);
+    let readme: { name: string; html: TrustedHtml | null } | undefined;
+    if (readmeEntry) {
+      const markdown = /\.(md|markdown|mkd)$/i.test(readmeEntry.path);
+      const html = await renderBlobMarkdown(
+        `${readmeEntry.id}:${markdown ? 'md' : 'txt'}`,
+        { projectPath: `/${project.path_with_namespace}`, ref: at.ref, dir: '' },
+        async () => {
+          const text = await smallFileText(at, readmeEntry.path, README_MAX_BYTES);
+          // A plain-text README is shown as it is, escaped.
+          return text === undefined || markdown ? text : `~~~\n${text.replace(/~~~/g, '~ ~ ~')}\n~~~\n`;
+        },
+      );
+      readme = { name: readmeEntry.path, html };
+    }
+    return sendPage(
+      reply,
+      <ProjectPage
+        ctx={ctx}
+        project={project}
+        tree={{ refs: refs(at), entries, lastCommit: listing?.lastCommit }}
+        readme={readme}
+      />,
+    );
+  });
+
+  web.get('/:namespace/:project/refs/switch', async (request, reply) => {
+    const loaded = await load(request);
+    const params = requestParams(request);
+    const ref = optionalString(params, 'ref');
+    if (!ref) throw paramInvalid('ref');
+    const destination = optionalString(params, 'destination');
+    const kind = destination === 'blob' || destination === 'commits' ? destination : 'tree';
+    const path = optionalString(params, 'path') ?? '';
+    const project = { path_with_namespace: `${loaded.namespace.path}/${loaded.project.path}` } as ProjectHead;
+    return reply.redirect(refUrl(project, kind, ref, path), 302);
+  });
+
+  web.get('/:namespace/:project/tree/*', async (request, reply) => {
+    const loaded = await load(request);
+    const at = await point(loaded, request);
+    const [project, listing] = await Promise.all([head(loaded), directoryListing(at)]);
+    if (!listing) throw notFound();
+    return sendPage(
+      reply,
+      <TreePage
+        ctx={pageContext(deps, request, reply)}
+        project={project}
+        refs={refs(at)}
+        path={at.path}
+        entries={listing.entries}
+        lastCommit={listing.lastCommit}
+      />,
+    );
+  });
+
+  web.get('/:namespace/:project/blob/*', async (request, reply) => {
+    const loaded = await load(request);
+    const at = await point(loaded, request);
+    if (at.path === '') throw notFound();
+    const [project, file] = await Promise.all([head(loaded), blobView(at)]);
+    if (!file) throw notFound();
+    const extension = extensionOf(at.path);
+    let body: BlobBody;
+    if (IMAGE_TYPES[extension] && file.kind !== 'too-large') body = { kind: 'image' };
+    else if (file.kind !== 'text') body = { kind: file.kind };
+    else if (
+      /^(md|markdown|mkd)$/.test(extension) &&
+      optionalString(requestParams(request), 'viewer') !== 'source'
+    ) {
+      const dir = at.path.includes('/') ? at.path.slice(0, at.path.lastIndexOf('/')) : '';
+      const html = await renderBlobMarkdown(
+        file.id,
+        { projectPath: `/${project.path_with_namespace}`, ref: at.ref, dir },
+        async () => file.content,
+      );
+      body = html ? { kind: 'markdown', html } : { kind: 'too-large' };
+    } else body = { kind: 'code', lines: highlightLines(file.id, at.path, file.content) };
+    return sendPage(
+      reply,
+      <BlobPage
+        ctx={pageContext(deps, request, reply)}
+        project={project}
+        refs={refs(at)}
+        path={at.path}
+        size={file.size}
+        body={body}
+      />,
+    );
+  });
+
+  web.get('/:namespace/:project/raw/*', async (request, reply) => {
+    const loaded = await load(request);
+    const at = await point(loaded, request);
+    const file = at.path === '' ? undefined : await rawFile(at);
+    if (!file) throw notFound();
+    const name = at.path.slice(at.path.lastIndexOf('/') + 1);
+    const extension = extensionOf(at.path);
+    securityHeaders(reply, RAW_CSP);
+    reply.header('content-length', String(file.size));
+    if (IMAGE_TYPES[extension]) {
+      reply.type(IMAGE_TYPES[extension]).header('content-disposition', contentDisposition('inline', name));
+    } else if (file.binary) {
+      reply
+        .type('application/octet-stream')
+        .header('content-disposition', contentDisposition('attachment', name));
+    } else {
+      reply.type('text/plain; charset=utf-8');
+      if (RENDERED_BY_BROWSERS.has(extension)) {
+        reply.header('content-disposition', contentDisposition('attachment', name));
+      }
+    }
+    return reply.send(file.stream);
+  });
+
+  const commits = async (request: FastifyRequest, reply: FastifyReply, rest: string | undefined) => {
+    const loaded = await load(request);
+    const page = optionalInteger(requestParams(request), 'page') ?? 1;
+    if (page < 1 || page > 100_000) throw paramInvalid('page');
+    const at = await resolveRefPath(deps, loaded, rest ?? loaded.project.default_branch ?? 'master');
+    const project = await head(loaded);
+    if (!at) {
+      return sendPage(
+        reply,
+        <CommitsPage
+          ctx={pageContext(deps, request, reply)}
+          project={project}
+          refs={{ ref: project.default_branch, branches: [], tags: [] }}
+          path=""
+          commits={[]}
+          page={1}
+          hasNext={false}
+        />,
+      );
+    }
+    const history = await commitHistory(at, page);
+    return sendPage(
+      reply,
+      <CommitsPage
+        ctx={pageContext(deps, request, reply)}
+        project={project}
+        refs={refs(at)}
+        path={at.path}
+        commits={history.commits}
+        page={page}
+        hasNext={history.hasNext}
+      />,
+    );
+  };
+  web.get('/:namespace/:project/commits', (request, reply) => commits(request, reply, undefined));
+  web.get('/:namespace/:project/commits/*', (request, reply) =>
+    commits(request, reply, (request.params as ProjectParams)['*']),
+  );
+
+  web.get('/:namespace/:project/commit/:sha', async (request, reply) => {
+    const loaded = await load(request);
+    const sha = (request.params as ProjectParams).sha ?? '';
+    const raw = /^(.*)\.(diff|patch)$/.exec(sha);
+    if (raw) {
+      const stream = await commitPatch(deps, loaded, raw[1], raw[2] as 'diff' | 'patch');
+      if (!stream) throw notFound('Commit');
+      securityHeaders(reply, RAW_CSP);
+      return reply.type('text/plain; charset=utf-8').send(stream);
+    }
+    const [project, found] = await Promise.all([head(loaded), commitWithDiff(deps, loaded, sha)]);
+    if (!found) throw notFound('Commit');
+    return sendPage(
+      reply,
+      <CommitPage
+        ctx={pageContext(deps, request, reply)}
+        project={project}
+        commit={found.commit}
+        diffs={found.diffs}
+        overflow={found.overflow}
+      />,
+    );
+  });
+
+  web.get('/:namespace/:project/branches', async (request, reply) => {
+    const loaded = await load(request);
+    const [project, branches] = await Promise.all([head(loaded), branchList(deps, loaded)]);
+    return sendPage(
+      reply,
+      <RefsPage ctx={pageContext(deps, request, reply)} project={project} kind="branches" refs={branches} />,
+    );
+  });
+
+  web.get('/:namespace/:project/tags', async (request, reply) => {
+    const loaded = await load(request);
+    const [project, tags] = await Promise.all([head(loaded), projectTags(deps, loaded)]);
+    const withCommits = tags.flatMap((tag) => (tag.commit ? [{ name: tag.name, commit: tag.commit }] : []));
+    return sendPage(
+      reply,
+      <RefsPage ctx={pageContext(deps, request, reply)} project={project} kind="tags" refs={withCommits} />,
+    );
+  });
+}

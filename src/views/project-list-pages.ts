@@ -1,0 +1,51 @@
+// Project lists as the pages show them (the start page, explore, a user's and a group's page): the same
+// list queries and project presenter as GET /projects…, a page at a time with one extra row read to know
+// whether a next page exists (no count). A signed-out visitor reads the visible list as an external user
+// without memberships would: public projects only, exactly what the API's policies show to nobody.
+import type { Deps } from '../deps.ts';
+import { findUserByUsername } from '../db/repositories/users.ts';
+import { presentProjectRecords } from './project-views.ts';
+import { pageProjectList } from './project-views.ts';
+import { maySignIn } from '../policies/users.ts';
+import type { ProjectOrder, ProjectScope, UserRow } from '../db/types.ts';
+
+export const PROJECTS_PER_PAGE = 20;
+
+export interface ProjectListPageQuery {
+  scope: Extract<ProjectScope, 'member' | 'visible' | 'starred'>;
+  namespaceId?: number;
+  search?: string;
+  orderBy: Extract<ProjectOrder, 'last_activity_at' | 'name' | 'created_at'>;
+  /** 1-based. */
+  page: number;
+}
+
+export async function listProjectsPage(deps: Deps, viewer: UserRow | null, query: ProjectListPageQuery) {
+  if (!viewer && query.scope !== 'visible') return { projects: [], hasNext: false };
+  const records = await pageProjectList(
+    deps,
+    {
+      scope: query.scope,
+      viewerId: viewer?.id ?? 0,
+      external: viewer ? viewer.external === 1 : true,
+      namespaceId: query.namespaceId,
+      search: query.search,
+      searchDescription: true,
+      orderBy: query.orderBy,
+      sort: query.orderBy === 'name' ? 'asc' : 'desc',
+      archived: query.scope === 'visible' && query.namespaceId === undefined ? false : undefined,
+    },
+    { limit: PROJECTS_PER_PAGE + 1, offset: (query.page - 1) * PROJECTS_PER_PAGE },
+  );
+  const hasNext = records.length > PROJECTS_PER_PAGE;
+  const projects = await presentProjectRecords(deps, viewer, records.slice(0, PROJECTS_PER_PAGE));
+  return { projects, hasNext };
+}
+
+export type ListedProject = Awaited<ReturnType<typeof listProjectsPage>>['projects'][number];
+
+/** The user a profile page names (blocked users have no page, as GitLab answered 404). */
+export async function loadUserByUsernameOr404(deps: Deps, username: string): Promise<UserRow | undefined> {
+  const user = await findUserByUsername(deps.db.kysely, username);
+  return user && maySignIn(user) ? user : undefined;
+}
