@@ -28,3 +28,26 @@ export const USER_FULL_KEYS = [
   'external',
 ];
 export const USER_LOGIN_KEYS = [...USER_FULL_KEYS, 'private_token'];
+
+/** GitLab 8.13's Issue entity. */
+export const ISSUE_KEYS = [
+  'id',
+  'iid',
+  'project_id',
+  'title',
+  'description',
+  'state',
+  'created_at',
+  'updated_at',
+  'labels',
+  'milestone',
+  'assignee',
+  'author',
+  'subscribed',
+  'user_notes_count',
+  'upvotes',
+  'downvotes',
+  'due_date',
+  'confidential',
+  'web_url',
+];

@@ -194,7 +194,14 @@ function filtered(db: Executor, filter: IssueListFilter): IssueQuery {
       eb(
         'issues.milestone_id',
         'in',
-        eb.selectFrom('milestones as m').select('m.id').where('m.title', '=', title),
+        (filter.projectIds === undefined
+          ? eb.selectFrom('milestones as m')
+          : eb
+              .selectFrom('milestones as m')
+              .where('m.project_id', 'in', filter.projectIds.length > 0 ? filter.projectIds : [-1])
+        )
+          .select('m.id')
+          .where('m.title', '=', title),
       ),
     );
   }

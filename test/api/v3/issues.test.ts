@@ -10,29 +10,7 @@ import {
   type TestProject,
   type TestUser,
 } from '../../helpers/factory.ts';
-import { USER_BASIC_KEYS } from '../../helpers/entity-keys.ts';
-
-export const ISSUE_KEYS = [
-  'id',
-  'iid',
-  'project_id',
-  'title',
-  'description',
-  'state',
-  'created_at',
-  'updated_at',
-  'labels',
-  'milestone',
-  'assignee',
-  'author',
-  'subscribed',
-  'user_notes_count',
-  'upvotes',
-  'downvotes',
-  'due_date',
-  'confidential',
-  'web_url',
-];
+import { ISSUE_KEYS, USER_BASIC_KEYS } from '../../helpers/entity-keys.ts';
 
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 

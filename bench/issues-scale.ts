@@ -1,0 +1,163 @@
+// Does GET /projects/:id/issues cost the same on a project with 1,000,000 issues as on one with 100, on
+// page 1 and on page 201, whole and filtered to open issues?
+// Usage: node --import tsx bench/issues-scale.ts [issues=1000000] [requests=200]
+// (LABRADOR_DATABASE_URL=postgres://… to run on PostgreSQL, on an empty database.) Seeds both projects in
+// bulk through the database layer (a quarter of the issues closed, iids in order, the project's iid
+// counter raised to match), then times each list in-process (Fastify inject: no socket) as an
+// administrator, so every confidential issue is visible and X-Total comes from the kept counts.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { sql } from 'kysely';
+import { loadConfig } from '../src/config.ts';
+import { startServer } from '../src/server.ts';
+import { insertProject, NEW_PROJECT_SWITCHES } from '../src/db/repositories/projects.ts';
+import { findUserNamespace } from '../src/db/repositories/namespaces.ts';
+import { findUserByUsername } from '../src/db/repositories/users.ts';
+import { raiseInternalId } from '../src/db/repositories/issues.ts';
+
+const bigSize = Number(process.argv[2] ?? 1_000_000);
+const requests = Number(process.argv[3] ?? 200);
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labrador-bench-'));
+const config = loadConfig({
+  ...process.env,
+  LABRADOR_DATA_DIR: dataDir,
+  LABRADOR_ROOT_TOKEN: 'bench-root-token',
+  LABRADOR_ROOT_PASSWORD: 'bench-password-1234',
+  LABRADOR_LOG_LEVEL: 'warn',
+});
+const server = await startServer(config, pino({ level: 'warn' }));
+const db = server.deps.db.kysely;
+const root = (await findUserByUsername(db, 'root'))!;
+const namespace = (await findUserNamespace(db, root.id))!;
+
+async function makeProject(name: string): Promise<number> {
+  const at = new Date().toISOString();
+  const project = await insertProject(db, {
+    namespace_id: namespace.id,
+    creator_id: root.id,
+    name,
+    path: name,
+    description: '',
+    default_branch: 'master',
+    visibility_level: 0,
+    ...NEW_PROJECT_SWITCHES,
+    archived: 0,
+    star_count: 0,
+    import_url: null,
+    avatar: null,
+    runners_token: `runners-${name}`,
+    last_activity_at: at,
+    created_at: at,
+    updated_at: at,
+  });
+  return project.id;
+}
+
+/** `count` issues in multi-row statements of 1,000, 20 statements per transaction. */
+async function seed(projectId: number, count: number): Promise<void> {
+  const start = Date.parse('2016-01-01T00:00:00Z');
+  for (let done = 0; done < count;) {
+    await db.transaction().execute(async (trx) => {
+      for (let round = 0; round < 20 && done < count; round += 1) {
+        const rows = Array.from({ length: Math.min(1000, count - done) }, (_, k) => {
+          const n = done + k;
+          const at = new Date(start + n * 1000).toISOString();
+          const closed = n % 4 === 3 ? 1 : 0;
+          return {
+            project_id: projectId,
+            iid: n + 1,
+            title: `Issue ${n + 1}`,
+            description: 'Seeded',
+            author_id: root.id,
+            assignee_id: null,
+            updated_by_id: null,
+            milestone_id: null,
+            state: closed ? 'closed' : 'opened',
+            closed: closed as 0 | 1,
+            confidential: 0 as const,
+            due_date: null,
+            moved_to_id: null,
+            created_at: at,
+            updated_at: at,
+          };
+        });
+        await trx.insertInto('issues').values(rows).execute();
+        done += rows.length;
+      }
+    });
+  }
+  await raiseInternalId(db, projectId, 'issues', count);
+}
+
+interface Timing {
+  p50: number;
+  mean: number;
+}
+
+/** Times the URLs in turns (one request of each per round), so the machine's noise falls on all alike. */
+async function time(urls: string[]): Promise<Timing[]> {
+  const headers = { 'private-token': 'bench-root-token' };
+  for (const url of urls) {
+    for (let i = 0; i < 20; i++) {
+      const r = await server.app.inject({ method: 'GET', url, headers });
+      if (r.statusCode !== 200) throw new Error(`${url}: ${r.statusCode} ${r.body}`);
+    }
+  }
+  const samples: number[][] = urls.map(() => []);
+  for (let i = 0; i < requests; i++) {
+    for (const [index, url] of urls.entries()) {
+      const t0 = process.hrtime.bigint();
+      await server.app.inject({ method: 'GET', url, headers });
+      samples[index]!.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+  }
+  return samples.map((list) => {
+    list.sort((x, y) => x - y);
+    return { p50: list[Math.floor(list.length / 2)]!, mean: list.reduce((x, y) => x + y, 0) / list.length };
+  });
+}
+
+const small = await makeProject('small');
+const big = await makeProject('big');
+await seed(small, 100);
+const t0 = Date.now();
+await seed(big, bigSize);
+console.log(`seeded ${bigSize} issues in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+if (server.deps.db.dialect === 'postgres') await sql`vacuum analyze`.execute(db);
+
+console.log(
+  `\n${server.deps.db.dialect}, ${requests} rounds of sequential in-process requests (p50 / mean ms)`,
+);
+console.log(
+  'list'.padEnd(34),
+  '100 issues'.padStart(16),
+  `${bigSize} issues`.padStart(18),
+  'big ÷ small'.padStart(12),
+  'big ÷ small page 1'.padStart(19),
+);
+const show = (timing: Timing) => `${timing.p50.toFixed(2)} / ${timing.mean.toFixed(2)}`;
+for (const kind of ['issues', 'issues?state=opened', 'issues?order_by=updated_at&sort=asc']) {
+  const deep = `${kind}${kind.includes('?') ? '&' : '?'}page=201`;
+  const urls = [kind, kind, deep, deep].map(
+    (list, index) => `/api/v3/projects/${index % 2 ? big : small}/${list}`,
+  );
+  const [small1, big1, small201, big201] = (await time(urls)) as [Timing, Timing, Timing, Timing];
+  console.log(
+    kind.padEnd(34),
+    show(small1).padStart(16),
+    show(big1).padStart(18),
+    (big1.p50 / small1.p50).toFixed(2).padStart(12),
+  );
+  console.log(
+    deep.padEnd(34),
+    show(small201).padStart(16),
+    show(big201).padStart(18),
+    (big201.p50 / small201.p50).toFixed(2).padStart(12),
+    (big201.p50 / small1.p50).toFixed(2).padStart(19),
+  );
+}
+await server.close();
+if (process.env.BENCH_KEEP) console.log(`kept ${dataDir}`);
+else fs.rmSync(dataDir, { recursive: true, force: true });
