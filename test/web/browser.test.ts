@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
+import axe from 'axe-core';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { GitClient, listen, repoUrl } from '../helpers/git.ts';
 import { makeKey } from '../helpers/ssh.ts';
@@ -123,6 +124,60 @@ describe('pages in Chromium', { skip }, () => {
       await download;
     }
     assert.deepEqual(seen, []);
+    await context.close();
+  });
+
+  it('axe finds no serious or critical violation on any page type', async () => {
+    // axe is injected as a script, which the pages' CSP rightly refuses: this context bypasses it.
+    const context = await browser.newContext({ baseURL: base, bypassCSP: true });
+    const page = await context.newPage();
+    const audit = async (url: string) => {
+      await page.goto(url);
+      await page.addScriptTag({ content: axe.source });
+      const result = await page.evaluate(() =>
+        (window as unknown as { axe: typeof axe }).axe.run(document, {
+          runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] },
+        }),
+      );
+      return result.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${url}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    };
+    const found: string[] = [];
+    found.push(...(await audit('/users/sign_in')));
+    found.push(...(await audit('/explore/projects')));
+    await page.goto('/users/sign_in');
+    await page.getByLabel('Username or Email').fill('root');
+    await page.getByLabel('Password').fill(t.rootPassword);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Projects' }).waitFor();
+    const commit = (
+      await t.request(
+        'GET',
+        `/api/v3/projects/${encodeURIComponent('root/first-steps')}/repository/commits`,
+        {
+          token: t.rootToken,
+        },
+      )
+    ).body[0].id;
+    for (const url of [
+      '/',
+      '/root',
+      '/root/first-steps',
+      '/root/first-steps/tree/master/src',
+      '/root/first-steps/blob/master/src/main.js',
+      '/root/first-steps/commits/master',
+      `/root/first-steps/commit/${commit}`,
+      '/root/first-steps/branches',
+      '/profile',
+      '/profile/keys',
+      '/profile/account',
+      '/projects/new',
+      '/root/no-such-project',
+    ]) {
+      found.push(...(await audit(url)));
+    }
+    assert.deepEqual(found, []);
     await context.close();
   });
 });
