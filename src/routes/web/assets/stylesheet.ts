@@ -3,7 +3,7 @@
 export const STYLESHEET = `
 :root {
   --fg: #2e2e2e; --muted: #707070; --bg: #fff; --soft: #fafafa; --line: #e5e5e5;
-  --link: #1b69b6; --accent: #fc6d26; --good: #1aaa55; --bad: #db3b21;
+  --link: #1b69b6; --accent: #fc6d26; --good: #137a3e; --bad: #b3261e;
   --mono: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace;
   --sans: system-ui, -apple-system, "Segoe UI", "DejaVu Sans", Roboto, sans-serif;
 }
@@ -34,8 +34,10 @@ input[type=text], input[type=password], input[type=email], input[type=search], s
 textarea { min-height: 6em; font-family: var(--mono); }
 .btn, button[type=submit] { display: inline-block; font: inherit; padding: 6px 14px; border-radius: 4px;
   border: 1px solid #c7c7c7; background: var(--soft); color: var(--fg); cursor: pointer; }
-.btn-primary, button.primary { background: #1aaa55; border-color: #168f48; color: #fff; }
-.btn-danger { background: var(--bad); border-color: #c0341d; color: #fff; }
+.btn-primary, button.primary { background: var(--good); border-color: #0f6633; color: #fff; }
+.btn-danger, button.btn-danger { background: var(--bad); border-color: #8f1e18; color: #fff; }
+.navbar button.link { background: none; border: 0; padding: 0; color: #fff; }
+p a, span a { text-decoration: underline; }
 .tabs { display: flex; flex-wrap: wrap; gap: 4px 16px; border-bottom: 1px solid var(--line); margin: 0 0 12px;
   padding: 0; list-style: none; }
 .tabs a { display: inline-block; padding: 6px 2px; color: var(--fg); }
@@ -73,12 +75,12 @@ pre { overflow-x: auto; background: var(--soft); padding: 8px; border: 1px solid
 .md th, .md td { border: 1px solid var(--line); }
 .md ul.contains-task-list { list-style: none; padding-left: 1.2em; }
 .blob-image img { max-width: 100%; display: block; margin: 12px auto; }
-.hljs-keyword, .hljs-selector-tag, .hljs-built_in, .hljs-type { color: #a626a4; }
-.hljs-string, .hljs-attr, .hljs-regexp, .hljs-addition { color: #50a14f; }
-.hljs-number, .hljs-literal, .hljs-symbol { color: #986801; }
-.hljs-comment, .hljs-quote { color: #6a737d; font-style: italic; }
-.hljs-title, .hljs-section, .hljs-name { color: #4078f2; }
-.hljs-variable, .hljs-template-variable, .hljs-params { color: #c18401; }
-.hljs-meta, .hljs-deletion { color: #e45649; }
+.hljs-keyword, .hljs-selector-tag, .hljs-built_in, .hljs-type { color: #8b1f8b; }
+.hljs-string, .hljs-attr, .hljs-regexp, .hljs-addition { color: #2f6f2e; }
+.hljs-number, .hljs-literal, .hljs-symbol { color: #7a5200; }
+.hljs-comment, .hljs-quote { color: #5c6370; font-style: italic; }
+.hljs-title, .hljs-section, .hljs-name { color: #2a5db0; }
+.hljs-variable, .hljs-template-variable, .hljs-params { color: #7a5200; }
+.hljs-meta, .hljs-deletion { color: #b3261e; }
 @media (max-width: 600px) { main { padding: 8px; } .navbar { padding: 8px; } h1 { font-size: 1.3em; } }
 `;

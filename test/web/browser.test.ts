@@ -1,0 +1,183 @@
+// In a real browser (Debian's Chromium through playwright-core): a newcomer's path from the start page,
+// and pages that must never run a repository's script. Few and focused; page details are the inject
+// tests' business.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import axe from 'axe-core';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { GitClient, listen, repoUrl } from '../helpers/git.ts';
+import { makeKey } from '../helpers/ssh.ts';
+import { browserMissing, launchBrowser, newContext, watchForScript } from '../helpers/browser.ts';
+
+const skip = browserMissing();
+
+describe('pages in Chromium', { skip }, () => {
+  let t: TestApp;
+  let base: string;
+  let browser: Browser;
+  const client = new GitClient();
+
+  before(async () => {
+    t = await startTestApp();
+    base = await listen(t);
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('a newcomer signs in, creates a project, pushes, reads the README, a file, a commit, adds a key', async () => {
+    const context = await newContext(browser, base);
+    const page = await context.newPage();
+    const seen = watchForScript(page);
+
+    await page.goto('/');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign in' }).click();
+    await page.getByLabel('Username or Email').fill('root');
+    await page.getByLabel('Password').fill(t.rootPassword);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Projects' }).waitFor();
+
+    await page.getByRole('main').getByRole('link', { name: 'New project' }).click();
+    await page.getByLabel('Project name').fill('First Steps');
+    await page.getByLabel('Public').check();
+    await page.getByRole('button', { name: 'Create project' }).click();
+    await page.getByRole('heading', { name: 'The repository for this project is empty' }).waitFor();
+    assert.equal(new URL(page.url()).pathname, '/root/first-steps');
+
+    const dir = await client.workTree('first-steps');
+    fs.writeFileSync(path.join(dir, 'README.md'), '# Hello Labrador\n\nSee [the code](src/main.js).\n');
+    fs.mkdirSync(path.join(dir, 'src'));
+    fs.writeFileSync(
+      path.join(dir, 'src/main.js'),
+      Array.from({ length: 20 }, (_, i) => `console.log(${i + 1});`).join('\n') + '\n',
+    );
+    await client.ok(['add', '-A'], dir);
+    await client.ok(['commit', '-q', '-m', 'Add the first files'], dir);
+    await client.ok(['push', '-q', repoUrl(base, 'root/first-steps', 'root', t.rootPassword), 'master'], dir);
+
+    await page.reload();
+    await page.getByRole('heading', { name: 'Hello Labrador' }).waitFor();
+    await page.getByRole('link', { name: 'the code' }).click();
+    await page.locator('#L10').waitFor();
+    await page.getByRole('link', { name: '10', exact: true }).click();
+    assert.equal(new URL(page.url()).hash, '#L10');
+    assert.equal(await page.locator('#L10:target').count(), 1);
+
+    await page.getByRole('link', { name: 'Commits' }).click();
+    await page.getByRole('link', { name: 'Add the first files' }).click();
+    await page.getByRole('heading', { name: /2 changed files with 23 additions and 0 deletions/ }).waitFor();
+    assert.ok(await page.getByText('+console.log(20);').isVisible());
+
+    await page.goto('/profile/keys');
+    const key = makeKey(client.home, 'newcomer');
+    await page.getByLabel('Key', { exact: true }).fill(key.publicKey);
+    await page.getByLabel('Title').fill('my laptop');
+    await page.getByRole('button', { name: 'Add key' }).click();
+    await page.getByText('The SSH key was added.').waitFor();
+    assert.ok(await page.getByRole('list', { name: 'SSH keys' }).getByText('my laptop').isVisible());
+
+    assert.deepEqual(seen, []);
+    await context.close();
+  });
+
+  it("a repository's script never runs: README, HTML and SVG files, javascript: links", async () => {
+    const dir = await client.workTree('evil');
+    fs.writeFileSync(
+      path.join(dir, 'README.md'),
+      '# Evil\n\n<script>alert("readme")</script>\n\n<img src=x onerror=alert("img")>\n\n' +
+        '[click](javascript:alert("link")) <a href="javascript:alert(1)">raw link</a>\n',
+    );
+    fs.writeFileSync(path.join(dir, 'evil.html'), '<script>alert("html")</script><p>evil</p>\n');
+    fs.writeFileSync(
+      path.join(dir, 'evil.svg'),
+      '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(\'svg\')"><script>alert("svg")</script></svg>\n',
+    );
+    await client.ok(['add', '-A'], dir);
+    await client.ok(['commit', '-q', '-m', '<script>alert("message")</script>'], dir);
+    const created = await t.request('POST', '/api/v3/projects', {
+      token: t.rootToken,
+      body: { name: 'evil', visibility_level: 20 },
+    });
+    assert.equal(created.status, 201);
+    await client.ok(['push', '-q', repoUrl(base, 'root/evil', 'root', t.rootToken), 'master'], dir);
+
+    const context = await newContext(browser, base);
+    const page = await context.newPage();
+    const seen = watchForScript(page);
+    await page.goto('/root/evil');
+    await page.getByRole('heading', { name: 'Evil', exact: true }).waitFor();
+    for (const link of await page.getByRole('link', { name: /click|raw link/ }).all()) {
+      assert.doesNotMatch(String(await link.getAttribute('href')), /^javascript:/i);
+    }
+    await page.goto('/root/evil/blob/master/evil.html');
+    await page.goto('/root/evil/blob/master/evil.svg');
+    await page.goto('/root/evil/commits/master');
+    for (const name of ['evil.html', 'evil.svg']) {
+      // Served as attachments: the browser downloads them rather than opening a page of ours.
+      const download = page.waitForEvent('download');
+      await page.goto(`/root/evil/raw/master/${name}`).catch(() => undefined);
+      await download;
+    }
+    assert.deepEqual(seen, []);
+    await context.close();
+  });
+
+  it('axe finds no serious or critical violation on any page type', async () => {
+    // axe is injected as a script, which the pages' CSP rightly refuses: this context bypasses it.
+    const context = await browser.newContext({ baseURL: base, bypassCSP: true });
+    const page = await context.newPage();
+    const audit = async (url: string) => {
+      await page.goto(url);
+      await page.addScriptTag({ content: axe.source });
+      const result = await page.evaluate(() =>
+        (window as unknown as { axe: typeof axe }).axe.run(document, {
+          runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] },
+        }),
+      );
+      return result.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${url}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    };
+    const found: string[] = [];
+    found.push(...(await audit('/users/sign_in')));
+    found.push(...(await audit('/explore/projects')));
+    await page.goto('/users/sign_in');
+    await page.getByLabel('Username or Email').fill('root');
+    await page.getByLabel('Password').fill(t.rootPassword);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Projects' }).waitFor();
+    const commit = (
+      await t.request(
+        'GET',
+        `/api/v3/projects/${encodeURIComponent('root/first-steps')}/repository/commits`,
+        {
+          token: t.rootToken,
+        },
+      )
+    ).body[0].id;
+    for (const url of [
+      '/',
+      '/root',
+      '/root/first-steps',
+      '/root/first-steps/tree/master/src',
+      '/root/first-steps/blob/master/src/main.js',
+      '/root/first-steps/commits/master',
+      `/root/first-steps/commit/${commit}`,
+      '/root/first-steps/branches',
+      '/profile',
+      '/profile/keys',
+      '/profile/account',
+      '/projects/new',
+      '/root/no-such-project',
+    ]) {
+      found.push(...(await audit(url)));
+    }
+    assert.deepEqual(found, []);
+    await context.close();
+  });
+});
