@@ -67,7 +67,9 @@ function run(label, env, timings) {
         'tsx',
         '--test',
         '--test-concurrency=2',
-        '--test-timeout=180000',
+        // Only a bound on a hang: a test file of the runner or the process tests needed over 180 s on a
+        // two-core machine running several suites at once, and a test may not fail for being slow.
+        '--test-timeout=900000',
         '--test-reporter=spec',
         '--test-reporter-destination=stdout',
         `--test-reporter=${path.join(root, 'scripts/test-timings-reporter.mjs')}`,
@@ -147,8 +149,12 @@ const total = results.reduce(
 );
 const failed = results.some((result) => result.code !== 0) || total.fail > 0;
 for (const result of results) {
+  const exit =
+    result.code === 0 || result.fail > 0
+      ? ''
+      : ` (exit code ${result.code}: a file failed outside its tests)`;
   console.log(
-    `${result.label}: ${result.pass} passed, ${result.fail} failed, ${result.skipped} skipped in ${result.seconds} s`,
+    `${result.label}: ${result.pass} passed, ${result.fail} failed, ${result.skipped} skipped in ${result.seconds} s${exit}`,
   );
 }
 console.log(`\ntotal: ${total.pass} passed, ${total.fail} failed, ${total.skipped} skipped`);

@@ -186,7 +186,7 @@ describe('builds over API v3, driven by a runner', () => {
     assert.equal(download.headers['content-type'], 'application/octet-stream');
     assert.equal(download.headers['content-disposition'], 'attachment; filename=out.zip');
     assert.equal(download.headers['content-transfer-encoding'], 'binary');
-    assert.deepEqual(Buffer.from(download.text, 'latin1').length > 0, true);
+    assert.deepEqual(download.raw, zip, 'the bytes the runner uploaded');
 
     check = await take('check');
     const notYet = await api('POST', `/builds/${check.id}/retry`);
@@ -253,12 +253,14 @@ describe('builds over API v3, driven by a runner', () => {
     const before = await api('GET', '/builds/artifacts/master/download?job=compile');
     assert.equal(before.status, 200);
     assert.equal(before.headers['content-disposition'], 'attachment; filename=out.zip');
+    assert.deepEqual(before.raw, await makeZip({ 'out/app.bin': 'first' }));
     await finish(await take('check'), 'success');
     assert.equal(await pipelineStatus(second), 'success');
     const latest = await api('GET', '/builds/artifacts/master/download?job=compile');
     assert.equal(latest.status, 200);
     assert.equal(latest.headers['content-disposition'], 'attachment; filename=second.zip');
     assert.equal(Number(latest.headers['content-length']), zip.length);
+    assert.deepEqual(latest.raw, zip);
     for (const url of [
       '/builds/artifacts/master/download?job=check',
       '/builds/artifacts/master/download?job=nope',

@@ -7,11 +7,14 @@
 // transaction would queue every statement of the push (its rules too), so the gate could not be told
 // apart from a server that had not started the push at all.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createProject, createUser, type TestUser } from '../helpers/factory.ts';
 import { GitClient, listen, repoUrl } from '../helpers/git.ts';
+import { until } from '../helpers/wait.ts';
 import { repositoryPath } from '../../src/git/repository.ts';
 
 const onPostgres = Boolean(process.env.LABRADOR_TEST_PG_URL);
@@ -38,6 +41,13 @@ describe('a push waits for its record', { skip: onPostgres ? false : 'PostgreSQL
     const repoPath = repositoryPath(t.config.dataDir, owner.username, 'gated');
     const work = await client.workTree('gated', ['first', 'second']);
     const url = repoUrl(base, `${owner.username}/gated`, owner.username, owner.password);
+    const head = (await client.ok(['rev-parse', 'HEAD'], work)).trim();
+    // Where receive-pack unpacks a push before any ref may move (its quarantine, one per push).
+    const unpacked = () =>
+      fs
+        .readdirSync(path.join(repoPath, 'objects'))
+        .filter((name) => name.startsWith('tmp_objdir-incoming-'))
+        .some((name) => fs.existsSync(path.join(repoPath, 'objects', name, head.slice(0, 2), head.slice(2))));
 
     const locker = new pg.Client({ connectionString: t.config.databaseUrl });
     await locker.connect();
@@ -47,15 +57,16 @@ describe('a push waits for its record', { skip: onPostgres ? false : 'PostgreSQL
       // Blocks INSERTs into pushes (reads go on): the pending push cannot be committed.
       await locker.query('LOCK TABLE pushes IN SHARE ROW EXCLUSIVE MODE');
       pushing = client.run(['push', '-q', url, 'master'], work);
-      await waitFor(async () => {
+      await until('the push record to wait for the lock', async () => {
         const { rows } = await locker.query<{ count: string }>(
           `SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
            WHERE c.relname = 'pushes' AND NOT l.granted`,
         );
         return Number(rows[0].count) > 0;
       });
-      // The record is waiting; give git all the time it would need to apply the push if it could.
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // git has the pack meanwhile: it unpacks the pushed commit (the pack's first object) while the
+      // record waits. That is as far as it can get without the last bytes; the ref must not have moved.
+      await until('receive-pack to unpack the pushed commit', unpacked);
       const during = await client.run([
         '--git-dir',
         repoPath,
@@ -73,7 +84,6 @@ describe('a push waits for its record', { skip: onPostgres ? false : 'PostgreSQL
     const pushed = await pushing!;
     assert.equal(pushed.code, 0, pushed.stderr);
     await t.server.deps.pushQueue.drain();
-    const head = (await client.ok(['rev-parse', 'HEAD'], work)).trim();
     const branch = await t.request('GET', `/api/v3/projects/${project.id}/repository/branches/master`, {
       token: owner.token,
     });
@@ -83,11 +93,3 @@ describe('a push waits for its record', { skip: onPostgres ? false : 'PostgreSQL
     assert.equal(events.body[0].action_name, 'pushed new');
   });
 });
-
-async function waitFor(condition: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

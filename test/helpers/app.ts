@@ -41,6 +41,8 @@ export interface TestResponse {
   headers: Record<string, string | string[] | number | undefined>;
   body: any;
   text: string;
+  /** The body's bytes as sent (text is decoded as UTF-8). */
+  raw: Buffer;
 }
 
 let fingerprint: string | undefined;
@@ -199,7 +201,13 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
         body = response.body;
       }
     }
-    return { status: response.statusCode, headers: response.headers, body, text: response.body };
+    return {
+      status: response.statusCode,
+      headers: response.headers,
+      body,
+      text: response.body,
+      raw: response.rawPayload,
+    };
   };
 
   return {

@@ -60,11 +60,15 @@ export interface Instance {
   remove(): Promise<void>;
 }
 
-export async function createInstance(): Promise<Instance> {
+/**
+ * A new instance's data dir and database, migrated from the template (a first start all the same: no
+ * root, no stamps) unless `empty`, where nothing has run on the database yet.
+ */
+export async function createInstance(options: { empty?: boolean } = {}): Promise<Instance> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labrador-proc-'));
   const pgBase = process.env.LABRADOR_TEST_PG_URL;
-  const database = pgBase ? await createPostgresDatabase(pgBase) : undefined;
-  if (!database) await copySqliteTemplate(dataDir);
+  const database = pgBase ? await createPostgresDatabase(pgBase, { empty: options.empty }) : undefined;
+  if (!database && !options.empty) await copySqliteTemplate(dataDir);
   const rootToken = crypto.randomBytes(10).toString('hex');
   return {
     dataDir,

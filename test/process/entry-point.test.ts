@@ -158,11 +158,12 @@ describe('the entry point (node dist/main.mjs)', () => {
     try {
       await npm.ready();
       assert.equal((await fetch(`${npm.url}/-/health`)).status, 200);
-      const signalled = npm.signal('SIGTERM');
+      npm.signal('SIGTERM');
       assert.equal((await npm.exited).code, 0, npm.stderr);
-      await refusesConnections(Number(new URL(npm.url).port), 2000);
+      // The server itself got the signal and stopped on it (its own record), and nothing listens any more.
+      assert.match(npm.stdout, /SIGTERM: stopping/);
       assert.match(npm.stdout, /"msg":"stopped in \d+ ms"/);
-      assert.ok(Date.now() - signalled < 5000);
+      await refusesConnections(Number(new URL(npm.url).port));
     } finally {
       await npm.kill();
     }

@@ -212,13 +212,13 @@ describe('stopping on SIGTERM / SIGINT with work in flight', () => {
     return url.toString();
   }
 
-  it('SIGTERM: stops accepting, lets the clone and the POST finish, exits 0 within the bound', async () => {
+  it('SIGTERM: stops accepting, lets the clone and the POST finish, exits 0 without cutting anything', async () => {
     const { labrador, proxy, clone, target, post } = await startWorkInFlight(
       '15000',
       'written-while-stopping',
     );
     try {
-      const signalled = labrador.signal('SIGTERM');
+      labrador.signal('SIGTERM');
       await labrador.waitForOutput(/SIGTERM: stopping/);
       await refusesConnections(portOf(labrador));
       assert.equal(labrador.child.exitCode, null, 'still running while work is in flight');
@@ -232,10 +232,10 @@ describe('stopping on SIGTERM / SIGINT with work in flight', () => {
       assert.equal(post.status(), 201, 'the POST was answered');
 
       const exited = await labrador.exited;
-      const stopMs = Date.now() - signalled;
       assert.deepEqual(exited, { code: 0, signal: null }, labrador.stderr);
-      assert.ok(stopMs < 15_000, `stopped in ${stopMs} ms`);
+      // It stopped because the work was done, not because the 15 s bound ran out.
       assert.match(labrador.stdout, /"msg":"stopped in \d+ ms"/);
+      assert.doesNotMatch(labrador.stdout, /still busy after/);
     } finally {
       proxy.close();
       await labrador.kill();
@@ -248,11 +248,10 @@ describe('stopping on SIGTERM / SIGINT with work in flight', () => {
   it('SIGINT past the bound: connections are cut, the clone fails cleanly, the POST is neither answered nor stored', async () => {
     const { labrador, proxy, clone, target, post } = await startWorkInFlight('500', 'never-sent');
     try {
-      const signalled = labrador.signal('SIGINT');
+      labrador.signal('SIGINT');
       const exited = await labrador.exited;
-      const stopMs = Date.now() - signalled;
       assert.deepEqual(exited, { code: 0, signal: null }, labrador.stderr);
-      assert.ok(stopMs >= 500 && stopMs < 5000, `stopped in ${stopMs} ms`);
+      // The bound, not the work, ended it: it says so, and the work in flight was cut (below).
       assert.match(labrador.stdout, /still busy after 500 ms: closing the connections that are left/);
 
       await post.closed;

@@ -248,16 +248,34 @@ describe('git over SSH', () => {
     }
   });
 
-  it('closes a connection that does not authenticate in time', async () => {
+  it('closes a connection that does not authenticate in time, never one that did', async () => {
     const quick = await startTestSsh(t, { authTimeoutMs: 300, hostKeys: ssh.hostKeys });
+    // First an authenticated session: an upload-pack that waits for the client's wants.
+    const session = spawn(
+      'ssh',
+      [...sshArgs(keys.owner!, quick.port), 'git@127.0.0.1', `git-upload-pack '${project.fullPath}.git'`],
+      { stdio: ['pipe', 'pipe', 'pipe'] },
+    );
+    let stderr = '';
+    session.stderr.on('data', (chunk) => (stderr += chunk));
+    const sessionClosed = new Promise<number | null>((resolve) => session.once('close', resolve));
     try {
+      await new Promise((resolve) => session.stdout.once('data', resolve));
+      // Then a client that says hello and never authenticates: the server closes it, not the client.
       const socket = net.connect(quick.port, '127.0.0.1');
       socket.on('error', () => {});
-      // Read (and drop) the banner: a paused socket would never see the server close it.
-      socket.resume();
+      let greeting = '';
+      socket.on('data', (chunk: Buffer) => (greeting += chunk.toString('latin1')));
+      socket.write('SSH-2.0-silent_client\r\n');
       await new Promise((resolve) => socket.once('close', resolve));
-      await waitFor('the server to forget it', () => quick.server.connectionCount() === 0);
+      assert.match(greeting, /^SSH-2\.0-/, 'greeted, then closed');
+      await waitFor('the server to forget it', () => quick.server.connectionCount() === 1);
+      // The authenticated session began earlier, so a timer left running would have ended it first. It is
+      // still open: a flush (no wants) ends upload-pack normally, and ssh exits 0.
+      session.stdin.end('0000');
+      assert.equal(await sessionClosed, 0, stderr);
     } finally {
+      session.kill('SIGKILL');
       await quick.server.stop();
     }
   });

@@ -62,6 +62,16 @@ export async function migrate(db: Db): Promise<void> {
   if (db.dialect === 'postgres') await ensureChangeTriggers(db.kysely as unknown as Kysely<never>);
 }
 
+/**
+ * Runs the migrations up to and including `name` (in the migrator's order), nothing after it: a database
+ * as an older release left it, for the upgrade tests.
+ */
+export async function migrateTo(db: Db, name: string): Promise<void> {
+  if (!migrations.some(([known]) => known === name)) throw new Error(`no migration named ${name}`);
+  const { error } = await migrator(db).migrateTo(name);
+  if (error) throw error;
+}
+
 /** Names of the migrations not yet run on this database (reads only). */
 export async function pendingMigrations(db: Db): Promise<string[]> {
   const all = await migrator(db).getMigrations();
