@@ -6,11 +6,10 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import SQLite from 'better-sqlite3';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createProject, createUser, type TestProject, type TestUser } from '../helpers/factory.ts';
 import { GitClient, listen, repoUrl } from '../helpers/git.ts';
-import { mountSmallDisk, type SmallDisk } from '../helpers/small-disk.ts';
+import { emptyWriteAheadLog, mountSmallDisk, type SmallDisk } from '../helpers/small-disk.ts';
 
 const disk = mountSmallDisk(48);
 const skip = typeof disk === 'string' && process.env.CI !== 'true' ? disk : false;
@@ -56,9 +55,7 @@ describe('a push on a full disk', { skip }, () => {
       // Half the attempts with an empty write-ahead log, so the push's own record needs new space too.
       if (attempt % 2 === 0 && !t.config.databaseUrl) {
         small.free();
-        const sqlite = new SQLite(path.join(t.config.dataDir, 'labrador.sqlite3'));
-        sqlite.pragma('wal_checkpoint(TRUNCATE)');
-        sqlite.close();
+        emptyWriteAheadLog(t.config.dataDir);
       }
       small.fill();
       const push = await client.run(['push', 'origin', 'master'], work, {
