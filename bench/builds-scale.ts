@@ -1,5 +1,5 @@
-// Do GET /projects/:id/builds?per_page=100 and GET /projects/:id/pipelines cost the same on a project with
-// 1,000,000 builds as on one with 100, on page 1 and on page 201?
+// Do GET /projects/:id/builds (the default page of 20, and per_page=100) and GET /projects/:id/pipelines
+// cost the same on a project with 1,000,000 builds as on one with 100, on page 1 and on page 201?
 // Usage: node --import tsx bench/builds-scale.ts [builds=1000000] [requests=200]
 // (LABRADOR_DATABASE_URL=postgres://… to run on PostgreSQL, on an empty database.) Seeds both projects in
 // bulk through the database layer (five builds per pipeline, all on the repository's one commit), then
@@ -180,7 +180,7 @@ console.log(
   'big ÷ small page 1'.padStart(19),
 );
 const show = (timing: Timing) => `${timing.p50.toFixed(2)} / ${timing.mean.toFixed(2)}`;
-for (const kind of ['builds?per_page=100', 'pipelines']) {
+for (const kind of ['builds', 'builds?per_page=100', 'pipelines']) {
   const deep = `${kind}${kind.includes('?') ? '&' : '?'}page=201`;
   const urls = [kind, kind, deep, deep].map(
     (list, index) => `/api/v3/projects/${index % 2 ? big.id : small.id}/${list}`,

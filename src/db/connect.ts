@@ -50,7 +50,8 @@ function withStatementCache(database: SQLite.Database): SQLite.Database {
     get(target, property, receiver) {
       if (property === 'prepare') {
         return (sql: string) => {
-          if (/^\s*rollback\s*;?\s*$/i.test(sql)) return guardedRollback;
+          // Kysely's SqliteDriver sends exactly this text (CompiledQuery.raw('rollback')).
+          if (sql === 'rollback') return guardedRollback;
           let statement = statements.get(sql);
           if (!statement) {
             statement = target.prepare(sql);

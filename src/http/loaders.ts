@@ -16,7 +16,7 @@ import {
   findUserNamespace,
 } from '../db/repositories/namespaces.ts';
 import { findUserById } from '../db/repositories/users.ts';
-import { projectAccess, projectAccessFromRows, type ProjectAccess } from '../policies/access.ts';
+import { projectAccessFromRows, type ProjectAccess } from '../policies/access.ts';
 import { canCreateProjectsIn, canReadGroup, groupAccess, type GroupAccess } from '../policies/groups.ts';
 import { canDownloadCode, canWriteRepository } from '../policies/git-access.ts';
 import { forbidden, notFound } from '../errors.ts';
@@ -57,17 +57,25 @@ export function findProjectByFullPath(
 }
 
 /**
- * The one access rule for loading a project, whatever the surface (API, git HTTP, uploads): the record
- * with the caller's access when the caller may read it, else undefined (each surface answers its own 404).
+ * A project by `namespace/path` (uploads' URLs) with the caller's access, when the caller may read it,
+ * else undefined (the surface answers its own 404): the same one statement as loadProject and git's
+ * authorization, so every surface takes one road to a project's access.
  */
-export async function readableProject(
+export async function readableProjectByFullPath(
   deps: Deps,
   viewer: UserRow | null,
-  record: ProjectRecord | undefined,
+  namespacePath: string,
+  projectPath: string,
 ): Promise<LoadedProject | undefined> {
-  if (!record) return undefined;
-  const access = await projectAccess(deps.db.kysely, viewer, record);
-  return access.canRead ? { ...record, access } : undefined;
+  const found = await findProjectWithAccessRowsByFullPath(
+    deps.db.kysely,
+    namespacePath,
+    projectPath,
+    viewer?.id ?? null,
+  );
+  if (!found) return undefined;
+  const access = projectAccessFromRows(viewer, found.record, found.accessRows);
+  return access.canRead ? { ...found.record, access } : undefined;
 }
 
 /** The project named by `idParam` (default: the `:id` path parameter) if the caller may read it; else 404. */

@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import SQLite from 'better-sqlite3';
 
 export interface SmallDisk {
   dir: string;
@@ -14,7 +15,7 @@ export interface SmallDisk {
   unmount(): void;
 }
 
-/** Mounts a tmpfs of `megabytes`; undefined (with the reason) where mounting is not allowed. */
+/** Mounts a tmpfs of `megabytes`, or answers why it cannot (mounting needs root). */
 export function mountSmallDisk(megabytes: number): SmallDisk | string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'labrador-small-disk-'));
   try {
@@ -52,4 +53,14 @@ export function mountSmallDisk(megabytes: number): SmallDisk | string {
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Empties SQLite's write-ahead log in `dataDir` (a checkpoint that truncates it), so the next write must
+ * take new space rather than reuse the old log's pages: on a full disk it then fails with SQLITE_FULL.
+ */
+export function emptyWriteAheadLog(dataDir: string): void {
+  const sqlite = new SQLite(path.join(dataDir, 'labrador.sqlite3'));
+  sqlite.pragma('wal_checkpoint(TRUNCATE)');
+  sqlite.close();
 }

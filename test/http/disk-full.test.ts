@@ -6,13 +6,12 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import pino from 'pino';
 import { loadConfig } from '../../src/config.ts';
 import { startServer, type Server } from '../../src/server.ts';
 import { createPostgresDatabase } from '../helpers/app.ts';
-import { mountSmallDisk, type SmallDisk } from '../helpers/small-disk.ts';
+import { emptyWriteAheadLog, mountSmallDisk, type SmallDisk } from '../helpers/small-disk.ts';
 
 const ROOT_TOKEN = 'disk-full-root-token';
 const disk = mountSmallDisk(48);
@@ -63,9 +62,7 @@ describe('a full disk', { skip }, () => {
     const repositories = path.join(small.dir, 'data', 'repositories', 'root');
     if (!database) {
       // An empty write-ahead log: the next write must take new space instead of reusing the old log's.
-      const sqlite = new SQLite(path.join(small.dir, 'data', 'labrador.sqlite3'));
-      sqlite.pragma('wal_checkpoint(TRUNCATE)');
-      sqlite.close();
+      emptyWriteAheadLog(path.join(small.dir, 'data'));
     }
     lines.length = 0;
     small.fill();

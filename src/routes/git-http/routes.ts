@@ -275,7 +275,7 @@ export function registerGitHttp(app: FastifyInstance, deps: Deps): void {
         if (stderr.length < 4096) stderr += chunk.toString();
       });
       run.child.on('close', (code) => {
-        if (code !== 0) request.log.warn({ code, stderr }, 'git receive-pack failed');
+        if (code !== 0 && !run.refused()) request.log.warn({ code, stderr }, 'git receive-pack failed');
       });
       noCache(reply);
       // The response ends once the push is settled; its events, hooks and pipelines follow (deps.pushQueue).

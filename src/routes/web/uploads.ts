@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { resolveViewer } from '../../http/auth.ts';
 import { notFound } from '../../errors.ts';
-import { findProjectByFullPath, readableProject } from '../../http/loaders.ts';
+import { readableProjectByFullPath } from '../../http/loaders.ts';
 import { findUpload, isImageOrVideo, uploadContentType } from '../../storage/uploads.ts';
 
 /** An ASCII fallback name plus the exact UTF-8 one (RFC 6266), so any stored name is a valid header. */
@@ -26,10 +26,11 @@ export function registerUploadFiles(app: FastifyInstance, deps: Deps): void {
       { config: { public: true } },
       async (request, reply) => {
         const params = request.params as Record<string, string>;
-        const record = await readableProject(
+        const record = await readableProjectByFullPath(
           deps,
           request.viewer,
-          await findProjectByFullPath(deps, params.namespace, params.project),
+          params.namespace,
+          params.project,
         );
         if (!record) throw notFound('Project');
         const file = await findUpload(

@@ -9,7 +9,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { PassThrough, pipeline, type Readable } from 'node:stream';
+import { PassThrough, pipeline, Writable, type Readable } from 'node:stream';
 import type { ChildProcess } from 'node:child_process';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../../deps.ts';
@@ -18,12 +18,18 @@ import { hooksPath } from '../../git/protocol/server-hooks.ts';
 import { collectGarbageIfNeeded, repositoryExists } from '../../git/repository.ts';
 import { RefUpdateReader, type RefUpdate } from '../../git/protocol/pkt-line.ts';
 import { PushReportParser, reportedApplied, type PushReport } from '../../git/protocol/push-report.ts';
+import { pushRefusal } from '../../git/protocol/push-refusal.ts';
+import { storageFullCause } from '../../lib/storage-full.ts';
 import { processPush, recordPendingPush, settlePush } from './push.ts';
 import { pushNeedsHook } from '../../policies/git-access.ts';
 import { pushRulesFor } from './push-setup.ts';
 import { pushVerdicts } from './push-verdicts.ts';
 import type { PushRules } from '../../policies/push-rules.mjs';
 import type { GitAuthorization } from './git-access.ts';
+
+/** What a client is told when its push cannot be put on record (`! [remote rejected] … (<this>)`). */
+const PUSH_STORAGE_FULL = 'Insufficient Storage: the server has no space left on device; try again later';
+const PUSH_NOT_RECORDED = 'The push could not be recorded; try again.';
 
 interface PushSetup {
   env: Record<string, string>;
@@ -135,6 +141,8 @@ export interface ReceivePackRun {
   child: ChildProcess;
   /** receive-pack's stdout, ended only after the push has been settled. */
   output: Readable;
+  /** Whether the push was refused before receive-pack could finish (already logged, client told). */
+  refused(): boolean;
 }
 
 /** Starts receive-pack for an authorized pusher (auth.user set), reading the client's stream `input`. */
@@ -160,25 +168,60 @@ export async function startReceivePack(
   // Settling waits for the recording: git holds off applying the push until it is done (RefUpdateReader),
   // but a client that sends bytes after its pack could get git's report first.
   let recording: Promise<unknown> = Promise.resolve();
+  /** Set when the push could not be put on record: receive-pack is stopped and the client told why. */
+  let refusal: Buffer | null = null;
   const reader = new RefUpdateReader((commands, asked) => {
     const step = (async () => {
       capabilities = asked;
       if (commands.length === 0) return;
       pushed = commands;
-      pushId = await recordPendingPush(deps, auth.record.project.id, auth.user!.id, commands);
-      // Before receive-pack gets the end of the request, so before its hook can look.
-      if (setup.verdictsFile) {
-        const verdicts = await pushVerdicts(auth.repoPath, setup.rules, commands);
-        await fs.writeFile(setup.verdictsFile, verdicts, { mode: 0o600 });
+      try {
+        pushId = await recordPendingPush(deps, auth.record.project.id, auth.user!.id, commands);
+        // Before receive-pack gets the end of the request, so before its hook can look.
+        if (setup.verdictsFile) {
+          const verdicts = await pushVerdicts(auth.repoPath, setup.rules, commands);
+          await fs.writeFile(setup.verdictsFile, verdicts, { mode: 0o600 });
+        }
+      } catch (error) {
+        // Nothing may move without its record. The rest of the request is read and dropped, so the
+        // client (still sending its pack) gets the reason instead of a cut connection.
+        const full = storageFullCause(error);
+        if (full) options.log.error(`storage full: ${full} (push refused)`);
+        else options.log.error({ err: error }, 'recording a push failed');
+        refusal = pushRefusal(
+          commands.map((command) => command.ref),
+          asked,
+          full ? PUSH_STORAGE_FULL : PUSH_NOT_RECORDED,
+        );
+        pushId = undefined;
+        child.kill();
       }
     })();
-    // A failure ends the request through the reader (receive-pack is stopped); nothing to settle then.
     recording = step.catch(() => {});
     return step;
   });
   const child = prestarted?.child ?? spawnReceivePack(deps, auth, setup, options.stateless);
   child.stdin!.on('error', () => {});
-  pipeline(input, reader, child.stdin!, (error) => {
+  // receive-pack's input, dropped once the push is refused (the process is gone by then).
+  const toGit = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      const stdin = child.stdin!;
+      if (refusal || stdin.destroyed || !stdin.writable) return callback();
+      if (stdin.write(chunk)) return callback();
+      const go = () => {
+        stdin.off('drain', go);
+        stdin.off('close', go);
+        callback();
+      };
+      stdin.on('drain', go);
+      stdin.on('close', go);
+    },
+    final(callback) {
+      child.stdin!.end();
+      callback();
+    },
+  });
+  pipeline(input, reader, toGit, (error) => {
     if (error && child.exitCode === null) {
       options.log.warn({ err: error }, 'git-receive-pack input stream failed');
       child.kill();
@@ -223,11 +266,12 @@ export async function startReceivePack(
   child.on('close', () => {
     if (setup.verdictsFile) void fs.rm(setup.verdictsFile, { force: true }).catch(() => {});
     void settleOnce(null).finally(() => {
+      if (refusal && !output.destroyed) output.write(refusal);
       // A client gone early has had the output destroyed (closed) already.
       if (output.closed) setImmediate(enqueueProcessing);
       else output.once('close', () => setImmediate(enqueueProcessing));
       output.end();
     });
   });
-  return { child, output };
+  return { child, output, refused: () => refusal !== null };
 }
