@@ -158,3 +158,8 @@ export type { CiBuildType } from './schema.ts';
 export type ReleaseRow = Selectable<S.ReleasesTable>;
 
 export type RepositoryMoveRow = Selectable<S.RepositoryMovesTable>;
+
+export type MergeRequestRow = Selectable<S.MergeRequestsTable>;
+export type NewMergeRequest = Insertable<S.MergeRequestsTable>;
+export type MergeRequestChanges = Updateable<S.MergeRequestsTable>;
+export type { MergeRequestState, MergeStatus } from './schema.ts';

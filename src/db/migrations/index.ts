@@ -20,6 +20,7 @@ import { up as deployKeys } from './016-deploy-keys.ts';
 import { up as projectListOrder } from './017-project-list-order.ts';
 import { up as projectCounts } from './018-project-counts.ts';
 import { up as projectListWalks } from './019-project-list-walks.ts';
+import { up as mergeRequests } from './040-merge-requests.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
@@ -39,6 +40,7 @@ const migrations: Array<[string, MigrationFn]> = [
   ['017-project-list-order', projectListOrder],
   ['018-project-counts', projectCounts],
   ['019-project-list-walks', projectListWalks],
+  ['040-merge-requests', mergeRequests],
 ];
 
 function migrator(db: Db): Migrator {

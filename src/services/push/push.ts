@@ -30,6 +30,11 @@ import { presentPushPayload, systemPushPayload, type PushPayload } from '../../p
 import { enqueueProjectHooks, enqueueSystemHooks } from '../hooks/hook-outbox.ts';
 import { createsDefaultBranch, protectCreatedDefaultBranch } from './default-branch-protection.ts';
 import { createPipeline, planPipeline, type PipelinePlan } from '../ci/pipelines.ts';
+import {
+  applyMergeRequestRefresh,
+  planMergeRequestRefresh,
+  type MergeRequestRefresh,
+} from '../merge-requests/push-refresh.ts';
 import type { Executor, ProjectRecord, PushRow, UserRow } from '../../db/types.ts';
 
 export async function recordPendingPush(
@@ -277,6 +282,10 @@ export async function processPush(
     }
     plans = await planPipelines(deps, repoPath, record, payloads);
   }
+  // Merge requests from or into the moved branches, and the merges this push completes.
+  const mergeRequests: MergeRequestRefresh | null = record
+    ? await planMergeRequestRefresh(deps, record, applied)
+    : null;
   const at = now();
   const claimed = await db.transaction().execute(async (trx) => {
     if (!(await markPushProcessed(trx, push.id, JSON.stringify(applied), at))) return false;
@@ -284,6 +293,7 @@ export async function processPush(
     // Push / tag push project hooks and system hooks, in this same transaction (pipelines join here too).
     if (record) for (const data of payloads) await announcePush(trx, record.project.id, data);
     for (const plan of plans) await createPipeline(trx, deps.config.externalUrl, record!, user!.id, plan, at);
+    if (mergeRequests) await applyMergeRequestRefresh(deps, trx, record!, user, mergeRequests, at);
     return true;
   });
   if (!claimed) return null;
