@@ -16,6 +16,7 @@ import { makeZip } from '../helpers/zip.ts';
 import { placeRepository, reserveRepository } from '../../src/services/repository/repository-placement.ts';
 import { checkInstance } from '../../src/services/instance/instance-check.ts';
 import { ciApiWorkload } from './workload-ci-api.ts';
+import { mergeRequestWorkload } from './workload-merge-requests.ts';
 
 export interface WorkloadContext {
   t: TestApp;
@@ -623,3 +624,4 @@ export const workload: WorkloadStep[] = [
 ];
 
 workload.push(...ciApiWorkload);
+workload.push(...mergeRequestWorkload);

@@ -56,4 +56,7 @@ export const up: MigrationFn = async (db, dialect) => {
   // Push processing: the MRs whose source or target branch a push moved.
   await createIndex(db, 'merge_requests_source', 'merge_requests', 'source_project_id, source_branch, state');
   await createIndex(db, 'merge_requests_target', 'merge_requests', 'target_project_id, target_branch, state');
+  // Deleting a user sets their MRs' author and assignee to null without a scan.
+  await createIndex(db, 'merge_requests_author', 'merge_requests', 'author_id');
+  await createIndex(db, 'merge_requests_assignee', 'merge_requests', 'assignee_id');
 };
