@@ -81,10 +81,16 @@ export async function mergeMergeRequest(
   const pusher: Pusher = { ...target, user: viewer };
   if (!target.access.canRead || !(await mayPushToBranch(deps, pusher, mr.target_branch)))
     throw unauthorized();
-  if (!isOpen(mr) || isWorkInProgress(mr.title) || mr.merge_status === 'cannot_be_merged') {
+  // mergeable_state?: open, not work in progress, not broken (no commits, a branch gone, a known conflict).
+  if (
+    !isOpen(mr) ||
+    isWorkInProgress(mr.title) ||
+    mr.merge_status === 'cannot_be_merged' ||
+    (await isBroken(deps, target, mr))
+  ) {
     throw apiError(405, '405 Method Not Allowed');
   }
-  if ((await isBroken(deps, target, mr)) || (await checkMergeStatus(deps, target, mr)) !== 'can_be_merged') {
+  if ((await checkMergeStatus(deps, target, mr)) !== 'can_be_merged') {
     throw apiError(406, 'Branch cannot be merged');
   }
   if (params.sha !== undefined && params.sha !== '' && params.sha !== mr.head_sha) {
