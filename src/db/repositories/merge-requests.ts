@@ -186,3 +186,19 @@ export function findMergesInProgress(
     .where('in_progress_merge_commit_sha', '=', commit)
     .execute();
 }
+
+/** Open MRs whose source is this branch of this project (a push to it updates them). */
+export function findOpenFromSourceBranch(
+  db: Executor,
+  projectId: number,
+  branch: string,
+): Promise<MergeRequestRow[]> {
+  return db
+    .selectFrom('merge_requests')
+    .selectAll()
+    .where('source_project_id', '=', projectId)
+    .where('source_branch', '=', branch)
+    .where('state', 'in', OPEN_STATES)
+    .where('deleted_at', 'is', null)
+    .execute();
+}

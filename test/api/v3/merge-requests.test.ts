@@ -348,6 +348,13 @@ describe('merge requests', () => {
     assert.notEqual(shown.body.sha, mr.sha);
     const stale = await call('PUT', `${mrs}/${mr.id}/merge`, { sha: mr.sha });
     assert.equal(stale.status, 409);
+    await t.server.hookWorker.drain();
+    const update = receiver.received.find(
+      (hook) => hook.body.object_attributes?.id === mr.id && hook.body.object_attributes.action === 'update',
+    );
+    assert.ok(update, 'an update hook for the push');
+    assert.equal(update.body.object_attributes.oldrev, mr.sha);
+    assert.equal(update.body.object_attributes.last_commit.id, shown.body.sha);
   });
 
   it('edits, closes and reopens; only owners delete', async () => {
