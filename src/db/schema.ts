@@ -604,6 +604,40 @@ export interface SignInBansTable {
   banned_until: string;
 }
 
+export type MergeRequestState = 'opened' | 'reopened' | 'closed' | 'merged' | 'locked';
+export type MergeStatus = 'unchecked' | 'can_be_merged' | 'cannot_be_merged';
+
+/** GitLab 8.13's merge_requests (migration 040); `target_project_id` is the API's `project_id`. */
+export interface MergeRequestsTable {
+  id: Generated<number>;
+  iid: number;
+  target_project_id: number;
+  target_branch: string;
+  source_project_id: number | null;
+  source_branch: string;
+  author_id: number | null;
+  assignee_id: number | null;
+  updated_by_id: number | null;
+  merge_user_id: number | null;
+  title: string;
+  description: string | null;
+  state: MergeRequestState;
+  merge_status: MergeStatus;
+  /** JSON object (should_remove_source_branch, commit_message), as 8.13 serialised merge_params. */
+  merge_params: string | null;
+  merge_when_build_succeeds: Generated<Bool>;
+  /** The source head this MR last saw (8.13's diff_head_sha). */
+  head_sha: string | null;
+  merge_commit_sha: string | null;
+  in_progress_merge_commit_sha: string | null;
+  merge_error: string | null;
+  locked_at: string | null;
+  deleted_at: string | null;
+  lock_version: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   identities: IdentitiesTable;
@@ -649,4 +683,5 @@ export interface Database {
   web_sessions: WebSessionsTable;
   sign_in_failures: SignInFailuresTable;
   sign_in_bans: SignInBansTable;
+  merge_requests: MergeRequestsTable;
 }

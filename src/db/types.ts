@@ -172,3 +172,7 @@ export type NoteRow = Selectable<S.NotesTable>;
 export type NewNote = Insertable<S.NotesTable>;
 export type AwardEmojiRow = Selectable<S.AwardEmojiTable>;
 export type TodoRow = Selectable<S.TodosTable>;
+export type MergeRequestRow = Selectable<S.MergeRequestsTable>;
+export type NewMergeRequest = Insertable<S.MergeRequestsTable>;
+export type MergeRequestChanges = Updateable<S.MergeRequestsTable>;
+export type { MergeRequestState, MergeStatus } from './schema.ts';

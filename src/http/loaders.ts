@@ -67,12 +67,26 @@ export async function readableProjectByFullPath(
   namespacePath: string,
   projectPath: string,
 ): Promise<LoadedProject | undefined> {
-  const found = await findProjectWithAccessRowsByFullPath(
-    deps.db.kysely,
-    namespacePath,
-    projectPath,
-    viewer?.id ?? null,
+  const userId = viewer?.id ?? null;
+  return readable(
+    viewer,
+    await findProjectWithAccessRowsByFullPath(deps.db.kysely, namespacePath, projectPath, userId),
   );
+}
+
+/** The project named by `idParam` (a body or query parameter) if the caller may read it, else undefined. */
+export async function readableProjectByIdParam(
+  deps: Deps,
+  viewer: UserRow | null,
+  idParam: unknown,
+): Promise<LoadedProject | undefined> {
+  return readable(viewer, await findProjectWithAccessRows(deps, idParam, viewer?.id ?? null));
+}
+
+function readable(
+  viewer: UserRow | null,
+  found: ProjectWithAccessRows | undefined,
+): LoadedProject | undefined {
   if (!found) return undefined;
   const access = projectAccessFromRows(viewer, found.record, found.accessRows);
   return access.canRead ? { ...found.record, access } : undefined;
@@ -85,11 +99,9 @@ export async function loadProject(
   idParam: unknown = (request.params as Record<string, unknown>).id,
 ): Promise<LoadedProject> {
   // One statement: the project, its namespace and what the caller's access is computed from.
-  const found = await findProjectWithAccessRows(deps, idParam, request.viewer?.id ?? null);
-  if (!found) throw notFound('Project');
-  const access = projectAccessFromRows(request.viewer, found.record, found.accessRows);
-  if (!access.canRead) throw notFound('Project');
-  return { ...found.record, access };
+  const project = await readableProjectByIdParam(deps, request.viewer, idParam);
+  if (!project) throw notFound('Project');
+  return project;
 }
 
 function findProjectWithAccessRows(

@@ -17,6 +17,7 @@ import { placeRepository, reserveRepository } from '../../src/services/repositor
 import { checkInstance } from '../../src/services/instance/instance-check.ts';
 import { ciApiWorkload } from './workload-ci-api.ts';
 import { issuesWorkload } from './workload-issues.ts';
+import { mergeRequestWorkload } from './workload-merge-requests.ts';
 
 export interface WorkloadContext {
   t: TestApp;
@@ -625,3 +626,4 @@ export const workload: WorkloadStep[] = [
 
 workload.push(...ciApiWorkload);
 workload.push(...issuesWorkload);
+workload.push(...mergeRequestWorkload);

@@ -22,6 +22,7 @@ import { up as projectCounts } from './018-project-counts.ts';
 import { up as projectListWalks } from './019-project-list-walks.ts';
 import { up as issues } from './020-issues.ts';
 import { up as webSessions } from './025-web-sessions.ts';
+import { up as mergeRequests } from './040-merge-requests.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
@@ -43,6 +44,7 @@ const migrations: Array<[string, MigrationFn]> = [
   ['019-project-list-walks', projectListWalks],
   ['020-issues', issues],
   ['025-web-sessions', webSessions],
+  ['040-merge-requests', mergeRequests],
 ];
 
 function migrator(db: Db): Migrator {

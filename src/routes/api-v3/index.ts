@@ -26,6 +26,7 @@ import * as commits from './commits.ts';
 import * as repositoryFiles from './repository-files.ts';
 import * as tags from './tags.ts';
 import * as branchChanges from './branch-changes.ts';
+import * as mergeRequests from './merge-requests.ts';
 import * as projectTransfer from './project-transfer.ts';
 import * as builds from './builds.ts';
 import * as pipelines from './pipelines.ts';
@@ -67,6 +68,7 @@ const modules = [
   repositoryFiles,
   tags,
   branchChanges,
+  mergeRequests,
   projectTransfer,
   builds,
   pipelines,

@@ -5,7 +5,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { requireViewer } from '../../http/auth.ts';
-import { loadGroup, loadProject, findProjectByIdParam, readableProject } from '../../http/loaders.ts';
+import {
+  loadGroup,
+  loadProject,
+  readableProjectByIdParam,
+} from '../../http/loaders.ts';
 import { loadIssue } from '../../http/issue-loaders.ts';
 import { paginateCapped, parsePage, setPaginationHeaders } from '../../http/pagination.ts';
 import {
@@ -234,7 +238,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const params = requestParams(request);
     const targetId = requiredString(params, 'to_project_id');
     const { project, issue } = await loadIssue(deps, request);
-    const target = await readableProject(deps, viewer, await findProjectByIdParam(deps, targetId));
+    const target = await readableProjectByIdParam(deps, viewer, targetId);
     if (!target) throw recordNotFound();
     const moved = await moveIssue(deps, viewer, project, issue, target);
     return reply.status(201).send(await presentIssueOne(deps, viewer, moved, target));

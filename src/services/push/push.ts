@@ -31,6 +31,11 @@ import { presentPushPayload, systemPushPayload, type PushPayload } from '../../p
 import { enqueueProjectHooks, enqueueSystemHooks } from '../hooks/hook-outbox.ts';
 import { createsDefaultBranch, protectCreatedDefaultBranch } from './default-branch-protection.ts';
 import { createPipeline, planPipeline, type PipelinePlan } from '../ci/pipelines.ts';
+import {
+  applyMergeRequestRefresh,
+  planMergeRequestRefresh,
+  type MergeRequestRefresh,
+} from '../merge-requests/push-refresh.ts';
 import type { Executor, ProjectRecord, PushRow, UserRow } from '../../db/types.ts';
 
 export async function recordPendingPush(
@@ -280,6 +285,10 @@ export async function processPush(
     plans = await planPipelines(deps, repoPath, record, payloads);
     closing = await planIssueClosing(repoPath, record, defaultBranch, applied);
   }
+  // Merge requests from or into the moved branches, and the merges this push completes.
+  const mergeRequests: MergeRequestRefresh | null = record
+    ? await planMergeRequestRefresh(deps, record, applied)
+    : null;
   const at = now();
   const claimed = await db.transaction().execute(async (trx) => {
     if (!(await markPushProcessed(trx, push.id, JSON.stringify(applied), at))) return false;
@@ -288,6 +297,7 @@ export async function processPush(
     if (record) for (const data of payloads) await announcePush(trx, record.project.id, data);
     for (const plan of plans) await createPipeline(trx, deps.config.externalUrl, record!, user!.id, plan, at);
     if (record && user) await closeIssuesFromPush(trx, deps, record, user, closing, at);
+    if (mergeRequests) await applyMergeRequestRefresh(deps, trx, record!, user, mergeRequests, at);
     return true;
   });
   if (!claimed) return null;

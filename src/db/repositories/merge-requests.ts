@@ -1,0 +1,204 @@
+// Merge requests (migration 040). Lists walk an index on (target project[, state], created_at or
+// updated_at, id) and fetch whole rows only for the page (a deferred join), so page 1000 costs what page 1
+// costs. Soft-deleted rows keep their iid and are otherwise invisible.
+import { sql } from 'kysely';
+import type {
+  Executor,
+  MergeRequestChanges,
+  MergeRequestRow,
+  MergeRequestState,
+  NewMergeRequest,
+} from '../types.ts';
+
+export interface MergeRequestListQuery {
+  targetProjectId: number;
+  /** null: every state. */
+  states: MergeRequestState[] | null;
+  iids: number[] | null;
+  orderBy: 'created_at' | 'updated_at';
+  sort: 'asc' | 'desc';
+}
+
+export const OPEN_STATES: MergeRequestState[] = ['opened', 'reopened'];
+
+/** Inserts the row with the next iid of its target project (a unique index refuses a racing twin). */
+export function insertMergeRequest(
+  db: Executor,
+  row: Omit<NewMergeRequest, 'iid'>,
+): Promise<MergeRequestRow> {
+  return db
+    .insertInto('merge_requests')
+    .values((eb) => ({
+      ...row,
+      iid: eb
+        .selectFrom('merge_requests')
+        .select(sql<number>`coalesce(max(iid), 0) + 1`.as('next'))
+        .where('target_project_id', '=', row.target_project_id),
+    }))
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export function findMergeRequest(
+  db: Executor,
+  targetProjectId: number,
+  id: number,
+): Promise<MergeRequestRow | undefined> {
+  return db
+    .selectFrom('merge_requests')
+    .selectAll()
+    .where('id', '=', id)
+    .where('target_project_id', '=', targetProjectId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export function findMergeRequestById(db: Executor, id: number): Promise<MergeRequestRow | undefined> {
+  return db.selectFrom('merge_requests').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** An open MR with this source and target, other than `exceptId` (8.13's "already exists" check). */
+export function findOpenTwin(
+  db: Executor,
+  mr: Pick<MergeRequestRow, 'source_project_id' | 'source_branch' | 'target_project_id' | 'target_branch'>,
+  exceptId: number | null,
+): Promise<MergeRequestRow | undefined> {
+  let query = db
+    .selectFrom('merge_requests')
+    .selectAll()
+    .where('target_project_id', '=', mr.target_project_id)
+    .where('target_branch', '=', mr.target_branch)
+    .where('state', 'in', OPEN_STATES)
+    .where('source_project_id', '=', mr.source_project_id)
+    .where('source_branch', '=', mr.source_branch)
+    .where('deleted_at', 'is', null);
+  if (exceptId !== null) query = query.where('id', '!=', exceptId);
+  return query.executeTakeFirst();
+}
+
+function listFilter(db: Executor, query: MergeRequestListQuery) {
+  let select = db.selectFrom('merge_requests').where('target_project_id', '=', query.targetProjectId);
+  if (query.states) select = select.where('state', 'in', query.states);
+  if (query.iids) select = select.where('iid', 'in', query.iids.length > 0 ? query.iids : [-1]);
+  return select.where('deleted_at', 'is', null);
+}
+
+export async function countMergeRequests(db: Executor, query: MergeRequestListQuery): Promise<number> {
+  const row = await listFilter(db, query)
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export async function listMergeRequests(
+  db: Executor,
+  query: MergeRequestListQuery,
+  offset: number,
+  limit: number,
+): Promise<MergeRequestRow[]> {
+  const ids = await listFilter(db, query)
+    .select('id')
+    .orderBy(query.orderBy, query.sort)
+    .orderBy('id', query.sort)
+    .offset(offset)
+    .limit(limit)
+    .execute();
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('merge_requests')
+    .selectAll()
+    .where(
+      'id',
+      'in',
+      ids.map((row) => row.id),
+    )
+    .execute();
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((row) => byId.get(row.id) ?? []);
+}
+
+/**
+ * Applies `changes` if the row still has `expected` (compare-and-swap on any columns, e.g. state), and
+ * returns the new row, or undefined when another request changed it first.
+ */
+export async function updateMergeRequest(
+  db: Executor,
+  id: number,
+  changes: MergeRequestChanges,
+  expected: Partial<Pick<MergeRequestRow, 'state' | 'merge_status' | 'head_sha' | 'lock_version'>> = {},
+): Promise<MergeRequestRow | undefined> {
+  let query = db
+    .updateTable('merge_requests')
+    .set((eb) => ({ ...changes, lock_version: eb('lock_version', '+', 1) }))
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null);
+  for (const [column, value] of Object.entries(expected)) {
+    query = query.where(column as 'state', value === null ? 'is' : '=', value as MergeRequestState);
+  }
+  return query.returningAll().executeTakeFirst();
+}
+
+/**
+ * A push moved `branch` of the project to `head` (BLANK for a deletion): open MRs from it see the new
+ * head, and open MRs from or into it must be checked again (8.13's RefreshService). Returns the MRs whose
+ * source moved.
+ */
+export async function refreshForBranchPush(
+  db: Executor,
+  projectId: number,
+  branch: string,
+  head: string | null,
+  at: string,
+): Promise<MergeRequestRow[]> {
+  const moved = await db
+    .updateTable('merge_requests')
+    .set({ head_sha: head, merge_status: 'unchecked', merge_when_build_succeeds: 0, updated_at: at })
+    .where('source_project_id', '=', projectId)
+    .where('source_branch', '=', branch)
+    .where('state', 'in', OPEN_STATES)
+    .where('deleted_at', 'is', null)
+    .returningAll()
+    .execute();
+  await db
+    .updateTable('merge_requests')
+    .set({ merge_status: 'unchecked' })
+    .where('target_project_id', '=', projectId)
+    .where('target_branch', '=', branch)
+    .where('state', 'in', OPEN_STATES)
+    .where('deleted_at', 'is', null)
+    .execute();
+  return moved;
+}
+
+/** Locked MRs of the project whose merge commit a push put on `branch`: the merges this push completes. */
+export function findMergesInProgress(
+  db: Executor,
+  projectId: number,
+  branch: string,
+  commit: string,
+): Promise<MergeRequestRow[]> {
+  return db
+    .selectFrom('merge_requests')
+    .selectAll()
+    .where('target_project_id', '=', projectId)
+    .where('target_branch', '=', branch)
+    .where('state', '=', 'locked')
+    .where('in_progress_merge_commit_sha', '=', commit)
+    .execute();
+}
+
+/** Open MRs whose source is this branch of this project (a push to it updates them). */
+export function findOpenFromSourceBranch(
+  db: Executor,
+  projectId: number,
+  branch: string,
+): Promise<MergeRequestRow[]> {
+  return db
+    .selectFrom('merge_requests')
+    .selectAll()
+    .where('source_project_id', '=', projectId)
+    .where('source_branch', '=', branch)
+    .where('state', 'in', OPEN_STATES)
+    .where('deleted_at', 'is', null)
+    .execute();
+}

@@ -1,0 +1,182 @@
+// Merge requests as GitLab 8.13 showed them: the MergeRequest entity (lib/api/entities.rb, key order
+// kept), MergeRequestChanges, the raw row of a DELETE, and the merge request hook body
+// (Issuable#to_hook_data + MergeRequest#hook_attrs). Notes, awards, labels and milestones are not built
+// yet, so their counts are 0, their lists empty, and `subscribed` is 8.13's default without a
+// subscription row: the caller takes part (author or assignee).
+import { presentUserBasic } from './user.ts';
+import { presentRepoDiff } from './diff.ts';
+import { projectHookAttrs, xmlschema } from './hook-attrs.ts';
+import { hookTime } from './ci-hook-payloads.ts';
+import { projectUrls } from './project.ts';
+import type { Commit } from '../git/commits.ts';
+import type { FileDiff } from '../git/diffs.ts';
+import type { MergeRequestRow, ProjectRecord, UserRow } from '../db/types.ts';
+
+/** MergeRequest#work_in_progress?: the WIP prefixes of 8.13. */
+const WIP = /^\s*(\[WIP\]\s*|WIP:\s*|WIP\s+)+/i;
+
+export function isWorkInProgress(title: string): boolean {
+  return WIP.test(title);
+}
+
+export interface MergeRequestView {
+  mr: MergeRequestRow;
+  /** The target project (the API's project_id). */
+  target: ProjectRecord;
+  author: UserRow | undefined;
+  assignee: UserRow | undefined;
+}
+
+function mergeParams(mr: MergeRequestRow): Record<string, unknown> {
+  return mr.merge_params ? (JSON.parse(mr.merge_params) as Record<string, unknown>) : {};
+}
+
+/** `merge_params['should_remove_source_branch'].present?`: any non-blank value, even "false". */
+function shouldRemoveSourceBranch(mr: MergeRequestRow): boolean {
+  const value = mergeParams(mr).should_remove_source_branch;
+  return value !== undefined && value !== null && value !== false && String(value).trim() !== '';
+}
+
+export function mergeRequestWebUrl(baseUrl: string, target: ProjectRecord, iid: number): string {
+  return `${projectUrls(baseUrl, target).webUrl}/merge_requests/${iid}`;
+}
+
+export function presentMergeRequest(view: MergeRequestView, viewer: UserRow | null, baseUrl: string) {
+  const { mr } = view;
+  const participant = viewer !== null && (viewer.id === mr.author_id || viewer.id === mr.assignee_id);
+  return {
+    id: mr.id,
+    iid: mr.iid,
+    project_id: mr.target_project_id,
+    title: mr.title,
+    description: mr.description,
+    state: mr.state,
+    created_at: mr.created_at,
+    updated_at: mr.updated_at,
+    target_branch: mr.target_branch,
+    source_branch: mr.source_branch,
+    upvotes: 0,
+    downvotes: 0,
+    author: view.author ? presentUserBasic(view.author, baseUrl) : null,
+    assignee: view.assignee ? presentUserBasic(view.assignee, baseUrl) : null,
+    source_project_id: mr.source_project_id,
+    target_project_id: mr.target_project_id,
+    labels: [] as string[],
+    work_in_progress: isWorkInProgress(mr.title),
+    milestone: null,
+    merge_when_build_succeeds: mr.merge_when_build_succeeds === 1,
+    merge_status: mr.merge_status,
+    sha: mr.head_sha,
+    merge_commit_sha: mr.merge_commit_sha,
+    subscribed: participant,
+    user_notes_count: 0,
+    should_remove_source_branch: shouldRemoveSourceBranch(mr),
+    force_remove_source_branch: mergeParams(mr).force_remove_source_branch === '1',
+    web_url: mergeRequestWebUrl(baseUrl, view.target, mr.iid),
+  };
+}
+
+export function presentMergeRequestChanges(
+  view: MergeRequestView,
+  viewer: UserRow | null,
+  baseUrl: string,
+  diffs: FileDiff[],
+) {
+  return Object.assign(presentMergeRequest(view, viewer, baseUrl), { changes: diffs.map(presentRepoDiff) });
+}
+
+/** The row's columns (serializable_hash), as a DELETE answered. */
+export function presentMergeRequestRow(mr: MergeRequestRow) {
+  return {
+    id: mr.id,
+    target_branch: mr.target_branch,
+    source_branch: mr.source_branch,
+    source_project_id: mr.source_project_id,
+    author_id: mr.author_id,
+    assignee_id: mr.assignee_id,
+    title: mr.title,
+    created_at: mr.created_at,
+    updated_at: mr.updated_at,
+    milestone_id: null,
+    state: mr.state,
+    merge_status: mr.merge_status,
+    target_project_id: mr.target_project_id,
+    iid: mr.iid,
+    description: mr.description,
+    position: 0,
+    locked_at: mr.locked_at,
+    updated_by_id: mr.updated_by_id,
+    merge_error: mr.merge_error,
+    merge_params: mergeParams(mr),
+    merge_when_build_succeeds: mr.merge_when_build_succeeds === 1,
+    merge_user_id: mr.merge_user_id,
+    merge_commit_sha: mr.merge_commit_sha,
+    deleted_at: mr.deleted_at,
+    in_progress_merge_commit_sha: mr.in_progress_merge_commit_sha,
+    lock_version: mr.lock_version,
+  };
+}
+
+export type MergeRequestHookAction = 'open' | 'update' | 'close' | 'reopen' | 'merge';
+
+export interface MergeRequestHookInput {
+  mr: MergeRequestRow;
+  target: ProjectRecord;
+  source: ProjectRecord | undefined;
+  user: UserRow;
+  assignee: UserRow | undefined;
+  lastCommit: Commit | undefined;
+  action: MergeRequestHookAction;
+  oldrev?: string;
+}
+
+/** The Merge Request Hook body; times as Ruby's Time#to_s, as they left Sidekiq. */
+export function presentMergeRequestHook(input: MergeRequestHookInput, baseUrl: string, sshBase?: string) {
+  const { mr, target, source, user, assignee, lastCommit } = input;
+  const targetAttrs = projectHookAttrs(baseUrl, target, sshBase);
+  const row = presentMergeRequestRow(mr);
+  const attributes = {
+    ...row,
+    created_at: hookTime(mr.created_at),
+    updated_at: hookTime(mr.updated_at),
+    locked_at: hookTime(mr.locked_at),
+    deleted_at: hookTime(mr.deleted_at),
+    source: source ? projectHookAttrs(baseUrl, source, sshBase) : null,
+    target: targetAttrs,
+    last_commit: lastCommit
+      ? {
+          id: lastCommit.id,
+          message: lastCommit.message,
+          timestamp: xmlschema(lastCommit.committedDate),
+          url: `${projectUrls(baseUrl, source ?? target).webUrl}/commit/${lastCommit.id}`,
+          author: { name: lastCommit.authorName, email: lastCommit.authorEmail },
+        }
+      : null,
+    work_in_progress: isWorkInProgress(mr.title),
+    url: mergeRequestWebUrl(baseUrl, target, mr.iid),
+    action: input.action,
+    ...(input.oldrev ? { oldrev: input.oldrev } : {}),
+  };
+  const userAttrs = presentUserBasic(user, baseUrl);
+  return {
+    object_kind: 'merge_request',
+    user: { name: userAttrs.name, username: userAttrs.username, avatar_url: userAttrs.avatar_url },
+    project: targetAttrs,
+    object_attributes: attributes,
+    repository: {
+      name: targetAttrs.name,
+      url: targetAttrs.url,
+      description: targetAttrs.description,
+      homepage: targetAttrs.homepage,
+    },
+    ...(assignee
+      ? {
+          assignee: {
+            name: assignee.name,
+            username: assignee.username,
+            avatar_url: presentUserBasic(assignee, baseUrl).avatar_url,
+          },
+        }
+      : {}),
+  };
+}

@@ -1,0 +1,158 @@
+// Merge requests (GitLab 8.13's lib/api/merge_requests.rb). `:merge_request_id` is the global id, and
+// the routes of one MR answer at both `merge_requests/:id` and the deprecated `merge_request/:id`, which
+// the clients of the time called. Every route needs a user; reading needs read_merge_request (else 403).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Deps } from '../../deps.ts';
+import { requireViewer } from '../../http/auth.ts';
+import {
+  loadProject,
+  readableProjectByIdParam,
+  type LoadedProject,
+} from '../../http/loaders.ts';
+import { paginate } from '../../http/pagination.ts';
+import {
+  optionalInteger,
+  optionalOneOf,
+  optionalString,
+  optionalStringList,
+  pathId,
+  requestParams,
+} from '../../http/params.ts';
+import { canReadMergeRequests } from '../../policies/merge-requests.ts';
+import { presentMergeRequestRow } from '../../presenters/merge-request.ts';
+import {
+  createMergeRequest,
+  deleteMergeRequest,
+  loadMergeRequest,
+  updateMergeRequestFields,
+} from '../../services/merge-requests/merge-requests.ts';
+import { mergeMergeRequest } from '../../services/merge-requests/merge.ts';
+import { findMergeRequest } from '../../db/repositories/merge-requests.ts';
+import {
+  countMergeRequestsOf,
+  listMergeRequestsOf,
+  mergeRequestChanges,
+  mergeRequestCommits,
+  mergeRequestListQuery,
+  presentMergeRequestOf,
+} from '../../views/merge-request-views.ts';
+import { forbidden, paramValueInvalid, recordNotFound } from '../../errors.ts';
+
+type MergeRequestRequest = FastifyRequest<{ Params: { id: string; merge_request_id: string } }>;
+
+/** The project of the route, readable and with merge requests readable by the caller. */
+async function loadMergeRequestProject(deps: Deps, request: FastifyRequest) {
+  const viewer = requireViewer(request);
+  const project = await loadProject(deps, request);
+  if (!canReadMergeRequests(project.access, project)) throw forbidden();
+  return { viewer, project };
+}
+
+async function loadOne(deps: Deps, request: MergeRequestRequest) {
+  const { viewer, project } = await loadMergeRequestProject(deps, request);
+  const mr = await loadMergeRequest(deps, project, pathId(request.params.merge_request_id));
+  return { viewer, project, mr };
+}
+
+/** `iid` as one value or a list; a value that is no integer matches nothing. */
+function iidFilter(request: FastifyRequest): number[] | null {
+  const values = optionalStringList(requestParams(request), 'iid');
+  if (values === undefined) return null;
+  return values.map((value) => (/^\s*\d{1,10}\s*$/.test(value) ? Number(value) : -1));
+}
+
+export function register(app: FastifyInstance, deps: Deps): void {
+  const baseUrl = deps.config.externalUrl;
+
+  app.get('/projects/:id/merge_requests', async (request, reply) => {
+    const { viewer, project } = await loadMergeRequestProject(deps, request);
+    const params = requestParams(request);
+    const query = mergeRequestListQuery(project, {
+      state: optionalString(params, 'state'),
+      iids: iidFilter(request),
+      orderBy: optionalString(params, 'order_by'),
+      sort: optionalString(params, 'sort'),
+    });
+    return paginate(
+      request,
+      reply,
+      baseUrl,
+      () => countMergeRequestsOf(deps, query),
+      (page) => listMergeRequestsOf(deps, project, viewer, query, page.offset, page.limit),
+    );
+  });
+
+  app.post('/projects/:id/merge_requests', async (request, reply) => {
+    const { viewer, project: source } = await loadMergeRequestProject(deps, request);
+    const params = requestParams(request);
+    const targetId = optionalInteger(params, 'target_project_id');
+    let target: LoadedProject = source;
+    if (targetId !== undefined && targetId !== source.project.id) {
+      const found = await readableProjectByIdParam(deps, viewer, targetId);
+      if (!found) throw recordNotFound();
+      target = found;
+    }
+    const mr = await createMergeRequest(deps, viewer, source, target, {
+      source_branch: optionalString(params, 'source_branch'),
+      target_branch: optionalString(params, 'target_branch'),
+      title: optionalString(params, 'title'),
+      description: optionalString(params, 'description'),
+      assignee_id: optionalInteger(params, 'assignee_id'),
+    });
+    reply.code(201);
+    return presentMergeRequestOf(deps, target, viewer, mr);
+  });
+
+  app.delete('/projects/:id/merge_requests/:merge_request_id', async (request: MergeRequestRequest) => {
+    const { project } = await loadMergeRequestProject(deps, request);
+    const id = pathId(request.params.merge_request_id);
+    const mr = id === undefined ? undefined : await findMergeRequest(deps.db.kysely, project.project.id, id);
+    return presentMergeRequestRow(await deleteMergeRequest(deps, project, mr));
+  });
+
+  for (const base of ['merge_requests', 'merge_request']) {
+    const path = `/projects/:id/${base}/:merge_request_id`;
+
+    app.get(path, async (request: MergeRequestRequest) => {
+      const { viewer, project, mr } = await loadOne(deps, request);
+      return presentMergeRequestOf(deps, project, viewer, mr);
+    });
+
+    app.get(`${path}/commits`, async (request: MergeRequestRequest) => {
+      const { project, mr } = await loadOne(deps, request);
+      return mergeRequestCommits(deps, project, mr);
+    });
+
+    app.get(`${path}/changes`, async (request: MergeRequestRequest) => {
+      const { viewer, project, mr } = await loadOne(deps, request);
+      return mergeRequestChanges(deps, project, viewer, mr);
+    });
+
+    app.put(path, async (request: MergeRequestRequest) => {
+      const { viewer, project, mr } = await loadOne(deps, request);
+      const params = requestParams(request);
+      const updated = await updateMergeRequestFields(deps, viewer, project, mr, {
+        title: optionalString(params, 'title'),
+        description: optionalString(params, 'description'),
+        target_branch: optionalString(params, 'target_branch'),
+        source_branch: optionalString(params, 'source_branch'),
+        assignee_id: optionalInteger(params, 'assignee_id'),
+        state_event: optionalOneOf(params, 'state_event', ['close', 'reopen', 'merge'] as const, () =>
+          paramValueInvalid('state_event'),
+        ),
+      });
+      return presentMergeRequestOf(deps, project, viewer, updated);
+    });
+
+    app.put(`${path}/merge`, async (request: MergeRequestRequest) => {
+      const { viewer, project, mr } = await loadOne(deps, request);
+      const params = requestParams(request);
+      const merged = await mergeMergeRequest(deps, viewer, project, mr, {
+        merge_commit_message: optionalString(params, 'merge_commit_message'),
+        should_remove_source_branch: optionalString(params, 'should_remove_source_branch'),
+        sha: optionalString(params, 'sha'),
+      });
+      return presentMergeRequestOf(deps, project, viewer, merged);
+    });
+  }
+}

@@ -1,0 +1,344 @@
+// Merge requests (GitLab 8.13's MergeRequests::{Create,Update,Close,Reopen}Service and the API's
+// checks). Each change is one transaction that also records its event and queues its hooks. The source
+// head lives in the target repository (a fork's branch is fetched to refs/merge-requests/<iid>/head, as
+// GitLab did), so merging, listing commits and diffing read one repository.
+import type { Deps } from '../../deps.ts';
+import { now } from '../../lib/clock.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { findForkLinkTo } from '../../db/repositories/forks.ts';
+import {
+  findMergeRequest,
+  findOpenTwin,
+  insertMergeRequest,
+  updateMergeRequest,
+} from '../../db/repositories/merge-requests.ts';
+import { findProjectRecordById } from '../../db/repositories/projects.ts';
+import { findUserById } from '../../db/repositories/users.ts';
+import { readCommits } from '../../git/commits.ts';
+import { fetchBranchInto, hasCommit } from '../../git/merges.ts';
+import { resolveRefs } from '../../git/refs.ts';
+import { repositoryPath } from '../../git/repository.ts';
+import { EventAction } from '../../domain/types.ts';
+import type { ProjectAccess } from '../../policies/access.ts';
+import {
+  canDestroyMergeRequest,
+  canUpdateMergeRequest,
+  canWriteMergeRequests,
+} from '../../policies/merge-requests.ts';
+import { presentMergeRequestHook, type MergeRequestHookAction } from '../../presenters/merge-request.ts';
+import { recordEvent } from '../activity/events.ts';
+import { enqueueProjectHooks } from '../hooks/hook-outbox.ts';
+import {
+  apiError,
+  ApiError,
+  badRequest,
+  conflict,
+  forbidden,
+  grapeError,
+  recordNotFound,
+} from '../../errors.ts';
+import type { Executor, MergeRequestRow, ProjectRecord, UserRow } from '../../db/types.ts';
+
+/** A project as loaded for the caller, with the caller's access. */
+export interface AccessibleProject extends ProjectRecord {
+  access: ProjectAccess;
+}
+
+export const OPEN = ['opened', 'reopened'] as const;
+
+export function isOpen(mr: MergeRequestRow): boolean {
+  return mr.state === 'opened' || mr.state === 'reopened';
+}
+
+export function repoPathOf(deps: Deps, record: ProjectRecord): string {
+  return repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
+}
+
+/** The MR `id` of the project (global id, as 8.13's paths named it), else 404 `404 Not found`. */
+export async function loadMergeRequest(deps: Deps, target: ProjectRecord, id: number | undefined) {
+  const mr = id === undefined ? undefined : await findMergeRequest(deps.db.kysely, target.project.id, id);
+  if (!mr) throw recordNotFound();
+  return mr;
+}
+
+/** The ref of the target repository that holds the source head of a fork's MR. */
+function mergeRequestHeadRef(mr: Pick<MergeRequestRow, 'iid'>): string {
+  return `refs/merge-requests/${mr.iid}/head`;
+}
+
+/**
+ * The source branch's head as the target repository has it (fetched from a fork first), or undefined
+ * when the source branch or its project is gone.
+ */
+export async function sourceHeadInTarget(
+  deps: Deps,
+  target: ProjectRecord,
+  mr: Pick<MergeRequestRow, 'iid' | 'source_project_id' | 'target_project_id' | 'source_branch'>,
+): Promise<string | undefined> {
+  const targetRepo = repoPathOf(deps, target);
+  if (mr.source_project_id === mr.target_project_id) {
+    const ref = `refs/heads/${mr.source_branch}`;
+    return (await resolveRefs(targetRepo, [ref])).get(ref);
+  }
+  if (mr.source_project_id === null) return undefined;
+  const source = await findProjectRecordById(deps.db.kysely, mr.source_project_id);
+  if (!source) return undefined;
+  return fetchBranchInto(targetRepo, repoPathOf(deps, source), mr.source_branch, mergeRequestHeadRef(mr));
+}
+
+/** Makes sure the MR's recorded head is in the target repository (fetching a fork's branch if not). */
+export async function ensureHeadInTarget(
+  deps: Deps,
+  target: ProjectRecord,
+  mr: MergeRequestRow,
+): Promise<boolean> {
+  if (!mr.head_sha) return false;
+  const targetRepo = repoPathOf(deps, target);
+  if (await hasCommit(targetRepo, mr.head_sha)) return true;
+  await sourceHeadInTarget(deps, target, mr);
+  return hasCommit(targetRepo, mr.head_sha);
+}
+
+export interface HookContext {
+  action: MergeRequestHookAction;
+  user: UserRow;
+  oldrev?: string;
+}
+
+/** What a hook of this MR needs, read before the transaction (git and the source project). */
+export async function hookParts(deps: Deps, target: ProjectRecord, mr: MergeRequestRow) {
+  const db = deps.db.kysely;
+  const [source, assignee] = await Promise.all([
+    mr.source_project_id === null
+      ? undefined
+      : mr.source_project_id === target.project.id
+        ? target
+        : findProjectRecordById(db, mr.source_project_id),
+    mr.assignee_id === null ? undefined : findUserById(db, mr.assignee_id),
+  ]);
+  let lastCommit;
+  if (mr.head_sha && (await hasCommit(repoPathOf(deps, target), mr.head_sha))) {
+    lastCommit = (await readCommits(repoPathOf(deps, target), [mr.head_sha])).get(mr.head_sha);
+  }
+  return { source, assignee, lastCommit };
+}
+
+type HookParts = Awaited<ReturnType<typeof hookParts>>;
+
+/** Queues the MR's hook (merge_requests_events) in the caller's transaction. */
+export async function announceMergeRequest(
+  deps: Deps,
+  trx: Executor,
+  target: ProjectRecord,
+  mr: MergeRequestRow,
+  parts: HookParts,
+  context: HookContext,
+): Promise<void> {
+  const payload = presentMergeRequestHook(
+    { mr, target, ...parts, user: context.user, action: context.action, oldrev: context.oldrev },
+    deps.config.externalUrl,
+    deps.config.ssh.cloneUrlBase,
+  );
+  await enqueueProjectHooks(trx, target.project.id, 'merge_requests_events', payload);
+}
+
+async function recordMergeRequestEvent(
+  trx: Executor,
+  mr: MergeRequestRow,
+  authorId: number,
+  action: EventAction,
+  at: string,
+): Promise<void> {
+  await recordEvent(trx, {
+    projectId: mr.target_project_id,
+    authorId,
+    action,
+    targetId: mr.id,
+    targetType: 'MergeRequest',
+    title: mr.title,
+    at,
+  });
+}
+
+const SAME_BRANCH = 'You can not use same project/branch for source and target';
+
+function alreadyExists(twin: MergeRequestRow): ApiError {
+  return conflict([
+    `Cannot Create: This merge request already exists: ${JSON.stringify([twin.title])}`,
+  ] as never);
+}
+
+async function validAssignee(deps: Deps, assigneeId: number | null | undefined): Promise<number | null> {
+  if (assigneeId === undefined || assigneeId === null) return null;
+  return (await findUserById(deps.db.kysely, assigneeId)) ? assigneeId : null;
+}
+
+export interface NewMergeRequestParams {
+  source_branch?: string;
+  target_branch?: string;
+  title?: string;
+  description?: string;
+  assignee_id?: number;
+}
+
+/**
+ * POST …/merge_requests on the source project (`source`); `target` is the same project or the project
+ * it was forked from. 8.13's checks in 8.13's order.
+ */
+export async function createMergeRequest(
+  deps: Deps,
+  viewer: UserRow,
+  source: AccessibleProject,
+  target: AccessibleProject,
+  params: NewMergeRequestParams,
+): Promise<MergeRequestRow> {
+  for (const name of ['source_branch', 'target_branch', 'title'] as const) {
+    if (params[name] === undefined || params[name]!.trim() === '') throw badRequest(name);
+  }
+  if (!canWriteMergeRequests(source.access, source)) throw forbidden();
+  const sourceBranch = params.source_branch!;
+  const targetBranch = params.target_branch!;
+  if (source.project.id !== target.project.id) {
+    const link = await findForkLinkTo(deps.db.kysely, source.project.id);
+    if (link?.forked_from_project_id !== target.project.id) {
+      throw grapeError(422, ['Source project is not a fork of the target project']);
+    }
+  } else if (sourceBranch === targetBranch) {
+    throw grapeError(422, [SAME_BRANCH]);
+  }
+  const shape = {
+    source_project_id: source.project.id,
+    source_branch: sourceBranch,
+    target_project_id: target.project.id,
+    target_branch: targetBranch,
+  };
+  const twin = await findOpenTwin(deps.db.kysely, shape, null);
+  if (twin) throw alreadyExists(twin);
+  const assigneeId = await validAssignee(deps, params.assignee_id);
+  // The head as the source has it now; a fork's is fetched into the target once the iid is known.
+  const sourceRef = `refs/heads/${sourceBranch}`;
+  const head = (await resolveRefs(repoPathOf(deps, source), [sourceRef])).get(sourceRef) ?? null;
+  const at = now();
+  let mr: MergeRequestRow | undefined;
+  for (let attempt = 0; !mr; attempt++) {
+    try {
+      mr = await deps.db.kysely.transaction().execute(async (trx) => {
+        const row = await insertMergeRequest(trx, {
+          ...shape,
+          author_id: viewer.id,
+          assignee_id: assigneeId,
+          title: params.title!.trim(),
+          description: params.description ?? null,
+          state: 'opened',
+          merge_status: 'unchecked',
+          head_sha: head,
+          created_at: at,
+          updated_at: at,
+        });
+        await recordMergeRequestEvent(trx, row, viewer.id, EventAction.Created, at);
+        return row;
+      });
+    } catch (error) {
+      // Two creates took the same iid: the unique index refused one; it takes the next.
+      if (!isUniqueViolation(error) || attempt >= 5) throw error;
+    }
+  }
+  if (mr.source_project_id !== mr.target_project_id) await sourceHeadInTarget(deps, target, mr);
+  // The hook is queued once the fork's head is in the target (its last_commit reads it there).
+  const parts = await hookParts(deps, target, mr);
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    await announceMergeRequest(deps, trx, target, mr, parts, { action: 'open', user: viewer });
+  });
+  return mr;
+}
+
+export interface MergeRequestEdit {
+  title?: string;
+  description?: string;
+  target_branch?: string;
+  assignee_id?: number | null;
+  state_event?: 'close' | 'reopen' | 'merge';
+  source_branch?: string;
+}
+
+/** PUT …/merge_requests/:id: the edit, then close/reopen, then the `update` hook (always, as 8.13). */
+export async function updateMergeRequestFields(
+  deps: Deps,
+  viewer: UserRow,
+  target: AccessibleProject,
+  mr: MergeRequestRow,
+  edit: MergeRequestEdit,
+): Promise<MergeRequestRow> {
+  if (!canUpdateMergeRequest(target.access, target, viewer, mr)) throw forbidden();
+  if (edit.source_branch !== undefined) throw apiError(400, 'Source branch cannot be changed');
+  const changes: Partial<MergeRequestRow> = {};
+  if (edit.title !== undefined && edit.title.trim() !== '') changes.title = edit.title.trim();
+  if (edit.description !== undefined && edit.description !== '') changes.description = edit.description;
+  if (edit.assignee_id !== undefined) changes.assignee_id = await validAssignee(deps, edit.assignee_id);
+  if (
+    edit.target_branch !== undefined &&
+    edit.target_branch !== '' &&
+    edit.target_branch !== mr.target_branch
+  ) {
+    if (mr.source_project_id === mr.target_project_id && edit.target_branch === mr.source_branch) {
+      throw grapeError(422, [SAME_BRANCH]);
+    }
+    const twin = await findOpenTwin(deps.db.kysely, { ...mr, target_branch: edit.target_branch }, mr.id);
+    if (twin && isOpen(mr)) throw alreadyExists(twin);
+    changes.target_branch = edit.target_branch;
+    changes.merge_status = 'unchecked';
+  }
+  let transition: { to: MergeRequestRow['state']; event: EventAction } | null = null;
+  if (edit.state_event === 'close' && isOpen(mr)) {
+    transition = { to: 'closed', event: EventAction.Closed };
+  } else if (edit.state_event === 'reopen' && mr.state === 'closed') {
+    // reopenable?: the source branch (and a fork's project) must still be there.
+    const head = await sourceHeadInTarget(deps, target, mr);
+    if (head) {
+      transition = { to: 'reopened', event: EventAction.Reopened };
+      changes.head_sha = head;
+      changes.merge_status = 'unchecked';
+    }
+  }
+  const at = now();
+  const parts = await hookParts(deps, target, { ...mr, ...changes });
+  const updated = await deps.db.kysely.transaction().execute(async (trx) => {
+    // Compare-and-swap on the state: a racing close, reopen or merge wins and this edit answers 409.
+    const row = await updateMergeRequest(
+      trx,
+      mr.id,
+      {
+        ...changes,
+        ...(transition ? { state: transition.to } : {}),
+        updated_by_id: viewer.id,
+        updated_at: at,
+      },
+      { state: mr.state },
+    );
+    if (!row) return undefined;
+    if (transition) {
+      await recordMergeRequestEvent(trx, row, viewer.id, transition.event, at);
+      await announceMergeRequest(deps, trx, target, row, parts, {
+        action: transition.to === 'closed' ? 'close' : 'reopen',
+        user: viewer,
+      });
+    }
+    await announceMergeRequest(deps, trx, target, row, parts, { action: 'update', user: viewer });
+    return row;
+  });
+  if (!updated) throw conflict();
+  return updated;
+}
+
+/** DELETE …/merge_requests/:id: owners and administrators; a soft delete (the iid is never reused). */
+export async function deleteMergeRequest(
+  deps: Deps,
+  target: AccessibleProject,
+  mr: MergeRequestRow | undefined,
+): Promise<MergeRequestRow> {
+  if (!mr || !canDestroyMergeRequest(target.access)) throw forbidden();
+  const at = now();
+  const deleted = await updateMergeRequest(deps.db.kysely, mr.id, { deleted_at: at, updated_at: at });
+  if (!deleted) throw forbidden();
+  return deleted;
+}

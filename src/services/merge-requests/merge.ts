@@ -1,0 +1,204 @@
+// PUT …/merge_requests/:id/merge (GitLab 8.13's API checks, MergeService and Repository#merge). The
+// merge commit (parents [target head, source head]) is made without a work tree, then the target branch
+// moves to it as a push by the merging user would: the push rules decide, the push is recorded pending,
+// the ref moves with compare-and-swap, and push processing marks the MR merged (event, `merge` hook) in
+// the same transaction as the push's own events, hooks and pipelines. A crash after the ref moved leaves
+// the pending push, and the start-up recovery finishes the merge; before it, nothing moved.
+import type { Deps } from '../../deps.ts';
+import { now } from '../../lib/clock.ts';
+import { findMergeRequestById, updateMergeRequest } from '../../db/repositories/merge-requests.ts';
+import { BLANK_SHA } from '../../domain/types.ts';
+import { commitsAheadCount, defaultMergeMessage, mergeTree, writeMergeCommit } from '../../git/merges.ts';
+import { resolveRefs } from '../../git/refs.ts';
+import { projectAccess } from '../../policies/access.ts';
+import { mayPushToBranch, updateRefAsPush, userSignature, type Pusher } from '../push/ref-updates.ts';
+import { ApiError, apiError, unauthorized } from '../../errors.ts';
+import { findProjectRecordById } from '../../db/repositories/projects.ts';
+import { isWorkInProgress } from '../../presenters/merge-request.ts';
+import { ensureHeadInTarget, isOpen, repoPathOf, type AccessibleProject } from './merge-requests.ts';
+import type { MergeRequestRow, MergeStatus, UserRow } from '../../db/types.ts';
+
+export interface MergeParams {
+  merge_commit_message?: string;
+  should_remove_source_branch?: string;
+  sha?: string;
+}
+
+/** broken?: no commits to merge, or a branch gone (8.13 also counted a known conflict, checked apart). */
+async function isBroken(deps: Deps, target: AccessibleProject, mr: MergeRequestRow): Promise<boolean> {
+  const repoPath = repoPathOf(deps, target);
+  const targetRef = `refs/heads/${mr.target_branch}`;
+  const targetHead = (await resolveRefs(repoPath, [targetRef])).get(targetRef);
+  if (!targetHead || !(await ensureHeadInTarget(deps, target, mr))) return true;
+  return (await commitsAheadCount(repoPath, targetHead, mr.head_sha!)) === 0;
+}
+
+/**
+ * check_if_can_be_merged: computes merge_status while it is `unchecked` and stores it unless a push
+ * reset it meanwhile. Returns the status the merge checks go by.
+ */
+export async function checkMergeStatus(
+  deps: Deps,
+  target: AccessibleProject,
+  mr: MergeRequestRow,
+): Promise<MergeStatus> {
+  if (mr.merge_status !== 'unchecked') return mr.merge_status;
+  let status: MergeStatus = 'cannot_be_merged';
+  if (!(await isBroken(deps, target, mr))) {
+    const repoPath = repoPathOf(deps, target);
+    const targetRef = `refs/heads/${mr.target_branch}`;
+    const targetHead = (await resolveRefs(repoPath, [targetRef])).get(targetRef)!;
+    status = (await mergeTree(repoPath, targetHead, mr.head_sha!)).clean
+      ? 'can_be_merged'
+      : 'cannot_be_merged';
+  }
+  // Not updated_at: 8.13 moved merge_status without touching it (Gitlab::Timeless).
+  await updateMergeRequest(
+    deps.db.kysely,
+    mr.id,
+    { merge_status: status },
+    { merge_status: 'unchecked', head_sha: mr.head_sha },
+  );
+  return status;
+}
+
+/** The message clients match for a lost compare-and-swap; never shown. */
+const LOST = 'merge lost its race for the target branch';
+const ATTEMPTS = 5;
+
+/**
+ * Merges the MR as `viewer`, with 8.13's checks in order: 401 (may not push or merge to the target
+ * branch), 405 (not open, work in progress, or broken), 406 (conflicts), 409 (`sha` is not the head).
+ * Failures inside the merge leave the MR as it was, with `merge_error` set, and still answer the MR.
+ */
+export async function mergeMergeRequest(
+  deps: Deps,
+  viewer: UserRow,
+  target: AccessibleProject,
+  mr: MergeRequestRow,
+  params: MergeParams,
+): Promise<MergeRequestRow> {
+  const pusher: Pusher = { ...target, user: viewer };
+  if (!target.access.canRead || !(await mayPushToBranch(deps, pusher, mr.target_branch)))
+    throw unauthorized();
+  // mergeable_state?: open, not work in progress, not broken (no commits, a branch gone, a known conflict).
+  if (
+    !isOpen(mr) ||
+    isWorkInProgress(mr.title) ||
+    mr.merge_status === 'cannot_be_merged' ||
+    (await isBroken(deps, target, mr))
+  ) {
+    throw apiError(405, '405 Method Not Allowed');
+  }
+  if ((await checkMergeStatus(deps, target, mr)) !== 'can_be_merged') {
+    throw apiError(406, 'Branch cannot be merged');
+  }
+  if (params.sha !== undefined && params.sha !== '' && params.sha !== mr.head_sha) {
+    throw apiError(409, `SHA does not match HEAD of source branch: ${mr.head_sha}`);
+  }
+  const db = deps.db.kysely;
+  const mergeParams = {
+    ...(mr.merge_params ? (JSON.parse(mr.merge_params) as Record<string, unknown>) : {}),
+    ...(params.should_remove_source_branch !== undefined
+      ? { should_remove_source_branch: params.should_remove_source_branch }
+      : {}),
+    ...(params.merge_commit_message ? { commit_message: params.merge_commit_message } : {}),
+  };
+  // lock_mr: only one merge of this MR gets past here; a racing one sees it locked (405).
+  const locked = await updateMergeRequest(
+    db,
+    mr.id,
+    { state: 'locked', locked_at: now(), merge_params: JSON.stringify(mergeParams), merge_error: null },
+    { state: mr.state, head_sha: mr.head_sha },
+  );
+  if (!locked) throw apiError(405, '405 Method Not Allowed');
+  const error = await mergeLocked(deps, pusher, target, locked, params);
+  if (error !== null) {
+    // unlock_mr: back to reopened, as 8.13's state machine did, with the reason kept.
+    await updateMergeRequest(
+      db,
+      mr.id,
+      { state: 'reopened', locked_at: null, in_progress_merge_commit_sha: null, merge_error: error },
+      { state: 'locked' },
+    );
+  } else if (shouldRemoveSource(params.should_remove_source_branch)) {
+    await removeSourceBranch(deps, viewer, locked);
+  }
+  return (await findMergeRequestById(db, mr.id)) ?? locked;
+}
+
+/** `.present?`: any non-blank value, even "false". */
+function shouldRemoveSource(value: string | undefined): boolean {
+  return value !== undefined && value.trim() !== '';
+}
+
+/**
+ * Writes the merge commit on the target head and moves the branch; when another write moved the branch
+ * first, merges again on the new head, so no commit is ever lost. Returns null on success, else the
+ * merge_error.
+ */
+async function mergeLocked(
+  deps: Deps,
+  pusher: Pusher,
+  target: AccessibleProject,
+  mr: MergeRequestRow,
+  params: MergeParams,
+): Promise<string | null> {
+  const repoPath = repoPathOf(deps, target);
+  const ref = `refs/heads/${mr.target_branch}`;
+  const message =
+    params.merge_commit_message && params.merge_commit_message.trim() !== ''
+      ? params.merge_commit_message
+      : defaultMergeMessage({
+          sourceBranch: mr.source_branch,
+          targetBranch: mr.target_branch,
+          title: mr.title,
+          description: mr.description,
+          iid: mr.iid,
+        });
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const before = (await resolveRefs(repoPath, [ref])).get(ref);
+    if (!before) return 'Something went wrong during merge: the target branch is gone';
+    const commit = await writeMergeCommit(repoPath, {
+      target: before,
+      source: mr.head_sha!,
+      message,
+      author: userSignature(pusher),
+    });
+    if (!commit) return 'Conflicts detected during merge';
+    // Push processing finds the MR by this sha and marks it merged in its transaction.
+    await updateMergeRequest(
+      deps.db.kysely,
+      mr.id,
+      { in_progress_merge_commit_sha: commit },
+      { state: 'locked' },
+    );
+    try {
+      await updateRefAsPush(deps, pusher, { before, after: commit, ref }, LOST);
+      return null;
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      const text = String(error.body?.message ?? '');
+      if (text !== LOST) return text;
+    }
+  }
+  return 'Something went wrong during merge: the target branch kept moving';
+}
+
+/** DeleteBranchService after a merge: refused quietly for protected or default branches and non-pushers. */
+async function removeSourceBranch(deps: Deps, viewer: UserRow, mr: MergeRequestRow): Promise<void> {
+  if (mr.source_project_id === null) return;
+  const source = await findProjectRecordById(deps.db.kysely, mr.source_project_id);
+  if (!source || mr.source_branch === (source.project.default_branch ?? 'master')) return;
+  const access = await projectAccess(deps.db.kysely, viewer, source);
+  const pusher: Pusher = { ...source, access, user: viewer };
+  const ref = `refs/heads/${mr.source_branch}`;
+  const head = (await resolveRefs(repoPathOf(deps, source), [ref])).get(ref);
+  if (!head) return;
+  try {
+    await updateRefAsPush(deps, pusher, { before: head, after: BLANK_SHA, ref }, LOST);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    deps.log.info({ mergeRequestId: mr.id, reason: error.body?.message }, 'source branch kept after merge');
+  }
+}

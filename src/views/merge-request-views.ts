@@ -1,0 +1,140 @@
+// Reads of merge requests: a page is two statements for the rows (an indexed walk of ids, then the
+// rows) and one for their authors and assignees; commits and changes read the target repository, where
+// the source head lives (a fork's is fetched there first).
+import type { Deps } from '../deps.ts';
+import {
+  countMergeRequests,
+  listMergeRequests,
+  OPEN_STATES,
+  type MergeRequestListQuery,
+} from '../db/repositories/merge-requests.ts';
+import { usersByIds } from '../db/repositories/users.ts';
+import { collectCommits } from '../git/commit-log.ts';
+import { diffTrees, EMPTY_TREE, mergeBase } from '../git/diffs.ts';
+import { resolveRefs } from '../git/refs.ts';
+import { presentRepoCommit } from '../presenters/commit.ts';
+import { presentMergeRequest, presentMergeRequestChanges } from '../presenters/merge-request.ts';
+import { ensureHeadInTarget, repoPathOf } from '../services/merge-requests/merge-requests.ts';
+import { COMMIT_DIFF_LIMITS } from './commit-views.ts';
+import type { MergeRequestRow, MergeRequestState, ProjectRecord, UserRow } from '../db/types.ts';
+
+export interface MergeRequestListParams {
+  state: string | undefined;
+  iids: number[] | null;
+  orderBy: string | undefined;
+  sort: string | undefined;
+}
+
+/** `opened` = opened + reopened; `closed`, `merged`; anything else (incl. `all`) = every state. */
+function statesOf(state: string | undefined): MergeRequestState[] | null {
+  if (state === 'opened') return OPEN_STATES;
+  if (state === 'closed' || state === 'merged') return [state];
+  return null;
+}
+
+export function mergeRequestListQuery(
+  target: ProjectRecord,
+  params: MergeRequestListParams,
+): MergeRequestListQuery {
+  return {
+    targetProjectId: target.project.id,
+    states: statesOf(params.state),
+    iids: params.iids,
+    orderBy: params.orderBy === 'updated_at' ? 'updated_at' : 'created_at',
+    sort: params.sort === 'asc' ? 'asc' : 'desc',
+  };
+}
+
+export function countMergeRequestsOf(deps: Deps, query: MergeRequestListQuery): Promise<number> {
+  return countMergeRequests(deps.db.kysely, query);
+}
+
+async function presentMany(
+  deps: Deps,
+  target: ProjectRecord,
+  viewer: UserRow | null,
+  rows: MergeRequestRow[],
+) {
+  const ids = new Set<number>();
+  for (const mr of rows) {
+    if (mr.author_id !== null) ids.add(mr.author_id);
+    if (mr.assignee_id !== null) ids.add(mr.assignee_id);
+  }
+  const users = await usersByIds(deps.db.kysely, [...ids]);
+  const user = (id: number | null) => (id === null ? undefined : users.get(id));
+  return rows.map((mr) =>
+    presentMergeRequest(
+      { mr, target, author: user(mr.author_id), assignee: user(mr.assignee_id) },
+      viewer,
+      deps.config.externalUrl,
+    ),
+  );
+}
+
+export async function listMergeRequestsOf(
+  deps: Deps,
+  target: ProjectRecord,
+  viewer: UserRow | null,
+  query: MergeRequestListQuery,
+  offset: number,
+  limit: number,
+) {
+  return presentMany(deps, target, viewer, await listMergeRequests(deps.db.kysely, query, offset, limit));
+}
+
+export async function presentMergeRequestOf(
+  deps: Deps,
+  target: ProjectRecord,
+  viewer: UserRow | null,
+  mr: MergeRequestRow,
+) {
+  return (await presentMany(deps, target, viewer, [mr]))[0]!;
+}
+
+async function targetHead(
+  deps: Deps,
+  target: ProjectRecord,
+  mr: MergeRequestRow,
+): Promise<string | undefined> {
+  const ref = `refs/heads/${mr.target_branch}`;
+  return (await resolveRefs(repoPathOf(deps, target), [ref])).get(ref);
+}
+
+/** The MR's commits, newest first: those of its head that the target branch lacks. */
+export async function mergeRequestCommits(deps: Deps, target: ProjectRecord, mr: MergeRequestRow) {
+  if (!(await ensureHeadInTarget(deps, target, mr))) return [];
+  const base = await targetHead(deps, target, mr);
+  const commits = await collectCommits(repoPathOf(deps, target), [
+    mr.head_sha!,
+    ...(base ? [`^${base}`] : []),
+    '--',
+  ]);
+  return commits.map(presentRepoCommit);
+}
+
+/** The MR with `changes`: the diff from the merge base to its head, bounded as a commit's diff is. */
+export async function mergeRequestChanges(
+  deps: Deps,
+  target: ProjectRecord,
+  viewer: UserRow | null,
+  mr: MergeRequestRow,
+) {
+  const users = await usersByIds(
+    deps.db.kysely,
+    [mr.author_id, mr.assignee_id].filter((id): id is number => id !== null),
+  );
+  const view = {
+    mr,
+    target,
+    author: mr.author_id === null ? undefined : users.get(mr.author_id),
+    assignee: mr.assignee_id === null ? undefined : users.get(mr.assignee_id),
+  };
+  let diffs: Awaited<ReturnType<typeof diffTrees>>['diffs'] = [];
+  if (await ensureHeadInTarget(deps, target, mr)) {
+    const repoPath = repoPathOf(deps, target);
+    const base = await targetHead(deps, target, mr);
+    const from = (base && (await mergeBase(repoPath, base, mr.head_sha!))) ?? EMPTY_TREE;
+    diffs = (await diffTrees(repoPath, from, mr.head_sha!, COMMIT_DIFF_LIMITS)).diffs;
+  }
+  return presentMergeRequestChanges(view, viewer, deps.config.externalUrl, diffs);
+}
