@@ -5,11 +5,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { requireViewer } from '../../http/auth.ts';
-import {
-  loadGroup,
-  loadProject,
-  readableProjectByIdParam,
-} from '../../http/loaders.ts';
+import { loadGroup, loadProject, readableProjectByIdParam } from '../../http/loaders.ts';
 import { loadIssue } from '../../http/issue-loaders.ts';
 import { paginateCapped, parsePage, setPaginationHeaders } from '../../http/pagination.ts';
 import {

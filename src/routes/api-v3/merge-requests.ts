@@ -4,11 +4,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { requireViewer } from '../../http/auth.ts';
-import {
-  loadProject,
-  readableProjectByIdParam,
-  type LoadedProject,
-} from '../../http/loaders.ts';
+import { loadProject, readableProjectByIdParam, type LoadedProject } from '../../http/loaders.ts';
 import { paginate } from '../../http/pagination.ts';
 import {
   optionalInteger,
