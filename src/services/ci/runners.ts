@@ -117,10 +117,6 @@ export async function authenticateRunner(deps: Deps, token: string | undefined):
   return runner;
 }
 
-export async function unregisterRunner(deps: Deps, runner: CiRunnerRow): Promise<void> {
-  await deleteRunner(deps.db.kysely, runner.id);
-}
-
 // GitLab wrote contacts at most every 10–20 minutes (a random threshold per call), not on every poll.
 const CONTACT_EVERY_MS = 10 * 60 * 1000;
 
@@ -198,7 +194,10 @@ export async function disableRunnerForProject(
   });
 }
 
-/** Removes a runner (DELETE /runners/:id): its assignments go with it, its builds keep its id. */
+/**
+ * Removes a runner (DELETE /runners/:id, and the runner's own DELETE /ci/api/v1/runners/delete): its
+ * assignments go with it, its builds keep its id.
+ */
 export async function removeRunner(deps: Deps, runner: CiRunnerRow): Promise<void> {
   await deleteRunner(deps.db.kysely, runner.id);
 }
