@@ -3,16 +3,7 @@
 import type { JobVariable } from '../ci/variables.ts';
 import type { CiBuildRow, CiPipelineRow, ProjectRecord } from '../db/types.ts';
 import { BLANK_SHA } from '../domain/types.ts';
-
-/** Artifacts count only while their expiry has not passed. */
-export function hasLiveArtifacts(
-  build: Pick<CiBuildRow, 'artifacts_file' | 'artifacts_expire_at'>,
-  now: string,
-) {
-  return (
-    build.artifacts_file !== null && (build.artifacts_expire_at === null || build.artifacts_expire_at > now)
-  );
-}
+import { hasLiveArtifacts } from '../ci/artifacts.ts';
 
 /** Entities::Build: a build as the runner sees it (also each of `depends_on_builds`). */
 export function presentRunnerBuild(

@@ -23,7 +23,7 @@ import { usersByIds } from '../db/repositories/users.ts';
 import { readCommits, type Commit } from '../git/commits.ts';
 import { repositoryExists, repositoryPath } from '../git/repository.ts';
 import { presentBuild, type BuildForm } from '../presenters/build.ts';
-import { hasLiveArtifacts } from '../presenters/ci-job.ts';
+import { hasLiveArtifacts } from '../ci/artifacts.ts';
 import { findArtifactsFile, openArtifactsFile } from '../storage/artifacts.ts';
 import { readTraceStream, traceExists, tracePath } from '../storage/traces.ts';
 import { findCommitId } from './repository-access.ts';

@@ -21,7 +21,7 @@ import { findBuild, findBuildByToken, updateBuild } from '../../db/repositories/
 import { findProjectRecordById } from '../../db/repositories/projects.ts';
 import { runnerProjectIds } from '../../db/repositories/runners.ts';
 import { isBuildCredential, isDependentBuild, runnerMayPick } from '../../policies/ci.ts';
-import { hasLiveArtifacts } from '../../presenters/ci-job.ts';
+import { hasLiveArtifacts } from '../../ci/artifacts.ts';
 import {
   appendTrace,
   readTrace,
