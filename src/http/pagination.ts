@@ -4,8 +4,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { requestParams } from './params.ts';
 
-export const DEFAULT_PER_PAGE = 20;
-export const MAX_PER_PAGE = 100;
+const DEFAULT_PER_PAGE = 20;
+const MAX_PER_PAGE = 100;
 // Far past any real list, and small enough that page × per_page stays an exact 64-bit offset in SQL.
 const MAX_PAGE = 1_000_000_000;
 
@@ -22,7 +22,7 @@ function positive(value: unknown): number | undefined {
   return Number.isInteger(number) && number >= 1 ? number : undefined;
 }
 
-export function parsePage(request: FastifyRequest): Page {
+function parsePage(request: FastifyRequest): Page {
   const params = requestParams(request);
   const page = Math.min(positive(params.page) ?? 1, MAX_PAGE);
   const perPage = Math.min(positive(params.per_page) ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
@@ -49,7 +49,7 @@ function encodeQuery(params: Record<string, unknown>): string {
  * and the `last` link are left out, as GitLab did later for such lists, and `hasNext` says whether
  * another page follows.
  */
-export function setPaginationHeaders(
+function setPaginationHeaders(
   request: FastifyRequest,
   reply: FastifyReply,
   baseUrl: string,
@@ -96,7 +96,7 @@ export async function paginate<T>(
 }
 
 /** Lists that may hold millions of rows count no further than this (GitLab's later cap, for the same reason). */
-export const COUNT_CAP = 10_000;
+const COUNT_CAP = 10_000;
 
 /**
  * paginate for lists that can grow without bound (builds, pipelines). `count(cap)` answers the total, or

@@ -173,14 +173,14 @@ export function optionalInteger(params: Params, name: string): number | undefine
   return parseInteger(value, name);
 }
 
-export function parseInteger(value: unknown, name: string): number {
+function parseInteger(value: unknown, name: string): number {
   const text = String(value).trim();
   if (!/^-?\d{1,15}$/.test(text)) throw paramInvalid(name);
   return Number(text);
 }
 
 /** GitLab's ids were 32-bit integers: nothing above this can name a record. */
-export const MAX_ID = 2_147_483_647;
+const MAX_ID = 2_147_483_647;
 
 /** A positive integer id from the path, or undefined when the segment is not one (or names no record). */
 export function pathId(value: unknown): number | undefined {

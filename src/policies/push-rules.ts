@@ -29,7 +29,7 @@ const DEVELOPER = AccessLevel.Developer;
 const BRANCH_PREFIX = 'refs/heads/';
 const TAG_PREFIX = 'refs/tags/';
 
-export const PUSH_REFUSALS = {
+const PUSH_REFUSALS = {
   pushCode: 'You are not allowed to push code to this project.',
   changeTag: 'You are not allowed to change existing tags on this project.',
   forcePush: 'You are not allowed to force push code to a protected branch on this project.',

@@ -41,6 +41,11 @@ const migrations: Array<[string, MigrationFn]> = [
   ['019-project-list-walks', projectListWalks],
 ];
 
+/** The migrations' names in the order they were added (kept in name order from here on: a test checks). */
+export function migrationNames(): string[] {
+  return migrations.map(([name]) => name);
+}
+
 function migrator(db: Db): Migrator {
   const provided: Record<string, Migration> = {};
   for (const [name, up] of migrations) provided[name] = { up: (kysely) => up(kysely, db.dialect) };

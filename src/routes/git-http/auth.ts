@@ -29,7 +29,7 @@ export interface Credentials {
   password: string;
 }
 
-export function basicCredentials(request: FastifyRequest): Credentials | null {
+function basicCredentials(request: FastifyRequest): Credentials | null {
   const header = request.headers.authorization;
   if (typeof header !== 'string') return null;
   const match = /^Basic\s+(\S+)\s*$/i.exec(header);

@@ -82,7 +82,7 @@ export async function claimBuild(deps: Deps, runner: CiRunnerRow): Promise<numbe
 }
 
 /** A build id as the runner writes it in paths (`builds/42.json`); undefined when it names none. */
-export function runnerBuildId(text: string): number | undefined {
+function runnerBuildId(text: string): number | undefined {
   const digits = text.replace(/\.json$/, '');
   if (!/^\d{1,10}$/.test(digits)) return undefined;
   const id = Number(digits);
