@@ -7,7 +7,7 @@ import type { Deps } from '../../deps.ts';
 import { verifyPassword } from '../../services/users/passwords.ts';
 import { buildByGitToken } from '../../services/ci/builds.ts';
 import { findUserByLogin } from '../../services/users/session.ts';
-import { maySignIn } from '../../policies/users.ts';
+import { canSignIn } from '../../policies/users.ts';
 import type { CiBuildRow, UserRow } from '../../db/types.ts';
 import { BoundedMap } from '../../lib/bounded-map.ts';
 
@@ -87,6 +87,6 @@ export async function authenticateGitUser(deps: Deps, request: FastifyRequest): 
   if (!user) throw accessDenied();
   const ok = sameSecret(password, user.authentication_token) || (await passwordMatches(user, password));
   if (!ok) throw accessDenied();
-  if (!maySignIn(user)) throw new GitHttpError(403, 'Your account has been blocked.');
+  if (!canSignIn(user)) throw new GitHttpError(403, 'Your account has been blocked.');
   return user;
 }

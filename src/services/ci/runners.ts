@@ -20,7 +20,7 @@ import {
   updateRunner,
 } from '../../db/repositories/runners.ts';
 import { findSetting, insertSettingIfAbsent } from '../../db/repositories/settings.ts';
-import { isRegistrationToken, refuseDisableRunner } from '../../policies/ci.ts';
+import { isRegistrationToken, disableRunnerRefusal } from '../../policies/ci.ts';
 import type { CiRunnerChanges, CiRunnerRow } from '../../db/types.ts';
 
 const REGISTRATION_TOKEN_KEY = 'runners_registration_token';
@@ -188,7 +188,7 @@ export async function disableRunnerForProject(
   await deps.db.kysely.transaction().execute(async (trx) => {
     await lockRunner(trx, runner.id, now());
     if (!(await isRunnerAssigned(trx, runner.id, projectId))) throw notFound('Runner');
-    const refusal = refuseDisableRunner(await countRunnerProjects(trx, runner.id));
+    const refusal = disableRunnerRefusal(await countRunnerProjects(trx, runner.id));
     if (refusal) throw forbidden(refusal);
     await unassignRunner(trx, runner.id, projectId);
   });

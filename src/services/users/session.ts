@@ -3,7 +3,7 @@ import type { Deps } from '../../deps.ts';
 import { findUserByEmail, findUserByUsername, recordSignIn } from '../../db/repositories/users.ts';
 import { now } from '../../lib/clock.ts';
 import { apiError, unauthorized } from '../../errors.ts';
-import { maySignIn } from '../../policies/users.ts';
+import { canSignIn } from '../../policies/users.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import type { UserRow } from '../../db/types.ts';
 
@@ -39,7 +39,7 @@ export async function signIn(
   }
   if (!(await verifyPassword(password, user.encrypted_password))) throw unauthorized();
   // GitLab handed blocked users their token, which then failed everywhere; Labrador refuses at once.
-  if (!maySignIn(user)) throw unauthorized();
+  if (!canSignIn(user)) throw unauthorized();
   if (user.two_factor_enabled === 1) {
     throw apiError(
       401,
