@@ -71,12 +71,12 @@ export interface SshConfig {
 }
 
 /** `git@host:` for port 22 (scp-like form, as GitLab showed), else the URL form with the port. */
-export function sshCloneUrlBase(publicHost: string, port: number): string {
+function sshCloneUrlBase(publicHost: string, port: number): string {
   const host = publicHost.includes(':') ? `[${publicHost}]` : publicHost;
   return port === 22 || port === 0 ? `git@${host}:` : `ssh://git@${host}:${port}/`;
 }
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Settings that cannot work; the message has one line per problem. */
@@ -133,7 +133,7 @@ class SettingsReader {
 }
 
 /** A database URL as it may be shown: no password, no query string. */
-export function redactDatabaseUrl(databaseUrl: string): string {
+function redactDatabaseUrl(databaseUrl: string): string {
   try {
     const url = new URL(databaseUrl);
     url.password = '';

@@ -10,7 +10,7 @@ import { startBuiltinRunner, type BuiltinRunner } from './process/builtin-runner
 import { runnerRegistrationToken } from './services/ci/runners.ts';
 import { explainStartupError } from './process/startup-errors.ts';
 import { reportStartup } from './process/startup-summary.ts';
-import { version } from './process/version.ts';
+import { version } from './lib/version.ts';
 
 /** After the stop bound, open connections are cut; this much later the process exits regardless. */
 const HARD_STOP_GRACE_MS = 5000;

@@ -7,8 +7,7 @@
 // for neither a stage's nor the pipeline's status.
 import type { CiStatus, CiWhen } from '../domain/types.ts';
 
-export const COMPLETED_STATUSES: readonly CiStatus[] = ['success', 'failed', 'canceled'];
-export const ACTIVE_STATUSES: readonly CiStatus[] = ['pending', 'running'];
+const COMPLETED_STATUSES: readonly CiStatus[] = ['success', 'failed', 'canceled'];
 export const ALL_STATUSES: readonly CiStatus[] = [
   'created',
   'pending',
@@ -47,7 +46,7 @@ export interface StatusGroup {
   count: number;
 }
 
-export function isIgnored(group: Pick<StatusGroup, 'status' | 'allowFailure' | 'when'>): boolean {
+function isIgnored(group: Pick<StatusGroup, 'status' | 'allowFailure' | 'when'>): boolean {
   if (group.allowFailure && (group.status === 'failed' || group.status === 'canceled')) return true;
   if (group.when === 'manual' && group.status === 'skipped') return true;
   if (group.when === 'on_failure' && group.status === 'skipped') return true;
@@ -85,7 +84,7 @@ export function compositeStatus(groups: StatusGroup[]): CiStatus | undefined {
 }
 
 /** Where a created build goes once the stages before it have finished with `prior`. */
-export function gatedStatus(when: CiWhen, prior: CiStatus): 'pending' | 'skipped' {
+function gatedStatus(when: CiWhen, prior: CiStatus): 'pending' | 'skipped' {
   switch (when) {
     case 'on_success':
       return prior === 'success' ? 'pending' : 'skipped';

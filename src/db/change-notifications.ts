@@ -6,7 +6,7 @@
 import type pg from 'pg';
 import { sql, type Kysely } from 'kysely';
 
-export const CHANGE_CHANNEL = 'labrador_changes';
+const CHANGE_CHANNEL = 'labrador_changes';
 
 /**
  * The notifying trigger on every table of the schema (tables a later migration adds get it at the next

@@ -61,7 +61,7 @@ interface Compiled {
 
 let shapes = 0;
 
-export class PreparedQuery<P extends object, R> {
+class PreparedQuery<P extends object, R> {
   readonly #name = `labrador_${++shapes}`;
   readonly #build: (db: Executor, slot: <K extends keyof P & string>(name: K) => P[K]) => Compilable<R>;
   /** One compilation per dialect (keyed by the dialect adapter, which transactions share with their root). */

@@ -9,10 +9,10 @@ export const MAX_NEW_REF_NAME_LENGTH = 255;
 export const MAX_REF_COMPONENT_BYTES = 250;
 
 /** PATH_MAX: no ref file, revision or path git could hold on disk is longer, so nothing longer exists. */
-export const MAX_NAME_BYTES = 4096;
+const MAX_NAME_BYTES = 4096;
 
 /** NAME_MAX: a file name (one path component) longer than this cannot be checked out anywhere. */
-export const MAX_PATH_COMPONENT_BYTES = 255;
+const MAX_PATH_COMPONENT_BYTES = 255;
 
 /** Whether `name` is longer than anything git could find under it. */
 export function isOverlongName(name: string): boolean {

@@ -51,7 +51,7 @@ export function streamGit(args: string[], options: StreamOptions): GitStream {
 }
 
 /** The records of a stream separated by `separator` (the last one may lack it), as they arrive. */
-export async function* records(stream: Readable, separator: number): AsyncGenerator<Buffer> {
+async function* records(stream: Readable, separator: number): AsyncGenerator<Buffer> {
   let pending: Buffer = Buffer.alloc(0);
   for await (const chunk of stream as AsyncIterable<Buffer>) {
     pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);

@@ -7,7 +7,7 @@ import type { Deps } from '../deps.ts';
 import { findUserById, findUserByToken, findUserByUsername, recordSignIn } from '../db/repositories/users.ts';
 import { now } from '../lib/clock.ts';
 import { forbidden, notFound, unauthorized } from '../errors.ts';
-import { isAdministrator, maySignIn } from '../policies/users.ts';
+import { isAdministrator, canSignIn } from '../policies/users.ts';
 import { optionalString, pathId, requestParams } from './params.ts';
 import type { UserRow } from '../db/types.ts';
 
@@ -32,7 +32,7 @@ export async function resolveViewer(deps: Deps, request: FastifyRequest): Promis
   const token = optionalString(params, 'private_token') || (typeof header === 'string' ? header : undefined);
   if (token) {
     const user = await findUserByToken(deps.db.kysely, token);
-    if (user && maySignIn(user)) {
+    if (user && canSignIn(user)) {
       // A stamp only when the user never signed in: not a write on every request.
       request.viewer = user.current_sign_in_at ? user : await recordSignIn(deps.db.kysely, user, now());
     }

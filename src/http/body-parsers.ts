@@ -43,7 +43,7 @@ function decodeFormComponent(text: string): string {
   return decodeURIComponent(text.replace(/\+/g, ' '));
 }
 
-export function parseForm(text: string): Record<string, string | string[]> {
+function parseForm(text: string): Record<string, string | string[]> {
   const result: Record<string, string | string[]> = {};
   for (const pair of text.split('&')) {
     if (pair === '') continue;

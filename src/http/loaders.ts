@@ -123,7 +123,7 @@ export interface LoadedGroup {
   access: GroupAccess;
 }
 
-export async function findGroupByIdParam(deps: Deps, idParam: unknown): Promise<NamespaceRow | undefined> {
+async function findGroupByIdParam(deps: Deps, idParam: unknown): Promise<NamespaceRow | undefined> {
   const text = String(idParam ?? '');
   if (text === '') return undefined;
   const byPath = await findGroupByPath(deps.db.kysely, text);

@@ -4,8 +4,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { requestParams } from './params.ts';
 
-export const DEFAULT_PER_PAGE = 20;
-export const MAX_PER_PAGE = 100;
+const DEFAULT_PER_PAGE = 20;
+const MAX_PER_PAGE = 100;
 // Far past any real list, and small enough that page × per_page stays an exact 64-bit offset in SQL.
 const MAX_PAGE = 1_000_000_000;
 
@@ -96,7 +96,7 @@ export async function paginate<T>(
 }
 
 /** Lists that may hold millions of rows count no further than this (GitLab's later cap, for the same reason). */
-export const COUNT_CAP = 10_000;
+const COUNT_CAP = 10_000;
 
 /**
  * paginate for lists that can grow without bound (builds, pipelines). `count(cap)` answers the total, or

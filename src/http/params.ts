@@ -70,7 +70,7 @@ export function presentString(params: Params, name: string, options?: TextOption
  * Longest search text: longer than any name, and well inside SQLite's 50,000-byte LIKE pattern limit
  * (past it the query fails); a longer one is a 400 `<name> is invalid`.
  */
-export const MAX_SEARCH_LENGTH = 1024;
+const MAX_SEARCH_LENGTH = 1024;
 
 /** A search text as read; longer than MAX_SEARCH_LENGTH → 400 `<name> is invalid`. */
 export function boundedSearch<T extends string | undefined>(value: T, name = 'search'): T {
@@ -185,14 +185,14 @@ export function optionalInteger(params: Params, name: string): number | undefine
   return parseInteger(value, name);
 }
 
-export function parseInteger(value: unknown, name: string): number {
+function parseInteger(value: unknown, name: string): number {
   const text = String(value).trim();
   if (!/^-?\d{1,15}$/.test(text)) throw paramInvalid(name);
   return Number(text);
 }
 
 /** GitLab's ids were 32-bit integers: nothing above this can name a record. */
-export const MAX_ID = 2_147_483_647;
+const MAX_ID = 2_147_483_647;
 
 /** A positive integer id from the path, or undefined when the segment is not one (or names no record). */
 export function pathId(value: unknown): number | undefined {

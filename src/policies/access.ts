@@ -101,12 +101,6 @@ export async function projectAccessMany(
   return result;
 }
 
-/** read_build: reporter+, or anyone who can read a public/internal project with public_builds. */
-export const canReadBuilds = (access: ProjectAccess, record: ProjectRecord): boolean =>
-  access.canRead &&
-  record.project.builds_enabled === 1 &&
-  (access.level >= AccessLevel.Reporter ||
-    (record.project.public_builds === 1 && record.project.visibility_level !== Visibility.Private));
 /** admin_project: edit, hooks, branch protection, share, runners_token (master+). */
 export const canAdminProject = (access: ProjectAccess): boolean => access.level >= AccessLevel.Master;
 /** rename, visibility change, archive, remove: owners (administrators, namespace owners, group owners). */

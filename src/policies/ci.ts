@@ -17,7 +17,7 @@ function sameSecret(given: string, expected: string | null | undefined): boolean
  * Runner#can_pick?: a locked runner only serves projects it is assigned to; a runner without tags or
  * not running untagged builds refuses what does not suit it; every tag the build needs is the runner's.
  */
-export function runnerMayPick(runner: CiRunnerRow, buildTags: string[], assignedToProject: boolean): boolean {
+export function canRunnerPick(runner: CiRunnerRow, buildTags: string[], assignedToProject: boolean): boolean {
   if (runner.locked === 1 && !assignedToProject) return false;
   if (runner.run_untagged !== 1 && buildTags.length === 0) return false;
   const runnerTags = new Set(JSON.parse(runner.tag_list) as string[]);
@@ -60,7 +60,7 @@ type BuildsProject = Pick<ProjectRow, 'builds_enabled' | 'public_builds' | 'visi
  * `public_builds` is on. Nobody while builds are off. Every build read of API v3 asks this (GitLab's list
  * of a project's builds forgot to, and showed them to guests).
  */
-export function mayReadBuilds(access: ProjectAccess, project: BuildsProject): boolean {
+export function canReadBuilds(access: ProjectAccess, project: BuildsProject): boolean {
   return (
     access.canRead &&
     project.builds_enabled === 1 &&
@@ -73,12 +73,12 @@ export function mayReadBuilds(access: ProjectAccess, project: BuildsProject): bo
  * update_build: developers and above (cancel, retry, erase, keep artifacts, and play: GitLab let anyone
  * who could read builds play a manual job, which would let outsiders start deployments).
  */
-export function mayUpdateBuilds(access: ProjectAccess, project: BuildsProject): boolean {
+export function canUpdateBuilds(access: ProjectAccess, project: BuildsProject): boolean {
   return project.builds_enabled === 1 && access.level >= AccessLevel.Developer;
 }
 
 /** read_pipeline: reporters and above, and anyone who may read a public or internal project. */
-export function mayReadPipelines(access: ProjectAccess, project: BuildsProject): boolean {
+export function canReadPipelines(access: ProjectAccess, project: BuildsProject): boolean {
   return (
     project.builds_enabled === 1 &&
     access.canRead &&
@@ -87,7 +87,7 @@ export function mayReadPipelines(access: ProjectAccess, project: BuildsProject):
 }
 
 /** update_pipeline (retry, cancel): developers and above. */
-export const mayUpdatePipelines = mayUpdateBuilds;
+export const canUpdatePipelines = canUpdateBuilds;
 
 type ActionBuild = Pick<CiBuildRow, 'status' | 'commands' | 'when'>;
 
@@ -129,7 +129,7 @@ export const BUILD_FETCH_ACCESS: ProjectAccess = {
  * (with builds on), never a push. 8.13 also let a build with a user reach that user's other projects;
  * a token that leaks from a job log would then open them too, so Labrador keeps it to the build's project.
  */
-export function buildMayFetch(
+export function canBuildFetch(
   build: Pick<CiBuildRow, 'status' | 'project_id'>,
   record: ProjectRecord,
 ): boolean {
@@ -176,18 +176,18 @@ export interface RunnerCaller {
   managesRunner: boolean;
 }
 
-export function refuseShowRunner(runner: CiRunnerRow, caller: RunnerCaller): string | null {
+export function showRunnerRefusal(runner: CiRunnerRow, caller: RunnerCaller): string | null {
   if (runner.is_shared === 1 || caller.admin || caller.managesRunner) return null;
   return 'No access granted';
 }
 
-export function refuseUpdateRunner(runner: CiRunnerRow, caller: RunnerCaller): string | null {
+export function updateRunnerRefusal(runner: CiRunnerRow, caller: RunnerCaller): string | null {
   if (caller.admin) return null;
   if (runner.is_shared === 1) return 'Runner is shared';
   return caller.managesRunner ? null : 'No access granted';
 }
 
-export function refuseDeleteRunner(
+export function deleteRunnerRefusal(
   runner: CiRunnerRow,
   caller: RunnerCaller,
   projectCount: number,
@@ -199,7 +199,7 @@ export function refuseDeleteRunner(
 }
 
 /** Enabling a runner for a project: never a shared or locked one, and only one the caller manages. */
-export function refuseEnableRunner(runner: CiRunnerRow, caller: RunnerCaller): string | null {
+export function enableRunnerRefusal(runner: CiRunnerRow, caller: RunnerCaller): string | null {
   if (runner.is_shared === 1) return 'Runner is shared';
   if (runner.locked === 1) return 'Runner is locked';
   if (caller.admin) return null;
@@ -207,7 +207,7 @@ export function refuseEnableRunner(runner: CiRunnerRow, caller: RunnerCaller): s
 }
 
 /** A runner keeps at least one project: taking away its last one is refused (remove the runner instead). */
-export function refuseDisableRunner(projectCount: number): string | null {
+export function disableRunnerRefusal(projectCount: number): string | null {
   return projectCount <= 1
     ? 'Only one project associated with the runner. Please remove the runner instead'
     : null;

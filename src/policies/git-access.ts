@@ -4,7 +4,7 @@
 import type { ProjectAccess } from './access.ts';
 import { AccessLevel, Visibility } from '../domain/types.ts';
 import type { ProjectRecord } from '../db/types.ts';
-import type { PushRules } from './push-rules.mjs';
+import type { PushRules } from './push-rules.ts';
 
 export function canDownloadCode(access: ProjectAccess, record: ProjectRecord): boolean {
   if (!access.canRead) return false;

@@ -11,7 +11,7 @@ export interface MemberSourceFacts {
 }
 
 /** destroy_member: `canManage` (admin rights on the source) removes anyone, a member removes itself. */
-export function mayRemoveMember(
+export function canRemoveMember(
   actor: UserRow,
   source: MemberSourceFacts,
   userId: number,

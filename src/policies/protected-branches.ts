@@ -1,6 +1,6 @@
 // Which protected-branch rules cover a branch (ProtectedBranch#matches?: the exact name, or a pattern
 // where `*` matches any run of characters), shared with the push rules of git pushes and API writes.
-import { ruleMatches } from './push-rules.mjs';
+import { ruleMatches } from './push-rules.ts';
 import type { ProtectedBranchRow } from '../db/types.ts';
 
 export interface BranchProtection {

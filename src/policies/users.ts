@@ -7,11 +7,11 @@ export function isAdministrator(user: UserRow): boolean {
 }
 
 /** Only active users sign in or use their token; blocked and LDAP-blocked users count as nobody. */
-export function maySignIn(user: UserRow): boolean {
+export function canSignIn(user: UserRow): boolean {
   return user.state === 'active';
 }
 
 /** Administrators see every user's full form (email, identities, limits); others see the public form. */
-export function seesUserDetails(viewer: UserRow): boolean {
+export function canSeeUserDetails(viewer: UserRow): boolean {
   return isAdministrator(viewer);
 }

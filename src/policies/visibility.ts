@@ -9,4 +9,4 @@ export function minimumVisibilityWithoutMembership(viewer: UserRow | null): numb
 }
 
 /** Administrators see every project, group and namespace in lists, whatever their memberships. */
-export const seesEverything = (viewer: UserRow): boolean => viewer.admin === 1;
+export const canSeeEverything = (viewer: UserRow): boolean => viewer.admin === 1;

@@ -2,7 +2,7 @@
 // its live artifacts ({filename, size}, null without), the commit from the repository, its runner and
 // its pipeline. Action answers are shaped as the spec shows them: cancel, retry and play leave out the
 // pipeline; erase and keep leave out artifacts_file and pipeline and carry `download_url: null`.
-import { hasLiveArtifacts } from './ci-job.ts';
+import { hasLiveArtifacts } from '../ci/artifacts.ts';
 import { presentRepoCommit } from './commit.ts';
 import { presentPipelineBasic } from './pipeline.ts';
 import { presentRunner } from './runner.ts';

@@ -13,10 +13,7 @@ export function hookTime(iso: string | null): string | null {
 }
 
 /** Seconds between start and finish (a running build: until now), as Ruby's Time difference. */
-export function buildDuration(
-  build: Pick<CiBuildRow, 'started_at' | 'finished_at'>,
-  now: string,
-): number | null {
+function buildDuration(build: Pick<CiBuildRow, 'started_at' | 'finished_at'>, now: string): number | null {
   if (!build.started_at) return null;
   return (Date.parse(build.finished_at ?? now) - Date.parse(build.started_at)) / 1000;
 }
@@ -70,7 +67,7 @@ const userHookAttrs = (user: UserRow | undefined | null) =>
   user ? { name: user.name, username: user.username, avatar_url: avatarUrl(user.email) } : null;
 
 /** Stage names of a pipeline's rows, ordered by their stage index (then name), as CommitStatus.stages. */
-export function pipelineStages(rows: Array<Pick<CiBuildRow, 'stage' | 'stage_idx'>>): string[] {
+function pipelineStages(rows: Array<Pick<CiBuildRow, 'stage' | 'stage_idx'>>): string[] {
   const maxIndex = new Map<string, number>();
   for (const row of rows) {
     if (row.stage === null) continue;

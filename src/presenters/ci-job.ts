@@ -3,24 +3,10 @@
 import type { JobVariable } from '../ci/variables.ts';
 import type { CiBuildRow, CiPipelineRow, ProjectRecord } from '../db/types.ts';
 import { BLANK_SHA } from '../domain/types.ts';
-
-/** Artifacts count only while their expiry has not passed. */
-export function hasLiveArtifacts(
-  build: Pick<CiBuildRow, 'artifacts_file' | 'artifacts_expire_at'>,
-  now: string,
-) {
-  return (
-    build.artifacts_file !== null && (build.artifacts_expire_at === null || build.artifacts_expire_at > now)
-  );
-}
+import { hasLiveArtifacts } from '../ci/artifacts.ts';
 
 /** Entities::Build: a build as the runner sees it (also each of `depends_on_builds`). */
-export function presentRunnerBuild(
-  build: CiBuildRow,
-  pipeline: CiPipelineRow,
-  record: ProjectRecord,
-  now: string,
-) {
+function presentRunnerBuild(build: CiBuildRow, pipeline: CiPipelineRow, record: ProjectRecord, now: string) {
   return {
     id: build.id,
     ref: build.ref,
@@ -49,7 +35,7 @@ export interface JobInput {
 }
 
 /** The project's clone URL with `gitlab-ci-token:<build token>@` after the scheme. */
-export function buildRepoUrl(baseUrl: string, record: ProjectRecord, token: string | null): string {
+function buildRepoUrl(baseUrl: string, record: ProjectRecord, token: string | null): string {
   const url = `${baseUrl}/${record.namespace.path}/${record.project.path}.git`;
   return url.replace(/^(https?:\/\/)/, `$1gitlab-ci-token:${token ?? ''}@`);
 }

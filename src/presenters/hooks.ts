@@ -44,7 +44,7 @@ export function presentProjectHook(hook: ProjectHookRow) {
   };
 }
 
-export function presentDeliveryAttempt(attempt: HookDeliveryAttemptRow) {
+function presentDeliveryAttempt(attempt: HookDeliveryAttemptRow) {
   return {
     attempted_at: attempt.attempted_at,
     status_code: attempt.status_code,

@@ -8,12 +8,12 @@ import { issueColumns, issueWebUrl } from './issue.ts';
 import type { IssueRow, NoteRow, ProjectRecord, UserRow } from '../db/types.ts';
 
 /** Time#to_s of a UTC time: what ActiveRecord stamps became in a hook's JSON. */
-export function hookTime(iso: string): string {
+function hookTime(iso: string): string {
   return `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
 }
 
 /** User#hook_attrs. */
-export function userHookAttrs(user: UserRow) {
+function userHookAttrs(user: UserRow) {
   return { name: user.name, username: user.username, avatar_url: avatarUrl(user.email) };
 }
 

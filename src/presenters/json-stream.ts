@@ -1,10 +1,5 @@
 // A JSON array written element by element as its source yields them: the reply streams with backpressure
 // and never holds the whole list (trees and compares of any size).
-import { Readable } from 'node:stream';
-
-export function jsonArrayStream(items: AsyncIterable<unknown>): Readable {
-  return Readable.from(jsonArrayChunks(items), { objectMode: false });
-}
 
 export async function* jsonArrayChunks(items: AsyncIterable<unknown>): AsyncGenerator<string> {
   let first = true;

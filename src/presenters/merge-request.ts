@@ -37,7 +37,7 @@ function shouldRemoveSourceBranch(mr: MergeRequestRow): boolean {
   return value !== undefined && value !== null && value !== false && String(value).trim() !== '';
 }
 
-export function mergeRequestWebUrl(baseUrl: string, target: ProjectRecord, iid: number): string {
+function mergeRequestWebUrl(baseUrl: string, target: ProjectRecord, iid: number): string {
   return `${projectUrls(baseUrl, target).webUrl}/merge_requests/${iid}`;
 }
 

@@ -35,7 +35,7 @@ export function namespaceHumanName(namespace: NamespaceRow, owner: UserRow | nul
 }
 
 /** GitLab's scp-like form on the external URL's host, when no SSH setting says otherwise. */
-export function defaultSshBase(baseUrl: string): string {
+function defaultSshBase(baseUrl: string): string {
   return `git@${new URL(baseUrl).hostname}:`;
 }
 
@@ -68,7 +68,7 @@ export function presentBasicProject(record: ProjectRecord, owner: UserRow | null
   };
 }
 
-export function presentNamespaceSummary(namespace: NamespaceRow) {
+function presentNamespaceSummary(namespace: NamespaceRow) {
   return {
     id: namespace.id,
     name: namespace.name,

@@ -40,7 +40,7 @@ export interface HookOwner {
 }
 
 /** Gitlab::Access#human_access. */
-export function humanAccess(level: number): string {
+function humanAccess(level: number): string {
   switch (level) {
     case 10:
       return 'Guest';

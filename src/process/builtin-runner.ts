@@ -15,7 +15,7 @@ export interface BuiltinRunner {
 }
 
 /** The address the runner reaches this server at: the listening one, with a wildcard host made local. */
-export function localUrl(listening: string): string {
+function localUrl(listening: string): string {
   const url = new URL(listening);
   if (url.hostname === '0.0.0.0') url.hostname = '127.0.0.1';
   if (url.hostname === '[::]') url.hostname = '[::1]';

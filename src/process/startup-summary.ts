@@ -31,7 +31,7 @@ function rootLine(root: RootUserOutcome, withSecrets = true): string {
   return `created on this start: ${secrets.join(', ')} (shown only now)`;
 }
 
-export function summaryLines(summary: StartupSummary): string[] {
+function summaryLines(summary: StartupSummary): string[] {
   const rows: Array<[string, string]> = [
     ['database', summary.database],
     ['data dir', summary.dataDir],

@@ -4,7 +4,7 @@
 // value (secret or not) is ever echoed.
 
 /** One word for bash, whatever it holds. */
-export function bashQuote(value: string): string {
+function bashQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 

@@ -1,5 +1,5 @@
 // Who the runner says it is in `info` and its User-Agent: its own name, Labrador's version.
-import { version } from '../process/version.ts';
+import { version } from '../lib/version.ts';
 
 export const RUNNER_NAME = 'labrador-runner';
 export const runnerVersion = version;

@@ -3,11 +3,7 @@
 // sends it (`git-upload-pack 'ns/project.git'`). Everything else is refused.
 import type { GitService } from '../services/push/git-access.ts';
 
-export const GIT_SERVICES: readonly GitService[] = [
-  'git-upload-pack',
-  'git-receive-pack',
-  'git-upload-archive',
-];
+const GIT_SERVICES: readonly GitService[] = ['git-upload-pack', 'git-receive-pack', 'git-upload-archive'];
 
 export interface GitCommand {
   service: GitService;
@@ -16,7 +12,7 @@ export interface GitCommand {
 }
 
 /** Splits a command line as a POSIX shell would for plain words and '…' / "…" quoting; null if unbalanced. */
-export function shellWords(line: string): string[] | null {
+function shellWords(line: string): string[] | null {
   const words: string[] = [];
   let current = '';
   let inWord = false;

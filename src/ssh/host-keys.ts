@@ -54,7 +54,7 @@ async function loadOrCreate(dir: string, type: HostKey['type'], file: string): P
   return { privateKey: text, type, fingerprint: key.fingerprint('sha256').toString() };
 }
 
-export function hostKeysDir(dataDir: string): string {
+function hostKeysDir(dataDir: string): string {
   return path.join(dataDir, 'ssh');
 }
 

@@ -54,7 +54,7 @@ interface Entry {
   busy: boolean;
 }
 
-export class SshServer implements Worker {
+class SshServer implements Worker {
   readonly name = 'ssh';
   private readonly ssh: InstanceType<typeof Server>;
   /** Accepts TCP connections (and counts them against the cap) before handing them to the SSH layer. */

@@ -50,7 +50,7 @@ const CONTENT_TYPES: Record<string, string> = {
 
 const SECRET = /^[0-9a-f]{32}$/;
 
-export function uploadsRoot(dataDir: string): string {
+function uploadsRoot(dataDir: string): string {
   return path.join(dataDir, 'uploads');
 }
 

@@ -19,7 +19,7 @@ export async function branchList(deps: Deps, record: ProjectRecord) {
 }
 
 /** One branch by its exact name; 404 `Branch Not Found` when there is none. */
-export async function branchOr404(deps: Deps, record: ProjectRecord, name: string) {
+export async function loadBranchOr404(deps: Deps, record: ProjectRecord, name: string) {
   const [branch, rules] = await Promise.all([
     findBranch(repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path), name),
     listProtectedBranches(deps.db.kysely, record.project.id),

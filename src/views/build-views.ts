@@ -23,7 +23,7 @@ import { usersByIds } from '../db/repositories/users.ts';
 import { readCommits, type Commit } from '../git/commits.ts';
 import { repositoryExists, repositoryPath } from '../git/repository.ts';
 import { presentBuild, type BuildForm } from '../presenters/build.ts';
-import { hasLiveArtifacts } from '../presenters/ci-job.ts';
+import { hasLiveArtifacts } from '../ci/artifacts.ts';
 import { findArtifactsFile, openArtifactsFile } from '../storage/artifacts.ts';
 import { readTraceStream, traceExists, tracePath } from '../storage/traces.ts';
 import { findCommitId } from './repository-access.ts';
@@ -46,7 +46,7 @@ async function commitsOf(deps: Deps, record: ProjectRecord, shas: string[]): Pro
 }
 
 /** Builds as the Build entity, their users, runners, pipelines and commits read once for all. */
-export async function presentBuilds(
+export async function listBuildsOf(
   deps: Deps,
   record: ProjectRecord,
   builds: CiBuildRow[],
@@ -87,13 +87,8 @@ export async function presentBuilds(
   });
 }
 
-export async function presentOneBuild(
-  deps: Deps,
-  record: ProjectRecord,
-  build: CiBuildRow,
-  form?: BuildForm,
-) {
-  return (await presentBuilds(deps, record, [build], form))[0]!;
+export async function loadBuild(deps: Deps, record: ProjectRecord, build: CiBuildRow, form?: BuildForm) {
+  return (await listBuildsOf(deps, record, [build], form))[0]!;
 }
 
 /** A page of builds: how many there are (undefined: more than `cap`) and the rows of one page. */
@@ -141,7 +136,7 @@ export async function commitBuildList(
 }
 
 /** The project's build with that id; 404 `404 Not Found` for anything else (undefined: no id at all). */
-export async function findBuildOr404(
+export async function loadBuildOr404(
   deps: Deps,
   record: ProjectRecord,
   id: number | undefined,

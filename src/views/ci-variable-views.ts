@@ -13,7 +13,7 @@ export function countVariableList(deps: Deps, projectId: number): Promise<number
   return countProjectVariables(deps.db.kysely, projectId);
 }
 
-export async function variableListPage(
+export async function listVariablesPage(
   deps: Deps,
   projectId: number,
   page: { limit: number; offset: number },
@@ -22,7 +22,7 @@ export async function variableListPage(
 }
 
 /** The variable with this key, or 404 `Variable Not Found`. */
-export async function findVariableOr404(deps: Deps, projectId: number, key: string): Promise<CiVariableRow> {
+export async function loadVariableOr404(deps: Deps, projectId: number, key: string): Promise<CiVariableRow> {
   const variable = await findProjectVariable(deps.db.kysely, projectId, key);
   if (!variable) throw notFound('Variable');
   return variable;

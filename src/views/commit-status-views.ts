@@ -14,7 +14,7 @@ export function countCommitStatusList(deps: Deps, filter: CommitStatusFilter): P
   return countCommitStatuses(deps.db.kysely, filter);
 }
 
-export async function commitStatusPage(
+export async function listCommitStatusesPage(
   deps: Deps,
   filter: CommitStatusFilter,
   page: { limit: number; offset: number },

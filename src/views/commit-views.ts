@@ -24,7 +24,7 @@ export interface CommitPageQuery {
 /** Gitlab::Git::DiffCollection's default limits, and the size beyond which one file's patch is dropped. */
 export const COMMIT_DIFF_LIMITS = { maxFiles: 100, maxLines: 5000, maxFileBytes: 100 * 1024 };
 
-export async function commitPage(deps: Deps, record: ProjectRecord, query: CommitPageQuery) {
+export async function listCommitsPage(deps: Deps, record: ProjectRecord, query: CommitPageQuery) {
   const found = await findCommitId(deps, record, query.ref ?? defaultRef(record));
   // An unknown ref lists nothing (GitLab answered 200 with an empty list).
   if (!found) return [];

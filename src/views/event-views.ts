@@ -16,7 +16,7 @@ import { presentNotes } from './note-views.ts';
 import { importedProjectIds } from '../db/repositories/projects.ts';
 import { presentEvent } from '../presenters/event.ts';
 import { EventAction } from '../domain/types.ts';
-import { minimumVisibilityWithoutMembership, seesEverything } from '../policies/visibility.ts';
+import { minimumVisibilityWithoutMembership, canSeeEverything } from '../policies/visibility.ts';
 import type { EventRow, UserRow } from '../db/types.ts';
 
 interface PageWindow {
@@ -89,7 +89,7 @@ export function countProjectEventList(deps: Deps, projectId: number): Promise<nu
   return countProjectEvents(deps.db.kysely, projectId);
 }
 
-export async function projectEventPage(deps: Deps, projectId: number, page: PageWindow) {
+export async function listProjectEventsPage(deps: Deps, projectId: number, page: PageWindow) {
   return presentEventPage(deps, await listProjectEvents(deps.db.kysely, projectId, page.limit, page.offset));
 }
 
@@ -97,7 +97,7 @@ export async function projectEventPage(deps: Deps, projectId: number, page: Page
 function visibilityFor(viewer: UserRow): EventVisibility {
   return {
     viewerId: viewer.id,
-    seesAll: seesEverything(viewer),
+    seesAll: canSeeEverything(viewer),
     minimumVisibility: minimumVisibilityWithoutMembership(viewer),
   };
 }
@@ -106,7 +106,7 @@ export function countUserEventList(deps: Deps, viewer: UserRow, authorId: number
   return countUserEvents(deps.db.kysely, authorId, visibilityFor(viewer));
 }
 
-export async function userEventPage(deps: Deps, viewer: UserRow, authorId: number, page: PageWindow) {
+export async function listUserEventsPage(deps: Deps, viewer: UserRow, authorId: number, page: PageWindow) {
   const events = await listUserEvents(
     deps.db.kysely,
     authorId,

@@ -6,14 +6,14 @@ import { countGroups, listGroups, type GroupListFilter } from '../db/repositorie
 import { countGroupProjects, groupProjectIds } from '../db/repositories/group-projects.ts';
 import { findProjectRecordsByIds } from '../db/repositories/projects.ts';
 import { presentGroup, presentGroupDetail } from '../presenters/group.ts';
-import { presentProjectRecords } from './project-views.ts';
+import { listProjectRecords } from './project-views.ts';
 import type { NamespaceRow, UserRow } from '../db/types.ts';
 
 export function countGroupList(deps: Deps, filter: GroupListFilter): Promise<number> {
   return countGroups(deps.db.kysely, filter);
 }
 
-export async function groupListPage(
+export async function listGroupsPage(
   deps: Deps,
   filter: GroupListFilter,
   page: { offset: number; limit: number },
@@ -23,14 +23,14 @@ export async function groupListPage(
 }
 
 /** GroupDetail: the group with the projects of it and shared with it that the viewer may see. */
-export async function presentGroupWithProjects(deps: Deps, viewer: UserRow, group: NamespaceRow) {
+export async function loadGroupWithProjects(deps: Deps, viewer: UserRow, group: NamespaceRow) {
   const db = deps.db.kysely;
   const [ownIds, sharedIds] = await Promise.all([
     groupProjectIds(db, { groupId: group.id, viewer, own: true, shared: false }),
     groupProjectIds(db, { groupId: group.id, viewer, own: false, shared: true }),
   ]);
   const records = await findProjectRecordsByIds(db, [...ownIds, ...sharedIds]);
-  const presented = await presentProjectRecords(deps, viewer, records);
+  const presented = await listProjectRecords(deps, viewer, records);
   const own = new Set(ownIds);
   return presentGroupDetail(
     group,
@@ -51,7 +51,7 @@ export function countGroupProjectList(deps: Deps, viewer: UserRow, group: Namesp
   return countGroupProjects(deps.db.kysely, groupProjectsFilter(viewer, group));
 }
 
-export async function groupProjectListPage(
+export async function listGroupProjectsPage(
   deps: Deps,
   viewer: UserRow,
   group: NamespaceRow,
@@ -59,5 +59,5 @@ export async function groupProjectListPage(
 ) {
   const db = deps.db.kysely;
   const ids = await groupProjectIds(db, groupProjectsFilter(viewer, group), page);
-  return presentProjectRecords(deps, viewer, await findProjectRecordsByIds(db, ids));
+  return listProjectRecords(deps, viewer, await findProjectRecordsByIds(db, ids));
 }

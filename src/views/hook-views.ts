@@ -23,7 +23,7 @@ export async function systemHookList(deps: Deps) {
   return (await listSystemHooks(deps.db.kysely)).map(presentSystemHook);
 }
 
-export async function findSystemHookOr404(deps: Deps, id: number) {
+export async function loadSystemHookOr404(deps: Deps, id: number) {
   const hook = await findSystemHook(deps.db.kysely, id);
   if (!hook) throw notFound('System hook');
   return hook;
@@ -33,12 +33,12 @@ export function countProjectHookList(deps: Deps, projectId: number): Promise<num
   return countProjectHooks(deps.db.kysely, projectId);
 }
 
-export async function projectHookListPage(deps: Deps, projectId: number, page: PageWindow) {
+export async function listProjectHooksPage(deps: Deps, projectId: number, page: PageWindow) {
   return (await listProjectHooks(deps.db.kysely, projectId, page)).map(presentProjectHook);
 }
 
 /** A hook of this project; GitLab's `hooks.find` answered 404 `Not found` for any other id. */
-export async function findProjectHookOr404(deps: Deps, projectId: number, hookId: number | undefined) {
+export async function loadProjectHookOr404(deps: Deps, projectId: number, hookId: number | undefined) {
   const hook = hookId === undefined ? undefined : await findProjectHook(deps.db.kysely, projectId, hookId);
   if (!hook) throw recordNotFound();
   return hook;
@@ -49,7 +49,7 @@ export function countHookDeliveryList(deps: Deps, kind: HookKind, hookId: number
 }
 
 /** A page of a hook's deliveries, newest first, each with its attempts (one query for the page's). */
-export async function hookDeliveryListPage(deps: Deps, kind: HookKind, hookId: number, page: PageWindow) {
+export async function listHookDeliveriesPage(deps: Deps, kind: HookKind, hookId: number, page: PageWindow) {
   const deliveries = await listDeliveriesOfHook(deps.db.kysely, kind, hookId, page);
   const attempts = await attemptsByDelivery(
     deps.db.kysely,

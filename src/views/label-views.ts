@@ -12,7 +12,7 @@ import { presentLabel } from '../presenters/issue.ts';
 import { Visibility } from '../domain/types.ts';
 import type { LabelRow, ProjectRecord, UserRow } from '../db/types.ts';
 
-export async function presentLabels(deps: Deps, viewer: UserRow, record: ProjectRecord, labels: LabelRow[]) {
+async function presentLabels(deps: Deps, viewer: UserRow, record: ProjectRecord, labels: LabelRow[]) {
   const db = deps.db.kysely;
   const ids = labels.map((label) => label.id);
   const counted = record.project.visibility_level === Visibility.Public;

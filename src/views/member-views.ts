@@ -14,7 +14,7 @@ export function countMemberList(deps: Deps, source: MemberListSource, query?: st
   return countMembers(deps.db.kysely, source.type, source.id, query);
 }
 
-export async function memberListPage(
+export async function listMembersPage(
   deps: Deps,
   source: MemberListSource,
   query: string | undefined,

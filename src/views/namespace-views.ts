@@ -15,7 +15,7 @@ export function countNamespaceList(deps: Deps, viewer: UserRow, search?: string)
   return countNamespaces(deps.db.kysely, filterFor(viewer, search));
 }
 
-export async function namespaceListPage(
+export async function listNamespacesPage(
   deps: Deps,
   viewer: UserRow,
   search: string | undefined,

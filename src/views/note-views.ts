@@ -39,7 +39,7 @@ export function findNoteOfProject(deps: Deps, projectId: number, id: number): Pr
   return findProjectNote(deps.db.kysely, projectId, id);
 }
 
-export async function presentAwards(deps: Deps, awards: AwardEmojiRow[]) {
+async function presentAwards(deps: Deps, awards: AwardEmojiRow[]) {
   const users = await usersByIds(
     deps.db.kysely,
     awards.map((award) => award.user_id),

@@ -24,7 +24,7 @@ interface PageWindow {
 
 export type PipelineScope = 'running' | 'branches' | 'tags';
 
-export async function presentPipelines(deps: Deps, pipelines: CiPipelineRow[]) {
+export async function listPipelinesOf(deps: Deps, pipelines: CiPipelineRow[]) {
   const users = await usersByIds(
     deps.db.kysely,
     pipelines.map((p) => p.user_id).filter((id): id is number => id !== null),
@@ -38,8 +38,8 @@ export async function presentPipelines(deps: Deps, pipelines: CiPipelineRow[]) {
   );
 }
 
-export async function presentOnePipeline(deps: Deps, pipeline: CiPipelineRow) {
-  return (await presentPipelines(deps, [pipeline]))[0]!;
+export async function loadPipeline(deps: Deps, pipeline: CiPipelineRow) {
+  return (await listPipelinesOf(deps, [pipeline]))[0]!;
 }
 
 async function namesOf(deps: Deps, record: ProjectRecord, kind: 'heads' | 'tags'): Promise<string[]> {
@@ -80,7 +80,7 @@ export async function pipelineList(
 }
 
 /** The project's pipeline with that id; 404 `404 Not found` otherwise. */
-export async function findPipelineOr404(
+export async function loadPipelineOr404(
   deps: Deps,
   record: ProjectRecord,
   id: number,

@@ -4,12 +4,11 @@
 // without memberships would: public projects only, exactly what the API's policies show to nobody.
 import type { Deps } from '../deps.ts';
 import { findUserByUsername } from '../db/repositories/users.ts';
-import { presentProjectRecords } from './project-views.ts';
-import { pageProjectList } from './project-views.ts';
-import { maySignIn } from '../policies/users.ts';
+import { listProjectRecords, listProjectsPage } from './project-views.ts';
+import { canSignIn } from '../policies/users.ts';
 import type { ProjectOrder, ProjectScope, UserRow } from '../db/types.ts';
 
-export const PROJECTS_PER_PAGE = 20;
+const PROJECTS_PER_PAGE = 20;
 
 export interface ProjectListPageQuery {
   scope: Extract<ProjectScope, 'member' | 'visible' | 'starred'>;
@@ -20,9 +19,9 @@ export interface ProjectListPageQuery {
   page: number;
 }
 
-export async function listProjectsPage(deps: Deps, viewer: UserRow | null, query: ProjectListPageQuery) {
+export async function listProjectCards(deps: Deps, viewer: UserRow | null, query: ProjectListPageQuery) {
   if (!viewer && query.scope !== 'visible') return { projects: [], hasNext: false };
-  const records = await pageProjectList(
+  const records = await listProjectsPage(
     deps,
     {
       scope: query.scope,
@@ -38,14 +37,14 @@ export async function listProjectsPage(deps: Deps, viewer: UserRow | null, query
     { limit: PROJECTS_PER_PAGE + 1, offset: (query.page - 1) * PROJECTS_PER_PAGE },
   );
   const hasNext = records.length > PROJECTS_PER_PAGE;
-  const projects = await presentProjectRecords(deps, viewer, records.slice(0, PROJECTS_PER_PAGE));
+  const projects = await listProjectRecords(deps, viewer, records.slice(0, PROJECTS_PER_PAGE));
   return { projects, hasNext };
 }
 
-export type ListedProject = Awaited<ReturnType<typeof listProjectsPage>>['projects'][number];
+export type ListedProject = Awaited<ReturnType<typeof listProjectCards>>['projects'][number];
 
 /** The user a profile page names (blocked users have no page, as GitLab answered 404). */
 export async function loadUserByUsernameOr404(deps: Deps, username: string): Promise<UserRow | undefined> {
   const user = await findUserByUsername(deps.db.kysely, username);
-  return user && maySignIn(user) ? user : undefined;
+  return user && canSignIn(user) ? user : undefined;
 }

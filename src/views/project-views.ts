@@ -13,7 +13,7 @@ function personalOwnerId(record: ProjectRecord): number | null {
   return record.namespace.type !== 'Group' ? record.namespace.owner_id : null;
 }
 
-export async function presentProjectRecords(
+export async function listProjectRecords(
   deps: Deps,
   viewer: UserRow | null,
   records: ProjectRecord[],
@@ -73,7 +73,7 @@ export async function presentProjectRecords(
  * One project whose access is already known (GET /projects/:id): its extras in one statement, the shares
  * and the fork source only when it has them.
  */
-export async function presentProjectWithAccess(
+export async function loadProjectWithAccess(
   deps: Deps,
   record: ProjectRecord,
   access: ProjectAccess,
@@ -84,7 +84,7 @@ export async function presentProjectWithAccess(
   const extras = await findProjectExtraIds(db, id);
   if (!extras) {
     // Deleted since it was loaded: present it as the batched path would have.
-    const [presented] = await presentProjectRecords(deps, null, [record], options, new Map([[id, access]]));
+    const [presented] = await listProjectRecords(deps, null, [record], options, new Map([[id, access]]));
     return presented!;
   }
   const [shares, sources] = await Promise.all([
@@ -112,19 +112,19 @@ export async function presentProjectWithAccess(
 }
 
 /** One project, reloaded (after a write) and presented for this caller. */
-export async function presentProjectById(
+export async function loadProjectById(
   deps: Deps,
   viewer: UserRow | null,
   projectId: number,
   options: ProjectPresentOptions = {},
 ) {
   const records = await findProjectRecordsByIds(deps.db.kysely, [projectId]);
-  const [presented] = await presentProjectRecords(deps, viewer, records, options);
+  const [presented] = await listProjectRecords(deps, viewer, records, options);
   return presented;
 }
 
 /** BasicProjectDetails for a page (the `simple` form of the lists). */
-export async function presentBasicProjectRecords(deps: Deps, records: ProjectRecord[]) {
+export async function listBasicProjectRecords(deps: Deps, records: ProjectRecord[]) {
   const owners = await usersByIds(
     deps.db.kysely,
     records.flatMap((r) => personalOwnerId(r) ?? []),
@@ -145,7 +145,7 @@ export function countProjectList(deps: Deps, query: ProjectListQuery): Promise<n
 }
 
 /** One page of a list: ids from the index, then the page's rows (deferred join). */
-export async function pageProjectList(
+export async function listProjectsPage(
   deps: Deps,
   query: ProjectListQuery,
   page: { limit: number; offset: number },

@@ -16,8 +16,8 @@ import { defaultRef } from './repository-access.ts';
 import type { ProjectRecord } from '../db/types.ts';
 
 /** A blob page shows files up to this size; larger ones are offered as a download. */
-export const BLOB_VIEW_MAX_BYTES = 1024 * 1024;
-export const COMMITS_PER_PAGE = 40;
+const BLOB_VIEW_MAX_BYTES = 1024 * 1024;
+const COMMITS_PER_PAGE = 40;
 
 export interface RefPoint {
   repoPath: string;
@@ -30,7 +30,7 @@ export interface RefPoint {
 }
 
 /** The branches and tags of a project (none without a repository). */
-export async function projectRefNames(deps: Deps, record: ProjectRecord) {
+async function projectRefNames(deps: Deps, record: ProjectRecord) {
   const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
   if (!(await repositoryExists(repoPath))) return { repoPath, branches: [], tags: [], exists: false };
   const [branches, tags] = await Promise.all([refNames(repoPath, 'heads'), refNames(repoPath, 'tags')]);
@@ -122,7 +122,7 @@ export async function blobView(point: RefPoint): Promise<BlobView | undefined> {
 }
 
 /** git's own test: a NUL byte in the first 8,000 bytes. */
-export function isBinary(bytes: Buffer): boolean {
+function isBinary(bytes: Buffer): boolean {
   return bytes.subarray(0, 8000).includes(0);
 }
 

@@ -33,7 +33,7 @@ export function countRunnerList(deps: Deps, source: RunnerListSource, scope: Run
   return countRunners(deps.db.kysely, source, listFilter(scope));
 }
 
-export async function runnerListPage(
+export async function listRunnersPage(
   deps: Deps,
   source: RunnerListSource,
   scope: RunnerScope | undefined,
@@ -47,7 +47,7 @@ export function findRunnerById(deps: Deps, id: number): Promise<CiRunnerRow | un
 }
 
 /** A runner by the id in the path; 404 `404 Not found` (a failed find) for anything else. */
-export async function findRunnerOr404(deps: Deps, id: number | undefined): Promise<CiRunnerRow> {
+export async function loadRunnerOr404(deps: Deps, id: number | undefined): Promise<CiRunnerRow> {
   const runner = id === undefined ? undefined : await findRunner(deps.db.kysely, id);
   if (!runner) throw recordNotFound();
   return runner;

@@ -15,7 +15,7 @@ export function countTriggerList(deps: Deps, projectId: number): Promise<number>
   return countTriggers(deps.db.kysely, projectId);
 }
 
-export async function triggerListPage(
+export async function listTriggersPage(
   deps: Deps,
   projectId: number,
   page: { limit: number; offset: number },
@@ -26,7 +26,7 @@ export async function triggerListPage(
 }
 
 /** A live trigger of this project by token, or 404 `404 Trigger Not Found`. */
-export async function findTriggerOr404(
+export async function loadTriggerOr404(
   deps: Deps,
   projectId: number,
   token: string,

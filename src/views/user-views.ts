@@ -10,7 +10,7 @@ import {
   userFullExtrasByIds,
   type UserListFilter,
 } from '../db/repositories/users.ts';
-import { seesUserDetails } from '../policies/users.ts';
+import { canSeeUserDetails } from '../policies/users.ts';
 import { presentUser, presentUserBasic, presentUserFull, presentUserLogin } from '../presenters/user.ts';
 import type { UserRow } from '../db/types.ts';
 
@@ -23,13 +23,13 @@ async function presentUsersFull(deps: Deps, users: UserRow[]) {
   return users.map((user) => presentUserFull(user, deps.config.externalUrl, extras.get(user.id)!));
 }
 
-export async function presentUserFullForm(deps: Deps, user: UserRow) {
+export async function loadUserFull(deps: Deps, user: UserRow) {
   const [presented] = await presentUsersFull(deps, [user]);
   return presented!;
 }
 
 /** The caller's own user, with the private token when an administrator looks through sudo. */
-export async function presentCurrentUser(deps: Deps, viewer: UserRow, withToken: boolean) {
+export async function loadCurrentUser(deps: Deps, viewer: UserRow, withToken: boolean) {
   const extras = await userFullExtras(deps.db.kysely, viewer.id);
   return withToken
     ? presentUserLogin(viewer, deps.config.externalUrl, extras)
@@ -38,13 +38,13 @@ export async function presentCurrentUser(deps: Deps, viewer: UserRow, withToken:
 
 /** A list of users in the form the viewer may see. */
 function presentUserList(deps: Deps, viewer: UserRow, users: UserRow[]) {
-  if (seesUserDetails(viewer)) return presentUsersFull(deps, users);
+  if (canSeeUserDetails(viewer)) return presentUsersFull(deps, users);
   return users.map((user) => presentUserBasic(user, deps.config.externalUrl));
 }
 
 /** One user in the form the viewer may see (the single-user form is richer than the list's). */
-export async function presentUserFor(deps: Deps, viewer: UserRow, user: UserRow) {
-  if (seesUserDetails(viewer)) return presentUserFullForm(deps, user);
+export async function loadUserFor(deps: Deps, viewer: UserRow, user: UserRow) {
+  if (canSeeUserDetails(viewer)) return loadUserFull(deps, user);
   return presentUser(user, deps.config.externalUrl);
 }
 
@@ -52,7 +52,7 @@ export function countUserList(deps: Deps, filter: UserListFilter): Promise<numbe
   return countUsers(deps.db.kysely, filter);
 }
 
-export async function userListPage(
+export async function listUsersPage(
   deps: Deps,
   viewer: UserRow,
   filter: UserListFilter,

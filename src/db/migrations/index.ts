@@ -47,6 +47,11 @@ const migrations: Array<[string, MigrationFn]> = [
   ['040-merge-requests', mergeRequests],
 ];
 
+/** The migrations' names in the order they were added (kept in name order from here on: a test checks). */
+export function migrationNames(): string[] {
+  return migrations.map(([name]) => name);
+}
+
 function migrator(db: Db): Migrator {
   const provided: Record<string, Migration> = {};
   for (const [name, up] of migrations) provided[name] = { up: (kysely) => up(kysely, db.dialect) };

@@ -56,15 +56,6 @@ export function findProjectIssue(db: Executor, projectId: number, id: number): P
     .executeTakeFirst();
 }
 
-export function findIssueByIid(db: Executor, projectId: number, iid: number): Promise<IssueRow | undefined> {
-  return db
-    .selectFrom('issues')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .where('iid', '=', iid)
-    .executeTakeFirst();
-}
-
 /** Several issues of a project by iid (the issues a commit message closes). */
 export function findIssuesByIids(db: Executor, projectId: number, iids: number[]): Promise<IssueRow[]> {
   if (iids.length === 0) return Promise.resolve([]);
@@ -118,22 +109,6 @@ export async function findIssueCounts(db: Executor, projectId: number): Promise<
     .where('project_id', '=', projectId)
     .executeTakeFirst();
   return { opened: Number(row?.opened ?? 0), total: Number(row?.total ?? 0) };
-}
-
-/** Open issues of a page of projects (projects without issues are missing). */
-export async function openIssueCountsByProject(
-  db: Executor,
-  projectIds: number[],
-): Promise<Map<number, number>> {
-  const result = new Map<number, number>();
-  if (projectIds.length === 0) return result;
-  for (const row of await db
-    .selectFrom('issue_counts')
-    .select(['project_id', 'opened'])
-    .where('project_id', 'in', projectIds)
-    .execute())
-    result.set(row.project_id, Number(row.opened));
-  return result;
 }
 
 export interface IssueListFilter {

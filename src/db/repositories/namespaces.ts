@@ -7,7 +7,7 @@ import type { GroupRow, NamespaceRow } from '../types.ts';
 
 export const GROUP_TYPE = 'Group';
 
-export function isGroup(namespace: NamespaceRow): boolean {
+function isGroup(namespace: NamespaceRow): boolean {
   return namespace.type === GROUP_TYPE;
 }
 
@@ -91,7 +91,7 @@ export async function updateNamespace(
   return (await findNamespaceById(db, id))!;
 }
 
-export async function deleteNamespace(db: Executor, id: number): Promise<void> {
+async function deleteNamespace(db: Executor, id: number): Promise<void> {
   await db.deleteFrom('namespaces').where('id', '=', id).execute();
 }
 

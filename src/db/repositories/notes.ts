@@ -61,22 +61,6 @@ export async function deleteNote(db: Executor, id: number): Promise<void> {
   await db.deleteFrom('notes').where('id', '=', id).execute();
 }
 
-/** Authors of the notes on a noteable (participants of an issue), distinct. */
-export async function noteAuthorIds(
-  db: Executor,
-  noteableType: string,
-  noteableId: number,
-): Promise<number[]> {
-  const rows = await db
-    .selectFrom('notes')
-    .select('author_id')
-    .distinct()
-    .where('noteable_type', '=', noteableType)
-    .where('noteable_id', '=', noteableId)
-    .execute();
-  return rows.map((row) => row.author_id);
-}
-
 export async function notesByIds(db: Executor, ids: number[]): Promise<Map<number, NoteRow>> {
   const result = new Map<number, NoteRow>();
   if (ids.length === 0) return result;

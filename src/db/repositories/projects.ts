@@ -13,7 +13,7 @@ import type {
   SharedGroupRow,
 } from '../types.ts';
 
-export const PROJECT_COLUMNS = [
+const PROJECT_COLUMNS = [
   'id',
   'namespace_id',
   'creator_id',

@@ -2,7 +2,7 @@
 // receive-pack (repositories themselves stay plain bare repositories). Written at start-up.
 //
 // The pre-receive hook decides nothing itself: the server has already judged every ref update of the
-// push with the push rules (services/push-verdicts.ts, from the commands at the start of the request)
+// push with the push rules (services/push/push-verdicts.ts, from the commands at the start of the request)
 // and wrote, for each command in order, the line "<old> <new> <ref>" and the line
 // "<refusal if old is an ancestor of new><TAB><refusal otherwise>" (empty: allowed) into the file named
 // by LABRADOR_PUSH_VERDICTS. The only fact that needs the pushed objects, ancestry (a force push), is
@@ -22,7 +22,7 @@ export function hooksPath(dataDir: string): string {
 export const UNCHECKED_PUSH = 'The push could not be checked; try again.';
 
 const PRE_RECEIVE = `#!/bin/sh
-# Labrador's pre-receive hook, written at start-up (src/git/server-hooks.ts): applies the verdicts the
+# Labrador's pre-receive hook, written at start-up (src/git/protocol/server-hooks.ts): applies the verdicts the
 # server wrote into $LABRADOR_PUSH_VERDICTS; a refusal is printed (git shows "remote: ...") and exit 1
 # leaves every ref as it was.
 if [ -z "$LABRADOR_PUSH_VERDICTS" ] || [ ! -r "$LABRADOR_PUSH_VERDICTS" ]; then

@@ -19,12 +19,12 @@ const BY_NAME: Record<string, string> = {
   '.gitlab-ci.yml': 'yaml',
 };
 
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** The highlight.js language for a file name, if any. */
-export function languageFor(fileName: string): string | undefined {
+function languageFor(fileName: string): string | undefined {
   const base = fileName.slice(fileName.lastIndexOf('/') + 1);
   if (BY_NAME[base]) return BY_NAME[base];
   const dot = base.lastIndexOf('.');
@@ -37,7 +37,7 @@ export function languageFor(fileName: string): string | undefined {
  * Cuts highlighted HTML at newlines into one fragment per line: spans open at a line's end are closed
  * there and reopened on the next line, so each line is balanced HTML.
  */
-export function splitHighlightedLines(html: string): string[] {
+function splitHighlightedLines(html: string): string[] {
   const lines: string[] = [];
   const open: string[] = [];
   let current = '';

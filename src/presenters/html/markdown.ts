@@ -100,7 +100,7 @@ md.core.ruler.push('labrador_links_and_tasks', (state) => {
 const cache = new BoundedMap<string, TrustedHtml>(200);
 
 /** Markdown as HTML. */
-export function renderMarkdown(text: string, base: MarkdownBase | undefined): TrustedHtml {
+function renderMarkdown(text: string, base: MarkdownBase | undefined): TrustedHtml {
   return trustedHtml(md.render(text, { base }));
 }
 

@@ -33,11 +33,11 @@ export function refUrl(project: ProjectHead, kind: string, ref: string, path = '
   return `/${project.path_with_namespace}/${kind}/${encodePath(ref)}${tail}`;
 }
 
-export function shortId(id: string): string {
+function shortId(id: string): string {
   return id.slice(0, 8);
 }
 
-export function commitTitle(message: string): string {
+function commitTitle(message: string): string {
   return message.split('\n', 1)[0];
 }
 
@@ -76,7 +76,7 @@ function ProjectFrame(props: {
 }
 
 /** Branches and tags in a GET form: works without script (a Switch button), submits on change with it. */
-export function RefSwitcher(props: {
+function RefSwitcher(props: {
   project: ProjectHead;
   current: string;
   branches: string[];

@@ -7,7 +7,7 @@ import { loadProjectRepository } from '../../http/loaders.ts';
 import { requestParams, toBoolean } from '../../http/params.ts';
 import { canAdminProject } from '../../policies/access.ts';
 import { protectBranch, unprotectBranch } from '../../services/repository/protected-branches.ts';
-import { branchList, branchOr404 } from '../../views/branch-views.ts';
+import { branchList, loadBranchOr404 } from '../../views/branch-views.ts';
 
 type WildcardRequest = FastifyRequest<{ Params: { id: string; '*': string } }>;
 
@@ -17,7 +17,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
   });
 
   app.get('/projects/:id/repository/branches/*', async (request: WildcardRequest) => {
-    return branchOr404(deps, await loadProjectRepository(deps, request), request.params['*']);
+    return loadBranchOr404(deps, await loadProjectRepository(deps, request), request.params['*']);
   });
 
   app.put('/projects/:id/repository/branches/*', async (request: WildcardRequest) => {
@@ -35,6 +35,6 @@ export function register(app: FastifyInstance, deps: Deps): void {
     } else {
       await unprotectBranch(deps, project, name);
     }
-    return branchOr404(deps, project, name);
+    return loadBranchOr404(deps, project, name);
   });
 }

@@ -9,7 +9,7 @@ import { loadProject, type LoadedProject } from '../../http/loaders.ts';
 import { paginateCapped } from '../../http/pagination.ts';
 import { optionalString, optionalStringList, pathId, pathInteger, requestParams } from '../../http/params.ts';
 import { requireViewer } from '../../http/auth.ts';
-import { mayReadBuilds, mayUpdateBuilds } from '../../policies/ci.ts';
+import { canReadBuilds, canUpdateBuilds } from '../../policies/ci.ts';
 import { ALL_STATUSES } from '../../ci/status.ts';
 import { cancelBuild } from '../../services/ci/builds.ts';
 import { eraseBuild, keepArtifacts, playBuild, retryBuild } from '../../services/ci/build-actions.ts';
@@ -18,9 +18,9 @@ import {
   buildArtifacts,
   buildTrace,
   commitBuildList,
-  findBuildOr404,
-  presentBuilds,
-  presentOneBuild,
+  loadBuildOr404,
+  listBuildsOf,
+  loadBuild,
   projectBuildList,
   type ArtifactsDownload,
   type BuildList,
@@ -39,13 +39,13 @@ function scopeOf(request: FastifyRequest): CiStatus[] | undefined {
 
 async function loadProjectForBuildReads(deps: Deps, request: FastifyRequest): Promise<LoadedProject> {
   const project = await loadProject(deps, request);
-  if (!mayReadBuilds(project.access, project.project)) throw forbidden();
+  if (!canReadBuilds(project.access, project.project)) throw forbidden();
   return project;
 }
 
 async function loadProjectForBuildUpdates(deps: Deps, request: FastifyRequest): Promise<LoadedProject> {
   const project = await loadProject(deps, request);
-  if (!mayUpdateBuilds(project.access, project.project)) throw forbidden();
+  if (!canUpdateBuilds(project.access, project.project)) throw forbidden();
   return project;
 }
 
@@ -68,7 +68,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     list: BuildList,
   ) {
     const rows = await paginateCapped(request, reply, deps.config.externalUrl, list.count, list.page);
-    return presentBuilds(deps, project, rows);
+    return listBuildsOf(deps, project, rows);
   }
 
   app.get('/projects/:id/builds', async (request, reply) => {
@@ -91,12 +91,12 @@ export function register(app: FastifyInstance, deps: Deps): void {
 
   app.get('/projects/:id/builds/:build_id', async (request) => {
     const project = await loadProjectForBuildReads(deps, request);
-    return presentOneBuild(deps, project, await findBuildOr404(deps, project, buildIdOf(request)));
+    return loadBuild(deps, project, await loadBuildOr404(deps, project, buildIdOf(request)));
   });
 
   app.get('/projects/:id/builds/:build_id/artifacts', async (request, reply) => {
     const project = await loadProjectForBuildReads(deps, request);
-    const build = await findBuildOr404(deps, project, buildIdOf(request));
+    const build = await loadBuildOr404(deps, project, buildIdOf(request));
     return sendArtifacts(reply, await buildArtifacts(deps, build));
   });
 
@@ -112,7 +112,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
 
   app.get('/projects/:id/builds/:build_id/trace', async (request, reply) => {
     const project = await loadProjectForBuildReads(deps, request);
-    const build = await findBuildOr404(deps, project, buildIdOf(request));
+    const build = await loadBuildOr404(deps, project, buildIdOf(request));
     const trace = await buildTrace(deps, build);
     return reply
       .type('text/plain')
@@ -122,37 +122,37 @@ export function register(app: FastifyInstance, deps: Deps): void {
 
   app.post('/projects/:id/builds/:build_id/cancel', async (request, reply) => {
     const project = await loadProjectForBuildUpdates(deps, request);
-    const build = await findBuildOr404(deps, project, buildIdOf(request));
+    const build = await loadBuildOr404(deps, project, buildIdOf(request));
     const after = (await cancelBuild(deps, build.id)) ?? build;
-    return reply.code(201).send(await presentOneBuild(deps, project, after, 'action'));
+    return reply.code(201).send(await loadBuild(deps, project, after, 'action'));
   });
 
   app.post('/projects/:id/builds/:build_id/retry', async (request, reply) => {
     const project = await loadProjectForBuildUpdates(deps, request);
-    const build = await findBuildOr404(deps, project, buildIdOf(request));
+    const build = await loadBuildOr404(deps, project, buildIdOf(request));
     const retried = await retryBuild(deps, project, build, requireViewer(request).id);
-    return reply.code(201).send(await presentOneBuild(deps, project, retried, 'action'));
+    return reply.code(201).send(await loadBuild(deps, project, retried, 'action'));
   });
 
   app.post('/projects/:id/builds/:build_id/play', async (request) => {
     const id = pathInteger(requestParams(request), 'build_id');
     const project = await loadProjectForBuildUpdates(deps, request);
-    const build = await findBuildOr404(deps, project, id);
+    const build = await loadBuildOr404(deps, project, id);
     const played = await playBuild(deps, project, build, requireViewer(request).id);
     // The spec shows a played build as "started"; it is stored (and later read) as pending, as GitLab did.
-    return { ...(await presentOneBuild(deps, project, played, 'action')), status: 'started' };
+    return { ...(await loadBuild(deps, project, played, 'action')), status: 'started' };
   });
 
   app.post('/projects/:id/builds/:build_id/erase', async (request, reply) => {
     const project = await loadProjectForBuildUpdates(deps, request);
-    const build = await findBuildOr404(deps, project, buildIdOf(request));
+    const build = await loadBuildOr404(deps, project, buildIdOf(request));
     const erased = await eraseBuild(deps, build, requireViewer(request).id);
-    return reply.code(201).send(await presentOneBuild(deps, project, erased, 'erased'));
+    return reply.code(201).send(await loadBuild(deps, project, erased, 'erased'));
   });
 
   app.post('/projects/:id/builds/:build_id/artifacts/keep', async (request) => {
     const project = await loadProjectForBuildUpdates(deps, request);
-    const build = await findBuildOr404(deps, project, buildIdOf(request));
-    return presentOneBuild(deps, project, await keepArtifacts(deps, build), 'erased');
+    const build = await loadBuildOr404(deps, project, buildIdOf(request));
+    return loadBuild(deps, project, await keepArtifacts(deps, build), 'erased');
   });
 }

@@ -18,7 +18,7 @@ import { canCreateCommitStatus, canReadCommitStatuses } from '../../policies/ci.
 import { isReportedState, reportCommitStatus } from '../../services/ci/commit-statuses.ts';
 import { requireCommitId } from '../../views/repository-access.ts';
 import {
-  commitStatusPage,
+  listCommitStatusesPage,
   countCommitStatusList,
   type CommitStatusFilter,
 } from '../../views/commit-status-views.ts';
@@ -43,7 +43,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
       reply,
       deps.config.externalUrl,
       () => countCommitStatusList(deps, filter),
-      (page) => commitStatusPage(deps, filter, page),
+      (page) => listCommitStatusesPage(deps, filter, page),
     );
   });
 

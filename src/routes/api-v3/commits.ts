@@ -12,7 +12,7 @@ import {
   type Params,
 } from '../../http/params.ts';
 import { commitActions, type CommitAction } from '../../services/repository/file-commits.ts';
-import { commitDetail, commitDiff, commitPage } from '../../views/commit-views.ts';
+import { commitDetail, commitDiff, listCommitsPage } from '../../views/commit-views.ts';
 
 type ShaRequest = FastifyRequest<{ Params: { id: string; sha: string } }>;
 
@@ -40,7 +40,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const since = optionalTimestamp(params, 'since');
     const until = optionalTimestamp(params, 'until');
     const perPage = Number(paging.per_page ?? 20);
-    return commitPage(deps, project, {
+    return listCommitsPage(deps, project, {
       ref: optionalString(params, 'ref_name'),
       page: Math.max(0, Number(paging.page ?? 0)),
       perPage: perPage < 1 ? 20 : Math.min(perPage, MAX_PER_PAGE),

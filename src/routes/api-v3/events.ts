@@ -9,8 +9,8 @@ import { notFound } from '../../errors.ts';
 import {
   countProjectEventList,
   countUserEventList,
-  projectEventPage,
-  userEventPage,
+  listProjectEventsPage,
+  listUserEventsPage,
 } from '../../views/event-views.ts';
 
 export function register(app: FastifyInstance, deps: Deps): void {
@@ -23,7 +23,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
       reply,
       baseUrl,
       () => countProjectEventList(deps, project.id),
-      (page) => projectEventPage(deps, project.id, page),
+      (page) => listProjectEventsPage(deps, project.id, page),
     );
   });
 
@@ -36,7 +36,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
       reply,
       baseUrl,
       () => countUserEventList(deps, viewer, user.id),
-      (page) => userEventPage(deps, viewer, user.id, page),
+      (page) => listUserEventsPage(deps, viewer, user.id, page),
     );
   });
 }

@@ -6,7 +6,7 @@ import { requireAdmin, requireViewer } from '../../http/auth.ts';
 import { loadProject, loadTargetNamespace } from '../../http/loaders.ts';
 import { optionalString, requestParams } from '../../http/params.ts';
 import { presentForkedProjectLink } from '../../presenters/member.ts';
-import { presentProjectById } from '../../views/project-views.ts';
+import { loadProjectById } from '../../views/project-views.ts';
 import { forkProject, linkFork, unlinkFork } from '../../services/projects/forks.ts';
 
 export function register(app: FastifyInstance, deps: Deps): void {
@@ -20,7 +20,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     );
     const forkId = await forkProject(deps, viewer, source, source.access, target);
     reply.status(201);
-    return presentProjectById(deps, viewer, forkId, { runnersToken: true });
+    return loadProjectById(deps, viewer, forkId, { runnersToken: true });
   });
 
   app.post('/projects/:id/fork/:forked_from_id', async (request, reply) => {

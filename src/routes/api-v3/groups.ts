@@ -21,9 +21,9 @@ import { presentGroup } from '../../presenters/group.ts';
 import {
   countGroupList,
   countGroupProjectList,
-  groupListPage,
-  groupProjectListPage,
-  presentGroupWithProjects,
+  listGroupsPage,
+  listGroupProjectsPage,
+  loadGroupWithProjects,
 } from '../../views/group-views.ts';
 import { createGroup, deleteGroup, updateGroup, type GroupAttributes } from '../../services/groups/groups.ts';
 
@@ -72,7 +72,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
       reply,
       baseUrl,
       () => countGroupList(deps, filter),
-      (page) => groupListPage(deps, filter, page),
+      (page) => listGroupsPage(deps, filter, page),
     );
   });
 
@@ -90,7 +90,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
   app.get('/groups/:id', async (request) => {
     const viewer = requireViewer(request);
     const { group } = await loadGroup(deps, request);
-    return presentGroupWithProjects(deps, viewer, group);
+    return loadGroupWithProjects(deps, viewer, group);
   });
 
   app.put('/groups/:id', async (request) => {
@@ -98,7 +98,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const { group, access } = await loadGroup(deps, request);
     if (!canAdminGroup(access)) throw forbidden();
     const updated = await updateGroup(deps, group, groupAttributes(requestParams(request)));
-    return presentGroupWithProjects(deps, viewer, updated);
+    return loadGroupWithProjects(deps, viewer, updated);
   });
 
   app.delete('/groups/:id', async (request) => {
@@ -117,7 +117,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
       reply,
       baseUrl,
       () => countGroupProjectList(deps, viewer, group),
-      (page) => groupProjectListPage(deps, viewer, group, page),
+      (page) => listGroupProjectsPage(deps, viewer, group, page),
     );
   });
 }

@@ -6,7 +6,7 @@ import { paginate } from '../../http/pagination.ts';
 import { pathId } from '../../http/params.ts';
 import { notFound } from '../../errors.ts';
 import { resendDelivery } from '../../services/hooks/hook-deliveries.ts';
-import { countHookDeliveryList, hookDeliveryListPage, type HookKind } from '../../views/hook-views.ts';
+import { countHookDeliveryList, listHookDeliveriesPage, type HookKind } from '../../views/hook-views.ts';
 import { presentDelivery } from '../../presenters/hooks.ts';
 
 export function listHookDeliveries(
@@ -21,7 +21,7 @@ export function listHookDeliveries(
     reply,
     deps.config.externalUrl,
     () => countHookDeliveryList(deps, kind, hookId),
-    (page) => hookDeliveryListPage(deps, kind, hookId, page),
+    (page) => listHookDeliveriesPage(deps, kind, hookId, page),
   );
 }
 

@@ -10,7 +10,7 @@ import { forbidden } from '../../errors.ts';
 import { loadGroup, loadProject } from '../../http/loaders.ts';
 import { canAdminProject } from '../../policies/access.ts';
 import { canAdminGroup } from '../../policies/groups.ts';
-import { countMemberList, memberListPage } from '../../views/member-views.ts';
+import { countMemberList, listMembersPage } from '../../views/member-views.ts';
 import { presentAccessRevoked, presentMember } from '../../presenters/member.ts';
 import {
   addMember,
@@ -64,7 +64,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
         reply,
         baseUrl,
         () => countMemberList(deps, source, query),
-        (page) => memberListPage(deps, source, query, page),
+        (page) => listMembersPage(deps, source, query, page),
       );
     });
 

@@ -19,11 +19,11 @@ import { presentMergeRequestRow } from '../../presenters/merge-request.ts';
 import {
   createMergeRequest,
   deleteMergeRequest,
+  findMergeRequestOf,
   loadMergeRequest,
   updateMergeRequestFields,
 } from '../../services/merge-requests/merge-requests.ts';
 import { mergeMergeRequest } from '../../services/merge-requests/merge.ts';
-import { findMergeRequest } from '../../db/repositories/merge-requests.ts';
 import {
   countMergeRequestsOf,
   listMergeRequestsOf,
@@ -101,8 +101,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
 
   app.delete('/projects/:id/merge_requests/:merge_request_id', async (request: MergeRequestRequest) => {
     const { project } = await loadMergeRequestProject(deps, request);
-    const id = pathId(request.params.merge_request_id);
-    const mr = id === undefined ? undefined : await findMergeRequest(deps.db.kysely, project.project.id, id);
+    const mr = await findMergeRequestOf(deps, project, pathId(request.params.merge_request_id));
     return presentMergeRequestRow(await deleteMergeRequest(deps, project, mr));
   });
 

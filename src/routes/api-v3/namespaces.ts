@@ -5,7 +5,7 @@ import type { Deps } from '../../deps.ts';
 import { requireViewer } from '../../http/auth.ts';
 import { paginate } from '../../http/pagination.ts';
 import { boundedSearch, optionalString, requestParams } from '../../http/params.ts';
-import { countNamespaceList, namespaceListPage } from '../../views/namespace-views.ts';
+import { countNamespaceList, listNamespacesPage } from '../../views/namespace-views.ts';
 
 export function register(app: FastifyInstance, deps: Deps): void {
   app.get('/namespaces', async (request, reply) => {
@@ -16,7 +16,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
       reply,
       deps.config.externalUrl,
       () => countNamespaceList(deps, viewer, search),
-      (page) => namespaceListPage(deps, viewer, search, page),
+      (page) => listNamespacesPage(deps, viewer, search, page),
     );
   });
 }

@@ -9,14 +9,14 @@ import { requireViewer } from '../../http/auth.ts';
 import { loadProject, type LoadedProject } from '../../http/loaders.ts';
 import { paginateCapped } from '../../http/pagination.ts';
 import { grapeParams, optionalString, pathInteger, requestParams } from '../../http/params.ts';
-import { mayReadPipelines, mayUpdatePipelines } from '../../policies/ci.ts';
+import { canReadPipelines, canUpdatePipelines } from '../../policies/ci.ts';
 import { ALL_STATUSES } from '../../ci/status.ts';
 import { cancelPipeline, retryPipeline } from '../../services/ci/pipeline-actions.ts';
 import {
-  findPipelineOr404,
+  loadPipelineOr404,
   pipelineList,
-  presentOnePipeline,
-  presentPipelines,
+  loadPipeline,
+  listPipelinesOf,
   type PipelineScope,
 } from '../../views/pipeline-views.ts';
 import type { CiStatus } from '../../domain/types.ts';
@@ -25,13 +25,13 @@ const SCOPES: readonly string[] = ['running', 'branches', 'tags'];
 
 async function loadProjectForPipelineReads(deps: Deps, request: FastifyRequest): Promise<LoadedProject> {
   const project = await loadProject(deps, request);
-  if (!mayReadPipelines(project.access, project.project)) throw forbidden();
+  if (!canReadPipelines(project.access, project.project)) throw forbidden();
   return project;
 }
 
 async function loadProjectForPipelineUpdates(deps: Deps, request: FastifyRequest): Promise<LoadedProject> {
   const project = await loadProject(deps, request);
-  if (!mayUpdatePipelines(project.access, project.project)) throw forbidden();
+  if (!canUpdatePipelines(project.access, project.project)) throw forbidden();
   return project;
 }
 
@@ -55,27 +55,27 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const project = await loadProjectForPipelineReads(deps, request);
     const list = await pipelineList(deps, project, scope, status);
     const rows = await paginateCapped(request, reply, deps.config.externalUrl, list.count, list.page);
-    return presentPipelines(deps, rows);
+    return listPipelinesOf(deps, rows);
   });
 
   app.get('/projects/:id/pipelines/:pipeline_id', async (request) => {
     const id = pathInteger(requestParams(request), 'pipeline_id');
     const project = await loadProjectForPipelineReads(deps, request);
-    return presentOnePipeline(deps, await findPipelineOr404(deps, project, id));
+    return loadPipeline(deps, await loadPipelineOr404(deps, project, id));
   });
 
   app.post('/projects/:id/pipelines/:pipeline_id/retry', async (request, reply) => {
     const id = pathInteger(requestParams(request), 'pipeline_id');
     const project = await loadProjectForPipelineUpdates(deps, request);
-    const pipeline = await findPipelineOr404(deps, project, id);
+    const pipeline = await loadPipelineOr404(deps, project, id);
     const after = await retryPipeline(deps, project, pipeline, requireViewer(request).id);
-    return reply.code(201).send(await presentOnePipeline(deps, after));
+    return reply.code(201).send(await loadPipeline(deps, after));
   });
 
   app.post('/projects/:id/pipelines/:pipeline_id/cancel', async (request) => {
     const id = pathInteger(requestParams(request), 'pipeline_id');
     const project = await loadProjectForPipelineUpdates(deps, request);
-    const pipeline = await findPipelineOr404(deps, project, id);
-    return presentOnePipeline(deps, await cancelPipeline(deps, pipeline));
+    const pipeline = await loadPipelineOr404(deps, project, id);
+    return loadPipeline(deps, await cancelPipeline(deps, pipeline));
   });
 }

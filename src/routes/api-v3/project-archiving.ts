@@ -5,7 +5,7 @@ import { requireViewer } from '../../http/auth.ts';
 import { loadProject } from '../../http/loaders.ts';
 import { forbidden } from '../../errors.ts';
 import { isProjectOwner } from '../../policies/access.ts';
-import { presentProjectById } from '../../views/project-views.ts';
+import { loadProjectById } from '../../views/project-views.ts';
 import { setArchived } from '../../services/projects/project-archiving.ts';
 
 export function register(app: FastifyInstance, deps: Deps): void {
@@ -20,7 +20,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
       await setArchived(deps, project.id, archived);
       reply.status(201);
       // Only owners and administrators get here, so the answer carries runners_token.
-      return presentProjectById(deps, viewer, project.id, { runnersToken: true });
+      return loadProjectById(deps, viewer, project.id, { runnersToken: true });
     });
   }
 }

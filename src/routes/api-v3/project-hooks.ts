@@ -14,7 +14,7 @@ import {
   updateProjectHook,
   type ProjectHookAttributes,
 } from '../../services/hooks/project-hooks.ts';
-import { countProjectHookList, findProjectHookOr404, projectHookListPage } from '../../views/hook-views.ts';
+import { countProjectHookList, loadProjectHookOr404, listProjectHooksPage } from '../../views/hook-views.ts';
 import { presentProjectHook } from '../../presenters/hooks.ts';
 import { listHookDeliveries, resendHookDelivery } from './hook-deliveries.ts';
 
@@ -52,13 +52,13 @@ export function register(app: FastifyInstance, deps: Deps): void {
       reply,
       deps.config.externalUrl,
       () => countProjectHookList(deps, project.project.id),
-      (page) => projectHookListPage(deps, project.project.id, page),
+      (page) => listProjectHooksPage(deps, project.project.id, page),
     );
   });
 
   app.get('/projects/:id/hooks/:hook_id', async (request) => {
     const project = await loadAdministeredProject(deps, request);
-    return presentProjectHook(await findProjectHookOr404(deps, project.project.id, hookIdParam(request)));
+    return presentProjectHook(await loadProjectHookOr404(deps, project.project.id, hookIdParam(request)));
   });
 
   app.post('/projects/:id/hooks', async (request, reply) => {
@@ -72,7 +72,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
   app.put('/projects/:id/hooks/:hook_id', async (request) => {
     const project = await loadAdministeredProject(deps, request);
     // The hook is looked up before the url is checked, as GitLab did.
-    const hook = await findProjectHookOr404(deps, project.project.id, hookIdParam(request));
+    const hook = await loadProjectHookOr404(deps, project.project.id, hookIdParam(request));
     const params = requestParams(request);
     const url = requiredString(params, 'url', { passNul: true });
     return presentProjectHook(await updateProjectHook(deps, hook, url, hookAttributes(params)));
@@ -89,14 +89,14 @@ export function register(app: FastifyInstance, deps: Deps): void {
   app.get('/projects/:id/hooks/:hook_id/deliveries', async (request, reply) => {
     requireAdmin(request);
     const project = await loadProject(deps, request);
-    const hook = await findProjectHookOr404(deps, project.project.id, hookIdParam(request));
+    const hook = await loadProjectHookOr404(deps, project.project.id, hookIdParam(request));
     return listHookDeliveries(deps, request, reply, 'project', hook.id);
   });
 
   app.post('/projects/:id/hooks/:hook_id/deliveries/:delivery_id/resend', async (request, reply) => {
     requireAdmin(request);
     const project = await loadProject(deps, request);
-    const hook = await findProjectHookOr404(deps, project.project.id, hookIdParam(request));
+    const hook = await loadProjectHookOr404(deps, project.project.id, hookIdParam(request));
     return resendHookDelivery(
       deps,
       reply,

@@ -27,10 +27,10 @@ import {
 } from '../../services/projects/projects.ts';
 import {
   countProjectList,
-  pageProjectList,
-  presentBasicProjectRecords,
-  presentProjectRecords,
-  presentProjectWithAccess,
+  listProjectsPage,
+  listBasicProjectRecords,
+  listProjectRecords,
+  loadProjectWithAccess,
 } from '../../views/project-views.ts';
 import { Visibility, visibilityLevel } from '../../domain/types.ts';
 import type { ProjectListQuery, ProjectOrder, ProjectScope, UserRow } from '../../db/types.ts';
@@ -118,10 +118,10 @@ export function register(app: FastifyInstance, deps: Deps): void {
         reply,
         baseUrl,
         () => countProjectList(deps, query),
-        (page) => pageProjectList(deps, query, page),
+        (page) => listProjectsPage(deps, query, page),
       );
-      if (simple) return presentBasicProjectRecords(deps, records);
-      return presentProjectRecords(deps, request.viewer, records, {
+      if (simple) return listBasicProjectRecords(deps, records);
+      return listProjectRecords(deps, request.viewer, records, {
         permissions: options.permissions === true,
         runnersToken: true,
       });
@@ -141,14 +141,14 @@ export function register(app: FastifyInstance, deps: Deps): void {
       reply,
       baseUrl,
       () => countProjectList(deps, query),
-      (page) => pageProjectList(deps, query, page),
+      (page) => listProjectsPage(deps, query, page),
     );
-    return presentProjectRecords(deps, request.viewer, records, { runnersToken: true });
+    return listProjectRecords(deps, request.viewer, records, { runnersToken: true });
   });
 
   app.get('/projects/:id', async (request) => {
     const loaded = await loadProject(deps, request);
-    return presentProjectWithAccess(deps, loaded, loaded.access, { permissions: true, runnersToken: true });
+    return loadProjectWithAccess(deps, loaded, loaded.access, { permissions: true, runnersToken: true });
   });
 
   /** Both create routes: the caller creates for itself, or an administrator for `creator`. */
@@ -159,7 +159,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     limitStyle: 'forbidden' | 'validation',
   ) => {
     const record = await createProject(deps, { actor, creator, attributes, limitStyle });
-    const [presented] = await presentProjectRecords(deps, actor, [record], { runnersToken: true });
+    const [presented] = await listProjectRecords(deps, actor, [record], { runnersToken: true });
     return presented;
   };
 
@@ -194,7 +194,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
       attributes.visibility_level !== loaded.project.visibility_level;
     if ((renames || changesVisibility) && !isProjectOwner(loaded.access)) throw forbidden();
     const record = await updateProject(deps, { record: loaded, attributes });
-    const [presented] = await presentProjectRecords(deps, viewer, [record], { runnersToken: true });
+    const [presented] = await listProjectRecords(deps, viewer, [record], { runnersToken: true });
     return presented;
   });
 

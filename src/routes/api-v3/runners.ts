@@ -20,10 +20,10 @@ import {
 } from '../../http/params.ts';
 import { canAdminProject } from '../../policies/access.ts';
 import {
-  refuseDeleteRunner,
-  refuseEnableRunner,
-  refuseShowRunner,
-  refuseUpdateRunner,
+  deleteRunnerRefusal,
+  enableRunnerRefusal,
+  showRunnerRefusal,
+  updateRunnerRefusal,
 } from '../../policies/ci.ts';
 import {
   disableRunnerForProject,
@@ -36,10 +36,10 @@ import {
 import {
   countRunnerList,
   findRunnerById,
-  findRunnerOr404,
+  loadRunnerOr404,
   runnerCaller,
   runnerDetails,
-  runnerListPage,
+  listRunnersPage,
   runnerProjectCount,
   runnerAssignedTo,
   type RunnerListSource,
@@ -69,7 +69,7 @@ function listRunnersOf(
     reply,
     deps.config.externalUrl,
     () => countRunnerList(deps, source, scope),
-    (page) => runnerListPage(deps, source, scope, page),
+    (page) => listRunnersPage(deps, source, scope, page),
   );
 }
 
@@ -111,16 +111,16 @@ export function register(app: FastifyInstance, deps: Deps): void {
 
   app.get('/runners/:id', async (request) => {
     const viewer = requireViewer(request);
-    const runner = await findRunnerOr404(deps, runnerIdParam(request));
-    const refusal = refuseShowRunner(runner, await runnerCaller(deps, viewer, runner));
+    const runner = await loadRunnerOr404(deps, runnerIdParam(request));
+    const refusal = showRunnerRefusal(runner, await runnerCaller(deps, viewer, runner));
     if (refusal) throw forbidden(refusal);
     return runnerDetails(deps, viewer, runner);
   });
 
   app.put('/runners/:id', async (request) => {
     const viewer = requireViewer(request);
-    const runner = await findRunnerOr404(deps, runnerIdParam(request));
-    const refusal = refuseUpdateRunner(runner, await runnerCaller(deps, viewer, runner));
+    const runner = await loadRunnerOr404(deps, runnerIdParam(request));
+    const refusal = updateRunnerRefusal(runner, await runnerCaller(deps, viewer, runner));
     if (refusal) throw forbidden(refusal);
     const updated = await updateRunnerSettings(deps, runner, runnerSettings(requestParams(request)));
     return runnerDetails(deps, viewer, updated);
@@ -128,9 +128,9 @@ export function register(app: FastifyInstance, deps: Deps): void {
 
   app.delete('/runners/:id', async (request) => {
     const viewer = requireViewer(request);
-    const runner = await findRunnerOr404(deps, runnerIdParam(request));
+    const runner = await loadRunnerOr404(deps, runnerIdParam(request));
     const caller = await runnerCaller(deps, viewer, runner);
-    const refusal = refuseDeleteRunner(runner, caller, await runnerProjectCount(deps, runner.id));
+    const refusal = deleteRunnerRefusal(runner, caller, await runnerProjectCount(deps, runner.id));
     if (refusal) throw forbidden(refusal);
     await removeRunner(deps, runner);
     return presentRunner(runner);
@@ -146,8 +146,8 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const project = await loadAdministeredProject(deps, request);
     const viewer = requireViewer(request);
     const runnerId = requiredString(requestParams(request), 'runner_id');
-    const runner = await findRunnerOr404(deps, pathId(runnerId.trim()));
-    const refusal = refuseEnableRunner(runner, await runnerCaller(deps, viewer, runner));
+    const runner = await loadRunnerOr404(deps, pathId(runnerId.trim()));
+    const refusal = enableRunnerRefusal(runner, await runnerCaller(deps, viewer, runner));
     if (refusal) throw forbidden(refusal);
     await enableRunnerForProject(deps, runner, project.project.id);
     return reply.status(201).send(presentRunner(runner));

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { optionalString, requestParams } from '../../http/params.ts';
 import { signIn } from '../../services/users/session.ts';
-import { presentCurrentUser } from '../../views/user-views.ts';
+import { loadCurrentUser } from '../../views/user-views.ts';
 
 export function register(app: FastifyInstance, deps: Deps): void {
   app.post('/session', { config: { public: true } }, async (request, reply) => {
@@ -12,6 +12,6 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const login = optionalString(params, 'email') || optionalString(params, 'login');
     const user = await signIn(deps, request.ip, login, optionalString(params, 'password'));
     reply.status(201);
-    return presentCurrentUser(deps, user, true);
+    return loadCurrentUser(deps, user, true);
   });
 }

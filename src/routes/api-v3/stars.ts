@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { requireViewer } from '../../http/auth.ts';
 import { loadProject } from '../../http/loaders.ts';
-import { presentProjectById } from '../../views/project-views.ts';
+import { loadProjectById } from '../../views/project-views.ts';
 import { starProject, unstarProject } from '../../services/projects/stars.ts';
 
 export function register(app: FastifyInstance, deps: Deps): void {
@@ -13,13 +13,13 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const { project } = await loadProject(deps, request);
     await starProject(deps, viewer, project.id);
     reply.status(201);
-    return presentProjectById(deps, viewer, project.id, { owner: false });
+    return loadProjectById(deps, viewer, project.id, { owner: false });
   });
 
   app.delete('/projects/:id/star', async (request) => {
     const viewer = requireViewer(request);
     const { project } = await loadProject(deps, request);
     await unstarProject(deps, viewer, project.id);
-    return presentProjectById(deps, viewer, project.id, { owner: false });
+    return loadProjectById(deps, viewer, project.id, { owner: false });
   });
 }

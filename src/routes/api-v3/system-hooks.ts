@@ -5,7 +5,7 @@ import type { Deps } from '../../deps.ts';
 import { requireAdmin } from '../../http/auth.ts';
 import { optionalString, pathInteger, requestParams, type Params } from '../../http/params.ts';
 import { createSystemHook, destroySystemHook, testSystemHook } from '../../services/hooks/system-hooks.ts';
-import { findSystemHookOr404, systemHookList } from '../../views/hook-views.ts';
+import { loadSystemHookOr404, systemHookList } from '../../views/hook-views.ts';
 import { presentSystemHook, presentSystemHookDeleted } from '../../presenters/hooks.ts';
 import { listHookDeliveries, resendHookDelivery } from './hook-deliveries.ts';
 
@@ -37,13 +37,13 @@ export function register(app: FastifyInstance, deps: Deps): void {
 
   app.get('/hooks/:id/deliveries', async (request, reply) => {
     requireAdmin(request);
-    const hook = await findSystemHookOr404(deps, pathInteger(request.params as Params, 'id'));
+    const hook = await loadSystemHookOr404(deps, pathInteger(request.params as Params, 'id'));
     return listHookDeliveries(deps, request, reply, 'system', hook.id);
   });
 
   app.post('/hooks/:id/deliveries/:delivery_id/resend', async (request, reply) => {
     requireAdmin(request);
-    const hook = await findSystemHookOr404(deps, pathInteger(request.params as Params, 'id'));
+    const hook = await loadSystemHookOr404(deps, pathInteger(request.params as Params, 'id'));
     return resendHookDelivery(
       deps,
       reply,

@@ -12,8 +12,8 @@ import { createTrigger, deleteTrigger, triggerBuilds } from '../../services/ci/t
 import {
   countTriggerList,
   findTriggerForToken,
-  findTriggerOr404,
-  triggerListPage,
+  loadTriggerOr404,
+  listTriggersPage,
 } from '../../views/trigger-views.ts';
 import { presentTrigger, presentTriggerRequest } from '../../presenters/trigger.ts';
 
@@ -52,13 +52,13 @@ export function register(app: FastifyInstance, deps: Deps): void {
       reply,
       deps.config.externalUrl,
       () => countTriggerList(deps, project.project.id),
-      (page) => triggerListPage(deps, project.project.id, page),
+      (page) => listTriggersPage(deps, project.project.id, page),
     );
   });
 
   app.get('/projects/:id/triggers/:token', async (request) => {
     const project = await loadBuildsAdministration(deps, request);
-    const trigger = await findTriggerOr404(deps, project.project.id, tokenParam(request));
+    const trigger = await loadTriggerOr404(deps, project.project.id, tokenParam(request));
     return presentTrigger(trigger, trigger.last_used);
   });
 
@@ -70,7 +70,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
 
   app.delete('/projects/:id/triggers/:token', async (request) => {
     const project = await loadBuildsAdministration(deps, request);
-    const trigger = await findTriggerOr404(deps, project.project.id, tokenParam(request));
+    const trigger = await loadTriggerOr404(deps, project.project.id, tokenParam(request));
     const deleted = await deleteTrigger(deps, trigger);
     if (!deleted) throw notFound('Trigger');
     return presentTrigger(deleted, trigger.last_used);

@@ -2,8 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { requireViewer } from '../../http/auth.ts';
-import { presentCurrentUser } from '../../views/user-views.ts';
+import { loadCurrentUser } from '../../views/user-views.ts';
 
 export function register(app: FastifyInstance, deps: Deps): void {
-  app.get('/user', async (request) => presentCurrentUser(deps, requireViewer(request), request.sudo));
+  app.get('/user', async (request) => loadCurrentUser(deps, requireViewer(request), request.sudo));
 }

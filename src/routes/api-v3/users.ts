@@ -27,9 +27,9 @@ import {
 import { USER_TEXT_ATTRIBUTES } from '../../services/users/user-validation.ts';
 import {
   countUserList,
-  presentUserFor,
-  presentUserFullForm,
-  userListPage,
+  loadUserFor,
+  loadUserFull,
+  listUsersPage,
   usersWithUsername,
 } from '../../views/user-views.ts';
 import { presentUserFull } from '../../presenters/user.ts';
@@ -66,7 +66,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
       reply,
       baseUrl,
       () => countUserList(deps, filter),
-      (page) => userListPage(deps, viewer, filter, page),
+      (page) => listUsersPage(deps, viewer, filter, page),
     );
   });
 
@@ -74,7 +74,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const viewer = requireViewer(request);
     const user = await findUserByIdParam(deps, request.params.id);
     if (!user) throw recordNotFound();
-    return presentUserFor(deps, viewer, user);
+    return loadUserFor(deps, viewer, user);
   });
 
   app.post('/users', async (request, reply) => {
@@ -91,7 +91,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const attrs = { ...text, ...userSwitches(params), email, password, name, username };
     const user = await createUser(deps, attrs);
     reply.status(201);
-    return presentUserFullForm(deps, user);
+    return loadUserFull(deps, user);
   });
 
   app.put<{ Params: { id: string } }>(`/users/${ID}`, async (request) => {
@@ -102,7 +102,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     // Every failure of a modification is a 404, a NUL byte in a text attribute too.
     const attrs = { ...presentAttributes(params, USER_TEXT_ATTRIBUTES, 404), ...userSwitches(params) };
     const user = await modifyUser(deps, id, attrs);
-    return presentUserFullForm(deps, user);
+    return loadUserFull(deps, user);
   });
 
   // Idempotent: an unknown user is 200 with `null`.

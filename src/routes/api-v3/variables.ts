@@ -9,7 +9,7 @@ import { paginate } from '../../http/pagination.ts';
 import { optionalString, requestParams } from '../../http/params.ts';
 import { canAdminBuilds } from '../../policies/ci.ts';
 import { createVariable, destroyVariable, updateVariable } from '../../services/ci/ci-variables.ts';
-import { countVariableList, findVariableOr404, variableListPage } from '../../views/ci-variable-views.ts';
+import { countVariableList, loadVariableOr404, listVariablesPage } from '../../views/ci-variable-views.ts';
 import { presentVariable } from '../../presenters/ci-variable.ts';
 
 /** 401 without a user, 404 for a project the caller cannot see, 403 without admin_build. */
@@ -32,13 +32,13 @@ export function register(app: FastifyInstance, deps: Deps): void {
       reply,
       deps.config.externalUrl,
       () => countVariableList(deps, project.project.id),
-      (page) => variableListPage(deps, project.project.id, page),
+      (page) => listVariablesPage(deps, project.project.id, page),
     );
   });
 
   app.get('/projects/:id/variables/:key', async (request) => {
     const project = await loadProjectForVariables(deps, request);
-    return presentVariable(await findVariableOr404(deps, project.project.id, keyParam(request)));
+    return presentVariable(await loadVariableOr404(deps, project.project.id, keyParam(request)));
   });
 
   app.post('/projects/:id/variables', async (request, reply) => {
@@ -55,14 +55,14 @@ export function register(app: FastifyInstance, deps: Deps): void {
 
   app.put('/projects/:id/variables/:key', async (request) => {
     const project = await loadProjectForVariables(deps, request);
-    const variable = await findVariableOr404(deps, project.project.id, keyParam(request));
+    const variable = await loadVariableOr404(deps, project.project.id, keyParam(request));
     const value = optionalString(requestParams(request), 'value');
     return presentVariable(await updateVariable(deps, variable, value));
   });
 
   app.delete('/projects/:id/variables/:key', async (request) => {
     const project = await loadProjectForVariables(deps, request);
-    const variable = await findVariableOr404(deps, project.project.id, keyParam(request));
+    const variable = await loadVariableOr404(deps, project.project.id, keyParam(request));
     await destroyVariable(deps, variable);
     return presentVariable(variable);
   });

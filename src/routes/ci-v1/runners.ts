@@ -10,7 +10,7 @@ import {
   requestParams,
   requiredString,
 } from '../../http/params.ts';
-import { authenticateRunner, registerRunner, unregisterRunner } from '../../services/ci/runners.ts';
+import { authenticateRunner, registerRunner, removeRunner } from '../../services/ci/runners.ts';
 import { presentRegisteredRunner, presentRunner } from '../../presenters/runner.ts';
 import { runnerInfo } from './runner-params.ts';
 
@@ -33,7 +33,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const params = requestParams(request);
     requiredString(params, 'token');
     const runner = await authenticateRunner(deps, optionalString(params, 'token'));
-    await unregisterRunner(deps, runner);
+    await removeRunner(deps, runner);
     return presentRunner(runner);
   });
 }

@@ -8,7 +8,7 @@ import { verifyPassword } from '../../services/users/passwords.ts';
 import { buildByGitToken } from '../../services/ci/builds.ts';
 import { findUserByLogin } from '../../services/users/session.ts';
 import { assertNotBanned, recordSignInFailure, SignInBanned } from '../../services/users/sign-in-limiter.ts';
-import { maySignIn } from '../../policies/users.ts';
+import { canSignIn } from '../../policies/users.ts';
 import type { CiBuildRow, UserRow } from '../../db/types.ts';
 import { BoundedMap } from '../../lib/bounded-map.ts';
 
@@ -31,7 +31,7 @@ export interface Credentials {
   password: string;
 }
 
-export function basicCredentials(request: FastifyRequest): Credentials | null {
+function basicCredentials(request: FastifyRequest): Credentials | null {
   const header = request.headers.authorization;
   if (typeof header !== 'string') return null;
   const match = /^Basic\s+(\S+)\s*$/i.exec(header);
@@ -102,6 +102,6 @@ export async function authenticateGitUser(deps: Deps, request: FastifyRequest): 
     await recordSignInFailure(deps, request.ip);
     throw accessDenied();
   }
-  if (!maySignIn(user)) throw new GitHttpError(403, 'Your account has been blocked.');
+  if (!canSignIn(user)) throw new GitHttpError(403, 'Your account has been blocked.');
   return user;
 }

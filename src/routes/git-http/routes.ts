@@ -30,7 +30,7 @@ import { CACHEABLE_REQUEST_MAX_BYTES, PackCache } from '../../storage/pack-cache
 import { readRequestStart, wholeBody, type RequestStart } from './request-start.ts';
 import { prestartForConnection, takePrestarted } from './receive-pack-prestart.ts';
 import { accessDenied, authenticateBuild, authenticateGitUser, GitHttpError, REALM } from './auth.ts';
-import { BUILD_FETCH_ACCESS, buildMayFetch } from '../../policies/ci.ts';
+import { BUILD_FETCH_ACCESS, canBuildFetch } from '../../policies/ci.ts';
 import type { CiBuildRow } from '../../db/types.ts';
 
 type Service = Extract<GitService, 'git-upload-pack' | 'git-receive-pack'>;
@@ -90,7 +90,7 @@ async function authorizeBuild(
   const record = await findProjectByFullPath(deps, namespace, projectPath);
   // A finished build's token is as good as a wrong password; another project is not the build's to see.
   if (build.status !== 'running') throw accessDenied();
-  if (!record || !buildMayFetch(build, record)) throw new GitHttpError(404, 'Not Found');
+  if (!record || !canBuildFetch(build, record)) throw new GitHttpError(404, 'Not Found');
   if (service !== 'git-upload-pack') {
     throw new GitHttpError(403, 'You are not allowed to push code to this project.');
   }

@@ -6,7 +6,7 @@ import { optionalInteger, optionalString, requestParams } from '../../http/param
 import { loadGroup } from '../../http/loaders.ts';
 import { findUserNamespaceOf } from '../../views/namespace-views.ts';
 import {
-  listProjectsPage,
+  listProjectCards,
   loadUserByUsernameOr404,
   type ProjectListPageQuery,
 } from '../../views/project-list-pages.ts';
@@ -38,7 +38,7 @@ export function registerDashboard(web: FastifyInstance, deps: Deps): void {
     const sort: ExploreSort =
       sortParam in EXPLORE_SORTS ? (sortParam as ExploreSort) : 'latest_activity_desc';
     const page = pageNumber(request);
-    const { projects, hasNext } = await listProjectsPage(deps, request.viewer, {
+    const { projects, hasNext } = await listProjectCards(deps, request.viewer, {
       scope: 'visible',
       search: search === '' ? undefined : search,
       orderBy: EXPLORE_SORTS[sort][0],
@@ -60,7 +60,7 @@ export function registerDashboard(web: FastifyInstance, deps: Deps): void {
   const dashboard =
     (tab: DashboardTab) => async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
       const page = pageNumber(request);
-      const { projects, hasNext } = await listProjectsPage(deps, request.viewer, {
+      const { projects, hasNext } = await listProjectCards(deps, request.viewer, {
         scope: tab === 'yours' ? 'member' : 'starred',
         orderBy: 'last_activity_at',
         page,
@@ -93,13 +93,13 @@ export function registerDashboard(web: FastifyInstance, deps: Deps): void {
     request: FastifyRequest,
     namespaceId: number,
   ): Promise<{
-    projects: Awaited<ReturnType<typeof listProjectsPage>>['projects'];
+    projects: Awaited<ReturnType<typeof listProjectCards>>['projects'];
     hasNext: boolean;
     page: number;
   }> => {
     const page = pageNumber(request);
     const query: ProjectListPageQuery = { scope: 'visible', namespaceId, orderBy: 'last_activity_at', page };
-    return { ...(await listProjectsPage(deps, request.viewer, query)), page };
+    return { ...(await listProjectCards(deps, request.viewer, query)), page };
   };
 
   web.get('/u/:username', async (request, reply) =>

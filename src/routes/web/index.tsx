@@ -28,7 +28,7 @@ const TITLES: Record<number, [string, string]> = {
   429: ['Too many requests', 'Retry later.'],
 };
 
-export function sendErrorPage(
+function sendErrorPage(
   deps: Deps,
   request: FastifyRequest,
   reply: FastifyReply,

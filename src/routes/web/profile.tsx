@@ -15,7 +15,7 @@ import { endOtherWebSessions } from '../../services/users/web-sessions.ts';
 import { createProject } from '../../services/projects/projects.ts';
 import { userKeys } from '../../views/key-views.ts';
 import { userEmails } from '../../views/email-views.ts';
-import { namespaceListPage } from '../../views/namespace-views.ts';
+import { listNamespacesPage } from '../../views/namespace-views.ts';
 import type { Flash } from '../../presenters/html/layout.tsx';
 import {
   AccountPage,
@@ -31,7 +31,7 @@ import { pageContext } from './web-session.ts';
 import { sendPage } from './render.ts';
 
 /** One line from any of the API's error bodies (`{"message": …}`, `{"error": …}`, field → messages). */
-export function errorText(error: ApiError): string {
+function errorText(error: ApiError): string {
   const body = error.body ?? {};
   const value = body.message ?? body.error;
   if (typeof value === 'string') return value.replace(/^\d{3} /, '');
@@ -247,7 +247,7 @@ export function registerProfile(web: FastifyInstance, deps: Deps): void {
     status = 200,
   ) => {
     const user = viewerOf(request);
-    const namespaces = await namespaceListPage(deps, user, undefined, { offset: 0, limit: 100 });
+    const namespaces = await listNamespacesPage(deps, user, undefined, { offset: 0, limit: 100 });
     return sendPage(
       reply,
       <NewProjectPage
@@ -261,7 +261,7 @@ export function registerProfile(web: FastifyInstance, deps: Deps): void {
   };
   web.get('/projects/new', async (request, reply) => {
     const user = viewerOf(request);
-    const personal = (await namespaceListPage(deps, user, user.username, { offset: 0, limit: 100 })).find(
+    const personal = (await listNamespacesPage(deps, user, user.username, { offset: 0, limit: 100 })).find(
       (namespace) => namespace.kind === 'user' && namespace.path === user.username,
     );
     return newProjectPage(

@@ -6,7 +6,7 @@ import type { Deps } from '../../deps.ts';
 import { loadProject, type LoadedProject } from '../../http/loaders.ts';
 import { optionalInteger, optionalString, requestParams } from '../../http/params.ts';
 import { notFound, paramInvalid } from '../../errors.ts';
-import { presentProjectWithAccess } from '../../views/project-views.ts';
+import { loadProjectWithAccess } from '../../views/project-views.ts';
 import { branchList } from '../../views/branch-views.ts';
 import { projectTags } from '../../views/tag-views.ts';
 import {
@@ -79,7 +79,7 @@ export function registerProjectPages(web: FastifyInstance, deps: Deps): void {
     return hiddenAsks(request, () => loadProject(deps, request, `${params.namespace}/${params.project}`));
   };
   const head = async (loaded: LoadedProject): Promise<ProjectHead> =>
-    presentProjectWithAccess(deps, loaded, loaded.access);
+    loadProjectWithAccess(deps, loaded, loaded.access);
   const point = async (loaded: LoadedProject, request: FastifyRequest): Promise<RefPoint> => {
     const rest = (request.params as ProjectParams)['*'] ?? '';
     const found = await resolveRefPath(deps, loaded, rest);

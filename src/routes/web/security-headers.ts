@@ -2,7 +2,7 @@
 import type { FastifyReply } from 'fastify';
 
 /** No inline script anywhere; styles and scripts only from our own files; no framing. */
-export const PAGE_CSP = [
+const PAGE_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",

@@ -10,8 +10,8 @@ import { findWebSession, randomToken, type WebSession } from '../../services/use
 import type { PageContext } from '../../presenters/html/layout.tsx';
 import { ASSETS } from './assets.ts';
 
-export const SESSION_COOKIE = '_labrador_session';
-export const CSRF_COOKIE = '_labrador_csrf';
+const SESSION_COOKIE = '_labrador_session';
+const CSRF_COOKIE = '_labrador_csrf';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -63,7 +63,7 @@ export function clearSessionCookie(deps: Deps, reply: FastifyReply): void {
 }
 
 /** The form token for this browser, setting the anonymous cookie when a signed-out browser has none. */
-export function csrfTokenFor(deps: Deps, request: FastifyRequest, reply: FastifyReply): string {
+function csrfTokenFor(deps: Deps, request: FastifyRequest, reply: FastifyReply): string {
   if (request.webSession) return request.webSession.csrfToken;
   const existing = cookies(request)[CSRF_COOKIE];
   if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;

@@ -14,7 +14,7 @@ import {
 } from '../../db/repositories/builds.ts';
 import { findPipeline } from '../../db/repositories/pipelines.ts';
 import { isPlayable, isRetryable } from '../../policies/ci.ts';
-import { hasLiveArtifacts } from '../../presenters/ci-job.ts';
+import { hasLiveArtifacts } from '../../ci/artifacts.ts';
 import { removeArtifacts } from '../../storage/artifacts.ts';
 import { removeTrace, tracePath } from '../../storage/traces.ts';
 import { isCompleted } from '../../ci/status.ts';

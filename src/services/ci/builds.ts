@@ -20,8 +20,8 @@ import { pendingCandidates } from '../../db/repositories/build-queue.ts';
 import { findBuild, findBuildByToken, updateBuild } from '../../db/repositories/builds.ts';
 import { findProjectRecordById } from '../../db/repositories/projects.ts';
 import { runnerProjectIds } from '../../db/repositories/runners.ts';
-import { isBuildCredential, isDependentBuild, runnerMayPick } from '../../policies/ci.ts';
-import { hasLiveArtifacts } from '../../presenters/ci-job.ts';
+import { isBuildCredential, isDependentBuild, canRunnerPick } from '../../policies/ci.ts';
+import { hasLiveArtifacts } from '../../ci/artifacts.ts';
 import {
   appendTrace,
   readTrace,
@@ -68,7 +68,7 @@ export async function claimBuild(deps: Deps, runner: CiRunnerRow): Promise<numbe
       for (const candidate of candidates) {
         const tags = JSON.parse(candidate.tag_list) as string[];
         const isAssigned = runner.is_shared !== 1 || (assigned?.has(candidate.project_id) ?? false);
-        if (!runnerMayPick(runner, tags, isAssigned)) continue;
+        if (!canRunnerPick(runner, tags, isAssigned)) continue;
         const build = await findBuild(trx, candidate.id);
         const record = build && (await findProjectRecordById(trx, build.project_id));
         if (!build || !record) continue;
@@ -82,7 +82,7 @@ export async function claimBuild(deps: Deps, runner: CiRunnerRow): Promise<numbe
 }
 
 /** A build id as the runner writes it in paths (`builds/42`); undefined when it names none. */
-export function runnerBuildId(text: string): number | undefined {
+function runnerBuildId(text: string): number | undefined {
   if (!/^\d{1,10}$/.test(text)) return undefined;
   const id = Number(text);
   return id <= 2_147_483_647 ? id : undefined;

@@ -21,7 +21,7 @@ import { openCiTransaction } from './ci-announcements.ts';
 import { applyBuildEvent } from './pipeline-processing.ts';
 import type { CiBuildRow, CiPipelineRow, ProjectRecord, UserRow } from '../../db/types.ts';
 
-export const REPORTED_STATES = ['pending', 'running', 'success', 'failed', 'canceled'] as const;
+const REPORTED_STATES = ['pending', 'running', 'success', 'failed', 'canceled'] as const;
 export type ReportedState = (typeof REPORTED_STATES)[number];
 
 export const isReportedState = (state: string): state is ReportedState =>

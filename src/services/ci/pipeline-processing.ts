@@ -90,7 +90,7 @@ export async function processPipeline(ctx: CiTransaction, pipeline: CiPipelineRo
 }
 
 /** The pipeline's status after a build moved without finishing (no stage can open). */
-export async function refreshPipeline(ctx: CiTransaction, pipeline: CiPipelineRow): Promise<CiPipelineRow> {
+async function refreshPipeline(ctx: CiTransaction, pipeline: CiPipelineRow): Promise<CiPipelineRow> {
   return settlePipeline(ctx, pipeline, toGroups(await latestStatusGroups(ctx.trx, pipeline.id)));
 }
 

@@ -20,7 +20,7 @@ import {
   updateRunner,
 } from '../../db/repositories/runners.ts';
 import { findSetting, insertSettingIfAbsent } from '../../db/repositories/settings.ts';
-import { isRegistrationToken, refuseDisableRunner } from '../../policies/ci.ts';
+import { isRegistrationToken, disableRunnerRefusal } from '../../policies/ci.ts';
 import type { CiRunnerChanges, CiRunnerRow } from '../../db/types.ts';
 
 const REGISTRATION_TOKEN_KEY = 'runners_registration_token';
@@ -117,10 +117,6 @@ export async function authenticateRunner(deps: Deps, token: string | undefined):
   return runner;
 }
 
-export async function unregisterRunner(deps: Deps, runner: CiRunnerRow): Promise<void> {
-  await deleteRunner(deps.db.kysely, runner.id);
-}
-
 // GitLab wrote contacts at most every 10–20 minutes (a random threshold per call), not on every poll.
 const CONTACT_EVERY_MS = 10 * 60 * 1000;
 
@@ -192,13 +188,16 @@ export async function disableRunnerForProject(
   await deps.db.kysely.transaction().execute(async (trx) => {
     await lockRunner(trx, runner.id, now());
     if (!(await isRunnerAssigned(trx, runner.id, projectId))) throw notFound('Runner');
-    const refusal = refuseDisableRunner(await countRunnerProjects(trx, runner.id));
+    const refusal = disableRunnerRefusal(await countRunnerProjects(trx, runner.id));
     if (refusal) throw forbidden(refusal);
     await unassignRunner(trx, runner.id, projectId);
   });
 }
 
-/** Removes a runner (DELETE /runners/:id): its assignments go with it, its builds keep its id. */
+/**
+ * Removes a runner (DELETE /runners/:id, and the runner's own DELETE /ci/api/v1/runners/delete): its
+ * assignments go with it, its builds keep its id.
+ */
 export async function removeRunner(deps: Deps, runner: CiRunnerRow): Promise<void> {
   await deleteRunner(deps.db.kysely, runner.id);
 }

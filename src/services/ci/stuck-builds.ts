@@ -9,7 +9,7 @@ import { stuckBuilds, type StuckBuild } from '../../db/repositories/stuck-builds
 import { openCiTransaction } from './ci-announcements.ts';
 import { applyBuildEvent } from './pipeline-processing.ts';
 
-export const BUILD_STUCK_TIMEOUT_MS = 24 * 60 * 60 * 1000;
+const BUILD_STUCK_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 const BATCH = 50;
 
 /** Drops one build if it is still stuck (another process or the runner may have moved it meanwhile). */

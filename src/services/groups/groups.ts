@@ -83,7 +83,7 @@ async function validateGroup(
 }
 
 /** Ruby's Hash#inspect of ActiveModel errors, as GitLab interpolated it: `{:path=>["has already been taken"]}`. */
-export function rubyErrorsInspect(errors: Record<string, string[]>): string {
+function rubyErrorsInspect(errors: Record<string, string[]>): string {
   const quote = (text: string) => `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
   const entries = Object.entries(errors).map(
     ([field, messages]) => `:${field}=>[${messages.map(quote).join(', ')}]`,

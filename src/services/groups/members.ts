@@ -2,7 +2,7 @@
 // existing member unchanged; groups take 10–50, refuse duplicates with 409 and always keep an owner.
 // Project joins and departures record "joined"/"left" events in the same transaction.
 import type { Deps } from '../../deps.ts';
-import { mayRemoveMember, takesGroupOwner } from '../../policies/members.ts';
+import { canRemoveMember, takesGroupOwner } from '../../policies/members.ts';
 import { findUserById } from '../../db/repositories/users.ts';
 import {
   countGroupOwners,
@@ -140,7 +140,7 @@ export async function removeMember(
     if (source.type === 'Namespace') throw notFound(`Member: user_id:${userId}`);
     return null;
   }
-  if (!mayRemoveMember(actor, source, userId, canManage)) throw forbidden();
+  if (!canRemoveMember(actor, source, userId, canManage)) throw forbidden();
   const user = await findUserById(db, userId);
   if (!user) throw recordNotFound();
   const removed = await db.transaction().execute(async (trx) => {

@@ -42,7 +42,7 @@ import { isParticipant } from './participants.ts';
 import type { Executor, IssueRow, LabelRow, ProjectRecord, TodoRow, UserRow } from '../../db/types.ts';
 
 /** New labels named in an issue's `labels` get GitLab's default colour. */
-export const DEFAULT_LABEL_COLOR = '#428BCA';
+const DEFAULT_LABEL_COLOR = '#428BCA';
 const TITLE_MAX = 255;
 
 export interface IssueInput {

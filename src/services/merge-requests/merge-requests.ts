@@ -44,8 +44,6 @@ export interface AccessibleProject extends ProjectRecord {
   access: ProjectAccess;
 }
 
-export const OPEN = ['opened', 'reopened'] as const;
-
 export function isOpen(mr: MergeRequestRow): boolean {
   return mr.state === 'opened' || mr.state === 'reopened';
 }
@@ -55,8 +53,13 @@ export function repoPathOf(deps: Deps, record: ProjectRecord): string {
 }
 
 /** The MR `id` of the project (global id, as 8.13's paths named it), else 404 `404 Not found`. */
+/** The merge request `id` of `target`, or undefined. */
+export async function findMergeRequestOf(deps: Deps, target: ProjectRecord, id: number | undefined) {
+  return id === undefined ? undefined : await findMergeRequest(deps.db.kysely, target.project.id, id);
+}
+
 export async function loadMergeRequest(deps: Deps, target: ProjectRecord, id: number | undefined) {
-  const mr = id === undefined ? undefined : await findMergeRequest(deps.db.kysely, target.project.id, id);
+  const mr = await findMergeRequestOf(deps, target, id);
   if (!mr) throw recordNotFound();
   return mr;
 }
@@ -70,7 +73,7 @@ function mergeRequestHeadRef(mr: Pick<MergeRequestRow, 'iid'>): string {
  * The source branch's head as the target repository has it (fetched from a fork first), or undefined
  * when the source branch or its project is gone.
  */
-export async function sourceHeadInTarget(
+async function sourceHeadInTarget(
   deps: Deps,
   target: ProjectRecord,
   mr: Pick<MergeRequestRow, 'iid' | 'source_project_id' | 'target_project_id' | 'source_branch'>,

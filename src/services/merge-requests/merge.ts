@@ -37,7 +37,7 @@ async function isBroken(deps: Deps, target: AccessibleProject, mr: MergeRequestR
  * check_if_can_be_merged: computes merge_status while it is `unchecked` and stores it unless a push
  * reset it meanwhile. Returns the status the merge checks go by.
  */
-export async function checkMergeStatus(
+async function checkMergeStatus(
   deps: Deps,
   target: AccessibleProject,
   mr: MergeRequestRow,

@@ -22,7 +22,7 @@ import { insertForkLink } from '../../db/repositories/forks.ts';
 import { canCreateProjectsIn } from '../../policies/groups.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { now } from '../../lib/clock.ts';
-import { git } from '../../git/exec.ts';
+import { setHead } from '../../git/refs.ts';
 import { importBareRepository } from '../../git/import.ts';
 import { isBranchName } from '../../git/ref-names.ts';
 import { namespaceUploadsDir, projectUploadsDir, removeProjectUploads } from '../../storage/uploads.ts';
@@ -98,7 +98,7 @@ const PATH_MESSAGE =
 const IMPORT_URL = /^(https?|git|ssh):\/\/[^\s/?#]+[^\s]*$/i;
 
 /** Rails' String#parameterize: ASCII-fold, non-alphanumerics to '-', squeezed, trimmed, lower-cased. */
-export function parameterize(text: string): string {
+function parameterize(text: string): string {
   return text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
@@ -446,9 +446,7 @@ export async function updateProject(deps: Deps, input: UpdateProjectInput): Prom
   }
   if (attributes.default_branch !== undefined) {
     // GitLab changed HEAD only when the repository exists, without checking that the branch does.
-    await git(['symbolic-ref', 'HEAD', `refs/heads/${attributes.default_branch}`], { cwd: to }).catch(
-      () => {},
-    );
+    await setHead(to, attributes.default_branch).catch(() => {});
   }
   // Deleted by another request since it was loaded: the same answer as if the deletion had come first.
   const updated = await findProjectRecordById(db, project.id);

@@ -11,7 +11,7 @@ import { repositoryPath } from '../../git/repository.ts';
 import { projectAccessFromRows, type ProjectAccess } from '../../policies/access.ts';
 import { canDeployKeyDownload } from '../../policies/deploy-keys.ts';
 import { canDownloadCode, canPushCode } from '../../policies/git-access.ts';
-import { maySignIn } from '../../policies/users.ts';
+import { canSignIn } from '../../policies/users.ts';
 import { Visibility } from '../../domain/types.ts';
 import type { KeyRow, ProjectRecord, UserRow } from '../../db/types.ts';
 
@@ -54,7 +54,7 @@ export async function authorizeGit(
   const db = deps.db.kysely;
   const user = actor.user;
   const deployKey = actor.deployKey ?? null;
-  if (user && !maySignIn(user)) throw refuse('blocked', 'Your account has been blocked.');
+  if (user && !canSignIn(user)) throw refuse('blocked', 'Your account has been blocked.');
   // One prepared statement (as the API's loadProject): the project, its namespace and the access rows.
   const found = await findProjectWithAccessRowsByFullPath(db, namespace, projectPath, user?.id ?? null);
   const record = found?.record;

@@ -31,7 +31,7 @@ export interface ClosingCommit {
 }
 
 /** The issue iids of this project that a commit message closes. */
-export function closedIids(message: string, projectFullPath: string): number[] {
+function closedIids(message: string, projectFullPath: string): number[] {
   const iids = new Set<number>();
   for (const statement of message.match(CLOSING) ?? []) {
     for (const match of statement.matchAll(REFERENCE)) {

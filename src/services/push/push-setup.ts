@@ -4,7 +4,7 @@ import type { Deps } from '../../deps.ts';
 import { listProtectedBranches } from '../../db/repositories/protected-branches.ts';
 import { pushAccessLevel } from '../../policies/git-access.ts';
 import type { ProjectAccess } from '../../policies/access.ts';
-import type { PushRules } from '../../policies/push-rules.mjs';
+import type { PushRules } from '../../policies/push-rules.ts';
 import type { ProjectRecord } from '../../db/types.ts';
 
 export async function pushRulesFor(

@@ -2,10 +2,10 @@
 // pack: for each command, what refUpdateRefusal answers if the old value is an ancestor of the new one
 // and if it is not (only a force push depends on it, and only the pre-receive hook can ask, once the
 // pushed objects are there). The hook (git/server-hooks.ts) reads them from the file written here, so
-// the decision stays the one the API's writes use (policies/push-rules.mjs).
+// the decision stays the one the API's writes use (policies/push-rules.ts).
 import { hasBranches } from '../../git/refs.ts';
 import type { RefUpdate } from '../../git/protocol/pkt-line.ts';
-import { refUpdateRefusal, type PushRules, type RepositoryFacts } from '../../policies/push-rules.mjs';
+import { refUpdateRefusal, type PushRules, type RepositoryFacts } from '../../policies/push-rules.ts';
 
 /** The verdict lines of `commands` for the pre-receive hook, in their order. */
 export async function pushVerdicts(

@@ -24,7 +24,7 @@ import { processPush, recordPendingPush, settlePush } from './push.ts';
 import { pushNeedsHook } from '../../policies/git-access.ts';
 import { pushRulesFor } from './push-setup.ts';
 import { pushVerdicts } from './push-verdicts.ts';
-import type { PushRules } from '../../policies/push-rules.mjs';
+import type { PushRules } from '../../policies/push-rules.ts';
 import type { GitAuthorization } from './git-access.ts';
 
 /** What a client is told when its push cannot be put on record (`! [remote rejected] … (<this>)`). */

@@ -19,7 +19,7 @@ import {
   refUpdateRefusal,
   type PushRules,
   type RepositoryFacts,
-} from '../../policies/push-rules.mjs';
+} from '../../policies/push-rules.ts';
 import { apiError } from '../../errors.ts';
 import { processPush, recordPendingPush, type ProcessedPush } from './push.ts';
 import type { ProjectRecord, UserRow } from '../../db/types.ts';

@@ -27,7 +27,7 @@ function parse(full: string): ProjectLocation {
 }
 
 /** The directories a project keeps under the data dir. */
-export function projectDirectories(dataDir: string, location: ProjectLocation): string[] {
+function projectDirectories(dataDir: string, location: ProjectLocation): string[] {
   const { namespacePath, projectPath } = location;
   return [
     repositoryPath(dataDir, namespacePath, projectPath),

@@ -4,7 +4,7 @@ import type { Deps } from '../../deps.ts';
 import { findUserByEmail, findUserByUsername, recordSignIn } from '../../db/repositories/users.ts';
 import { now } from '../../lib/clock.ts';
 import { ApiError, apiError, unauthorized } from '../../errors.ts';
-import { maySignIn } from '../../policies/users.ts';
+import { canSignIn } from '../../policies/users.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import type { UserRow } from '../../db/types.ts';
 import { assertNotBanned, recordSignInFailure, SignInBanned } from './sign-in-limiter.ts';
@@ -50,11 +50,11 @@ export async function checkPassword(
     await recordSignInFailure(deps, address);
     return 'invalid';
   }
-  return maySignIn(user) ? user : 'blocked';
+  return canSignIn(user) ? user : 'blocked';
 }
 
 /** 429 with Retry-After for a banned address, as the API answers it. */
-export function tooManySignIns(banned: SignInBanned) {
+function tooManySignIns(banned: SignInBanned) {
   return new ApiError(
     429,
     { message: '429 Too Many Requests' },

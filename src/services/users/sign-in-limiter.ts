@@ -14,7 +14,7 @@ import {
 } from '../../db/repositories/sign-in-limits.ts';
 import { deleteExpiredWebSessions } from '../../db/repositories/web-sessions.ts';
 
-export const SIGN_IN_LIMIT = { maxFailures: 10, windowMs: 60_000, banMs: 15 * 60_000 };
+const SIGN_IN_LIMIT = { maxFailures: 10, windowMs: 60_000, banMs: 15 * 60_000 };
 
 /** The address may not try a password before `until`. */
 export class SignInBanned extends Error {

@@ -11,10 +11,10 @@ import {
   insertWebSession,
 } from '../../db/repositories/web-sessions.ts';
 import { recordSignIn } from '../../db/repositories/users.ts';
-import { maySignIn } from '../../policies/users.ts';
+import { canSignIn } from '../../policies/users.ts';
 import type { UserRow } from '../../db/types.ts';
 
-export const SESSION_LIFETIME_MS = 7 * 24 * 3600 * 1000;
+const SESSION_LIFETIME_MS = 7 * 24 * 3600 * 1000;
 
 export interface WebSession {
   id: number;
@@ -35,7 +35,7 @@ function tokenHash(token: string): string {
 export async function findWebSession(deps: Deps, token: string): Promise<WebSession | undefined> {
   if (token.length > 100) return undefined;
   const found = await findLiveSession(deps.db.kysely, tokenHash(token), new Date().toISOString());
-  if (!found || !maySignIn(found.user)) return undefined;
+  if (!found || !canSignIn(found.user)) return undefined;
   return {
     id: found.session.id,
     user: found.user,

@@ -1,24 +1,44 @@
 // The push rules (GitLab's Gitlab::Checks::ChangeAccess and Gitlab::UserAccess#can_push_to_branch?), one
 // decision for every way a ref moves: the server applies it to the commands of a `git push` (its
 // pre-receive hook then only applies the verdicts), and the API's branch, tag, file and commit writes
-// run it before they move a ref. Plain JavaScript with no imports; types are in push-rules.d.mts.
+// run it before they move a ref.
+import { AccessLevel, BLANK_SHA } from '../domain/types.ts';
 
-export const BLANK_SHA = '0000000000000000000000000000000000000000';
-const MASTER = 40;
-const DEVELOPER = 30;
+/** What the rules need to know about the pusher and the project. */
+export interface PushRules {
+  /** The pusher's access level; administrators count as masters. */
+  accessLevel: number;
+  archived: boolean;
+  protectedBranches: Array<{ name: string; developersCanPush: boolean }>;
+}
+
+/** Facts about the repository, asked for only when a decision needs them. */
+export interface RepositoryFacts {
+  repositoryIsEmpty(): boolean | Promise<boolean>;
+  isAncestor(ancestor: string, descendant: string): boolean | Promise<boolean>;
+}
+
+export interface RefChange {
+  before: string;
+  after: string;
+  ref: string;
+}
+
+const MASTER = AccessLevel.Master;
+const DEVELOPER = AccessLevel.Developer;
 const BRANCH_PREFIX = 'refs/heads/';
 const TAG_PREFIX = 'refs/tags/';
 
-export const PUSH_REFUSALS = {
+const PUSH_REFUSALS = {
   pushCode: 'You are not allowed to push code to this project.',
   changeTag: 'You are not allowed to change existing tags on this project.',
   forcePush: 'You are not allowed to force push code to a protected branch on this project.',
   deleteProtected: 'You are not allowed to delete protected branches from this project.',
   pushProtected: 'You are not allowed to push code to protected branches on this project.',
-};
+} as const;
 
 /** ProtectedBranch#matches?: the exact name, or a pattern where `*` matches any run of characters. */
-export function ruleMatches(pattern, branch) {
+export function ruleMatches(pattern: string, branch: string): boolean {
   if (!pattern.includes('*')) return pattern === branch;
   const source = pattern
     .split('*')
@@ -27,7 +47,7 @@ export function ruleMatches(pattern, branch) {
   return new RegExp(`^${source}$`, 's').test(branch);
 }
 
-function matchingRules(rules, branch) {
+function matchingRules(rules: PushRules, branch: string): PushRules['protectedBranches'] {
   return rules.protectedBranches.filter((rule) => ruleMatches(String(rule.name), branch));
 }
 
@@ -36,7 +56,11 @@ function matchingRules(rules, branch) {
  * (default branch fully protected), every branch of a repository without branches counts as protected
  * and only masters may make that first push.
  */
-export async function canPushToBranch(rules, branch, facts) {
+export async function canPushToBranch(
+  rules: PushRules,
+  branch: string,
+  facts: Pick<RepositoryFacts, 'repositoryIsEmpty'>,
+): Promise<boolean> {
   if (rules.accessLevel < DEVELOPER) return false;
   if (rules.accessLevel >= MASTER) return true;
   const matching = matchingRules(rules, branch);
@@ -45,7 +69,11 @@ export async function canPushToBranch(rules, branch, facts) {
 }
 
 /** GitLab's reason for refusing one ref update, or null when it may happen. */
-export async function refUpdateRefusal(change, rules, facts) {
+export async function refUpdateRefusal(
+  change: RefChange,
+  rules: PushRules,
+  facts: RepositoryFacts,
+): Promise<string | null> {
   const { before, after, ref } = change;
   if (rules.archived || rules.accessLevel < DEVELOPER) return PUSH_REFUSALS.pushCode;
   if (ref.startsWith(TAG_PREFIX)) {
