@@ -45,6 +45,8 @@ const SIZES = quick
     ];
 /** Events of the measured project: the same at every size, enough for page 201 at per_page=20. */
 const PROJECT_EVENTS = 5000;
+/** Builds of the measured project (it has no repository: a build's commit is null). */
+const PROJECT_BUILDS = 5000;
 const ROOT_PASSWORD = 'bench-password-1234';
 const VIEWER_TOKEN = 'bench-viewer-token';
 
@@ -225,6 +227,65 @@ async function seed(engine, size, state) {
       }),
     );
     state.events = size.events;
+
+    if (!state.builds) {
+      // The measured project's builds: PROJECT_BUILDS in pipelines of ten (page 201 at per_page=20).
+      const statuses = ['success', 'success', 'success', 'failed', 'canceled'];
+      await inBatches(PROJECT_BUILDS / 10, 100, (offset, count) =>
+        kysely.transaction().execute(async (trx) => {
+          const pipelines = await trx
+            .insertInto('ci_pipelines')
+            .values(
+              Array.from({ length: count }, (_, k) => ({
+                project_id: state.projectId,
+                ref: 'master',
+                sha: crypto
+                  .createHash('sha1')
+                  .update(String(offset + k))
+                  .digest('hex'),
+                tag: 0,
+                status: statuses[(offset + k) % statuses.length],
+                user_id: state.owners[0].id,
+                started_at: at,
+                finished_at: at,
+                duration: 10,
+                created_at: at,
+                updated_at: at,
+              })),
+            )
+            .returning('id')
+            .execute();
+          await trx
+            .insertInto('ci_builds')
+            .values(
+              pipelines.flatMap((pipeline, k) =>
+                Array.from({ length: 10 }, (_, n) => ({
+                  project_id: state.projectId,
+                  pipeline_id: pipeline.id,
+                  type: 'build',
+                  name: `job${n}`,
+                  stage: 'test',
+                  stage_idx: 0,
+                  status: statuses[(k + n) % statuses.length],
+                  ref: 'master',
+                  tag: 0,
+                  commands: 'make',
+                  tag_list: '[]',
+                  allow_failure: 0,
+                  when: 'on_success',
+                  user_id: state.owners[(k + n) % state.owners.length].id,
+                  started_at: at,
+                  finished_at: at,
+                  created_at: at,
+                  updated_at: at,
+                })),
+              ),
+            )
+            .execute();
+        }),
+      );
+      state.builds = PROJECT_BUILDS;
+    }
 
     if (!state.gitProject) {
       // The git project: root's, with a generated history.
@@ -506,6 +567,14 @@ function apiTargets(state, size, full) {
       name: `GET /projects/:id/events p201 (${size.label})`,
       path: `/api/v3/projects/${id}/events?per_page=20&page=201`,
     },
+    {
+      name: `GET /projects/:id/builds p1 (${size.label})`,
+      path: `/api/v3/projects/${id}/builds?per_page=20`,
+    },
+    {
+      name: `GET /projects/:id/builds p201 (${size.label})`,
+      path: `/api/v3/projects/${id}/builds?per_page=20&page=201`,
+    },
   ];
   const post = {
     name: 'POST /projects',
@@ -550,7 +619,8 @@ async function runEngine(engine) {
       result.rss[`idle ${size.label}`] = rssKiB(server.child.pid).rss;
       const last = index === SIZES.length - 1;
       result.api.push(...(await measure(server, apiTargets(state, size, last), workdir)));
-      if (last) result.git = await measureGit(engine, server, workdir, state);
+      // BENCH_ONLY names API figures: the git figures run only without it.
+      if (last && !process.env.BENCH_ONLY) result.git = await measureGit(engine, server, workdir, state);
       const rss = rssKiB(server.child.pid);
       result.rss[`loaded ${size.label} (peak)`] = rss.hwm;
       await server.stop();
@@ -642,7 +712,8 @@ if (!sqliteOnly) {
     try {
       results.push(await runEngine(engine));
     } finally {
-      await engine.drop();
+      if (process.env.BENCH_KEEP) log(`kept ${engine.databaseUrl}`);
+      else await engine.drop();
     }
   }
 }
