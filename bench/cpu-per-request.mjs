@@ -4,7 +4,7 @@
 // this figure (and `--cpu-prof` for where the time goes).
 //
 //   node bench/cpu-per-request.mjs --data <data dir> [--pg <database url>] [--token T] [--requests N]
-//        [--connections C] [--rounds R] [--prof <dir>] <path> [<path> …]
+//        [--connections C] [--rounds R] [--prof <dir>] [--root <checkout>] <path> [<path> …]
 //
 // A data dir and database kept by `BENCH_KEEP=1 npm run bench -- --quick` serve well (the token is then
 // the bench viewer's). `POST:<path>` posts `{"name": <unique>}` to the path. Prints, per path, the median
@@ -18,7 +18,6 @@ import pg from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from './git-bench-helpers.mjs';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
   const index = args.indexOf(`--${name}`);
@@ -33,6 +32,8 @@ const requests = Number(option('requests', '2000'));
 const connections = Number(option('connections', '8'));
 const rounds = Number(option('rounds', '3'));
 const profDir = option('prof');
+// Another checkout's build (an A/B against an older commit, built there with `npm run build`).
+const root = path.resolve(option('root', path.join(path.dirname(new URL(import.meta.url).pathname), '..')));
 const paths = args;
 if (!dataDir || paths.length === 0) {
   console.error('usage: cpu-per-request.mjs --data <dir> [--pg <url>] <path>…');

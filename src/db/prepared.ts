@@ -4,7 +4,14 @@
 // read-only connection (WAL: it sees the last committed state, never a transaction still open on the
 // writer), on PostgreSQL as a named prepared statement. Inside a transaction (or on any Kysely that is
 // not the database's own) it runs through Kysely on that transaction's connection, like any query.
-import type { Compilable, CompiledQuery } from 'kysely';
+import {
+  PostgresAdapter,
+  sql,
+  type Compilable,
+  type CompiledQuery,
+  type Expression,
+  type SqlBool,
+} from 'kysely';
 import type { Executor } from './types.ts';
 
 /** Runs a compiled read outside any transaction. */
@@ -57,11 +64,29 @@ interface Compiled {
   query: CompiledQuery;
   /** For each parameter: the name of its slot, or undefined when it is a constant of the shape. */
   slots: Array<string | undefined>;
+  /** SQLite takes a list as one JSON text (json_each); PostgreSQL takes the array itself (= any). */
+  listsAsJson: boolean;
+}
+
+function isPostgres(db: Executor): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/**
+ * `column` is one of the values of a list slot: one statement shape whatever the list's length (an `in`
+ * list of n placeholders is a new statement for every n). PostgreSQL: `column = any($1)` with the array;
+ * SQLite: `column in (select value from json_each(?))` with the array as JSON text, which SQLite reads
+ * as a list of rowid or index lookups.
+ */
+export function inList(db: Executor, column: string, list: readonly unknown[]): Expression<SqlBool> {
+  return isPostgres(db)
+    ? sql<SqlBool>`${sql.ref(column)} = any(${list})`
+    : sql<SqlBool>`${sql.ref(column)} in (select value from json_each(${list}))`;
 }
 
 let shapes = 0;
 
-class PreparedQuery<P extends object, R> {
+export class PreparedQuery<P extends object, R> {
   readonly #name = `labrador_${++shapes}`;
   readonly #build: (db: Executor, slot: <K extends keyof P & string>(name: K) => P[K]) => Compilable<R>;
   /** One compilation per dialect (keyed by the dialect adapter, which transactions share with their root). */
@@ -77,7 +102,7 @@ class PreparedQuery<P extends object, R> {
     if (!compiled) {
       const query = this.#build(db, (name) => new Slot(name) as never).compile();
       const slots = query.parameters.map((value) => (value instanceof Slot ? value.name : undefined));
-      compiled = { query, slots };
+      compiled = { query, slots, listsAsJson: !isPostgres(db) };
       this.#compiled.set(adapter, compiled);
     }
     return compiled;
@@ -85,10 +110,12 @@ class PreparedQuery<P extends object, R> {
 
   /** Every row for these values. */
   async all(db: Executor, values: P): Promise<R[]> {
-    const { query, slots } = this.#compile(db);
+    const { query, slots, listsAsJson } = this.#compile(db);
     const parameters = query.parameters.map((value, index) => {
       const slot = slots[index];
-      return slot === undefined ? value : values[slot as keyof P];
+      if (slot === undefined) return value;
+      const given = values[slot as keyof P];
+      return listsAsJson && Array.isArray(given) ? JSON.stringify(given) : given;
     });
     const reader = readers.get(db);
     if (reader) return (await reader.all(this.#name, query.sql, parameters)) as R[];
@@ -106,7 +133,7 @@ class PreparedQuery<P extends object, R> {
 /**
  * A query shape with named slots: `prepared<{ token: string }>()((db, slot) => db.selectFrom('users')
  * .selectAll().where('authentication_token', '=', slot('token')))`. Only reads: a shape may run on the
- * read-only connection. A slot stands for one scalar value (not a list).
+ * read-only connection. A slot stands for one scalar value, or for a list when used through inList.
  */
 export function prepared<P extends object>() {
   return <R>(build: (db: Executor, slot: <K extends keyof P & string>(name: K) => P[K]) => Compilable<R>) =>

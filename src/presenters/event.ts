@@ -2,7 +2,7 @@
 // GitLab's Event#action_name.
 import { presentUserBasic } from './user.ts';
 import { BLANK_SHA, EventAction } from '../domain/types.ts';
-import type { EventRow, UserRow } from '../db/types.ts';
+import type { EventRow, UserBasicRow } from '../db/types.ts';
 
 function actionName(event: EventRow, data: Record<string, unknown> | null, imported: boolean): string {
   switch (event.action) {
@@ -31,7 +31,7 @@ function actionName(event: EventRow, data: Record<string, unknown> | null, impor
 }
 
 interface EventExtras {
-  author: UserRow | null;
+  author: UserBasicRow | null;
   /** The target's title (an issue's, a milestone's, a note's issue's); null for pushes and projects. */
   targetTitle?: string | null;
   /** The Note entity of a `commented on` event. */

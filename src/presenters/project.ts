@@ -3,15 +3,15 @@
 // shares, the caller's access) arrives precomputed per page in ProjectExtras: presenters never query.
 import { canAdminProject, type ProjectAccess } from '../policies/access.ts';
 import { presentUserBasic } from './user.ts';
-import type { NamespaceRow, ProjectRecord, SharedGroupRow, UserRow } from '../db/types.ts';
+import type { NamespaceRow, ProjectRecord, SharedGroupRow, UserBasicRow } from '../db/types.ts';
 
 export interface ProjectExtras {
   /** Owner of the personal namespace; null for group projects. */
-  owner: UserRow | null;
+  owner: UserBasicRow | null;
   /** The source of a fork while it still exists. */
   forkedFrom: ProjectRecord | null;
   /** Owner of the fork source's personal namespace (its name_with_namespace needs it). */
-  forkedFromOwner?: UserRow | null;
+  forkedFromOwner?: UserBasicRow | null;
   forksCount: number;
   openIssuesCount: number;
   sharedWithGroups: SharedGroupRow[];
@@ -29,7 +29,10 @@ export interface ProjectPresentOptions {
   sshBase?: string;
 }
 
-export function namespaceHumanName(namespace: NamespaceRow, owner: UserRow | null): string {
+export function namespaceHumanName(
+  namespace: NamespaceRow,
+  owner: Pick<UserBasicRow, 'name'> | null,
+): string {
   // GitLab's Namespace#human_name: the owner's name for personal namespaces, the group name otherwise.
   return namespace.type === 'Group' ? namespace.name : (owner?.name ?? namespace.name);
 }
@@ -54,7 +57,11 @@ export function projectUrls(baseUrl: string, record: ProjectRecord, sshBase = de
 }
 
 /** BasicProjectDetails: `simple` lists and `forked_from_project`. */
-export function presentBasicProject(record: ProjectRecord, owner: UserRow | null, baseUrl: string) {
+export function presentBasicProject(
+  record: ProjectRecord,
+  owner: Pick<UserBasicRow, 'name'> | null,
+  baseUrl: string,
+) {
   const { project, namespace } = record;
   const urls = projectUrls(baseUrl, record);
   return {

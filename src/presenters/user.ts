@@ -3,7 +3,7 @@
 // GitLab's order.
 import crypto from 'node:crypto';
 import { BoundedMap } from '../lib/bounded-map.ts';
-import type { UserFullExtras, UserRow } from '../db/types.ts';
+import type { UserBasicRow, UserFullExtras, UserRow } from '../db/types.ts';
 
 /** Avatar URLs by email: every user shown costs an md5 otherwise. Bounded: the oldest go first when full. */
 const MAX_AVATAR_URLS = 10_000;
@@ -24,7 +24,7 @@ function publicState(state: string): string {
   return state === 'ldap_blocked' ? 'blocked' : state;
 }
 
-export function presentUserBasic(user: UserRow, baseUrl: string) {
+export function presentUserBasic(user: Omit<UserBasicRow, 'created_at'>, baseUrl: string) {
   return {
     name: user.name,
     username: user.username,

@@ -8,7 +8,7 @@ import {
   listUserEvents,
   type EventVisibility,
 } from '../db/repositories/events.ts';
-import { usersByIds } from '../db/repositories/users.ts';
+import { findBasicUsersByIds } from '../db/repositories/users.ts';
 import { issuesByIds } from '../db/repositories/issues.ts';
 import { milestonesByIds } from '../db/repositories/milestones.ts';
 import { notesByIds } from '../db/repositories/notes.ts';
@@ -31,7 +31,7 @@ async function presentEventPage(deps: Deps, events: EventRow[]) {
     (e) => e.action === EventAction.Created && e.target_type === null && e.project_id !== null,
   );
   const [authors, imported, targets] = await Promise.all([
-    usersByIds(
+    findBasicUsersByIds(
       db,
       events.map((e) => e.author_id),
     ),

@@ -4,7 +4,7 @@
 // without memberships would: public projects only, exactly what the API's policies show to nobody.
 import type { Deps } from '../deps.ts';
 import { findUserByUsername } from '../db/repositories/users.ts';
-import { listProjectRecords, listProjectsPage } from './project-views.ts';
+import { listProjectsByIds, listProjectsPage } from './project-views.ts';
 import { canSignIn } from '../policies/users.ts';
 import type { ProjectOrder, ProjectScope, UserRow } from '../db/types.ts';
 
@@ -21,7 +21,7 @@ export interface ProjectListPageQuery {
 
 export async function listProjectCards(deps: Deps, viewer: UserRow | null, query: ProjectListPageQuery) {
   if (!viewer && query.scope !== 'visible') return { projects: [], hasNext: false };
-  const records = await listProjectsPage(
+  const ids = await listProjectsPage(
     deps,
     {
       scope: query.scope,
@@ -36,8 +36,8 @@ export async function listProjectCards(deps: Deps, viewer: UserRow | null, query
     },
     { limit: PROJECTS_PER_PAGE + 1, offset: (query.page - 1) * PROJECTS_PER_PAGE },
   );
-  const hasNext = records.length > PROJECTS_PER_PAGE;
-  const projects = await listProjectRecords(deps, viewer, records.slice(0, PROJECTS_PER_PAGE));
+  const hasNext = ids.length > PROJECTS_PER_PAGE;
+  const projects = await listProjectsByIds(deps, viewer, ids.slice(0, PROJECTS_PER_PAGE));
   return { projects, hasNext };
 }
 

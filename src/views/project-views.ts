@@ -3,14 +3,27 @@
 import type { Deps } from '../deps.ts';
 import { usersByIds } from '../db/repositories/users.ts';
 import { findProjectRecordsByIds, sharedGroups } from '../db/repositories/projects.ts';
-import { findProjectExtraIds, projectLinksByIds } from '../db/repositories/project-extras.ts';
-import { projectAccessMany, type ProjectAccess } from '../policies/access.ts';
+import {
+  findProjectExtraIds,
+  projectLinksByIds,
+  type ProjectLinks,
+} from '../db/repositories/project-extras.ts';
+import { findProjectPageByIds } from '../db/repositories/project-access-records.ts';
+import { projectAccessFromRows, projectAccessMany, type ProjectAccess } from '../policies/access.ts';
 import { presentBasicProject, presentProject, type ProjectPresentOptions } from '../presenters/project.ts';
 import { countProjects, pageProjectIds } from '../db/repositories/project-lists.ts';
-import type { ProjectListQuery, ProjectRecord, SharedGroupRow, UserRow } from '../db/types.ts';
+import type { ProjectListQuery, ProjectRecord, SharedGroupRow, UserBasicRow, UserRow } from '../db/types.ts';
 
 function personalOwnerId(record: ProjectRecord): number | null {
   return record.namespace.type !== 'Group' ? record.namespace.owner_id : null;
+}
+
+/** A project of a page with what its entity embeds, before the fork sources and shares are read. */
+interface PageEntry {
+  record: ProjectRecord;
+  access: ProjectAccess;
+  owner: UserBasicRow | null;
+  links: ProjectLinks | undefined;
 }
 
 export async function listProjectRecords(
@@ -33,38 +46,86 @@ export async function listProjectRecords(
       records.flatMap((r) => personalOwnerId(r) ?? []),
     ),
   ]);
-  const sharedIds = ids.filter((id) => links.get(id)?.shared);
-  const sourceIds = [...new Set(ids.flatMap((id) => links.get(id)?.forkedFromProjectId ?? []))];
+  const entries = records.map((record): PageEntry => {
+    const ownerId = personalOwnerId(record);
+    return {
+      record,
+      access: access.get(record.project.id)!,
+      owner: ownerId === null ? null : (owners.get(ownerId) ?? null),
+      links: links.get(record.project.id),
+    };
+  });
+  return presentEntries(deps, entries, options);
+}
+
+/**
+ * A page of a project list as the Project entity (ProjectWithAccess with `permissions`): the page's rows,
+ * the caller's access, owners and links in one statement; the shares and fork sources only when the
+ * page has any.
+ */
+export async function listProjectsByIds(
+  deps: Deps,
+  viewer: UserRow | null,
+  ids: number[],
+  options: ProjectPresentOptions = {},
+) {
+  const rows = await findProjectPageByIds(deps.db.kysely, ids, viewer?.id ?? null);
+  const entries = rows.map((row): PageEntry => ({
+    record: row.record,
+    access: projectAccessFromRows(viewer, row.record, row.accessRows),
+    owner: row.owner,
+    links: row,
+  }));
+  return presentEntries(deps, entries, options);
+}
+
+/** BasicProjectDetails for a page of ids (the `simple` form of the lists): one statement. */
+export async function listBasicProjectsByIds(deps: Deps, ids: number[]) {
+  const rows = await findProjectPageByIds(deps.db.kysely, ids, null);
+  const baseUrl = deps.config.externalUrl;
+  return rows.map((row) => presentBasicProject(row.record, row.owner, baseUrl));
+}
+
+async function presentEntries(deps: Deps, entries: PageEntry[], options: ProjectPresentOptions) {
+  const db = deps.db.kysely;
+  const sharedIds: number[] = [];
+  const sourceIdSet = new Set<number>();
+  for (const entry of entries) {
+    if (entry.links?.shared) sharedIds.push(entry.record.project.id);
+    const sourceId = entry.links?.forkedFromProjectId;
+    if (sourceId != null) sourceIdSet.add(sourceId);
+  }
   const [shares, sourceList] = await Promise.all([
     sharedIds.length > 0 ? sharedGroups(db, sharedIds) : new Map<number, SharedGroupRow[]>(),
-    findProjectRecordsByIds(db, sourceIds),
+    sourceIdSet.size > 0 ? findProjectRecordsByIds(db, [...sourceIdSet]) : [],
   ]);
   const sourceRecords = new Map(sourceList.map((r) => [r.project.id, r]));
-  // Fork sources' owners not already read with the page's.
+  // Fork sources' owners: those already read with the page's, the others now.
+  const owners = new Map<number, UserBasicRow>();
+  for (const entry of entries) if (entry.owner) owners.set(entry.owner.id, entry.owner);
   const missing = sourceList.flatMap((r) => personalOwnerId(r) ?? []).filter((id) => !owners.has(id));
-  for (const [id, user] of await usersByIds(db, missing)) owners.set(id, user);
-  const ownerOf = (r: ProjectRecord) => {
-    const id = personalOwnerId(r);
-    return id === null ? null : (owners.get(id) ?? null);
-  };
-  return records.map((record) => {
-    const id = record.project.id;
-    const found = links.get(id);
-    const sourceId = found?.forkedFromProjectId;
+  if (missing.length > 0) for (const [id, user] of await usersByIds(db, missing)) owners.set(id, user);
+  const withSsh: ProjectPresentOptions = { ...options, sshBase: deps.config.ssh.cloneUrlBase };
+  const baseUrl = deps.config.externalUrl;
+  const none: SharedGroupRow[] = [];
+  return entries.map((entry) => {
+    const id = entry.record.project.id;
+    const sourceId = entry.links?.forkedFromProjectId;
     const source = sourceId != null ? (sourceRecords.get(sourceId) ?? null) : null;
+    const sourceOwnerId = source ? personalOwnerId(source) : null;
     return presentProject(
-      record,
+      entry.record,
       {
-        owner: ownerOf(record),
+        owner: entry.owner,
         forkedFrom: source,
-        forkedFromOwner: source ? ownerOf(source) : null,
-        forksCount: found?.forksCount ?? 0,
-        openIssuesCount: found?.openIssuesCount ?? 0,
-        sharedWithGroups: shares.get(id) ?? [],
-        access: access.get(id)!,
+        forkedFromOwner: sourceOwnerId === null ? null : (owners.get(sourceOwnerId) ?? null),
+        forksCount: entry.links?.forksCount ?? 0,
+        openIssuesCount: entry.links?.openIssuesCount ?? 0,
+        sharedWithGroups: shares.get(id) ?? none,
+        access: entry.access,
       },
-      deps.config.externalUrl,
-      { ...options, sshBase: deps.config.ssh.cloneUrlBase },
+      baseUrl,
+      withSsh,
     );
   });
 }
@@ -123,33 +184,16 @@ export async function loadProjectById(
   return presented;
 }
 
-/** BasicProjectDetails for a page (the `simple` form of the lists). */
-export async function listBasicProjectRecords(deps: Deps, records: ProjectRecord[]) {
-  const owners = await usersByIds(
-    deps.db.kysely,
-    records.flatMap((r) => personalOwnerId(r) ?? []),
-  );
-  return records.map((record) => {
-    const id = personalOwnerId(record);
-    return presentBasicProject(
-      record,
-      id === null ? null : (owners.get(id) ?? null),
-      deps.config.externalUrl,
-    );
-  });
-}
-
 /** The project lists (member, visible, owned, starred, all, search): the count, then a page of records. */
 export function countProjectList(deps: Deps, query: ProjectListQuery): Promise<number> {
   return countProjects(deps.db.kysely, query);
 }
 
-/** One page of a list: ids from the index, then the page's rows (deferred join). */
-export async function listProjectsPage(
+/** One page of a list: its ids from the index; listProjectsByIds reads their rows (deferred join). */
+export function listProjectsPage(
   deps: Deps,
   query: ProjectListQuery,
   page: { limit: number; offset: number },
-): Promise<ProjectRecord[]> {
-  const ids = await pageProjectIds(deps.db.kysely, query, page.limit, page.offset);
-  return findProjectRecordsByIds(deps.db.kysely, ids);
+): Promise<number[]> {
+  return pageProjectIds(deps.db.kysely, query, page.limit, page.offset);
 }

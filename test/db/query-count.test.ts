@@ -13,6 +13,8 @@ import {
   type TestUser,
 } from '../helpers/factory.ts';
 import { seedPipeline } from '../helpers/ci.ts';
+import { recordEvent } from '../../src/services/activity/events.ts';
+import { EventAction } from '../../src/domain/types.ts';
 
 describe('query count of GET /users', () => {
   let t: TestApp;
@@ -136,11 +138,55 @@ describe('statements per request on the hot read paths', () => {
       large.length,
       `per_page=5:\n${small.join('\n')}\nper_page=30:\n${large.join('\n')}`,
     );
-    // The caller, the count, the page's ids, their records, the caller's access, their links (fork
-    // source, forks, shared?), their owners.
-    assertCount(large, 7, 'GET /projects');
+    // The caller, the count, the page's ids, then one statement for their records, the caller's access,
+    // their links (fork source, forks, shared?) and their owners.
+    assertCount(large, 4, 'GET /projects');
     // A page with a shared project and a fork adds the shares and the fork source (its owner is known).
-    assertCount(await statementsFor('/api/v3/projects?per_page=100'), 9, 'GET /projects with a fork');
+    assertCount(await statementsFor('/api/v3/projects?per_page=100'), 6, 'GET /projects with a fork');
+  });
+
+  /** The same statements for pages of 5 and of 30, and for a later page; returns that count. */
+  async function samePerPage(url: string): Promise<number> {
+    const join = url.includes('?') ? '&' : '?';
+    const small = await statementsFor(`${url}${join}per_page=5`);
+    const large = await statementsFor(`${url}${join}per_page=30`);
+    const later = await statementsFor(`${url}${join}per_page=5&page=3`);
+    for (const [name, other] of [
+      ['per_page=30', large],
+      ['page=3', later],
+    ] as const) {
+      assert.equal(
+        other.length,
+        small.length,
+        `${url} per_page=5:\n${small.join('\n')}\n${name}:\n${other.join('\n')}`,
+      );
+    }
+    return large.length;
+  }
+
+  it('GET /projects/visible, owned, starred, search: a fixed count at any page size', async () => {
+    // The caller, the counters of open projects, the caller's own below them, the page's ids, the page.
+    assert.equal(await samePerPage('/api/v3/projects/visible'), 5);
+    assert.equal(await samePerPage('/api/v3/projects/visible?simple=true'), 5);
+    // The caller, the count, the ids, the page (shares and the fork source come with the fork's page).
+    assert.equal(await samePerPage('/api/v3/projects/owned?order_by=id'), 4);
+    assert.equal(await samePerPage('/api/v3/projects/search/listed'), 4);
+    assert.equal(await samePerPage('/api/v3/projects?archived=false&order_by=updated_at'), 4);
+  });
+
+  it('GET /projects/:id/events: the caller, the project, the count, the page, its authors', async () => {
+    const authors = [owner, await createUser(t, 'eventer1'), await createUser(t, 'eventer2')];
+    await t.server.deps.db.kysely.transaction().execute(async (trx) => {
+      for (let i = 0; i < 40; i++) {
+        await recordEvent(trx, {
+          projectId: plain.id,
+          authorId: authors[i % 3]!.id,
+          action: EventAction.Pushed,
+          data: { before: '0'.repeat(40), after: 'a'.repeat(40), ref: 'refs/heads/master', commits: [] },
+        });
+      }
+    });
+    assert.equal(await samePerPage(`/api/v3/projects/${plain.id}/events`), 5);
   });
 
   it('GET /projects/:id/builds: the same count for per_page=5 and per_page=30', async () => {
@@ -157,5 +203,6 @@ describe('statements per request on the hot read paths', () => {
       `per_page=5:\n${small.join('\n')}\nper_page=30:\n${large.join('\n')}`,
     );
     assertCount(large, 6, 'GET /projects/:id/builds');
+    assert.equal(await samePerPage(`/api/v3/projects/${plain.id}/builds`), large.length);
   });
 });

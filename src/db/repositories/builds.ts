@@ -6,6 +6,7 @@ import type { CiBuildsTable } from '../schema.ts';
 import type { CiBuildRow, CiBuildType, Executor, NewCiBuild } from '../types.ts';
 import type { CiStatus, CiWhen } from '../../domain/types.ts';
 import { newestIdsPage } from './newest-ids.ts';
+import { prepared } from '../prepared.ts';
 
 // Rows per INSERT: ~30 columns each stays far below SQLite's 32,766 bound parameters.
 const INSERT_CHUNK = 200;
@@ -184,12 +185,70 @@ function buildIds(db: Executor, filter: BuildListFilter, status: CiStatus | unde
     .where(buildConditions(filter, status === undefined ? [] : [status]));
 }
 
+/** Every column, named: a prepared shape keeps its result shape when a migration adds a column. */
+const BUILD_COLUMNS = [
+  'id',
+  'project_id',
+  'pipeline_id',
+  'type',
+  'name',
+  'stage',
+  'stage_idx',
+  'status',
+  'ref',
+  'tag',
+  'commands',
+  'options',
+  'yaml_variables',
+  'tag_list',
+  'allow_failure',
+  'when',
+  'environment',
+  'coverage',
+  'token',
+  'runner_id',
+  'user_id',
+  'trigger_request_id',
+  'erased_by_id',
+  'erased_at',
+  'artifacts_file',
+  'artifacts_size',
+  'artifacts_metadata',
+  'artifacts_expire_at',
+  'description',
+  'target_url',
+  'queued_at',
+  'started_at',
+  'finished_at',
+  'created_at',
+  'updated_at',
+] as const satisfies ReadonlyArray<keyof CiBuildRow>;
+
+/** The list every project's builds page shows first (no status or commit filter), prepared once. */
+const projectBuildsPage = prepared<{ projectId: number; limit: number; offset: number }>()((db, slot) =>
+  db
+    .selectFrom('ci_builds')
+    .select(BUILD_COLUMNS)
+    .where(
+      'id',
+      'in',
+      buildIds(db, { projectId: slot('projectId') }, undefined)
+        .orderBy('id', 'desc')
+        .limit(slot('limit'))
+        .offset(slot('offset')),
+    )
+    .orderBy('id', 'desc'),
+);
+
 export function listBuilds(
   db: Executor,
   filter: BuildListFilter,
   limit: number,
   offset: number,
 ): Promise<CiBuildRow[]> {
+  if (!filter.pipelineIds && (!filter.statuses || filter.statuses.length === 0)) {
+    return projectBuildsPage.all(db, { projectId: filter.projectId, limit, offset });
+  }
   return db
     .selectFrom('ci_builds')
     .selectAll()

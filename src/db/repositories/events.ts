@@ -1,6 +1,7 @@
 // Activity rows. Lists walk (project_id, id) or (author_id, id) newest first, with the offset applied to
 // the index before the page's rows are read (deferred join), so deep pages cost what page 1 costs.
 import { authorizedProjectIds } from './project-lists.ts';
+import { prepared } from '../prepared.ts';
 import type { EventRow, Executor, NewEvent } from '../types.ts';
 
 export function insertEvent(db: Executor, values: NewEvent): Promise<EventRow> {
@@ -18,14 +19,49 @@ export async function touchProjectActivity(db: Executor, projectId: number, at: 
     .execute();
 }
 
-export async function countProjectEvents(db: Executor, projectId: number): Promise<number> {
-  const row = await db
+/** Every column, named: a prepared shape keeps its result shape when a migration adds a column. */
+const EVENT_COLUMNS = [
+  'id',
+  'project_id',
+  'author_id',
+  'action',
+  'target_id',
+  'target_type',
+  'title',
+  'data',
+  'created_at',
+  'updated_at',
+] as const satisfies ReadonlyArray<keyof EventRow>;
+
+const projectEventCount = prepared<{ projectId: number }>()((db, slot) =>
+  db
     .selectFrom('events')
     .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('project_id', '=', projectId)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
+    .where('project_id', '=', slot('projectId')),
+);
+
+export async function countProjectEvents(db: Executor, projectId: number): Promise<number> {
+  const row = await projectEventCount.first(db, { projectId });
+  return Number(row?.count ?? 0);
 }
+
+const projectEventPage = prepared<{ projectId: number; limit: number; offset: number }>()((db, slot) =>
+  db
+    .selectFrom('events')
+    .select(EVENT_COLUMNS)
+    .where(
+      'id',
+      'in',
+      db
+        .selectFrom('events')
+        .select('id')
+        .where('project_id', '=', slot('projectId'))
+        .orderBy('id', 'desc')
+        .limit(slot('limit'))
+        .offset(slot('offset')),
+    )
+    .orderBy('id', 'desc'),
+);
 
 export function listProjectEvents(
   db: Executor,
@@ -33,14 +69,7 @@ export function listProjectEvents(
   limit: number,
   offset: number,
 ): Promise<EventRow[]> {
-  const ids = db
-    .selectFrom('events')
-    .select('id')
-    .where('project_id', '=', projectId)
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .offset(offset);
-  return db.selectFrom('events').selectAll().where('id', 'in', ids).orderBy('id', 'desc').execute();
+  return projectEventPage.all(db, { projectId, limit, offset });
 }
 
 /** Which projects' events the viewer sees: all of them, or those at least this visible plus the viewer's own. */

@@ -4,6 +4,7 @@ import type { CiPipelinesTable } from '../schema.ts';
 import type { Updateable } from 'kysely';
 import type { CiStatus } from '../../domain/types.ts';
 import { newestIdsPage } from './newest-ids.ts';
+import { inList, prepared } from '../prepared.ts';
 
 export function insertPipeline(db: Executor, row: NewCiPipeline): Promise<CiPipelineRow> {
   return db.insertInto('ci_pipelines').values(row).returningAll().executeTakeFirstOrThrow();
@@ -69,11 +70,41 @@ export function findProjectPipeline(
     .executeTakeFirst();
 }
 
+/** Every column, named: a prepared shape keeps its result shape when a migration adds a column. */
+const PIPELINE_COLUMNS = [
+  'id',
+  'project_id',
+  'ref',
+  'sha',
+  'before_sha',
+  'tag',
+  'status',
+  'yaml_errors',
+  'user_id',
+  'commit_message',
+  'commit_author_name',
+  'commit_author_email',
+  'commit_committed_date',
+  'committed_at',
+  'started_at',
+  'finished_at',
+  'duration',
+  'created_at',
+  'updated_at',
+] as const satisfies ReadonlyArray<keyof CiPipelineRow>;
+
+const pipelinesOf = prepared<{ ids: number[] }>()((db, slot) =>
+  db
+    .selectFrom('ci_pipelines')
+    .select(PIPELINE_COLUMNS)
+    .where(() => inList(db, 'id', slot('ids'))),
+);
+
 export async function pipelinesByIds(db: Executor, ids: number[]): Promise<Map<number, CiPipelineRow>> {
   const unique = [...new Set(ids)];
   const result = new Map<number, CiPipelineRow>();
   if (unique.length === 0) return result;
-  const rows = await db.selectFrom('ci_pipelines').selectAll().where('id', 'in', unique).execute();
+  const rows = await pipelinesOf.all(db, { ids: unique });
   for (const row of rows) result.set(row.id, row);
   return result;
 }

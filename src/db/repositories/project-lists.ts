@@ -2,19 +2,19 @@
 // membership: direct project membership, personal namespace, group membership, or a group share (all
 // unexpired). Every branch is an index lookup keyed by the user, so its cost follows the user's
 // memberships, not the size of the projects table.
-import { sql } from 'kysely';
+import { sql, type Compilable } from 'kysely';
 import { today } from '../../lib/clock.ts';
+import { prepared, type PreparedQuery } from '../prepared.ts';
 import type { Executor } from '../types.ts';
 import type { ProjectListQuery } from '../types.ts';
 
-export function authorizedProjectIds(db: Executor, userId: number) {
-  const day = today();
+export function authorizedProjectIds(db: Executor, userId: number, day: string = today()) {
   return db
     .selectFrom('members as m')
     .select('m.source_id as id')
     .where('m.user_id', '=', userId)
     .where('m.source_type', '=', 'Project')
-    .where(unexpiredMember())
+    .where(unexpiredMember(day))
     .union(
       db
         .selectFrom('members as m')
@@ -22,7 +22,7 @@ export function authorizedProjectIds(db: Executor, userId: number) {
         .select('p.id as id')
         .where('m.user_id', '=', userId)
         .where('m.source_type', '=', 'Namespace')
-        .where(unexpiredMember()),
+        .where(unexpiredMember(day)),
     )
     .union(
       db
@@ -39,13 +39,13 @@ export function authorizedProjectIds(db: Executor, userId: number) {
         .select('l.project_id as id')
         .where('m.user_id', '=', userId)
         .where('m.source_type', '=', 'Namespace')
-        .where(unexpiredMember())
+        .where(unexpiredMember(day))
         .where(sql<boolean>`(l.expires_at is null or l.expires_at > ${day})`),
     );
 }
 
-function unexpiredMember() {
-  return sql<boolean>`(m.expires_at is null or m.expires_at > ${today()})`;
+function unexpiredMember(day: string) {
+  return sql<boolean>`(m.expires_at is null or m.expires_at > ${day})`;
 }
 
 /** Projects at this level or above are visible without membership (external users: public only). */
@@ -53,18 +53,49 @@ function minimumVisibility(query: ProjectListQuery): number {
   return query.external ? 20 : 10;
 }
 
-function filtered(db: Executor, query: ProjectListQuery) {
+/** The values of a list's statements; its shape (which filters, which order) comes from the query. */
+interface ListValues {
+  viewerId: number;
+  day: string;
+  minimum: number;
+  archived: number;
+  visibility: number;
+  namespaceId: number;
+  pattern: string;
+  limit: number;
+  offset: number;
+}
+
+type Slot = <K extends keyof ListValues & string>(name: K) => ListValues[K];
+
+function listValues(query: ProjectListQuery, limit = 0, offset = 0): ListValues {
+  const search = query.search ?? '';
+  return {
+    viewerId: query.viewerId,
+    day: today(),
+    minimum: minimumVisibility(query),
+    archived: query.archived ? 1 : 0,
+    visibility: query.visibility ?? 0,
+    namespaceId: query.namespaceId ?? 0,
+    pattern: `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
+    limit,
+    offset,
+  };
+}
+
+function filtered(db: Executor, query: ProjectListQuery, slot: Slot) {
   let q = db.selectFrom('projects as p');
-  const minimumVisible = minimumVisibility(query);
+  const viewerId = slot('viewerId');
+  const day = slot('day');
   switch (query.scope) {
     case 'member':
-      q = q.where('p.id', 'in', authorizedProjectIds(db, query.viewerId));
+      q = q.where('p.id', 'in', authorizedProjectIds(db, viewerId, day));
       break;
     case 'visible':
       q = q.where((eb) =>
         eb.or([
-          eb('p.visibility_level', '>=', minimumVisible),
-          eb('p.id', 'in', authorizedProjectIds(db, query.viewerId)),
+          eb('p.visibility_level', '>=', slot('minimum')),
+          eb('p.id', 'in', authorizedProjectIds(db, viewerId, day)),
         ]),
       );
       break;
@@ -77,7 +108,7 @@ function filtered(db: Executor, query: ProjectListQuery) {
             db
               .selectFrom('namespaces as n')
               .select('n.id')
-              .where('n.owner_id', '=', query.viewerId)
+              .where('n.owner_id', '=', viewerId)
               .where('n.type', 'is', null),
           ),
           eb(
@@ -86,10 +117,10 @@ function filtered(db: Executor, query: ProjectListQuery) {
             db
               .selectFrom('members as m')
               .select('m.source_id')
-              .where('m.user_id', '=', query.viewerId)
+              .where('m.user_id', '=', viewerId)
               .where('m.source_type', '=', 'Namespace')
               .where('m.access_level', '>=', 50)
-              .where(unexpiredMember()),
+              .where(unexpiredMember(day)),
           ),
         ]),
       );
@@ -99,26 +130,23 @@ function filtered(db: Executor, query: ProjectListQuery) {
         .where(
           'p.id',
           'in',
-          db
-            .selectFrom('users_star_projects as s')
-            .select('s.project_id')
-            .where('s.user_id', '=', query.viewerId),
+          db.selectFrom('users_star_projects as s').select('s.project_id').where('s.user_id', '=', viewerId),
         )
         .where((eb) =>
           eb.or([
-            eb('p.visibility_level', '>=', minimumVisible),
-            eb('p.id', 'in', authorizedProjectIds(db, query.viewerId)),
+            eb('p.visibility_level', '>=', slot('minimum')),
+            eb('p.id', 'in', authorizedProjectIds(db, viewerId, day)),
           ]),
         );
       break;
     case 'all':
       break;
   }
-  if (query.archived !== undefined) q = q.where('p.archived', '=', query.archived ? 1 : 0);
-  if (query.namespaceId !== undefined) q = q.where('p.namespace_id', '=', query.namespaceId);
-  if (query.visibility !== undefined) q = q.where('p.visibility_level', '=', query.visibility);
-  if (query.search !== undefined && query.search !== '') {
-    const pattern = `%${query.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  if (query.archived !== undefined) q = q.where('p.archived', '=', slot('archived') as 0 | 1);
+  if (query.namespaceId !== undefined) q = q.where('p.namespace_id', '=', slot('namespaceId'));
+  if (query.visibility !== undefined) q = q.where('p.visibility_level', '=', slot('visibility'));
+  if (searching(query)) {
+    const pattern = slot('pattern');
     const like = (column: string) => sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
     q = q.where((eb) =>
       eb.or([like('p.name'), like('p.path'), ...(query.searchDescription ? [like('p.description')] : [])]),
@@ -127,6 +155,41 @@ function filtered(db: Executor, query: ProjectListQuery) {
   return q;
 }
 
+function searching(query: ProjectListQuery): boolean {
+  return query.search !== undefined && query.search !== '';
+}
+
+/**
+ * Each shape a list's statement takes (scope, which filters, order), compiled and prepared once: building
+ * and compiling the union of a list per request cost more than running it. A few hundred at most.
+ */
+function shapeOf<R>(
+  shapes: Map<string, PreparedQuery<ListValues, R>>,
+  query: ProjectListQuery,
+  build: (db: Executor, slot: Slot) => Compilable<R>,
+): PreparedQuery<ListValues, R> {
+  const key = [
+    query.scope,
+    query.archived !== undefined,
+    query.visibility !== undefined,
+    query.namespaceId !== undefined,
+    searching(query),
+    query.searchDescription,
+    query.orderBy,
+    query.sort,
+  ].join(' ');
+  let shape = shapes.get(key);
+  if (!shape) {
+    shape = prepared<ListValues>()(build);
+    shapes.set(key, shape);
+  }
+  return shape;
+}
+
+const countShapes = new Map<string, PreparedQuery<ListValues, { count: number | string }>>();
+const ownBelowShapes = new Map<string, PreparedQuery<ListValues, { count: number | string }>>();
+const pageShapes = new Map<string, PreparedQuery<ListValues, { id: number }>>();
+
 /**
  * X-Total of a list. Without a search, the visible and administrators' lists read the trigger-kept
  * project_counts (one row per visibility level and archived flag) instead of counting the table; the
@@ -134,25 +197,35 @@ function filtered(db: Executor, query: ProjectListQuery) {
  */
 export async function countProjects(db: Executor, query: ProjectListQuery): Promise<number> {
   // The counters know nothing of namespaces: a namespace's list is counted.
-  const searching = (query.search !== undefined && query.search !== '') || query.namespaceId !== undefined;
-  if (!searching && query.scope === 'all') return sumProjectCounts(db, query, 0);
-  if (!searching && query.scope === 'visible') {
+  const counted = searching(query) || query.namespaceId !== undefined;
+  const values = listValues(query);
+  if (!counted && query.scope === 'all') return sumProjectCounts(db, query, 0);
+  if (!counted && query.scope === 'visible') {
     // Visible = every project at the minimum level or above (counters) + the caller's projects below it
     // (memberships); the two sets do not overlap.
-    const minimum = minimumVisibility(query);
-    const [open, own] = await Promise.all([
-      sumProjectCounts(db, query, minimum),
-      countRows(filtered(db, { ...query, scope: 'member' }).where('p.visibility_level', '<', minimum)),
+    const own = shapeOf(ownBelowShapes, query, (kysely, slot) =>
+      filtered(kysely, { ...query, scope: 'member' }, slot)
+        .where('p.visibility_level', '<', slot('minimum'))
+        .select((eb) => eb.fn.countAll<number>().as('count')),
+    );
+    const [open, below] = await Promise.all([
+      sumProjectCounts(db, query, values.minimum),
+      own.first(db, values),
     ]);
-    return open + own;
+    return open + Number(below?.count ?? 0);
   }
-  return countRows(filtered(db, query));
+  const shape = shapeOf(countShapes, query, (kysely, slot) =>
+    filtered(kysely, query, slot).select((eb) => eb.fn.countAll<number>().as('count')),
+  );
+  return Number((await shape.first(db, values))?.count ?? 0);
 }
 
-async function countRows(projects: ReturnType<typeof filtered>): Promise<number> {
-  const row = await projects.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-  return Number(row.count);
-}
+const projectCountsFrom = prepared<{ minimum: number }>()((db, slot) =>
+  db
+    .selectFrom('project_counts')
+    .select((eb) => eb.fn.sum<number | string | null>('count').as('count'))
+    .where('visibility_level', '>=', slot('minimum')),
+);
 
 /** Projects at `minimumLevel` or above that pass the list's archived and visibility filters. */
 async function sumProjectCounts(
@@ -160,6 +233,10 @@ async function sumProjectCounts(
   query: ProjectListQuery,
   minimumLevel: number,
 ): Promise<number> {
+  if (query.archived === undefined && query.visibility === undefined) {
+    const row = await projectCountsFrom.first(db, { minimum: minimumLevel });
+    return Number(row?.count ?? 0);
+  }
   let counts = db
     .selectFrom('project_counts')
     .select((eb) => eb.fn.sum<number | string | null>('count').as('count'))
@@ -177,8 +254,11 @@ export async function pageProjectIds(
   limit: number,
   offset: number,
 ): Promise<number[]> {
-  let ordered = filtered(db, query).select('p.id').orderBy(`p.${query.orderBy}`, query.sort);
-  if (query.orderBy !== 'id') ordered = ordered.orderBy('p.id', query.sort);
-  const rows = await ordered.limit(limit).offset(offset).execute();
+  const shape = shapeOf(pageShapes, query, (kysely, slot) => {
+    let ordered = filtered(kysely, query, slot).select('p.id').orderBy(`p.${query.orderBy}`, query.sort);
+    if (query.orderBy !== 'id') ordered = ordered.orderBy('p.id', query.sort);
+    return ordered.limit(slot('limit')).offset(slot('offset'));
+  });
+  const rows = await shape.all(db, listValues(query, limit, offset));
   return rows.map((row) => row.id);
 }

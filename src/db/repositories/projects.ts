@@ -3,7 +3,7 @@
 import { sql } from 'kysely';
 import type { Database } from '../schema.ts';
 import type { Executor } from '../types.ts';
-import { rowSplitter } from '../prepared.ts';
+import { inList, prepared, rowSplitter } from '../prepared.ts';
 import type {
   NamespaceRow,
   NewProject,
@@ -262,14 +262,17 @@ export async function sharedGroups(db: Executor, ids: number[]): Promise<Map<num
 export type { Database };
 
 /** Which of these projects were created by an import (their "created" event reads "imported"). */
-export async function importedProjectIds(db: Executor, ids: number[]): Promise<Set<number>> {
-  if (ids.length === 0) return new Set();
-  const rows = await db
+const importedOf = prepared<{ ids: number[] }>()((db, slot) =>
+  db
     .selectFrom('projects')
     .select('id')
-    .where('id', 'in', [...new Set(ids)])
-    .where('import_url', 'is not', null)
-    .execute();
+    .where(() => inList(db, 'id', slot('ids')))
+    .where('import_url', 'is not', null),
+);
+
+export async function importedProjectIds(db: Executor, ids: number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await importedOf.all(db, { ids: [...new Set(ids)] });
   return new Set(rows.map((row) => row.id));
 }
 

@@ -1,12 +1,40 @@
 // Runners (ci_runners) and the projects specific runners are assigned to (ci_runner_projects).
 import { sql } from 'kysely';
+import { inList, prepared } from '../prepared.ts';
 import type { CiRunnerChanges, CiRunnerRow, Executor, NewCiRunner } from '../types.ts';
+
+/** Every column, named: a prepared shape keeps its result shape when a migration adds a column. */
+const RUNNER_COLUMNS = [
+  'id',
+  'token',
+  'description',
+  'is_shared',
+  'active',
+  'locked',
+  'run_untagged',
+  'tag_list',
+  'name',
+  'version',
+  'revision',
+  'platform',
+  'architecture',
+  'contacted_at',
+  'created_at',
+  'updated_at',
+] as const satisfies ReadonlyArray<keyof CiRunnerRow>;
+
+const runnersByIdList = prepared<{ ids: number[] }>()((db, slot) =>
+  db
+    .selectFrom('ci_runners')
+    .select(RUNNER_COLUMNS)
+    .where(() => inList(db, 'id', slot('ids'))),
+);
 
 export async function runnersByIds(db: Executor, ids: number[]): Promise<Map<number, CiRunnerRow>> {
   const unique = [...new Set(ids)];
   const result = new Map<number, CiRunnerRow>();
   if (unique.length === 0) return result;
-  const rows = await db.selectFrom('ci_runners').selectAll().where('id', 'in', unique).execute();
+  const rows = await runnersByIdList.all(db, { ids: unique });
   for (const row of rows) result.set(row.id, row);
   return result;
 }

@@ -3,12 +3,13 @@
 import { sql } from 'kysely';
 import { identitiesByUser } from './identities.ts';
 import { personalProjectCounts } from './projects.ts';
-import { prepared } from '../prepared.ts';
+import { inList, prepared } from '../prepared.ts';
 import type {
   Executor,
   NewNamespaceRow,
   NewUserRow,
   UserChanges,
+  UserBasicRow,
   UserFullExtras,
   UserRow,
 } from '../types.ts';
@@ -94,12 +95,47 @@ export function findUserById(db: Executor, id: number): Promise<UserRow | undefi
 }
 
 /** Users of a page (owners, event authors) in one query. */
+const usersOf = prepared<{ ids: number[] }>()((db, slot) =>
+  db
+    .selectFrom('users')
+    .select(USER_COLUMNS)
+    .where(() => inList(db, 'id', slot('ids'))),
+);
+
 export async function usersByIds(db: Executor, ids: number[]): Promise<Map<number, UserRow>> {
   const unique = [...new Set(ids)];
   const result = new Map<number, UserRow>();
   if (unique.length === 0) return result;
-  const rows = await db.selectFrom('users').selectAll().where('id', 'in', unique).execute();
+  const rows = await usersOf.all(db, { ids: unique });
   for (const row of rows) result.set(row.id, row);
+  return result;
+}
+
+/** The columns of a UserBasicRow: what a page embeds of each user it names. */
+export const USER_BASIC_COLUMNS = [
+  'id',
+  'username',
+  'name',
+  'email',
+  'state',
+  'created_at',
+] as const satisfies ReadonlyArray<keyof UserBasicRow>;
+
+const basicUsersByIds = prepared<{ ids: number[] }>()((db, slot) =>
+  db
+    .selectFrom('users')
+    .select(USER_BASIC_COLUMNS)
+    .where(() => inList(db, 'id', slot('ids'))),
+);
+
+/**
+ * The users a page names, as it embeds them: one prepared statement whatever the page's length, and six
+ * columns instead of every one (each value read costs; a page of twenty authors read 520).
+ */
+export async function findBasicUsersByIds(db: Executor, ids: number[]): Promise<Map<number, UserBasicRow>> {
+  const result = new Map<number, UserBasicRow>();
+  if (ids.length === 0) return result;
+  for (const row of await basicUsersByIds.all(db, { ids: [...new Set(ids)] })) result.set(row.id, row);
   return result;
 }
 

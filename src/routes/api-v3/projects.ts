@@ -28,7 +28,8 @@ import {
 import {
   countProjectList,
   listProjectsPage,
-  listBasicProjectRecords,
+  listBasicProjectsByIds,
+  listProjectsByIds,
   listProjectRecords,
   loadProjectWithAccess,
 } from '../../views/project-views.ts';
@@ -113,15 +114,15 @@ export function register(app: FastifyInstance, deps: Deps): void {
       const query = listQuery(request, scope);
       // `simple` is a real boolean (GitLab only checked its presence, so `simple=false` was simple).
       const simple = options.simple === true && optionalBoolean(requestParams(request), 'simple') === true;
-      const records = await paginate(
+      const ids = await paginate(
         request,
         reply,
         baseUrl,
         () => countProjectList(deps, query),
         (page) => listProjectsPage(deps, query, page),
       );
-      if (simple) return listBasicProjectRecords(deps, records);
-      return listProjectRecords(deps, request.viewer, records, {
+      if (simple) return listBasicProjectsByIds(deps, ids);
+      return listProjectsByIds(deps, request.viewer, ids, {
         permissions: options.permissions === true,
         runnersToken: true,
       });
@@ -136,14 +137,14 @@ export function register(app: FastifyInstance, deps: Deps): void {
   app.get('/projects/search/:query', async (request, reply) => {
     const text = String((request.params as { query: string }).query);
     const query = listQuery(request, 'visible', text);
-    const records = await paginate(
+    const ids = await paginate(
       request,
       reply,
       baseUrl,
       () => countProjectList(deps, query),
       (page) => listProjectsPage(deps, query, page),
     );
-    return listProjectRecords(deps, request.viewer, records, { runnersToken: true });
+    return listProjectsByIds(deps, request.viewer, ids, { runnersToken: true });
   });
 
   app.get('/projects/:id', async (request) => {
