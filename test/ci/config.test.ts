@@ -156,9 +156,8 @@ deploy:
     assert.equal(runsForRef(['branches@g/p'], null, branch), true);
     assert.equal(runsForRef(['branches@other/p'], null, branch), false);
     assert.equal(runsForRef(['triggers'], null, { ...branch, triggered: true }), true);
-    // A catastrophic pattern runs out of time and counts as no match instead of stalling the process.
-    const started = Date.now();
+    // A catastrophic pattern runs out of time and counts as no match instead of stalling the process
+    // (unguarded, 2^40 steps: the run's hang bound would end it first).
     assert.equal(runsForRef(['/^(a+)+$/'], null, { ...branch, ref: `${'a'.repeat(40)}!` }), false);
-    assert.ok(Date.now() - started < 10_000);
   });
 });
