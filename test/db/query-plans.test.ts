@@ -1,6 +1,7 @@
 // Every statement the workload causes, checked with SQLite's EXPLAIN QUERY PLAN (with the parameters it
 // ran with): a SCAN of a table that grows fails the test.
-// PostgreSQL plans depend on statistics of a near-empty test database, so this runs on SQLite only.
+// PostgreSQL plans depend on statistics of a near-empty test database, so this runs on SQLite only;
+// queue-plans.test.ts checks the work queues on PostgreSQL with their tables filled.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';

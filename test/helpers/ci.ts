@@ -9,6 +9,7 @@ import { insertPipeline } from '../../src/db/repositories/pipelines.ts';
 import { storeArtifacts } from '../../src/storage/artifacts.ts';
 import { tracePath, writeTrace } from '../../src/storage/traces.ts';
 import type { CiStatus, CiWhen } from '../../src/domain/types.ts';
+import type { Executor } from '../../src/db/types.ts';
 import { makeZip } from './zip.ts';
 import { startTestApp, type TestApp } from './app.ts';
 import { createProject, createUser, type TestProject, type TestUser } from './factory.ts';
@@ -120,9 +121,17 @@ export interface SeedBuild {
 export async function seedPipeline(
   t: TestApp,
   project: { id: number },
-  options: { sha: string; ref?: string; status?: CiStatus; userId?: number | null; builds: SeedBuild[] },
+  options: {
+    sha: string;
+    ref?: string;
+    status?: CiStatus;
+    userId?: number | null;
+    builds: SeedBuild[];
+    /** Written through this connection (another server's, for a race) instead of the app's. */
+    db?: Executor;
+  },
 ) {
-  const db = t.server.deps.db.kysely;
+  const db = options.db ?? t.server.deps.db.kysely;
   const at = new Date().toISOString();
   const pipeline = await insertPipeline(db, {
     project_id: project.id,
