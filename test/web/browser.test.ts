@@ -9,7 +9,8 @@ import type { Browser } from 'playwright-core';
 import axe from 'axe-core';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { GitClient, listen, repoUrl } from '../helpers/git.ts';
-import { makeKey } from '../helpers/ssh.ts';
+import { gitSshCommand, makeKey, startTestSsh } from '../helpers/ssh.ts';
+import type { StartedSsh } from '../../src/ssh/server.ts';
 import { browserMissing, launchBrowser, newContext, watchForScript } from '../helpers/browser.ts';
 
 const skip = browserMissing();
@@ -18,19 +19,22 @@ describe('pages in Chromium', { skip }, () => {
   let t: TestApp;
   let base: string;
   let browser: Browser;
+  let ssh: StartedSsh;
   const client = new GitClient();
 
   before(async () => {
     t = await startTestApp();
     base = await listen(t);
+    ssh = await startTestSsh(t);
     browser = await launchBrowser();
   });
   after(async () => {
     await browser?.close();
+    await ssh?.server.stop();
     await t?.close();
   });
 
-  it('a newcomer signs in, creates a project, pushes, reads the README, a file, a commit, adds a key', async () => {
+  it('a newcomer signs in, creates a project, pushes, reads the README, a file, a commit, adds a key, pushes over SSH', async () => {
     const context = await newContext(browser, base);
     const page = await context.newPage();
     const seen = watchForScript(page);
@@ -80,6 +84,21 @@ describe('pages in Chromium', { skip }, () => {
     await page.getByRole('button', { name: 'Add key' }).click();
     await page.getByText('The SSH key was added.').waitFor();
     assert.ok(await page.getByRole('list', { name: 'SSH keys' }).getByText('my laptop').isVisible());
+
+    // The key just pasted is the one that lets git push over SSH.
+    fs.writeFileSync(path.join(dir, 'NOTES.md'), 'Pushed over SSH.\n');
+    await client.ok(['add', 'NOTES.md'], dir);
+    await client.ok(['commit', '-q', '-m', 'Push over SSH with my laptop key'], dir);
+    const pushed = await client.run(
+      ['push', '-q', `ssh://git@127.0.0.1:${ssh.port}/root/first-steps.git`, 'master'],
+      dir,
+      { GIT_SSH_COMMAND: gitSshCommand(key, ssh.port) },
+    );
+    assert.equal(pushed.code, 0, pushed.stderr);
+    await page.goto('/root/first-steps/commits/master');
+    await page.getByRole('link', { name: 'Push over SSH with my laptop key' }).click();
+    await page.getByRole('heading', { name: /1 changed file with 1 addition and 0 deletions/ }).waitFor();
+    assert.ok(await page.getByText('+Pushed over SSH.').isVisible());
 
     assert.deepEqual(seen, []);
     await context.close();

@@ -176,7 +176,7 @@ describe('pages: project and repository', () => {
     assert.equal(page.status, 200);
     assert.match(page.text, /<h1>Second commit<\/h1>/);
     assert.match(page.text, new RegExp(`href="/dana/demo/commit/${parent}"`));
-    assert.match(page.text, /changed files with \d+ additions and \d+ deletions/);
+    assert.match(page.text, /\d+ changed files? with \d+ additions? and \d+ deletions?/);
     assert.match(page.text, /src\/app\.js/);
     assert.match(page.text, /<td class="c">\+const changed = true;<\/td>/);
     const diff = await web.get(`/dana/demo/commit/${head}.diff`);

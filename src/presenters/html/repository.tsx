@@ -37,6 +37,11 @@ function shortId(id: string): string {
   return id.slice(0, 8);
 }
 
+/** "1 addition", "2 additions": GitLab's pluralize. */
+function counted(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
 function commitTitle(message: string): string {
   return message.split('\n', 1)[0];
 }
@@ -558,7 +563,8 @@ export function CommitPage(props: {
         · <a href={`${base}.patch`}>Email patch</a>
       </p>
       <h2>
-        {props.diffs.length} changed files with {added} additions and {removed} deletions
+        {counted(props.diffs.length, 'changed file')} with {counted(added, 'addition')} and{' '}
+        {counted(removed, 'deletion')}
       </h2>
       {props.overflow ? (
         <p class="flash alert" role="status">
