@@ -5,6 +5,7 @@ import type { Deps } from '../deps.ts';
 import {
   countIssuesUpTo,
   findProjectIssue,
+  findIssuesByIids,
   findIssueCounts,
   labelTitlesByIssue,
   listIssues,
@@ -28,9 +29,10 @@ export type { IssueListFilter };
 
 export type PresentedIssue = ReturnType<typeof presentIssue>;
 
+/** A signed-out visitor of a public project's pages is a viewer too: subscribed to nothing. */
 export async function presentIssues(
   deps: Deps,
-  viewer: UserRow,
+  viewer: UserRow | null,
   issues: IssueRow[],
   knownRecords: ProjectRecord[] = [],
 ): Promise<PresentedIssue[]> {
@@ -51,8 +53,8 @@ export async function presentIssues(
     labelTitlesByIssue(db, ids),
     voteCounts(db, 'Issue', ids),
     userNoteCounts(db, 'Issue', ids),
-    subscriptionsOf(db, 'Issue', ids, viewer.id),
-    participatedIssueIds(db, viewer.id, ids),
+    viewer ? subscriptionsOf(db, 'Issue', ids, viewer.id) : new Map<number, boolean>(),
+    viewer ? participatedIssueIds(db, viewer.id, ids) : new Set<number>(),
   ]);
   for (const record of projects) records.set(record.project.id, record);
   const presented: PresentedIssue[] = [];
@@ -61,7 +63,8 @@ export async function presentIssues(
     const author = users.get(issue.author_id);
     if (!record || !author) continue; // deleted meanwhile
     const participant =
-      issue.author_id === viewer.id || issue.assignee_id === viewer.id || participated.has(issue.id);
+      viewer !== null &&
+      (issue.author_id === viewer.id || issue.assignee_id === viewer.id || participated.has(issue.id));
     const vote = votes.get(issue.id);
     presented.push(
       presentIssue(
@@ -84,7 +87,12 @@ export async function presentIssues(
   return presented;
 }
 
-export async function presentIssueOne(deps: Deps, viewer: UserRow, issue: IssueRow, record?: ProjectRecord) {
+export async function presentIssueOne(
+  deps: Deps,
+  viewer: UserRow | null,
+  issue: IssueRow,
+  record?: ProjectRecord,
+) {
   const [presented] = await presentIssues(deps, viewer, [issue], record ? [record] : []);
   return presented!;
 }
@@ -102,6 +110,8 @@ export async function countIssueList(
   const plain =
     filter.projectIds?.length === 1 &&
     filter.authorId === undefined &&
+    filter.assigneeId === undefined &&
+    !filter.search &&
     filter.iid === undefined &&
     filter.milestoneId === undefined &&
     filter.milestoneTitle === undefined &&
@@ -120,7 +130,7 @@ export async function countIssueList(
 
 export async function issueListPage(
   deps: Deps,
-  viewer: UserRow,
+  viewer: UserRow | null,
   filter: IssueListFilter,
   page: Pick<Page, 'limit' | 'offset'>,
   knownRecords: ProjectRecord[] = [],
@@ -131,10 +141,11 @@ export async function issueListPage(
 
 /** The confidentiality part of a project list's filter: none for reporters and up. */
 export function confidentialFilter(
-  viewer: UserRow,
+  viewer: UserRow | null,
   canSeeAll: boolean,
 ): IssueListFilter['confidential'] | undefined {
-  return canSeeAll ? undefined : { viewerId: viewer.id, visibleInProjects: [] };
+  // A signed-out visitor (id 0 is no user's) sees no confidential issue.
+  return canSeeAll ? undefined : { viewerId: viewer?.id ?? 0, visibleInProjects: [] };
 }
 
 /**
@@ -162,6 +173,15 @@ export async function groupIssueScope(
         : { viewerId: viewer.id, visibleInProjects: seeAll.map((record) => record.project.id) },
     records: readable,
   };
+}
+
+/** An issue by its iid within the project (the pages' and web_url's number). */
+export async function findIssueByIid(
+  deps: Deps,
+  projectId: number,
+  iid: number,
+): Promise<IssueRow | undefined> {
+  return (await findIssuesByIids(deps.db.kysely, projectId, [iid]))[0];
 }
 
 export function findIssueOfProject(deps: Deps, projectId: number, id: number): Promise<IssueRow | undefined> {

@@ -12,13 +12,13 @@ import { presentLabel } from '../presenters/issue.ts';
 import { Visibility } from '../domain/types.ts';
 import type { LabelRow, ProjectRecord, UserRow } from '../db/types.ts';
 
-async function presentLabels(deps: Deps, viewer: UserRow, record: ProjectRecord, labels: LabelRow[]) {
+async function presentLabels(deps: Deps, viewer: UserRow | null, record: ProjectRecord, labels: LabelRow[]) {
   const db = deps.db.kysely;
   const ids = labels.map((label) => label.id);
   const counted = record.project.visibility_level === Visibility.Public;
   const [counts, subscriptions] = await Promise.all([
     counted ? labelIssueCounts(db, ids) : new Map<number, { open: number; closed: number }>(),
-    subscriptionsOf(db, 'Label', ids, viewer.id),
+    viewer ? subscriptionsOf(db, 'Label', ids, viewer.id) : new Map<number, boolean>(),
   ]);
   return labels.map((label) =>
     presentLabel(label, {
@@ -29,7 +29,7 @@ async function presentLabels(deps: Deps, viewer: UserRow, record: ProjectRecord,
   );
 }
 
-export async function projectLabelList(deps: Deps, viewer: UserRow, record: ProjectRecord) {
+export async function projectLabelList(deps: Deps, viewer: UserRow | null, record: ProjectRecord) {
   return presentLabels(deps, viewer, record, await listProjectLabels(deps.db.kysely, record.project.id));
 }
 

@@ -100,16 +100,24 @@ async function targetHead(
   return (await resolveRefs(repoPathOf(deps, target), [ref])).get(ref);
 }
 
-/** The MR's commits, newest first: those of its head that the target branch lacks. */
-export async function mergeRequestCommits(deps: Deps, target: ProjectRecord, mr: MergeRequestRow) {
+/** The MR's commits as git reads them, newest first: those of its head that the target branch lacks. */
+async function mergeRequestGitCommits(deps: Deps, target: ProjectRecord, mr: MergeRequestRow) {
   if (!(await ensureHeadInTarget(deps, target, mr))) return [];
   const base = await targetHead(deps, target, mr);
-  const commits = await collectCommits(repoPathOf(deps, target), [
-    mr.head_sha!,
-    ...(base ? [`^${base}`] : []),
-    '--',
-  ]);
-  return commits.map(presentRepoCommit);
+  return collectCommits(repoPathOf(deps, target), [mr.head_sha!, ...(base ? [`^${base}`] : []), '--']);
+}
+
+export async function mergeRequestCommits(deps: Deps, target: ProjectRecord, mr: MergeRequestRow) {
+  return (await mergeRequestGitCommits(deps, target, mr)).map(presentRepoCommit);
+}
+
+/** The diff from the merge base to the MR's head, bounded as a commit's diff is. */
+async function mergeRequestDiffs(deps: Deps, target: ProjectRecord, mr: MergeRequestRow) {
+  if (!(await ensureHeadInTarget(deps, target, mr))) return { diffs: [], overflow: false };
+  const repoPath = repoPathOf(deps, target);
+  const base = await targetHead(deps, target, mr);
+  const from = (base && (await mergeBase(repoPath, base, mr.head_sha!))) ?? EMPTY_TREE;
+  return diffTrees(repoPath, from, mr.head_sha!, COMMIT_DIFF_LIMITS);
 }
 
 /** The MR with `changes`: the diff from the merge base to its head, bounded as a commit's diff is. */
@@ -129,12 +137,6 @@ export async function mergeRequestChanges(
     author: mr.author_id === null ? undefined : users.get(mr.author_id),
     assignee: mr.assignee_id === null ? undefined : users.get(mr.assignee_id),
   };
-  let diffs: Awaited<ReturnType<typeof diffTrees>>['diffs'] = [];
-  if (await ensureHeadInTarget(deps, target, mr)) {
-    const repoPath = repoPathOf(deps, target);
-    const base = await targetHead(deps, target, mr);
-    const from = (base && (await mergeBase(repoPath, base, mr.head_sha!))) ?? EMPTY_TREE;
-    diffs = (await diffTrees(repoPath, from, mr.head_sha!, COMMIT_DIFF_LIMITS)).diffs;
-  }
+  const { diffs } = await mergeRequestDiffs(deps, target, mr);
   return presentMergeRequestChanges(view, viewer, deps.config.externalUrl, diffs);
 }

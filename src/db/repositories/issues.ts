@@ -116,6 +116,10 @@ export interface IssueListFilter {
   projectIds?: number[];
   /** GET /issues: the caller's own issues. */
   authorId?: number;
+  /** The issue page's assignee filter: a user, or null for issues without one. */
+  assigneeId?: number | null;
+  /** The issue page's search: a case-insensitive substring of the title or description. */
+  search?: string;
   /** 'opened' = opened or reopened; undefined = all. */
   state?: 'opened' | 'closed';
   iid?: number;
@@ -158,6 +162,13 @@ function filtered(db: Executor, filter: IssueListFilter): IssueQuery {
         : query.where('issues.project_id', 'in', filter.projectIds.length > 0 ? filter.projectIds : [-1]);
   }
   if (filter.authorId !== undefined) query = query.where('issues.author_id', '=', filter.authorId);
+  if (filter.assigneeId === null) query = query.where('issues.assignee_id', 'is', null);
+  else if (filter.assigneeId !== undefined) query = query.where('issues.assignee_id', '=', filter.assigneeId);
+  if (filter.search) {
+    const pattern = `%${filter.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = (column: string) => sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+    query = query.where((eb) => eb.or([like('issues.title'), like('issues.description')]));
+  }
   if (filter.state !== undefined)
     query = query.where('issues.closed', '=', filter.state === 'closed' ? 1 : 0);
   if (filter.iid !== undefined) query = query.where('issues.iid', '=', filter.iid);

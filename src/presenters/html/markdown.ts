@@ -97,6 +97,14 @@ md.core.ruler.push('labrador_links_and_tasks', (state) => {
   }
 });
 
+/**
+ * An issue's or merge request's description, or a comment, as HTML: the same safe renderer, relative
+ * links left relative (8.13 resolved them against the project's default branch; we do not guess).
+ */
+export function renderCommentMarkdown(text: string): TrustedHtml {
+  return renderMarkdown(text, undefined);
+}
+
 const cache = new BoundedMap<string, TrustedHtml>(200);
 
 /** Markdown as HTML. */

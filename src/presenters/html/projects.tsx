@@ -42,7 +42,7 @@ function ProjectList(props: { projects: ProjectSummary[]; empty: string }) {
 }
 
 /** Previous/next links that keep the other query parameters. */
-function Pager(props: {
+export function Pager(props: {
   base: string;
   query: Record<string, string | undefined>;
   page: number;

@@ -5,7 +5,7 @@ import type { ComponentChildren } from 'preact';
 import type { TreeEntry } from '../../git/trees.ts';
 import type { Commit } from '../../git/commits.ts';
 import type { FileDiff } from '../../git/diffs.ts';
-import { Layout, type PageContext } from './layout.tsx';
+import { Layout, type Flash, type PageContext } from './layout.tsx';
 import { TimeAgo, visibilityName } from './projects.tsx';
 import { RawHtml, RawSpan, type TrustedHtml } from './raw-html.tsx';
 
@@ -21,9 +21,12 @@ export interface ProjectHead {
   http_url_to_repo: string;
   ssh_url_to_repo: string;
   default_branch: string;
+  issues_enabled: boolean;
+  merge_requests_enabled: boolean;
 }
 
-export type ProjectTab = 'files' | 'commits' | 'branches' | 'tags';
+export type ProjectTab =
+  'files' | 'commits' | 'branches' | 'tags' | 'issues' | 'merge_requests' | 'labels' | 'milestones';
 
 const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
 
@@ -46,11 +49,12 @@ function commitTitle(message: string): string {
   return message.split('\n', 1)[0];
 }
 
-function ProjectFrame(props: {
+export function ProjectFrame(props: {
   ctx: PageContext;
   project: ProjectHead;
   title: string;
   tab: ProjectTab;
+  flash?: Flash | null;
   children: ComponentChildren;
 }) {
   const { project } = props;
@@ -63,7 +67,7 @@ function ProjectFrame(props: {
     </li>
   );
   return (
-    <Layout ctx={props.ctx} title={props.title}>
+    <Layout ctx={props.ctx} title={props.title} flash={props.flash}>
       <p class="muted">
         <a href={base}>{project.name_with_namespace}</a>
       </p>
@@ -73,6 +77,10 @@ function ProjectFrame(props: {
           {tab('commits', refUrl(project, 'commits', project.default_branch), 'Commits')}
           {tab('branches', `${base}/branches`, 'Branches')}
           {tab('tags', `${base}/tags`, 'Tags')}
+          {project.issues_enabled ? tab('issues', `${base}/issues`, 'Issues') : null}
+          {project.merge_requests_enabled
+            ? tab('merge_requests', `${base}/merge_requests`, 'Merge Requests')
+            : null}
         </ul>
       </nav>
       {props.children}
@@ -522,54 +530,26 @@ function DiffLines(props: { patch: string }) {
   );
 }
 
-export function CommitPage(props: {
-  ctx: PageContext;
-  project: ProjectHead;
-  commit: Commit;
-  diffs: DiffFile[];
-  overflow: boolean;
-}) {
-  const { project, commit } = props;
-  const base = `/${project.path_with_namespace}/commit/${commit.id}`;
+/** A diff as the commit page shows it (also a merge request's changes): totals, file list, each file. */
+function DiffFiles(props: { diffs: DiffFile[]; overflow: boolean; rawBase?: string }) {
   const added = props.diffs.reduce((sum, d) => sum + d.additions, 0);
   const removed = props.diffs.reduce((sum, d) => sum + d.deletions, 0);
   return (
-    <ProjectFrame
-      ctx={props.ctx}
-      project={project}
-      title={`${commitTitle(commit.message)} · ${shortId(commit.id)}`}
-      tab="commits"
-    >
-      <h1>{commitTitle(commit.message)}</h1>
-      <p class="mono">
-        Commit {commit.id}
-        {commit.parentIds.length > 0 ? ' · parents ' : ''}
-        {commit.parentIds.map((id, i) => (
-          <>
-            {i > 0 ? ' ' : ''}
-            <a href={`/${project.path_with_namespace}/commit/${id}`}>{shortId(id)}</a>
-          </>
-        ))}
-      </p>
-      <p class="muted">
-        {commit.authorName} &lt;{commit.authorEmail}&gt; authored{' '}
-        <TimeAgo at={new Date(commit.authoredDate).toISOString()} />
-      </p>
-      {commit.message.includes('\n') && commit.message.trim().includes('\n') ? (
-        <pre>{commit.message.trim()}</pre>
-      ) : null}
-      <p>
-        <a href={refUrl(project, 'tree', commit.id)}>Browse files</a> · <a href={`${base}.diff`}>Raw diff</a>{' '}
-        · <a href={`${base}.patch`}>Email patch</a>
-      </p>
+    <>
       <h2>
         {counted(props.diffs.length, 'changed file')} with {counted(added, 'addition')} and{' '}
         {counted(removed, 'deletion')}
       </h2>
       {props.overflow ? (
         <p class="flash alert" role="status">
-          This diff is too large to show whole; some files are left out or shown without their changes. See
-          the <a href={`${base}.diff`}>raw diff</a> or the <a href={`${base}.patch`}>email patch</a>.
+          This diff is too large to show whole; some files are left out or shown without their changes.
+          {props.rawBase ? (
+            <>
+              {' '}
+              See the <a href={`${props.rawBase}.diff`}>raw diff</a> or the{' '}
+              <a href={`${props.rawBase}.patch`}>email patch</a>.
+            </>
+          ) : null}
         </p>
       ) : null}
       <ul class="list" aria-label="Changed files">
@@ -602,6 +582,49 @@ export function CommitPage(props: {
           )}
         </section>
       ))}
+    </>
+  );
+}
+
+export function CommitPage(props: {
+  ctx: PageContext;
+  project: ProjectHead;
+  commit: Commit;
+  diffs: DiffFile[];
+  overflow: boolean;
+}) {
+  const { project, commit } = props;
+  const base = `/${project.path_with_namespace}/commit/${commit.id}`;
+  return (
+    <ProjectFrame
+      ctx={props.ctx}
+      project={project}
+      title={`${commitTitle(commit.message)} · ${shortId(commit.id)}`}
+      tab="commits"
+    >
+      <h1>{commitTitle(commit.message)}</h1>
+      <p class="mono">
+        Commit {commit.id}
+        {commit.parentIds.length > 0 ? ' · parents ' : ''}
+        {commit.parentIds.map((id, i) => (
+          <>
+            {i > 0 ? ' ' : ''}
+            <a href={`/${project.path_with_namespace}/commit/${id}`}>{shortId(id)}</a>
+          </>
+        ))}
+      </p>
+      <p class="muted">
+        {commit.authorName} &lt;{commit.authorEmail}&gt; authored{' '}
+        <TimeAgo at={new Date(commit.authoredDate).toISOString()} />
+      </p>
+      {commit.message.includes('\n') && commit.message.trim().includes('\n') ? (
+        <pre>{commit.message.trim()}</pre>
+      ) : null}
+      <p>
+        <a href={refUrl(project, 'tree', commit.id)}>Browse files</a> · <a href={`${base}.diff`}>Raw diff</a>{' '}
+        · <a href={`${base}.patch`}>Email patch</a>
+      </p>
+      <DiffFiles diffs={props.diffs} overflow={props.overflow} rawBase={base} />
     </ProjectFrame>
   );
 }

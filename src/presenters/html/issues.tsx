@@ -1,0 +1,567 @@
+// Issues as pages (GitLab 8.13's projects/issues views): the list with its state tabs, search, filters,
+// sort and pages; one issue with its notes and a comment form; the new and edit forms. Props are the
+// API's presented shapes; descriptions and comments are Markdown through the one safe renderer. The
+// pieces merge requests share (state tabs, Markdown, the discussion) are exported from here.
+import type { ComponentChildren } from 'preact';
+import { Csrf, type Flash, type PageContext } from './layout.tsx';
+import { Pager, TimeAgo } from './projects.tsx';
+import { ProjectFrame, type ProjectHead } from './repository.tsx';
+import { RawHtml } from './raw-html.tsx';
+import { renderCommentMarkdown } from './markdown.ts';
+
+interface UserBasic {
+  id: number;
+  username: string;
+  name: string;
+}
+
+export interface IssueItem {
+  id: number;
+  iid: number;
+  title: string;
+  description: string | null;
+  state: string;
+  created_at: string;
+  updated_at: string;
+  labels: string[];
+  milestone: { id: number; title: string } | null;
+  assignee: UserBasic | null;
+  author: UserBasic;
+  user_notes_count: number;
+  confidential: boolean;
+}
+
+export interface NoteItem {
+  id: number;
+  body: string;
+  author: UserBasic;
+  created_at: string;
+  system: boolean;
+}
+
+export interface IssueChoiceLists {
+  labels: Array<{ id: number; title: string; color: string }>;
+  milestones: Array<{ id: number; title: string }>;
+  users: UserBasic[];
+}
+
+function UserLink(props: { user: UserBasic }) {
+  return (
+    <a href={`/${props.user.username}`} title={`@${props.user.username}`}>
+      {props.user.name}
+    </a>
+  );
+}
+
+/** A description or comment: Markdown rendered safely, or a muted placeholder. */
+function MarkdownBlock(props: { text: string | null; empty?: string }) {
+  if (!props.text || props.text.trim() === '') {
+    return props.empty ? <p class="muted">{props.empty}</p> : null;
+  }
+  return <RawHtml class="md" html={renderCommentMarkdown(props.text)} />;
+}
+
+/** State tabs with their counts; a count that reached the cap reads "1000+". */
+function StateTabs<T extends string>(props: {
+  label: string;
+  current: T;
+  tabs: Array<{ state: T; text: string; count: number | undefined; href: string }>;
+  cap: number;
+}) {
+  return (
+    <nav aria-label={props.label}>
+      <ul class="tabs">
+        {props.tabs.map((tab) => (
+          <li>
+            <a href={tab.href} aria-current={tab.state === props.current ? 'page' : undefined}>
+              {tab.text} <span class="badge">{tab.count === undefined ? `${props.cap}+` : tab.count}</span>
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** The state as 8.13's badges read it. */
+function StateBadge(props: { state: string }) {
+  const text =
+    props.state === 'closed'
+      ? 'Closed'
+      : props.state === 'merged'
+        ? 'Merged'
+        : props.state === 'locked'
+          ? 'Locked'
+          : 'Open';
+  return <span class={`badge state-${props.state}`}>{text}</span>;
+}
+
+/** The thread of an issue: comments rendered, system notes in one muted line each. */
+function NoteList(props: { notes: NoteItem[]; total: number }) {
+  return (
+    <section aria-labelledby="notes-title">
+      <h2 id="notes-title">
+        {props.total} {props.total === 1 ? 'comment' : 'comments'}
+      </h2>
+      {props.notes.length === 0 ? <p class="muted">No comments yet.</p> : null}
+      <ul class="list" aria-label="Comments">
+        {props.notes.map((note) => (
+          <li id={`note_${note.id}`} class={note.system ? 'note system' : 'note'}>
+            <p class="muted">
+              <UserLink user={note.author} /> {note.system ? '' : 'commented '}
+              <a href={`#note_${note.id}`}>
+                <TimeAgo at={note.created_at} />
+              </a>
+            </p>
+            {note.system ? <p>{note.body}</p> : <MarkdownBlock text={note.body} />}
+          </li>
+        ))}
+      </ul>
+      {props.notes.length < props.total ? (
+        <p class="muted">
+          Showing the first {props.notes.length} of {props.total} comments.
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+function CommentForm(props: {
+  ctx: PageContext;
+  project: ProjectHead;
+  noteableType: 'Issue';
+  noteableId: number;
+  body?: string;
+}) {
+  if (!props.ctx.viewer) {
+    return (
+      <p>
+        <a href={`/users/sign_in?redirect_to=${encodeURIComponent(props.ctx.path)}`}>Sign in</a> to comment.
+      </p>
+    );
+  }
+  return (
+    <form class="stack" method="post" action={`/${props.project.path_with_namespace}/notes`}>
+      <Csrf ctx={props.ctx} />
+      <input type="hidden" name="note[noteable_type]" value={props.noteableType} />
+      <input type="hidden" name="note[noteable_id]" value={String(props.noteableId)} />
+      <label>
+        Comment (Markdown)
+        <textarea name="note[note]" rows={5} required>
+          {props.body ?? ''}
+        </textarea>
+      </label>
+      <button type="submit" class="btn-primary">
+        Comment
+      </button>
+    </form>
+  );
+}
+
+export const ISSUE_SORTS = {
+  created_desc: 'Last created',
+  created_asc: 'Oldest created',
+  updated_desc: 'Last updated',
+  updated_asc: 'Oldest updated',
+} as const;
+export type IssueSort = keyof typeof ISSUE_SORTS;
+
+/** The list's query as 8.13's filters named it; empty values are left out of links. */
+export interface IssueQuery {
+  state: 'opened' | 'closed' | 'all';
+  search: string;
+  author_id: string;
+  assignee_id: string;
+  milestone_title: string;
+  label_name: string;
+  sort: IssueSort;
+}
+
+function queryHref(base: string, query: Record<string, string | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value) search.set(key, value);
+  const text = search.toString();
+  return text ? `${base}?${text}` : base;
+}
+
+function IssueRow(props: { project: ProjectHead; issue: IssueItem }) {
+  const { issue } = props;
+  const base = `/${props.project.path_with_namespace}`;
+  return (
+    <li>
+      <div class="row">
+        <a href={`${base}/issues/${issue.iid}`}>
+          <strong>{issue.title}</strong>
+        </a>
+        {issue.confidential ? <span class="badge">Confidential</span> : null}
+        {issue.labels.map((label) => (
+          <a class="badge" href={queryHref(`${base}/issues`, { label_name: label })}>
+            {label}
+          </a>
+        ))}
+        {issue.state === 'closed' ? <StateBadge state="closed" /> : null}
+      </div>
+      <span class="muted">
+        #{issue.iid} opened <TimeAgo at={issue.created_at} /> by <UserLink user={issue.author} />
+        {issue.milestone ? ` · milestone ${issue.milestone.title}` : ''}
+        {issue.assignee ? (
+          <>
+            {' · assigned to '}
+            <UserLink user={issue.assignee} />
+          </>
+        ) : null}
+        {` · ${issue.user_notes_count} comments`}
+      </span>
+    </li>
+  );
+}
+
+export function IssueListPage(props: {
+  ctx: PageContext;
+  project: ProjectHead;
+  query: IssueQuery;
+  counts: { opened: number | undefined; closed: number | undefined; all: number | undefined };
+  cap: number;
+  issues: IssueItem[];
+  choices: IssueChoiceLists;
+  page: number;
+  hasNext: boolean;
+  canCreate: boolean;
+}) {
+  const { project, query } = props;
+  const base = `/${project.path_with_namespace}/issues`;
+  const { state: _state, ...rest } = query;
+  const keep = { ...rest, sort: query.sort === 'created_desc' ? undefined : query.sort };
+  const tab = (state: IssueQuery['state'], text: string, count: number | undefined) => ({
+    state,
+    text,
+    count,
+    href: queryHref(base, { ...keep, state: state === 'opened' ? undefined : state }),
+  });
+  return (
+    <ProjectFrame
+      ctx={props.ctx}
+      project={project}
+      title={`Issues · ${project.path_with_namespace}`}
+      tab="issues"
+    >
+      <div class="row">
+        <h1>Issues</h1>
+        {props.canCreate ? (
+          <a class="btn btn-primary" href={`${base}/new`}>
+            New issue
+          </a>
+        ) : null}
+      </div>
+      <StateTabs
+        label="Issue states"
+        current={query.state}
+        cap={props.cap}
+        tabs={[
+          tab('opened', 'Open', props.counts.opened),
+          tab('closed', 'Closed', props.counts.closed),
+          tab('all', 'All', props.counts.all),
+        ]}
+      />
+      <form class="searchbar" method="get" action={base} role="search">
+        {query.state !== 'opened' ? <input type="hidden" name="state" value={query.state} /> : null}
+        <label>
+          Search
+          <input type="search" name="search" value={query.search} />
+        </label>
+        <label>
+          Author
+          <select name="author_id">
+            <option value="">Any author</option>
+            {props.choices.users.map((user) => (
+              <option value={String(user.id)} selected={String(user.id) === query.author_id}>
+                {user.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Assignee
+          <select name="assignee_id">
+            <option value="">Any assignee</option>
+            <option value="0" selected={query.assignee_id === '0'}>
+              Unassigned
+            </option>
+            {props.choices.users.map((user) => (
+              <option value={String(user.id)} selected={String(user.id) === query.assignee_id}>
+                {user.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Milestone
+          <select name="milestone_title">
+            <option value="">Any milestone</option>
+            <option value="No Milestone" selected={query.milestone_title === 'No Milestone'}>
+              No milestone
+            </option>
+            {props.choices.milestones.map((milestone) => (
+              <option value={milestone.title} selected={milestone.title === query.milestone_title}>
+                {milestone.title}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Label
+          <select name="label_name">
+            <option value="">Any label</option>
+            {props.choices.labels.map((label) => (
+              <option value={label.title} selected={label.title === query.label_name}>
+                {label.title}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Sort by
+          <select name="sort">
+            {Object.entries(ISSUE_SORTS).map(([key, text]) => (
+              <option value={key} selected={key === query.sort}>
+                {text}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit">Filter</button>
+      </form>
+      {props.issues.length === 0 ? (
+        <p class="muted">No issues to show.</p>
+      ) : (
+        <ul class="list" aria-label="Issues">
+          {props.issues.map((issue) => (
+            <IssueRow project={project} issue={issue} />
+          ))}
+        </ul>
+      )}
+      <Pager
+        base={base}
+        query={{ ...keep, state: query.state === 'opened' ? undefined : query.state }}
+        page={props.page}
+        hasNext={props.hasNext}
+      />
+    </ProjectFrame>
+  );
+}
+
+/** A one-button form that posts a state change (close, reopen) to the issue or merge request. */
+function StateButton(props: {
+  ctx: PageContext;
+  action: string;
+  field: string;
+  value: string;
+  text: string;
+}) {
+  return (
+    <form method="post" action={props.action} class="inline">
+      <Csrf ctx={props.ctx} />
+      <input type="hidden" name={props.field} value={props.value} />
+      <button type="submit">{props.text}</button>
+    </form>
+  );
+}
+
+function Sidebar(props: { children: ComponentChildren }) {
+  return (
+    <aside aria-label="Details">
+      <dl>{props.children}</dl>
+    </aside>
+  );
+}
+
+export function IssuePage(props: {
+  ctx: PageContext;
+  project: ProjectHead;
+  issue: IssueItem;
+  notes: NoteItem[];
+  noteTotal: number;
+  canUpdate: boolean;
+  flash?: Flash | null;
+  comment?: string;
+}) {
+  const { project, issue } = props;
+  const url = `/${project.path_with_namespace}/issues/${issue.iid}`;
+  const open = issue.state !== 'closed';
+  return (
+    <ProjectFrame
+      ctx={props.ctx}
+      project={project}
+      title={`${issue.title} (#${issue.iid})`}
+      tab="issues"
+      flash={props.flash}
+    >
+      <div class="row">
+        <StateBadge state={issue.state} />
+        <span class="muted">
+          Issue #{issue.iid} opened <TimeAgo at={issue.created_at} /> by <UserLink user={issue.author} />
+        </span>
+        {issue.confidential ? <span class="badge">Confidential</span> : null}
+      </div>
+      {props.canUpdate ? (
+        <div class="row">
+          <a class="btn" href={`${url}/edit`}>
+            Edit
+          </a>
+          <StateButton
+            ctx={props.ctx}
+            action={url}
+            field="issue[state_event]"
+            value={open ? 'close' : 'reopen'}
+            text={open ? 'Close issue' : 'Reopen issue'}
+          />
+        </div>
+      ) : null}
+      <h1>{issue.title}</h1>
+      <MarkdownBlock text={issue.description} empty="No description." />
+      <Sidebar>
+        <dt>Assignee</dt>
+        <dd>{issue.assignee ? <UserLink user={issue.assignee} /> : 'No assignee'}</dd>
+        <dt>Milestone</dt>
+        <dd>{issue.milestone ? issue.milestone.title : 'None'}</dd>
+        <dt>Labels</dt>
+        <dd>
+          {issue.labels.length === 0
+            ? 'None'
+            : issue.labels.map((label) => (
+                <a
+                  class="badge"
+                  href={queryHref(`/${project.path_with_namespace}/issues`, { label_name: label })}
+                >
+                  {label}
+                </a>
+              ))}
+        </dd>
+      </Sidebar>
+      <NoteList notes={props.notes} total={props.noteTotal} />
+      <CommentForm
+        ctx={props.ctx}
+        project={project}
+        noteableType="Issue"
+        noteableId={issue.id}
+        body={props.comment}
+      />
+    </ProjectFrame>
+  );
+}
+
+/** The values of the issue form, as posted or as the issue has them. */
+export interface IssueFormValues {
+  title: string;
+  description: string;
+  assigneeId: string;
+  milestoneId: string;
+  labelIds: string[];
+  confidential: boolean;
+}
+
+export function IssueFormPage(props: {
+  ctx: PageContext;
+  project: ProjectHead;
+  /** The issue being edited, or null for a new one. */
+  issue: { iid: number; title: string } | null;
+  values: IssueFormValues;
+  choices: IssueChoiceLists;
+  /** Assignee, milestone and labels are offered only to who may set them (reporters and up). */
+  canAdmin: boolean;
+  errors: string[];
+}) {
+  const { project, values } = props;
+  const base = `/${project.path_with_namespace}/issues`;
+  const action = props.issue ? `${base}/${props.issue.iid}` : base;
+  const heading = props.issue ? `Edit issue #${props.issue.iid}` : 'New issue';
+  return (
+    <ProjectFrame ctx={props.ctx} project={project} title={heading} tab="issues">
+      <h1>{heading}</h1>
+      <FormErrors errors={props.errors} />
+      <form class="stack" method="post" action={action}>
+        <Csrf ctx={props.ctx} />
+        <label>
+          Title
+          <input type="text" name="issue[title]" value={values.title} required maxLength={255} />
+        </label>
+        <label>
+          Description (Markdown)
+          <textarea name="issue[description]" rows={10}>
+            {values.description}
+          </textarea>
+        </label>
+        <label>
+          <input type="checkbox" name="issue[confidential]" value="1" checked={values.confidential} /> This
+          issue is confidential and should only be visible to team members with at least Reporter access.
+        </label>
+        {props.canAdmin ? (
+          <>
+            <label>
+              Assignee
+              <select name="issue[assignee_id]">
+                <option value="">Unassigned</option>
+                {props.choices.users.map((user) => (
+                  <option value={String(user.id)} selected={String(user.id) === values.assigneeId}>
+                    {user.name} (@{user.username})
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              Milestone
+              <select name="issue[milestone_id]">
+                <option value="">No milestone</option>
+                {props.choices.milestones.map((milestone) => (
+                  <option value={String(milestone.id)} selected={String(milestone.id) === values.milestoneId}>
+                    {milestone.title}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <fieldset>
+              <legend>Labels</legend>
+              {/* An empty value keeps "no label ticked" apart from "labels not in the form". */}
+              <input type="hidden" name="issue[label_ids][]" value="" />
+              {props.choices.labels.length === 0 ? (
+                <p class="muted">This project has no labels yet.</p>
+              ) : null}
+              {props.choices.labels.map((label) => (
+                <label>
+                  <input
+                    type="checkbox"
+                    name="issue[label_ids][]"
+                    value={String(label.id)}
+                    checked={values.labelIds.includes(String(label.id))}
+                  />{' '}
+                  {label.title}
+                </label>
+              ))}
+            </fieldset>
+          </>
+        ) : null}
+        <button type="submit" class="btn-primary">
+          {props.issue ? 'Save changes' : 'Submit issue'}
+        </button>
+      </form>
+      <p>
+        <a href={props.issue ? `${base}/${props.issue.iid}` : base}>Cancel</a>
+      </p>
+    </ProjectFrame>
+  );
+}
+
+/** What a form's submission was refused for, read out by screen readers as it appears. */
+function FormErrors(props: { errors: string[] }) {
+  if (props.errors.length === 0) return null;
+  return (
+    <div class="flash alert" role="alert">
+      <p>The form contains {props.errors.length === 1 ? 'an error' : 'errors'}:</p>
+      <ul>
+        {props.errors.map((error) => (
+          <li>{error}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}

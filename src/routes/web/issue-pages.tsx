@@ -1,0 +1,371 @@
+// /<namespace>/<project>/issues… and the comment form's POST /<namespace>/<project>/notes, at GitLab
+// 8.13's paths. The project and issue load through the API's loader and policies (issues off, a hidden
+// project or a confidential issue: 404, or sign in first); every write is the API's issue or note
+// service, so events, system notes, todos and hooks come with it. A refused write shows the form again.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../../deps.ts';
+import { loadProject, type LoadedProject } from '../../http/loaders.ts';
+import { optionalString, optionalStringList, requestParams, type Params } from '../../http/params.ts';
+import { ApiError, notFound, unauthorized } from '../../errors.ts';
+import {
+  canAdminIssues,
+  canReadIssue,
+  canReadIssues,
+  canReadConfidentialIssues,
+  canUpdateIssue,
+} from '../../policies/issues.ts';
+import { createIssue, editIssue, type IssueInput } from '../../services/issues/issues.ts';
+import { createIssueNote } from '../../services/issues/notes.ts';
+import { loadProjectWithAccess } from '../../views/project-views.ts';
+import {
+  confidentialFilter,
+  findIssueByIid,
+  findIssueOfProject,
+  presentIssueOne,
+} from '../../views/issue-views.ts';
+import {
+  issueChoices,
+  issueListView,
+  noteThread,
+  TAB_COUNT_CAP,
+  type IssueChoices,
+} from '../../views/issue-pages.ts';
+import {
+  ISSUE_SORTS,
+  IssueFormPage,
+  IssueListPage,
+  IssuePage,
+  type IssueFormValues,
+  type IssueQuery,
+  type IssueSort,
+} from '../../presenters/html/issues.tsx';
+import type { Flash } from '../../presenters/html/layout.tsx';
+import type { IssueRow, UserRow } from '../../db/types.ts';
+import { pageContext } from './web-session.ts';
+import { hiddenAsks, sendPage } from './render.ts';
+
+const PER_PAGE = 20;
+
+interface IssueParams {
+  namespace: string;
+  project: string;
+  iid?: string;
+}
+
+/** The texts of a refused write, from the API's error bodies (`{"message":{"title":[…]}}` and the rest). */
+function errorTexts(error: ApiError): string[] {
+  const body = error.body ?? {};
+  const message = body.message ?? body.error;
+  if (typeof message === 'string') return [message.replace(/^\d{3} /, '')];
+  if (message && typeof message === 'object') {
+    return Object.entries(message as Record<string, unknown>).flatMap(([field, texts]) =>
+      (Array.isArray(texts) ? texts : [texts]).map((text) => {
+        const name = field.replace(/_/g, ' ');
+        return `${name.charAt(0).toUpperCase()}${name.slice(1)} ${String(text)}`;
+      }),
+    );
+  }
+  return ['The change was refused.'];
+}
+
+/** A refusal a form can show (bad input, not allowed); anything else is left to the error page. */
+function isFormRefusal(error: unknown): error is ApiError {
+  return error instanceof ApiError && [400, 403, 405, 406, 409, 422].includes(error.status);
+}
+
+function positiveInteger(text: string | undefined): number | undefined {
+  return text !== undefined && /^\d{1,9}$/.test(text) && Number(text) > 0 ? Number(text) : undefined;
+}
+
+function signedIn(request: FastifyRequest): UserRow {
+  if (!request.viewer) throw unauthorized();
+  return request.viewer;
+}
+
+/** The form's fields as the service's input; the admin fields only when the form had them. */
+function issueInput(params: Params, choices: IssueChoices): IssueInput & { title: string } {
+  const input: IssueInput & { title: string } = {
+    title: (optionalString(params, 'issue[title]') ?? '').trim(),
+    description: optionalString(params, 'issue[description]') ?? '',
+    confidential: optionalString(params, 'issue[confidential]') === '1',
+  };
+  const assignee = optionalString(params, 'issue[assignee_id]');
+  if (assignee !== undefined) input.assigneeId = positiveInteger(assignee) ?? null;
+  const milestone = optionalString(params, 'issue[milestone_id]');
+  if (milestone !== undefined) input.milestoneId = positiveInteger(milestone) ?? null;
+  const labelIds = optionalStringList(params, 'issue[label_ids]');
+  if (labelIds !== undefined) {
+    // Ids of this project's labels only; the service takes titles.
+    const wanted = new Set(labelIds);
+    input.labels = choices.labels.filter((label) => wanted.has(String(label.id))).map((label) => label.title);
+  }
+  return input;
+}
+
+function formValues(params: Params): IssueFormValues {
+  return {
+    title: optionalString(params, 'issue[title]') ?? '',
+    description: optionalString(params, 'issue[description]') ?? '',
+    assigneeId: optionalString(params, 'issue[assignee_id]') ?? '',
+    milestoneId: optionalString(params, 'issue[milestone_id]') ?? '',
+    labelIds: optionalStringList(params, 'issue[label_ids]') ?? [],
+    confidential: optionalString(params, 'issue[confidential]') === '1',
+  };
+}
+
+function listQuery(params: Params): IssueQuery {
+  const state = optionalString(params, 'state');
+  const sort = optionalString(params, 'sort') ?? '';
+  const text = (name: string) => (optionalString(params, name) ?? '').trim().slice(0, 255);
+  return {
+    state: state === 'closed' || state === 'all' ? state : 'opened',
+    search: text('search'),
+    author_id: text('author_id'),
+    assignee_id: text('assignee_id'),
+    milestone_title: text('milestone_title'),
+    label_name: text('label_name'),
+    sort: sort in ISSUE_SORTS ? (sort as IssueSort) : 'created_desc',
+  };
+}
+
+export function registerIssuePages(web: FastifyInstance, deps: Deps): void {
+  /** The project, when the viewer may read its issues. */
+  const loadIssuesProject = (request: FastifyRequest): Promise<LoadedProject> => {
+    const params = request.params as IssueParams;
+    return hiddenAsks(request, async () => {
+      const loaded = await loadProject(deps, request, `${params.namespace}/${params.project}`);
+      if (!canReadIssues(loaded.access, loaded)) throw notFound();
+      return loaded;
+    });
+  };
+  const loadPageIssue = async (request: FastifyRequest) => {
+    const loaded = await loadIssuesProject(request);
+    const iid = positiveInteger((request.params as IssueParams).iid);
+    const issue = await hiddenAsks(request, async () => {
+      const found = iid === undefined ? undefined : await findIssueByIid(deps, loaded.project.id, iid);
+      if (!found || !canReadIssue(request.viewer, loaded.access, loaded, found)) throw notFound();
+      return found;
+    });
+    return { loaded, issue };
+  };
+  const head = (loaded: LoadedProject) => loadProjectWithAccess(deps, loaded, loaded.access);
+  const issueUrl = (loaded: LoadedProject, issue: IssueRow) =>
+    `/${loaded.namespace.path}/${loaded.project.path}/issues/${issue.iid}`;
+
+  const showIssue = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    loaded: LoadedProject,
+    issue: IssueRow,
+    options: { flash?: Flash; comment?: string; status?: number } = {},
+  ) => {
+    const [project, presented, thread] = await Promise.all([
+      head(loaded),
+      presentIssueOne(deps, request.viewer, issue, loaded),
+      noteThread(deps, 'Issue', issue.id),
+    ]);
+    const viewer = request.viewer;
+    return sendPage(
+      reply,
+      <IssuePage
+        ctx={pageContext(deps, request, reply)}
+        project={project}
+        issue={presented}
+        notes={thread.notes}
+        noteTotal={thread.total}
+        canUpdate={viewer !== null && canUpdateIssue(viewer, loaded.access, loaded, issue)}
+        flash={options.flash}
+        comment={options.comment}
+      />,
+      options.status,
+    );
+  };
+
+  const showForm = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    loaded: LoadedProject,
+    issue: IssueRow | null,
+    values: IssueFormValues,
+    errors: string[] = [],
+    choices?: IssueChoices,
+  ) => {
+    const [project, options] = await Promise.all([head(loaded), choices ?? issueChoices(deps, loaded)]);
+    return sendPage(
+      reply,
+      <IssueFormPage
+        ctx={pageContext(deps, request, reply)}
+        project={project}
+        issue={issue}
+        values={values}
+        choices={options}
+        canAdmin={canAdminIssues(loaded.access, loaded)}
+        errors={errors}
+      />,
+      errors.length > 0 ? 422 : 200,
+    );
+  };
+
+  web.get('/:namespace/:project/issues', async (request, reply) => {
+    const loaded = await loadIssuesProject(request);
+    const params = requestParams(request);
+    const query = listQuery(params);
+    const page = positiveInteger(optionalString(params, 'page')) ?? 1;
+    const [sortColumn, direction] = query.sort.split('_') as ['created' | 'updated', 'asc' | 'desc'];
+    const idFilter = (text: string) => (text === '' ? undefined : (positiveInteger(text) ?? -1));
+    const [project, choices, list] = await Promise.all([
+      head(loaded),
+      issueChoices(deps, loaded),
+      issueListView(
+        deps,
+        request.viewer,
+        loaded,
+        {
+          projectIds: [loaded.project.id],
+          search: query.search || undefined,
+          authorId: idFilter(query.author_id),
+          assigneeId: query.assignee_id === '0' ? null : idFilter(query.assignee_id),
+          ...(query.milestone_title === 'No Milestone'
+            ? { noMilestone: true }
+            : query.milestone_title
+              ? { milestoneTitle: query.milestone_title }
+              : {}),
+          labels: query.label_name ? { titles: [query.label_name], all: true } : undefined,
+          confidential: confidentialFilter(request.viewer, canReadConfidentialIssues(loaded.access)),
+          orderBy: sortColumn === 'updated' ? 'updated_at' : 'created_at',
+          sort: direction,
+        },
+        query.state,
+        { limit: PER_PAGE, offset: (Math.min(page, 100_000) - 1) * PER_PAGE },
+      ),
+    ]);
+    return sendPage(
+      reply,
+      <IssueListPage
+        ctx={pageContext(deps, request, reply)}
+        project={project}
+        query={query}
+        counts={list.counts}
+        cap={TAB_COUNT_CAP}
+        issues={list.issues}
+        choices={choices}
+        page={page}
+        hasNext={list.hasNext}
+        canCreate={request.viewer !== null}
+      />,
+    );
+  });
+
+  web.get('/:namespace/:project/issues/new', async (request, reply) => {
+    const loaded = await loadIssuesProject(request);
+    signedIn(request);
+    return showForm(request, reply, loaded, null, formValues({}));
+  });
+
+  web.post('/:namespace/:project/issues', async (request, reply) => {
+    const loaded = await loadIssuesProject(request);
+    const viewer = signedIn(request);
+    const params = requestParams(request);
+    const choices = await issueChoices(deps, loaded);
+    const input = issueInput(params, choices);
+    if (input.title === '') {
+      return showForm(request, reply, loaded, null, formValues(params), ["Title can't be blank"], choices);
+    }
+    try {
+      const issue = await createIssue(deps, viewer, loaded, input);
+      return reply.redirect(issueUrl(loaded, issue), 302);
+    } catch (error) {
+      if (!isFormRefusal(error)) throw error;
+      return showForm(request, reply, loaded, null, formValues(params), errorTexts(error), choices);
+    }
+  });
+
+  web.get('/:namespace/:project/issues/:iid', async (request, reply) => {
+    const { loaded, issue } = await loadPageIssue(request);
+    return showIssue(request, reply, loaded, issue);
+  });
+
+  web.get('/:namespace/:project/issues/:iid/edit', async (request, reply) => {
+    const { loaded, issue } = await loadPageIssue(request);
+    const viewer = signedIn(request);
+    if (!canUpdateIssue(viewer, loaded.access, loaded, issue)) throw notFound();
+    const presented = await presentIssueOne(deps, viewer, issue, loaded);
+    const choices = await issueChoices(deps, loaded);
+    return showForm(
+      request,
+      reply,
+      loaded,
+      issue,
+      {
+        title: issue.title,
+        description: issue.description ?? '',
+        assigneeId: issue.assignee_id === null ? '' : String(issue.assignee_id),
+        milestoneId: issue.milestone_id === null ? '' : String(issue.milestone_id),
+        labelIds: choices.labels
+          .filter((label) => presented.labels.includes(label.title))
+          .map((label) => String(label.id)),
+        confidential: issue.confidential === 1,
+      },
+      [],
+      choices,
+    );
+  });
+
+  // The edit form, and the close and reopen buttons (a form with only `issue[state_event]`).
+  web.post('/:namespace/:project/issues/:iid', async (request, reply) => {
+    const { loaded, issue } = await loadPageIssue(request);
+    const viewer = signedIn(request);
+    const params = requestParams(request);
+    const stateEvent = optionalString(params, 'issue[state_event]');
+    try {
+      if (stateEvent !== undefined) {
+        if (stateEvent !== 'close' && stateEvent !== 'reopen') {
+          return showIssue(request, reply, loaded, issue, {
+            flash: { kind: 'alert', text: 'Unknown state change.' },
+            status: 400,
+          });
+        }
+        await editIssue(deps, viewer, loaded, issue, { stateEvent });
+        return reply.redirect(issueUrl(loaded, issue), 302);
+      }
+      const choices = await issueChoices(deps, loaded);
+      const input = issueInput(params, choices);
+      if (input.title === '') {
+        return showForm(request, reply, loaded, issue, formValues(params), ["Title can't be blank"], choices);
+      }
+      await editIssue(deps, viewer, loaded, issue, input);
+      return reply.redirect(issueUrl(loaded, issue), 302);
+    } catch (error) {
+      if (!isFormRefusal(error)) throw error;
+      if (stateEvent !== undefined) {
+        return showIssue(request, reply, loaded, issue, {
+          flash: { kind: 'alert', text: errorTexts(error).join(' ') },
+          status: error.status,
+        });
+      }
+      return showForm(request, reply, loaded, issue, formValues(params), errorTexts(error));
+    }
+  });
+
+  // GitLab's one notes endpoint; here it takes comments on issues (merge request discussions are built
+  // with the merge request notes API).
+  web.post('/:namespace/:project/notes', async (request, reply) => {
+    const loaded = await loadIssuesProject(request);
+    const viewer = signedIn(request);
+    const params = requestParams(request);
+    if (optionalString(params, 'note[noteable_type]') !== 'Issue') throw notFound();
+    const id = positiveInteger(optionalString(params, 'note[noteable_id]'));
+    const issue = id === undefined ? undefined : await findIssueOfProject(deps, loaded.project.id, id);
+    if (!issue || !canReadIssue(viewer, loaded.access, loaded, issue)) throw notFound();
+    const body = optionalString(params, 'note[note]') ?? '';
+    if (body.trim() === '') {
+      return showIssue(request, reply, loaded, issue, {
+        flash: { kind: 'alert', text: "Comment can't be blank." },
+        status: 422,
+      });
+    }
+    const created = await createIssueNote(deps, viewer, loaded, issue, body);
+    const anchor = 'note' in created ? `#note_${created.note.id}` : '';
+    return reply.redirect(`${issueUrl(loaded, issue)}${anchor}`, 302);
+  });
+}

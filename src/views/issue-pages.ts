@@ -1,0 +1,79 @@
+// What the issue, label and milestone pages show, read through the API's own views: a list page is its
+// three tab counts (each bounded as X-Total is), one page of issues presented as GET /issues presents
+// them, and the filter choices; an issue page is the presented issue and its notes.
+import type { Deps } from '../deps.ts';
+import { listProjectLabels } from '../db/repositories/labels.ts';
+import { listMilestones } from '../db/repositories/milestones.ts';
+import { listMembers } from '../db/repositories/members.ts';
+import { countNotes, listNotes } from '../db/repositories/notes.ts';
+import { presentMilestone } from '../presenters/issue.ts';
+import { presentUserBasic } from '../presenters/user.ts';
+import { countIssueList, issueListPage, type IssueListFilter } from './issue-views.ts';
+import { presentNotes } from './note-views.ts';
+import type { ProjectRecord, UserRow } from '../db/types.ts';
+
+/** Tab counts stop here (shown as "1000+"), as the API's X-Total stops counting. */
+export const TAB_COUNT_CAP = 1000;
+/** Choices offered in the assignee, milestone and label selects. */
+const CHOICES = 200;
+/** Notes shown on one issue page, oldest first. */
+const NOTES_SHOWN = 500;
+
+export type IssueTabState = 'opened' | 'closed' | 'all';
+
+export async function issueListView(
+  deps: Deps,
+  viewer: UserRow | null,
+  record: ProjectRecord,
+  filter: Omit<IssueListFilter, 'state'>,
+  state: IssueTabState,
+  page: { limit: number; offset: number },
+) {
+  const count = (tab: IssueTabState) =>
+    countIssueList(deps, { ...filter, state: tab === 'all' ? undefined : tab }, TAB_COUNT_CAP);
+  // One more row than the page tells whether there is a next page.
+  const [opened, closed, all, rows] = await Promise.all([
+    count('opened'),
+    count('closed'),
+    count('all'),
+    issueListPage(
+      deps,
+      viewer,
+      { ...filter, state: state === 'all' ? undefined : state },
+      { limit: page.limit + 1, offset: page.offset },
+      [record],
+    ),
+  ]);
+  return {
+    counts: { opened, closed, all },
+    issues: rows.slice(0, page.limit),
+    hasNext: rows.length > page.limit,
+  };
+}
+
+/** Labels, active milestones and project members, for the filters and the issue form. */
+export async function issueChoices(deps: Deps, record: ProjectRecord) {
+  const db = deps.db.kysely;
+  const [labels, milestones, members] = await Promise.all([
+    listProjectLabels(db, record.project.id),
+    listMilestones(db, { projectId: record.project.id, state: 'active' }, CHOICES, 0),
+    listMembers(db, 'Project', record.project.id, { offset: 0, limit: CHOICES }),
+  ]);
+  return {
+    labels: labels.map((label) => ({ id: label.id, title: label.title, color: label.color })),
+    milestones: milestones.map(presentMilestone),
+    users: members.map(({ user }) => presentUserBasic(user, deps.config.externalUrl)),
+  };
+}
+
+export type IssueChoices = Awaited<ReturnType<typeof issueChoices>>;
+
+/** An issue's (or merge request's) notes for its page, oldest first, with how many there are in all. */
+export async function noteThread(deps: Deps, noteableType: string, noteableId: number) {
+  const db = deps.db.kysely;
+  const [total, notes] = await Promise.all([
+    countNotes(db, noteableType, noteableId),
+    listNotes(db, noteableType, noteableId, NOTES_SHOWN, 0),
+  ]);
+  return { total, notes: await presentNotes(deps, notes) };
+}
