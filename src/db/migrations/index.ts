@@ -23,6 +23,7 @@ import { up as projectListWalks } from './019-project-list-walks.ts';
 import { up as issues } from './020-issues.ts';
 import { up as webSessions } from './025-web-sessions.ts';
 import { up as mergeRequests } from './040-merge-requests.ts';
+import { up as mergeRequestAutoMerges } from './045-merge-request-auto-merges.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
@@ -45,6 +46,7 @@ const migrations: Array<[string, MigrationFn]> = [
   ['020-issues', issues],
   ['025-web-sessions', webSessions],
   ['040-merge-requests', mergeRequests],
+  ['045-merge-request-auto-merges', mergeRequestAutoMerges],
 ];
 
 /** The migrations' names in the order they were added (kept in name order from here on: a test checks). */
