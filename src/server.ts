@@ -20,6 +20,7 @@ import { HookDeliveryWorker } from './workers/hook-delivery.ts';
 import { startSshServer } from './ssh/server.ts';
 import { StuckBuildsWorker } from './workers/stuck-builds.ts';
 import { ArtifactsExpiryWorker } from './workers/artifacts-expiry.ts';
+import { AutoMergeWorker } from './workers/auto-merge.ts';
 import type { Worker } from './workers/worker.ts';
 import type { Surface } from './process/startup-summary.ts';
 import type { HostKey } from './ssh/host-keys.ts';
@@ -34,6 +35,7 @@ export interface Server {
   stuckBuildsWorker: StuckBuildsWorker;
   /** Removes expired artifacts that nobody kept; tests call drain(). */
   artifactsWorker: ArtifactsExpiryWorker;
+  autoMergeWorker: AutoMergeWorker;
   /** Background loops, stopped together by close(); a new kind of worker joins this list. */
   workers: Worker[];
   /** What clients connect to (filled when listening); each listener adds its own entry. */
@@ -124,7 +126,10 @@ export async function startServer(
     stuckBuildsWorker.start();
     const artifactsWorker = new ArtifactsExpiryWorker(deps, log);
     artifactsWorker.start();
-    workers.unshift(hookWorker, stuckBuildsWorker, artifactsWorker);
+    // Merges owed when a head pipeline succeeded (some perhaps left by a crash).
+    const autoMergeWorker = new AutoMergeWorker(deps, log);
+    autoMergeWorker.start();
+    workers.unshift(hookWorker, stuckBuildsWorker, artifactsWorker, autoMergeWorker);
     const http = app;
     let closing: Promise<void> | undefined;
     return {
@@ -133,6 +138,7 @@ export async function startServer(
       hookWorker,
       stuckBuildsWorker,
       artifactsWorker,
+      autoMergeWorker,
       workers,
       surfaces,
       root,

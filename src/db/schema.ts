@@ -638,6 +638,14 @@ export interface MergeRequestsTable {
   updated_at: string;
 }
 
+/** A merge owed to merge_when_build_succeeds since its head pipeline succeeded (migration 045). */
+export interface MergeRequestAutoMergesTable {
+  id: Generated<number>;
+  merge_request_id: number;
+  pipeline_id: number;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   identities: IdentitiesTable;
@@ -684,4 +692,5 @@ export interface Database {
   sign_in_failures: SignInFailuresTable;
   sign_in_bans: SignInBansTable;
   merge_requests: MergeRequestsTable;
+  merge_request_auto_merges: MergeRequestAutoMergesTable;
 }

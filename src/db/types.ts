@@ -178,3 +178,4 @@ export type MergeRequestRow = Selectable<S.MergeRequestsTable>;
 export type NewMergeRequest = Insertable<S.MergeRequestsTable>;
 export type MergeRequestChanges = Updateable<S.MergeRequestsTable>;
 export type { MergeRequestState, MergeStatus } from './schema.ts';
+export type MergeRequestAutoMergeRow = Selectable<S.MergeRequestAutoMergesTable>;

@@ -214,3 +214,21 @@ export async function projectListCounts(
     .executeTakeFirst();
   return { builds: Number(row?.builds ?? 0), pipelines: Number(row?.pipelines ?? 0) };
 }
+
+/** GitLab's pipeline_for(ref, sha): the newest pipeline of this ref at this commit (on the sha index). */
+export function findLatestPipelineFor(
+  db: Executor,
+  projectId: number,
+  ref: string,
+  sha: string,
+): Promise<CiPipelineRow | undefined> {
+  return db
+    .selectFrom('ci_pipelines')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('sha', '=', sha)
+    .where('ref', '=', ref)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}

@@ -13,6 +13,7 @@ import {
   optionalStringList,
   pathId,
   requestParams,
+  toBoolean,
 } from '../../http/params.ts';
 import { canReadMergeRequests } from '../../policies/merge-requests.ts';
 import { presentMergeRequestRow } from '../../presenters/merge-request.ts';
@@ -24,6 +25,7 @@ import {
   updateMergeRequestFields,
 } from '../../services/merge-requests/merge-requests.ts';
 import { mergeMergeRequest } from '../../services/merge-requests/merge.ts';
+import { cancelMergeWhenBuildSucceeds } from '../../services/merge-requests/merge-when-build-succeeds.ts';
 import {
   countMergeRequestsOf,
   listMergeRequestsOf,
@@ -146,8 +148,18 @@ export function register(app: FastifyInstance, deps: Deps): void {
         merge_commit_message: optionalString(params, 'merge_commit_message'),
         should_remove_source_branch: optionalString(params, 'should_remove_source_branch'),
         sha: optionalString(params, 'sha'),
+        merge_when_build_succeeds: toBoolean(params, 'merge_when_build_succeeds') === true,
       });
       return presentMergeRequestOf(deps, project, viewer, merged);
+    });
+
+    // POST, not the PUT of 8.13's docs; 8.13.0 answered 500 here (a misspelt constant), this is the 201
+    // with the service's result that it meant.
+    app.post(`${path}/cancel_merge_when_build_succeeds`, async (request: MergeRequestRequest, reply) => {
+      const { viewer, project, mr } = await loadOne(deps, request);
+      const result = await cancelMergeWhenBuildSucceeds(deps, viewer, project, mr);
+      reply.code(201);
+      return result;
     });
   }
 }

@@ -20,6 +20,7 @@ import {
   type StageGroup,
 } from '../../ci/status.ts';
 import { announceBuild, announcePipeline, type CiTransaction } from './ci-announcements.ts';
+import { oweMergesForPipeline } from '../merge-requests/merge-when-build-succeeds.ts';
 import type { CiBuildRow, CiPipelineRow } from '../../db/types.ts';
 import type { CiBuildsTable } from '../../db/schema.ts';
 import type { Updateable } from 'kysely';
@@ -74,6 +75,8 @@ async function settlePipeline(
   }
   const updated = await updatePipeline(ctx.trx, pipeline.id, changes);
   await announcePipeline(ctx, updated);
+  // merge_when_build_succeeds: the merges this success owes, committed with it.
+  if (next === 'success') await oweMergesForPipeline(ctx.trx, updated, ctx.at);
   return updated;
 }
 

@@ -28,6 +28,7 @@ import {
 import { presentMergeRequestHook, type MergeRequestHookAction } from '../../presenters/merge-request.ts';
 import { recordEvent } from '../activity/events.ts';
 import { enqueueProjectHooks } from '../hooks/hook-outbox.ts';
+import { mayPushToBranch } from '../push/ref-updates.ts';
 import {
   apiError,
   ApiError,
@@ -48,11 +49,22 @@ export function isOpen(mr: MergeRequestRow): boolean {
   return mr.state === 'opened' || mr.state === 'reopened';
 }
 
+/** MergeRequest#can_be_merged_by?: the user may push (or merge) to the target branch. */
+export async function canBeMergedBy(
+  deps: Deps,
+  viewer: UserRow,
+  target: AccessibleProject,
+  mr: MergeRequestRow,
+): Promise<boolean> {
+  return (
+    target.access.canRead && (await mayPushToBranch(deps, { ...target, user: viewer }, mr.target_branch))
+  );
+}
+
 export function repoPathOf(deps: Deps, record: ProjectRecord): string {
   return repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
 }
 
-/** The MR `id` of the project (global id, as 8.13's paths named it), else 404 `404 Not found`. */
 /** The merge request `id` of `target`, or undefined. */
 export async function findMergeRequestOf(deps: Deps, target: ProjectRecord, id: number | undefined) {
   return id === undefined ? undefined : await findMergeRequest(deps.db.kysely, target.project.id, id);

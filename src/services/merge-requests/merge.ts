@@ -11,17 +11,26 @@ import { BLANK_SHA } from '../../domain/types.ts';
 import { commitsAheadCount, defaultMergeMessage, mergeTree, writeMergeCommit } from '../../git/merges.ts';
 import { resolveRefs } from '../../git/refs.ts';
 import { projectAccess } from '../../policies/access.ts';
-import { mayPushToBranch, updateRefAsPush, userSignature, type Pusher } from '../push/ref-updates.ts';
+import { updateRefAsPush, userSignature, type Pusher } from '../push/ref-updates.ts';
 import { ApiError, apiError, unauthorized } from '../../errors.ts';
 import { findProjectRecordById } from '../../db/repositories/projects.ts';
 import { isWorkInProgress } from '../../presenters/merge-request.ts';
-import { ensureHeadInTarget, isOpen, repoPathOf, type AccessibleProject } from './merge-requests.ts';
+import {
+  canBeMergedBy,
+  ensureHeadInTarget,
+  isOpen,
+  repoPathOf,
+  type AccessibleProject,
+} from './merge-requests.ts';
+import { headPipeline, isActivePipeline, setMergeWhenBuildSucceeds } from './merge-when-build-succeeds.ts';
 import type { MergeRequestRow, MergeStatus, UserRow } from '../../db/types.ts';
 
 export interface MergeParams {
   merge_commit_message?: string;
   should_remove_source_branch?: string;
   sha?: string;
+  /** to_boolean(merge_when_build_succeeds): merge once the head pipeline succeeds, if it is active. */
+  merge_when_build_succeeds?: boolean;
 }
 
 /** broken?: no commits to merge, or a branch gone (8.13 also counted a known conflict, checked apart). */
@@ -79,8 +88,7 @@ export async function mergeMergeRequest(
   params: MergeParams,
 ): Promise<MergeRequestRow> {
   const pusher: Pusher = { ...target, user: viewer };
-  if (!target.access.canRead || !(await mayPushToBranch(deps, pusher, mr.target_branch)))
-    throw unauthorized();
+  if (!(await canBeMergedBy(deps, viewer, target, mr))) throw unauthorized();
   // mergeable_state?: open, not work in progress, not broken (no commits, a branch gone, a known conflict).
   if (
     !isOpen(mr) ||
@@ -104,6 +112,9 @@ export async function mergeMergeRequest(
       : {}),
     ...(params.merge_commit_message ? { commit_message: params.merge_commit_message } : {}),
   };
+  if (params.merge_when_build_succeeds && isActivePipeline(await headPipeline(deps, mr))) {
+    return setMergeWhenBuildSucceeds(deps, viewer, mr, mergeParams);
+  }
   // lock_mr: only one merge of this MR gets past here; a racing one sees it locked (405).
   const locked = await updateMergeRequest(
     db,
