@@ -8,6 +8,9 @@
 // with one line before anything else runs. Tests that need Chromium follow the same rule
 // (test/helpers/requirements.ts).
 //
+// The PostgreSQL databases of a run (scripts/test-databases.mjs) are dropped when it ends, also when it is
+// interrupted (SIGINT, SIGTERM), and a run killed outright has its databases dropped by the next run's start.
+//
 // Files start slowest first (times kept from the previous run in node_modules/.cache), so the two
 // workers do not end with one long file running alone.
 import { spawn, spawnSync } from 'node:child_process';
@@ -16,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { dropRunDatabases } from './test-databases.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const pgUrl = process.env.LABRADOR_TEST_PG_URL ?? 'postgres://root@127.0.0.1:5432/test';
@@ -50,6 +54,10 @@ function slowestFirst(files, timings) {
   return [...files].sort((a, b) => time(b) - time(a) || a.localeCompare(b));
 }
 
+/** The node --test process running now, and the signal that interrupted the run (if one did). */
+let running;
+let interrupted;
+
 function run(label, env, timings) {
   return new Promise((resolve) => {
     let files = testFiles(path.join(root, 'test'));
@@ -78,7 +86,9 @@ function run(label, env, timings) {
       ],
       { cwd: root, env: { ...process.env, ...env }, stdio: 'inherit' },
     );
+    running = child;
     child.on('exit', (code) => {
+      running = undefined;
       const seconds = Math.round((Date.now() - started) / 1000);
       let report = { summary: {}, files: {} };
       try {
@@ -126,14 +136,46 @@ if (missingPg && underCi) {
 
 const build = spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(1);
-const shared = { LABRADOR_TEST_DIST: path.join(root, 'dist') };
+const shared = { LABRADOR_TEST_DIST: path.join(root, 'dist'), LABRADOR_TEST_RUN_PID: String(process.pid) };
+
+/** Drops this run's databases, or with `stale` those of runs that are gone (a failure is only reported). */
+async function dropDatabases(options) {
+  const client = new pg.Client({ connectionString: pgUrl });
+  try {
+    await client.connect();
+    const dropped = await dropRunDatabases(client, options);
+    if (options.stale && dropped.length > 0) {
+      console.log(
+        `Dropped ${dropped.length} databases left by runs that did not end cleanly: ${dropped.join(', ')}`,
+      );
+    }
+  } catch (error) {
+    console.error(`Could not drop the test databases: ${error.message}`);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+if (!missingPg) await dropDatabases({ stale: true });
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    interrupted ??= signal;
+    // Ctrl-C reaches the whole process group; a signal sent to this process alone is passed on.
+    running?.kill(signal);
+  });
+}
 
 const timings = readTimings();
 const results = [await run('sqlite', { ...shared, LABRADOR_TEST_PG_URL: '' }, timings)];
 if (missingPg) {
   console.log(`\nPostgreSQL run skipped: ${missingPg}`);
 } else {
-  results.push(await run('postgres', { ...shared, LABRADOR_TEST_PG_URL: pgUrl }, timings));
+  if (!interrupted) results.push(await run('postgres', { ...shared, LABRADOR_TEST_PG_URL: pgUrl }, timings));
+  await dropDatabases({ pid: process.pid });
+}
+if (interrupted) {
+  console.log(`\nInterrupted (${interrupted}); the run's test databases are dropped.`);
+  process.exit(interrupted === 'SIGINT' ? 130 : 143);
 }
 // A filtered run updates the times of the files it ran and keeps the others'.
 fs.mkdirSync(path.dirname(timingsFile), { recursive: true });

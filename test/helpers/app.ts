@@ -2,7 +2,8 @@
 // LABRADOR_TEST_PG_URL) a freshly created PostgreSQL database that is dropped again on close. Both start
 // as a copy of a database the current migrations made once (a template per engine, named by a hash of
 // the migrations' source), so each app skips running every migration again; the app's own start still
-// runs the migrator, which finds nothing to do.
+// runs the migrator, which finds nothing to do. PostgreSQL databases are named after the run that owns them
+// (scripts/test-databases.mjs), so a run's leftovers are dropped at its end or by the next run.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,6 +15,7 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { openDatabase } from '../../src/db/connect.ts';
 import { migrate } from '../../src/db/migrations/index.ts';
 import { startServer, type Server } from '../../src/server.ts';
+import { runDatabasePrefix } from '../../scripts/test-databases.mjs';
 
 export interface TestApp {
   server: Server;
@@ -68,15 +70,18 @@ function databaseUrl(baseUrl: string, name: string): string {
   return url.toString();
 }
 
+/** The start of the name of every PostgreSQL database this process makes. */
+const databasePrefix = runDatabasePrefix(process.env.LABRADOR_TEST_RUN_PID || process.pid);
+
 let postgresTemplateName: Promise<string> | undefined;
 
 /**
- * The migrated template database on the test server, made by the first test process that needs it; the
- * others wait on an advisory lock, then find it (the name is only ever given to a finished template).
+ * The migrated template database of this run on the test server, made by the first test process that needs
+ * it; the others wait on an advisory lock, then find it (the name is only ever given to a finished template).
  */
 function postgresTemplate(baseUrl: string): Promise<string> {
   postgresTemplateName ??= (async () => {
-    const name = `labrador_template_${schemaFingerprint()}`;
+    const name = `${databasePrefix}template_${schemaFingerprint()}`;
     const admin = new pg.Client({ connectionString: baseUrl });
     await admin.connect();
     try {
@@ -84,7 +89,7 @@ function postgresTemplate(baseUrl: string): Promise<string> {
       await admin.query('select pg_advisory_lock($1::bigint)', [lock]);
       const found = await admin.query('select 1 from pg_database where datname = $1', [name]);
       if (found.rowCount === 0) {
-        const building = `${name}_building`;
+        const building = `${databasePrefix}building_${schemaFingerprint()}`;
         await admin.query(`drop database if exists ${building} with (force)`);
         await admin.query(`create database ${building}`);
         const db = await openDatabase({ databaseUrl: databaseUrl(baseUrl, building), dataDir: os.tmpdir() });
@@ -136,7 +141,7 @@ export async function createPostgresDatabase(
   baseUrl: string,
   options: { empty?: boolean } = {},
 ): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `labrador_test_${crypto.randomBytes(6).toString('hex')}`;
+  const name = `${databasePrefix}${crypto.randomBytes(6).toString('hex')}`;
   const template = options.empty ? undefined : await postgresTemplate(baseUrl);
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
