@@ -28,16 +28,24 @@ function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   };
 }
 
+/**
+ * Told of every git process this server starts (its arguments and directory), for tests that pin how
+ * many git calls a page costs; unset otherwise.
+ */
+export const gitSpawns: { observe?: (args: readonly string[], cwd: string | undefined) => void } = {};
+
 /** Starts git for streaming use (smart HTTP); the caller owns the process. */
 export function spawnGit(
   args: string[],
   options: SpawnOptions & { env?: Record<string, string> } = {},
 ): ChildProcess {
+  gitSpawns.observe?.(args, options.cwd?.toString());
   return spawn('git', args, { ...options, env: gitEnv(options.env) });
 }
 
 /** Runs git to completion and collects its output. */
 export function runGit(args: string[], options: GitOptions = {}): Promise<GitResult> {
+  gitSpawns.observe?.(args, options.cwd);
   return new Promise((resolve, reject) => {
     const child = spawn('git', args, { cwd: options.cwd, env: gitEnv(options.env) });
     const stdout: Buffer[] = [];

@@ -3,6 +3,7 @@
 import { formatGitDate, type Commit } from './commits.ts';
 import { git, runGit } from './exec.ts';
 import { isRefShortName } from './ref-names.ts';
+import { readRefFiles } from './ref-files.ts';
 
 export interface Branch {
   name: string;
@@ -127,4 +128,30 @@ export async function branchNamesContaining(repoPath: string, sha: string): Prom
     .split('\n')
     .filter((line) => line !== '')
     .map((ref) => ref.slice('refs/heads/'.length));
+}
+
+/**
+ * Every ref under refs/ and its object id, by full name: from the ref files when git's files backend
+ * holds them plainly (no process), else from one `for-each-ref`.
+ */
+export async function readAllRefs(repoPath: string): Promise<Map<string, string>> {
+  const files = readRefFiles(repoPath);
+  if (files) return new Map(files.refs.map((ref) => [ref.name, ref.oid]));
+  const out = await git(['for-each-ref', '--format=%(objectname) %(refname)', 'refs/'], { cwd: repoPath });
+  const refs = new Map<string, string>();
+  for (const line of out.split('\n')) {
+    if (line.length > 41) refs.set(line.slice(41), line.slice(0, 40));
+  }
+  return refs;
+}
+
+/**
+ * The commit a short name resolves to when rev-parse would take it as that branch (git keeps only commits
+ * in branches): not a full id, not a pseudo-ref like HEAD, and no refs/<name> or tag of that name ahead
+ * of it in rev-parse's order. Undefined means "ask git".
+ */
+export function branchCommitFromRefs(refs: Map<string, string>, name: string): string | undefined {
+  if (/^[A-Z_]+$/.test(name) || /^[0-9a-f]{40}$/.test(name)) return undefined;
+  if (refs.has(`refs/${name}`) || refs.has(`refs/tags/${name}`)) return undefined;
+  return refs.get(`refs/heads/${name}`);
 }

@@ -22,6 +22,13 @@ export async function treeAtPath(
   commit: string,
   path: string,
 ): Promise<string | undefined> {
+  const spec = treeSpec(commit, path);
+  const info = spec === undefined ? undefined : await objectInfo(repoPath, spec);
+  return info?.type === 'tree' ? info.id : undefined;
+}
+
+/** The name of directory `path` of a commit for git (`<commit>^{tree}`, `<commit>:<path>`), if it may name one. */
+export function treeSpec(commit: string, path: string): string | undefined {
   const segments = path.split('/');
   while (segments.length > 0 && segments[0] === '') segments.shift();
   while (segments.length > 0 && segments[segments.length - 1] === '') segments.pop();
@@ -32,9 +39,31 @@ export async function treeAtPath(
   ) {
     return undefined;
   }
-  const spec = segments.length === 0 ? `${commit}^{tree}` : `${commit}:${segments.join('/')}`;
-  const info = await objectInfo(repoPath, spec);
-  return info?.type === 'tree' ? info.id : undefined;
+  return segments.length === 0 ? `${commit}^{tree}` : `${commit}:${segments.join('/')}`;
+}
+
+/**
+ * The entries of a tree object as `cat-file` gives it ("<mode> <name>\0<20-byte id>" each), as ls-tree
+ * would list them: modes padded to six digits, names as UTF-8.
+ */
+export function parseTreeObject(body: Buffer): TreeEntry[] {
+  const entries: TreeEntry[] = [];
+  let position = 0;
+  while (position < body.length) {
+    const space = body.indexOf(32, position);
+    const nul = body.indexOf(0, space + 1);
+    if (space === -1 || nul === -1 || nul + 21 > body.length) throw new Error('malformed tree object');
+    const mode = body.subarray(position, space).toString('latin1').padStart(6, '0');
+    const type: TreeEntryType = mode === '040000' ? 'tree' : mode === '160000' ? 'commit' : 'blob';
+    entries.push({
+      mode,
+      type,
+      id: body.subarray(nul + 1, nul + 21).toString('hex'),
+      path: body.subarray(space + 1, nul).toString('utf8'),
+    });
+    position = nul + 21;
+  }
+  return entries;
 }
 
 /**

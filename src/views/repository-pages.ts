@@ -1,16 +1,21 @@
 // What the repository pages read (project page, tree, blob, raw, commits, commit, branches, tags), through
-// the same git readers as the API's repository views. Each page costs a fixed number of git calls
-// whatever the size of the directory, file or diff: refs (2), the commit (1), then one or two per page.
+// the same git readers as the API's repository views. Each page costs a fixed number of git processes
+// whatever the size of the directory, file or diff: the refs come from the ref files (no process), and
+// every object the page reads (commit, directory, file, README) from one `cat-file --batch-command`; a
+// directory's last commit is one `rev-list` (remembered, since a commit's history never changes), the
+// history one `rev-list` into `cat-file`, a diff one `diff-tree`.
 import { Readable } from 'node:stream';
 import type { Deps } from '../deps.ts';
-import { refNames } from '../git/refs.ts';
+import { branchCommitFromRefs, readAllRefs } from '../git/refs.ts';
 import { repositoryExists, repositoryPath } from '../git/repository.ts';
-import { blobAtPath, resolveCommit } from '../git/revisions.ts';
-import { treeAtPath, treeEntries, type TreeEntry } from '../git/trees.ts';
-import { blobContent, readFileAtCommit } from '../git/blobs.ts';
+import { parseTreeObject, treeSpec, type TreeEntry } from '../git/trees.ts';
+import { blobContent } from '../git/blobs.ts';
 import { collectCommits, lastCommitIdForPath } from '../git/commit-log.ts';
-import { readCommits, type Commit } from '../git/commits.ts';
+import { parseCommitObject, type Commit } from '../git/commits.ts';
 import { diffTrees, EMPTY_TREE, rawCommitPatch, type FileDiff } from '../git/diffs.ts';
+import { resolveCommit } from '../git/revisions.ts';
+import { withObjectReader, type ObjectReader } from '../git/object-reader.ts';
+import { BoundedMap } from '../lib/bounded-map.ts';
 import { COMMIT_DIFF_LIMITS } from './commit-views.ts';
 import { defaultRef } from './repository-access.ts';
 import type { ProjectRecord } from '../db/types.ts';
@@ -27,28 +32,33 @@ export interface RefPoint {
   path: string;
   branches: string[];
   tags: string[];
+  /** The page's one reader of objects (open while the page is being read). */
+  objects: ObjectReader;
 }
 
-/** The branches and tags of a project (none without a repository). */
-async function projectRefNames(deps: Deps, record: ProjectRecord) {
-  const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
-  if (!(await repositoryExists(repoPath))) return { repoPath, branches: [], tags: [], exists: false };
-  const [branches, tags] = await Promise.all([refNames(repoPath, 'heads'), refNames(repoPath, 'tags')]);
-  return { repoPath, branches, tags, exists: true };
+function repoPathOf(deps: Deps, record: ProjectRecord): string {
+  return repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
 }
+
+const namesUnder = (refs: Map<string, string>, prefix: string) =>
+  [...refs.keys()].filter((name) => name.startsWith(prefix)).map((name) => name.slice(prefix.length));
 
 /**
- * GitLab's ref-and-path split of `<ref>/<path>` in tree, blob, raw and commits URLs: the longest leading
- * run of segments that names a branch or tag, else the first segment (a commit id). Undefined when that
- * names no commit.
+ * Reads a page at `<ref>/<path>` (tree, blob, raw and commits URLs) with GitLab's split: the longest
+ * leading run of segments that names a branch or tag, else the first segment (a commit id). `use` runs
+ * with the point and the page's object reader, closed afterwards; undefined when no commit is named.
  */
-export async function resolveRefPath(
+export async function atRefPath<T>(
   deps: Deps,
   record: ProjectRecord,
   rest: string,
-): Promise<RefPoint | undefined> {
-  const { repoPath, branches, tags, exists } = await projectRefNames(deps, record);
-  if (!exists) return undefined;
+  use: (point: RefPoint) => Promise<T>,
+): Promise<T | undefined> {
+  const repoPath = repoPathOf(deps, record);
+  if (!(await repositoryExists(repoPath))) return undefined;
+  const refs = await readAllRefs(repoPath);
+  const branches = namesUnder(refs, 'refs/heads/');
+  const tags = namesUnder(refs, 'refs/tags/');
   const segments = rest.split('/');
   const known = new Set([...branches, ...tags]);
   let take = 1;
@@ -64,14 +74,39 @@ export async function resolveRefPath(
     .slice(take)
     .filter((segment) => segment !== '')
     .join('/');
-  const commitId = await resolveCommit(repoPath, ref);
-  if (!commitId) return undefined;
-  return { repoPath, ref, commitId, path, branches, tags };
+  return withObjectReader(repoPath, async (objects) => {
+    const commitId =
+      branchCommitFromRefs(refs, ref) ??
+      (await objects.info(`${ref}^{commit}`).then((info) => (info?.type === 'commit' ? info.id : undefined)));
+    if (!commitId) return undefined;
+    return use({ repoPath, ref, commitId, path, branches, tags, objects });
+  });
 }
 
 /** The default branch's point, for the project page; undefined for an empty repository. */
-export async function defaultRefPoint(deps: Deps, record: ProjectRecord): Promise<RefPoint | undefined> {
-  return resolveRefPath(deps, record, defaultRef(record));
+export function atDefaultRef<T>(
+  deps: Deps,
+  record: ProjectRecord,
+  use: (point: RefPoint) => Promise<T>,
+): Promise<T | undefined> {
+  return atRefPath(deps, record, defaultRef(record), use);
+}
+
+async function readCommit(objects: ObjectReader, spec: string): Promise<Commit | undefined> {
+  const found = await objects.contents(spec);
+  return found?.type === 'commit' ? parseCommitObject(found.id, found.body) : undefined;
+}
+
+/** The newest commit that changed a path, by repository, commit and path: history never changes. */
+const lastCommitIds = new BoundedMap<string, string | undefined>(2000);
+
+async function lastCommitIdOf(point: RefPoint): Promise<string | undefined> {
+  if (point.path === '') return point.commitId;
+  const key = `${point.repoPath}\0${point.commitId}\0${point.path}`;
+  if (lastCommitIds.has(key)) return lastCommitIds.get(key);
+  const id = await lastCommitIdForPath(point.repoPath, point.commitId, point.path);
+  lastCommitIds.set(key, id);
+  return id;
 }
 
 export interface DirectoryListing {
@@ -81,20 +116,16 @@ export interface DirectoryListing {
 
 /** A directory, directories first then files then submodules (each by name), with its last commit. */
 export async function directoryListing(point: RefPoint): Promise<DirectoryListing | undefined> {
-  const tree = await treeAtPath(point.repoPath, point.commitId, point.path);
-  if (!tree) return undefined;
-  const entries: TreeEntry[] = [];
-  const [, lastId] = await Promise.all([
-    (async () => {
-      for await (const entry of treeEntries(point.repoPath, tree)) entries.push(entry);
-    })(),
-    point.path === ''
-      ? Promise.resolve(point.commitId)
-      : lastCommitIdForPath(point.repoPath, point.commitId, point.path),
+  const spec = treeSpec(point.commitId, point.path);
+  const [tree, lastId] = await Promise.all([
+    spec === undefined ? undefined : point.objects.contents(spec),
+    lastCommitIdOf(point),
   ]);
+  if (tree?.type !== 'tree') return undefined;
+  const entries = parseTreeObject(tree.body);
   const order = { tree: 0, blob: 1, commit: 2 };
   entries.sort((a, b) => order[a.type] - order[b.type] || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const lastCommit = lastId ? (await readCommits(point.repoPath, [lastId])).get(lastId) : undefined;
+  const lastCommit = lastId ? await readCommit(point.objects, lastId) : undefined;
   return { entries, lastCommit };
 }
 
@@ -112,13 +143,13 @@ export type BlobView =
 
 /** A file at a point: its text when it is text and small enough, else what the page offers instead. */
 export async function blobView(point: RefPoint): Promise<BlobView | undefined> {
-  const info = await blobAtPath(point.repoPath, point.commitId, point.path);
-  if (!info) return undefined;
+  const info = await point.objects.info(`${point.commitId}:${point.path}`);
+  if (info?.type !== 'blob') return undefined;
   if (info.size > BLOB_VIEW_MAX_BYTES) return { kind: 'too-large', id: info.id, size: info.size };
-  const read = await readFileAtCommit(point.repoPath, point.commitId, point.path, BLOB_VIEW_MAX_BYTES);
-  if (!read?.content) return { kind: 'too-large', id: info.id, size: info.size };
-  if (isBinary(read.content)) return { kind: 'binary', id: info.id, size: info.size };
-  return { kind: 'text', id: info.id, size: info.size, content: read.content.toString('utf8') };
+  const read = await point.objects.contents(info.id);
+  if (!read) return undefined;
+  if (isBinary(read.body)) return { kind: 'binary', id: info.id, size: info.size };
+  return { kind: 'text', id: info.id, size: info.size, content: read.body.toString('utf8') };
 }
 
 /** git's own test: a NUL byte in the first 8,000 bytes. */
@@ -130,8 +161,8 @@ function isBinary(bytes: Buffer): boolean {
 export async function rawFile(
   point: RefPoint,
 ): Promise<{ size: number; binary: boolean; stream: Readable } | undefined> {
-  const info = await blobAtPath(point.repoPath, point.commitId, point.path);
-  if (!info) return undefined;
+  const info = await point.objects.info(`${point.commitId}:${point.path}`);
+  if (info?.type !== 'blob') return undefined;
   const source = blobContent(point.repoPath, info.id);
   const iterator = source[Symbol.asyncIterator]();
   const first = await iterator.next();
@@ -173,16 +204,14 @@ export async function commitWithDiff(
   record: ProjectRecord,
   sha: string,
 ): Promise<CommitWithDiff | undefined> {
-  const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
+  const repoPath = repoPathOf(deps, record);
   if (!/^[0-9a-fA-F]{4,40}$/.test(sha) || !(await repositoryExists(repoPath))) return undefined;
-  const commitId = await resolveCommit(repoPath, sha);
-  if (!commitId) return undefined;
-  const commit = (await readCommits(repoPath, [commitId])).get(commitId);
+  const commit = await withObjectReader(repoPath, (objects) => readCommit(objects, `${sha}^{commit}`));
   if (!commit) return undefined;
   const { diffs, overflow } = await diffTrees(
     repoPath,
     commit.parentIds[0] ?? EMPTY_TREE,
-    commitId,
+    commit.id,
     COMMIT_DIFF_LIMITS,
   );
   return {
@@ -204,7 +233,7 @@ function lineStats(patch: string): { additions: number; deletions: number } {
 
 /** The raw .diff or .patch of a commit. */
 export async function commitPatch(deps: Deps, record: ProjectRecord, sha: string, form: 'diff' | 'patch') {
-  const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
+  const repoPath = repoPathOf(deps, record);
   if (!/^[0-9a-fA-F]{4,40}$/.test(sha) || !(await repositoryExists(repoPath))) return undefined;
   const commitId = await resolveCommit(repoPath, sha);
   return commitId ? rawCommitPatch(repoPath, commitId, form) : undefined;
@@ -216,6 +245,7 @@ export async function smallFileText(
   path: string,
   maxBytes: number,
 ): Promise<string | undefined> {
-  const read = await readFileAtCommit(point.repoPath, point.commitId, path, maxBytes);
-  return read?.content?.toString('utf8');
+  const info = await point.objects.info(`${point.commitId}:${path}`);
+  if (info?.type !== 'blob' || info.size > maxBytes) return undefined;
+  return (await point.objects.contents(info.id))?.body.toString('utf8');
 }

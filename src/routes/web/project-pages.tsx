@@ -10,15 +10,15 @@ import { loadProjectWithAccess } from '../../views/project-views.ts';
 import { branchList } from '../../views/branch-views.ts';
 import { projectTags } from '../../views/tag-views.ts';
 import {
+  atDefaultRef,
+  atRefPath,
   blobView,
   commitHistory,
   commitPatch,
   commitWithDiff,
-  defaultRefPoint,
   directoryListing,
   findReadme,
   rawFile,
-  resolveRefPath,
   smallFileText,
   type RefPoint,
 } from '../../views/repository-pages.ts';
@@ -35,7 +35,6 @@ import {
 } from '../../presenters/html/repository.tsx';
 import { renderBlobMarkdown } from '../../presenters/html/markdown.ts';
 import { highlightLines } from '../../presenters/html/highlight.ts';
-import type { TrustedHtml } from '../../presenters/html/raw-html.tsx';
 import { pageContext } from './web-session.ts';
 import { hiddenAsks, sendPage } from './render.ts';
 import { securityHeaders } from './security-headers.ts';
@@ -80,43 +79,51 @@ export function registerProjectPages(web: FastifyInstance, deps: Deps): void {
   };
   const head = async (loaded: LoadedProject): Promise<ProjectHead> =>
     loadProjectWithAccess(deps, loaded, loaded.access);
-  const point = async (loaded: LoadedProject, request: FastifyRequest): Promise<RefPoint> => {
+  /** Reads the page at the ref and path of the URL; 404 when they name nothing. */
+  const atUrl = async <T,>(
+    loaded: LoadedProject,
+    request: FastifyRequest,
+    use: (at: RefPoint) => Promise<T | undefined>,
+  ): Promise<T> => {
     const rest = (request.params as ProjectParams)['*'] ?? '';
-    const found = await resolveRefPath(deps, loaded, rest);
-    if (!found) throw notFound();
+    const found = await atRefPath(deps, loaded, rest, use);
+    if (found === undefined) throw notFound();
     return found;
   };
   const refs = (p: RefPoint) => ({ ref: p.ref, branches: p.branches, tags: p.tags });
 
   web.get('/:namespace/:project', async (request, reply) => {
     const loaded = await load(request);
-    const [project, at] = await Promise.all([head(loaded), defaultRefPoint(deps, loaded)]);
+    const [project, home] = await Promise.all([
+      head(loaded),
+      atDefaultRef(deps, loaded, async (at) => {
+        const listing = await directoryListing(at);
+        const entries = listing?.entries ?? [];
+        const readmeEntry = findReadme(entries);
+        if (!readmeEntry) return { at, listing, entries };
+        const markdown = /\.(md|markdown|mkd)$/i.test(readmeEntry.path);
+        const projectPath = `/${loaded.namespace.path}/${loaded.project.path}`;
+        const html = await renderBlobMarkdown(
+          `${readmeEntry.id}:${markdown ? 'md' : 'txt'}`,
+          { projectPath, ref: at.ref, dir: '' },
+          async () => {
+            const text = await smallFileText(at, readmeEntry.path, README_MAX_BYTES);
+            // A plain-text README is shown as it is, escaped.
+            return text === undefined || markdown ? text : `~~~\n${text.replace(/~~~/g, '~ ~ ~')}\n~~~\n`;
+          },
+        );
+        return { at, listing, entries, readme: { name: readmeEntry.path, html } };
+      }),
+    ]);
     const ctx = pageContext(deps, request, reply);
-    if (!at) return sendPage(reply, <ProjectPage ctx={ctx} project={project} />);
-    const listing = await directoryListing(at);
-    const entries = listing?.entries ?? [];
-    const readmeEntry = findReadme(entries);
-    let readme: { name: string; html: TrustedHtml | null } | undefined;
-    if (readmeEntry) {
-      const markdown = /\.(md|markdown|mkd)$/i.test(readmeEntry.path);
-      const html = await renderBlobMarkdown(
-        `${readmeEntry.id}:${markdown ? 'md' : 'txt'}`,
-        { projectPath: `/${project.path_with_namespace}`, ref: at.ref, dir: '' },
-        async () => {
-          const text = await smallFileText(at, readmeEntry.path, README_MAX_BYTES);
-          // A plain-text README is shown as it is, escaped.
-          return text === undefined || markdown ? text : `~~~\n${text.replace(/~~~/g, '~ ~ ~')}\n~~~\n`;
-        },
-      );
-      readme = { name: readmeEntry.path, html };
-    }
+    if (!home) return sendPage(reply, <ProjectPage ctx={ctx} project={project} />);
     return sendPage(
       reply,
       <ProjectPage
         ctx={ctx}
         project={project}
-        tree={{ refs: refs(at), entries, lastCommit: listing?.lastCommit }}
-        readme={readme}
+        tree={{ refs: refs(home.at), entries: home.entries, lastCommit: home.listing?.lastCommit }}
+        readme={home.readme}
       />,
     );
   });
@@ -135,9 +142,13 @@ export function registerProjectPages(web: FastifyInstance, deps: Deps): void {
 
   web.get('/:namespace/:project/tree/*', async (request, reply) => {
     const loaded = await load(request);
-    const at = await point(loaded, request);
-    const [project, listing] = await Promise.all([head(loaded), directoryListing(at)]);
-    if (!listing) throw notFound();
+    const [project, { at, listing }] = await Promise.all([
+      head(loaded),
+      atUrl(loaded, request, async (at) => {
+        const listing = await directoryListing(at);
+        return listing && { at, listing };
+      }),
+    ]);
     return sendPage(
       reply,
       <TreePage
@@ -153,10 +164,13 @@ export function registerProjectPages(web: FastifyInstance, deps: Deps): void {
 
   web.get('/:namespace/:project/blob/*', async (request, reply) => {
     const loaded = await load(request);
-    const at = await point(loaded, request);
-    if (at.path === '') throw notFound();
-    const [project, file] = await Promise.all([head(loaded), blobView(at)]);
-    if (!file) throw notFound();
+    const [project, { at, file }] = await Promise.all([
+      head(loaded),
+      atUrl(loaded, request, async (at) => {
+        const file = at.path === '' ? undefined : await blobView(at);
+        return file && { at, file };
+      }),
+    ]);
     const extension = extensionOf(at.path);
     let body: BlobBody;
     if (IMAGE_TYPES[extension] && file.kind !== 'too-large') body = { kind: 'image' };
@@ -188,9 +202,10 @@ export function registerProjectPages(web: FastifyInstance, deps: Deps): void {
 
   web.get('/:namespace/:project/raw/*', async (request, reply) => {
     const loaded = await load(request);
-    const at = await point(loaded, request);
-    const file = at.path === '' ? undefined : await rawFile(at);
-    if (!file) throw notFound();
+    const { at, file } = await atUrl(loaded, request, async (at) => {
+      const file = at.path === '' ? undefined : await rawFile(at);
+      return file && { at, file };
+    });
     const name = at.path.slice(at.path.lastIndexOf('/') + 1);
     const extension = extensionOf(at.path);
     securityHeaders(reply, RAW_CSP);
@@ -214,9 +229,14 @@ export function registerProjectPages(web: FastifyInstance, deps: Deps): void {
     const loaded = await load(request);
     const page = optionalInteger(requestParams(request), 'page') ?? 1;
     if (page < 1 || page > 100_000) throw paramInvalid('page');
-    const at = await resolveRefPath(deps, loaded, rest ?? loaded.project.default_branch ?? 'master');
-    const project = await head(loaded);
-    if (!at) {
+    const [project, found] = await Promise.all([
+      head(loaded),
+      atRefPath(deps, loaded, rest ?? loaded.project.default_branch ?? 'master', async (at) => ({
+        at,
+        history: await commitHistory(at, page),
+      })),
+    ]);
+    if (!found) {
       return sendPage(
         reply,
         <CommitsPage
@@ -230,7 +250,7 @@ export function registerProjectPages(web: FastifyInstance, deps: Deps): void {
         />,
       );
     }
-    const history = await commitHistory(at, page);
+    const { at, history } = found;
     return sendPage(
       reply,
       <CommitsPage

@@ -1,0 +1,159 @@
+// What the four pages issue 24 names cost, pinned: the project page, a tree of 1,000 entries, a
+// 2,000-line blob and a commit with 100 changed files each take a fixed number of SQL statements and git
+// processes, the same as their small counterparts (a tree of 2 entries, a 3-line blob, a commit of 1
+// file), however large they are.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { createProject, createUser, type TestProject, type TestUser } from '../helpers/factory.ts';
+import { GitClient, listen, repoUrl } from '../helpers/git.ts';
+import { WebClient } from '../helpers/web.ts';
+import { gitSpawns } from '../../src/git/exec.ts';
+
+interface Cost {
+  status: number;
+  queries: number;
+  git: string[];
+}
+
+describe('statements and git processes per repository page', () => {
+  let t: TestApp;
+  let owner: TestUser;
+  let project: TestProject;
+  let web: WebClient;
+  let bigCommit: string;
+  let smallCommit: string;
+  const client = new GitClient();
+
+  before(async () => {
+    t = await startTestApp();
+    const base = await listen(t);
+    owner = await createUser(t, 'costly');
+    project = await createProject(t, { owner, path: 'big', visibility: 20 });
+    const dir = await client.workTree('big');
+    const write = (name: string, text: string) => {
+      fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+      fs.writeFileSync(path.join(dir, name), text);
+    };
+    write('README.md', '# Big\n\nSee [the code](src/long.js).\n');
+    write('src/short.js', 'const a = 1;\nconst b = 2;\nconst c = 3;\n');
+    write(
+      'src/long.js',
+      Array.from({ length: 2000 }, (_, i) => `const v${i} = ${i}; // line ${i}`).join('\n'),
+    );
+    write('few/a.txt', 'a\n');
+    write('few/b.txt', 'b\n');
+    write('dir with space/x y.txt', 'spaced out\n');
+    for (let i = 0; i < 1000; i++) write(`many/file-${String(i).padStart(4, '0')}.txt`, `${i}\n`);
+    await client.ok(['add', '-A'], dir);
+    await client.ok(['commit', '-q', '-m', 'Many files'], dir);
+    for (let i = 0; i < 100; i++) write(`changed/file-${i}.txt`, `changed ${i}\n`);
+    await client.ok(['add', '-A'], dir);
+    await client.ok(['commit', '-q', '-m', 'A hundred files'], dir);
+    bigCommit = (await client.ok(['rev-parse', 'HEAD'], dir)).trim();
+    write('src/short.js', 'const a = 1;\nconst b = 2;\nconst c = 4;\n');
+    await client.ok(['commit', '-q', '-am', 'One file'], dir);
+    smallCommit = (await client.ok(['rev-parse', 'HEAD'], dir)).trim();
+    await client.ok(
+      ['push', '-q', repoUrl(base, project.fullPath, owner.username, owner.password), 'master'],
+      dir,
+    );
+    await t.server.deps.pushQueue.drain();
+    web = new WebClient(t);
+    assert.equal((await web.signIn(owner.username, owner.password)).status, 302);
+  });
+  after(async () => {
+    gitSpawns.observe = undefined;
+    t.server.deps.db.onQuery = undefined;
+    await t?.close();
+    client.close();
+  });
+
+  /** One page read, counting statements and the git processes started in this project's repository. */
+  async function cost(url: string): Promise<Cost> {
+    const result: Cost = { status: 0, queries: 0, git: [] };
+    t.server.deps.db.onQuery = () => {
+      result.queries += 1;
+    };
+    gitSpawns.observe = (args, cwd) => {
+      if (cwd === project.repoPath) result.git.push(args.filter((arg) => !arg.startsWith('-')).join(' '));
+    };
+    try {
+      result.status = (await web.get(url)).status;
+    } finally {
+      t.server.deps.db.onQuery = undefined;
+      gitSpawns.observe = undefined;
+    }
+    return result;
+  }
+
+  /** The second read of a page (the first fills the caches of what never changes). */
+  async function warmCost(url: string): Promise<Cost> {
+    assert.equal((await cost(url)).status, 200);
+    return cost(url);
+  }
+
+  it('a first read of a directory also walks history once for its last commit', async () => {
+    const first = await cost(`/${project.fullPath}/tree/master/src`);
+    assert.equal(first.status, 200);
+    assert.deepEqual(first.git, ['cat-file', `rev-list ${smallCommit} src`]);
+  });
+
+  it('reads tags (loose and packed), short ids and spaced names; 404 for what names nothing', async () => {
+    const tagged = await t.request('POST', `/api/v3/projects/${project.id}/repository/tags`, {
+      token: owner.token,
+      body: { tag_name: 'v1', ref: smallCommit, message: 'Annotated' },
+    });
+    assert.equal(tagged.status, 201);
+    const p = `/${project.fullPath}`;
+    const readAll = async () => [
+      (await web.get(`${p}/tree/v1/few`)).text.includes('b.txt'),
+      (await web.get(`${p}/blob/v1/dir%20with%20space/x%20y.txt`)).text.includes('spaced out'),
+      (await web.get(`${p}/commit/${smallCommit.slice(0, 8)}`)).text.includes('One file'),
+      (await web.get(`${p}/commits/v1`)).text.includes('A hundred files'),
+    ];
+    assert.deepEqual(await readAll(), [true, true, true, true]);
+    await client.ok(['pack-refs', '--all'], project.repoPath);
+    assert.deepEqual(await readAll(), [true, true, true, true]);
+    const statuses = [];
+    for (const url of [
+      `${p}/tree/master/src/short.js`,
+      `${p}/tree/no-such-ref`,
+      `${p}/blob/master/few`,
+      `${p}/blob/master/no/such/file`,
+      `${p}/commit/0123456789abcdef`,
+    ]) {
+      statuses.push((await web.get(url)).status);
+    }
+    assert.deepEqual(statuses, [404, 404, 404, 404, 404]);
+  });
+
+  it('pins each page, and a large one costs what a small one does', async () => {
+    const p = `/${project.fullPath}`;
+    const pages = {
+      project: [p, p],
+      tree: [`${p}/tree/master/few`, `${p}/tree/master/many`],
+      blob: [`${p}/blob/master/src/short.js`, `${p}/blob/master/src/long.js`],
+      commit: [`${p}/commit/${smallCommit}`, `${p}/commit/${bigCommit}`],
+    };
+    const found: Record<string, { queries: number; git: number }> = {};
+    for (const [name, [small, large]] of Object.entries(pages)) {
+      const a = await warmCost(small);
+      const b = await warmCost(large);
+      assert.equal(b.status, 200);
+      assert.deepEqual(b.git.length, a.git.length, `${name}: ${a.git.join(', ')} vs ${b.git.join(', ')}`);
+      assert.equal(b.queries, a.queries, name);
+      found[name] = { queries: b.queries, git: b.git.length };
+    }
+    // Statements: the session, the project, the viewer's access. git: one `cat-file --batch-command` for
+    // every object a page reads (refs come from the ref files), plus `diff-tree` for a commit's diff.
+    assert.deepEqual(found, {
+      project: { queries: 3, git: 1 },
+      tree: { queries: 3, git: 1 },
+      blob: { queries: 3, git: 1 },
+      commit: { queries: 3, git: 2 },
+    });
+  });
+});
