@@ -481,6 +481,23 @@ describe('merge requests', () => {
     assert.equal(created.body.project_id, project.id);
     assert.equal(created.body.source_project_id, fork.id);
     assert.equal(created.body.sha, head);
+    // The fork's head is in the target under GitLab's ref, and only there.
+    const refs = await client.ok([
+      '--git-dir',
+      project.repoPath,
+      'for-each-ref',
+      '--format=%(refname) %(objectname)',
+      'refs/merge-requests/',
+    ]);
+    assert.equal(refs.trim(), `refs/merge-requests/${created.body.iid}/head ${head}`);
+    // Its `open` hook, queued with the insert, names the fork's commit.
+    await t.server.hookWorker.drain();
+    const open = receiver.received.find(
+      (hook) =>
+        hook.body.object_attributes?.action === 'open' && hook.body.object_attributes.id === created.body.id,
+    );
+    assert.equal(open?.body.object_attributes.last_commit.id, head);
+    assert.equal(open?.body.object_attributes.source.path_with_namespace, `${forker.username}/${fork.path}`);
     const commits = await call('GET', `${mrs}/${created.body.id}/commits`, {}, owner.token);
     assert.deepEqual(
       commits.body.map((commit: { id: string }) => commit.id),
