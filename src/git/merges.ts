@@ -43,9 +43,16 @@ export interface MergeCommit {
   time?: number;
 }
 
-/** Writes the two-parent merge commit and returns its id, or null when the merge conflicts. */
-export async function writeMergeCommit(repoPath: string, merge: MergeCommit): Promise<string | null> {
-  const merged = await mergeTree(repoPath, merge.target, merge.source);
+/**
+ * Writes the two-parent merge commit and returns its id, or null when the merge conflicts. `merged` is
+ * mergeTree's answer for these same two commits when the caller has it already.
+ */
+export async function writeMergeCommit(
+  repoPath: string,
+  merge: MergeCommit,
+  merged: MergeTree | undefined = undefined,
+): Promise<string | null> {
+  merged ??= await mergeTree(repoPath, merge.target, merge.source);
   if (!merged.clean) return null;
   const time = `${merge.time ?? Math.floor(Date.now() / 1000)} +0000`;
   const id = await git(['commit-tree', merged.tree, '-p', merge.target, '-p', merge.source, '-F', '-'], {

@@ -14,9 +14,16 @@ import { diffTrees, EMPTY_TREE, mergeBase } from '../git/diffs.ts';
 import { resolveRefs } from '../git/refs.ts';
 import { presentRepoCommit } from '../presenters/commit.ts';
 import { presentMergeRequest, presentMergeRequestChanges } from '../presenters/merge-request.ts';
-import { ensureHeadInTarget, repoPathOf } from '../services/merge-requests/merge-requests.ts';
+import {
+  ensureHeadInTarget,
+  repoPathOf,
+  type AccessibleProject,
+} from '../services/merge-requests/merge-requests.ts';
+import { closedIids } from '../services/push/issue-closing.ts';
+import { findIssuesByIids } from '../db/repositories/issues.ts';
+import { canReadIssue } from '../policies/issues.ts';
 import { COMMIT_DIFF_LIMITS } from './commit-views.ts';
-import type { MergeRequestRow, MergeRequestState, ProjectRecord, UserRow } from '../db/types.ts';
+import type { IssueRow, MergeRequestRow, MergeRequestState, ProjectRecord, UserRow } from '../db/types.ts';
 
 export interface MergeRequestListParams {
   state: string | undefined;
@@ -139,4 +146,34 @@ export async function mergeRequestChanges(
   };
   const { diffs } = await mergeRequestDiffs(deps, target, mr);
   return presentMergeRequestChanges(view, viewer, deps.config.externalUrl, diffs);
+}
+
+/**
+ * MergeRequest#closes_issues: when the MR targets the default branch, the issues of the target project
+ * that its description and commit messages close with the closing pattern, those the viewer may read, in
+ * the order they are named. A merged MR's commits are those its merge commit brought.
+ */
+export async function mergeRequestClosesIssues(
+  deps: Deps,
+  target: AccessibleProject,
+  viewer: UserRow,
+  mr: MergeRequestRow,
+): Promise<IssueRow[]> {
+  if (mr.target_branch !== target.project.default_branch) return [];
+  const messages = [mr.description ?? ''];
+  if (await ensureHeadInTarget(deps, target, mr)) {
+    const base = mr.merge_commit_sha ? `${mr.merge_commit_sha}^1` : await targetHead(deps, target, mr);
+    const commits = await collectCommits(repoPathOf(deps, target), [
+      mr.head_sha!,
+      ...(base ? [`^${base}`] : []),
+      '--',
+    ]);
+    messages.push(...commits.map((commit) => commit.message));
+  }
+  const iids = closedIids(messages.join('\n'), `${target.namespace.path}/${target.project.path}`);
+  if (iids.length === 0) return [];
+  const issues = await findIssuesByIids(deps.db.kysely, target.project.id, iids);
+  return issues
+    .filter((issue) => canReadIssue(viewer, target.access, target, issue))
+    .sort((a, b) => iids.indexOf(a.iid) - iids.indexOf(b.iid));
 }

@@ -30,10 +30,12 @@ import {
   countMergeRequestsOf,
   listMergeRequestsOf,
   mergeRequestChanges,
+  mergeRequestClosesIssues,
   mergeRequestCommits,
   mergeRequestListQuery,
   presentMergeRequestOf,
 } from '../../views/merge-request-views.ts';
+import { presentIssues } from '../../views/issue-views.ts';
 import { forbidden, paramValueInvalid, recordNotFound } from '../../errors.ts';
 
 type MergeRequestRequest = FastifyRequest<{ Params: { id: string; merge_request_id: string } }>;
@@ -123,6 +125,19 @@ export function register(app: FastifyInstance, deps: Deps): void {
     app.get(`${path}/changes`, async (request: MergeRequestRequest) => {
       const { viewer, project, mr } = await loadOne(deps, request);
       return mergeRequestChanges(deps, project, viewer, mr);
+    });
+
+    // 8.13.0 read no access here (8.13.12 added it); the MR's project must be readable, as everywhere.
+    app.get(`${path}/closes_issues`, async (request: MergeRequestRequest, reply) => {
+      const { viewer, project, mr } = await loadOne(deps, request);
+      const issues = await mergeRequestClosesIssues(deps, project, viewer, mr);
+      return paginate(
+        request,
+        reply,
+        baseUrl,
+        async () => issues.length,
+        (page) => presentIssues(deps, viewer, issues.slice(page.offset, page.offset + page.limit), [project]),
+      );
     });
 
     app.put(path, async (request: MergeRequestRequest) => {

@@ -17,8 +17,9 @@ import { findUserById } from '../../db/repositories/users.ts';
 import { readCommits } from '../../git/commits.ts';
 import { fetchBranchInto, hasCommit } from '../../git/merges.ts';
 import { resolveRefs } from '../../git/refs.ts';
+import { compareAndSwapRef } from '../../git/ref-writes.ts';
 import { repositoryPath } from '../../git/repository.ts';
-import { EventAction } from '../../domain/types.ts';
+import { BLANK_SHA, EventAction } from '../../domain/types.ts';
 import type { ProjectAccess } from '../../policies/access.ts';
 import {
   canDestroyMergeRequest,
@@ -121,7 +122,11 @@ export interface HookContext {
 }
 
 /** What a hook of this MR needs, read before the transaction (git and the source project). */
-export async function hookParts(deps: Deps, target: ProjectRecord, mr: MergeRequestRow) {
+export async function hookParts(
+  deps: Deps,
+  target: ProjectRecord,
+  mr: Pick<MergeRequestRow, 'source_project_id' | 'assignee_id' | 'head_sha'>,
+) {
   const db = deps.db.kysely;
   const [source, assignee] = await Promise.all([
     mr.source_project_id === null
@@ -230,9 +235,13 @@ export async function createMergeRequest(
   const twin = await findOpenTwin(deps.db.kysely, shape, null);
   if (twin) throw alreadyExists(twin);
   const assigneeId = await validAssignee(deps, params.assignee_id);
-  // The head as the source has it now; a fork's is fetched into the target once the iid is known.
-  const sourceRef = `refs/heads/${sourceBranch}`;
-  const head = (await resolveRefs(repoPathOf(deps, source), [sourceRef])).get(sourceRef) ?? null;
+  const fetched = await fetchSourceHead(deps, source, target, sourceBranch);
+  // What the `open` hook needs is read first, so the MR, its event and its hook are one transaction.
+  const parts = await hookParts(deps, target, {
+    source_project_id: source.project.id,
+    assignee_id: assigneeId,
+    head_sha: fetched.head,
+  });
   const at = now();
   let mr: MergeRequestRow | undefined;
   for (let attempt = 0; !mr; attempt++) {
@@ -246,11 +255,12 @@ export async function createMergeRequest(
           description: params.description ?? null,
           state: 'opened',
           merge_status: 'unchecked',
-          head_sha: head,
+          head_sha: fetched.head,
           created_at: at,
           updated_at: at,
         });
         await recordMergeRequestEvent(trx, row, viewer.id, EventAction.Created, at);
+        await announceMergeRequest(deps, trx, target, row, parts, { action: 'open', user: viewer });
         return row;
       });
     } catch (error) {
@@ -258,13 +268,38 @@ export async function createMergeRequest(
       if (!isUniqueViolation(error) || attempt >= 5) throw error;
     }
   }
-  if (mr.source_project_id !== mr.target_project_id) await sourceHeadInTarget(deps, target, mr);
-  // The hook is queued once the fork's head is in the target (its last_commit reads it there).
-  const parts = await hookParts(deps, target, mr);
-  await deps.db.kysely.transaction().execute(async (trx) => {
-    await announceMergeRequest(deps, trx, target, mr, parts, { action: 'open', user: viewer });
-  });
+  if (fetched.stagingRef) {
+    // GitLab's ref for the fork's head, now that the iid is known; the staging name is not needed after.
+    const repo = repoPathOf(deps, target);
+    await compareAndSwapRef(repo, mergeRequestHeadRef(mr), BLANK_SHA, fetched.head!);
+    await compareAndSwapRef(repo, fetched.stagingRef, fetched.head!, BLANK_SHA);
+  }
   return mr;
+}
+
+/**
+ * The source branch's head for a new MR. A fork's is fetched into the target first, under a ref named by
+ * the head (the iid that names GitLab's ref is not known before the insert), so the `open` hook can read
+ * its last commit in the target and be queued in the insert's own transaction. A crash after the fetch
+ * leaves only that ref, which the next create of the same head reuses.
+ */
+async function fetchSourceHead(
+  deps: Deps,
+  source: ProjectRecord,
+  target: ProjectRecord,
+  branch: string,
+): Promise<{ head: string | null; stagingRef?: string }> {
+  const ref = `refs/heads/${branch}`;
+  const head = (await resolveRefs(repoPathOf(deps, source), [ref])).get(ref) ?? null;
+  if (head === null || source.project.id === target.project.id) return { head };
+  const stagingRef = `refs/merge-requests/fetched/${head}`;
+  const fetched = await fetchBranchInto(
+    repoPathOf(deps, target),
+    repoPathOf(deps, source),
+    branch,
+    stagingRef,
+  );
+  return fetched ? { head: fetched, stagingRef } : { head };
 }
 
 export interface MergeRequestEdit {

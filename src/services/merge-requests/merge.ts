@@ -8,7 +8,13 @@ import type { Deps } from '../../deps.ts';
 import { now } from '../../lib/clock.ts';
 import { findMergeRequestById, updateMergeRequest } from '../../db/repositories/merge-requests.ts';
 import { BLANK_SHA } from '../../domain/types.ts';
-import { commitsAheadCount, defaultMergeMessage, mergeTree, writeMergeCommit } from '../../git/merges.ts';
+import {
+  commitsAheadCount,
+  defaultMergeMessage,
+  mergeTree,
+  writeMergeCommit,
+  type MergeTree,
+} from '../../git/merges.ts';
 import { resolveRefs } from '../../git/refs.ts';
 import { projectAccess } from '../../policies/access.ts';
 import { updateRefAsPush, userSignature, type Pusher } from '../push/ref-updates.ts';
@@ -42,24 +48,30 @@ async function isBroken(deps: Deps, target: AccessibleProject, mr: MergeRequestR
   return (await commitsAheadCount(repoPath, targetHead, mr.head_sha!)) === 0;
 }
 
+/** A merge-tree answer, and the target head it was computed on (a merge reuses it while that holds). */
+interface CheckedMerge {
+  targetHead: string;
+  merged: MergeTree;
+}
+
 /**
  * check_if_can_be_merged: computes merge_status while it is `unchecked` and stores it unless a push
- * reset it meanwhile. Returns the status the merge checks go by.
+ * reset it meanwhile. Returns the status the merge checks go by, and the merge it computed, if any.
  */
 async function checkMergeStatus(
   deps: Deps,
   target: AccessibleProject,
   mr: MergeRequestRow,
-): Promise<MergeStatus> {
-  if (mr.merge_status !== 'unchecked') return mr.merge_status;
+): Promise<{ status: MergeStatus; checked?: CheckedMerge }> {
+  if (mr.merge_status !== 'unchecked') return { status: mr.merge_status };
   let status: MergeStatus = 'cannot_be_merged';
+  let checked: CheckedMerge | undefined;
   if (!(await isBroken(deps, target, mr))) {
     const repoPath = repoPathOf(deps, target);
     const targetRef = `refs/heads/${mr.target_branch}`;
     const targetHead = (await resolveRefs(repoPath, [targetRef])).get(targetRef)!;
-    status = (await mergeTree(repoPath, targetHead, mr.head_sha!)).clean
-      ? 'can_be_merged'
-      : 'cannot_be_merged';
+    checked = { targetHead, merged: await mergeTree(repoPath, targetHead, mr.head_sha!) };
+    status = checked.merged.clean ? 'can_be_merged' : 'cannot_be_merged';
   }
   // Not updated_at: 8.13 moved merge_status without touching it (Gitlab::Timeless).
   await updateMergeRequest(
@@ -68,7 +80,7 @@ async function checkMergeStatus(
     { merge_status: status },
     { merge_status: 'unchecked', head_sha: mr.head_sha },
   );
-  return status;
+  return { status, ...(checked ? { checked } : {}) };
 }
 
 /** The message clients match for a lost compare-and-swap; never shown. */
@@ -98,9 +110,8 @@ export async function mergeMergeRequest(
   ) {
     throw apiError(405, '405 Method Not Allowed');
   }
-  if ((await checkMergeStatus(deps, target, mr)) !== 'can_be_merged') {
-    throw apiError(406, 'Branch cannot be merged');
-  }
+  const { status, checked } = await checkMergeStatus(deps, target, mr);
+  if (status !== 'can_be_merged') throw apiError(406, 'Branch cannot be merged');
   if (params.sha !== undefined && params.sha !== '' && params.sha !== mr.head_sha) {
     throw apiError(409, `SHA does not match HEAD of source branch: ${mr.head_sha}`);
   }
@@ -123,7 +134,7 @@ export async function mergeMergeRequest(
     { state: mr.state, head_sha: mr.head_sha },
   );
   if (!locked) throw apiError(405, '405 Method Not Allowed');
-  const error = await mergeLocked(deps, pusher, target, locked, params);
+  const error = await mergeLocked(deps, pusher, target, locked, params, checked);
   if (error !== null) {
     // unlock_mr: back to reopened, as 8.13's state machine did, with the reason kept.
     await updateMergeRequest(
@@ -154,6 +165,7 @@ async function mergeLocked(
   target: AccessibleProject,
   mr: MergeRequestRow,
   params: MergeParams,
+  checked: CheckedMerge | undefined,
 ): Promise<string | null> {
   const repoPath = repoPathOf(deps, target);
   const ref = `refs/heads/${mr.target_branch}`;
@@ -170,12 +182,13 @@ async function mergeLocked(
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const before = (await resolveRefs(repoPath, [ref])).get(ref);
     if (!before) return 'Something went wrong during merge: the target branch is gone';
-    const commit = await writeMergeCommit(repoPath, {
-      target: before,
-      source: mr.head_sha!,
-      message,
-      author: userSignature(pusher),
-    });
+    // The status check's merge-tree, while the target has not moved since: one merge-tree per merge.
+    const merged = checked?.targetHead === before ? checked.merged : undefined;
+    const commit = await writeMergeCommit(
+      repoPath,
+      { target: before, source: mr.head_sha!, message, author: userSignature(pusher) },
+      merged,
+    );
     if (!commit) return 'Conflicts detected during merge';
     // Push processing finds the MR by this sha and marks it merged in its transaction.
     await updateMergeRequest(

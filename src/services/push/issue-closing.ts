@@ -30,8 +30,8 @@ export interface ClosingCommit {
   iids: number[];
 }
 
-/** The issue iids of this project that a commit message closes. */
-function closedIids(message: string, projectFullPath: string): number[] {
+/** The issue iids of this project that a commit message (or an MR description) closes, in order. */
+export function closedIids(message: string, projectFullPath: string): number[] {
   const iids = new Set<number>();
   for (const statement of message.match(CLOSING) ?? []) {
     for (const match of statement.matchAll(REFERENCE)) {

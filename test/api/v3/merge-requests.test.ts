@@ -1,7 +1,8 @@
 // Merge requests over HTTP as GitLab 8.13 answered them, on real repositories: create (in a project and
 // from a fork), list and read at both path forms, edit and close, and merge: a two-parent commit with
 // 8.13's message that a `git clone` sees, 406 on a conflict with nothing written, 409 on a stale sha,
-// 401 on a protected branch, and concurrent merges that never lose a commit. Hooks and events follow.
+// 401 on a protected branch, and concurrent merges that never lose a commit. Hooks and events follow;
+// closes_issues names the issues its description and commits close, which the merge closes.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -437,6 +438,61 @@ describe('merge requests', () => {
     }
   });
 
+  it('lists the issues it closes, and closes them when merged', async () => {
+    const issue = async (title: string) => {
+      const created = await call('POST', `/api/v3/projects/${project.id}/issues`, { title });
+      assert.equal(created.status, 201, created.text);
+      return created.body as { id: number; iid: number };
+    };
+    const [described, committed, mentioned] = [await issue('A'), await issue('B'), await issue('C')];
+    await call('POST', `/api/v3/projects/${project.id}/repository/branches`, {
+      branch_name: 'closing',
+      ref: 'master',
+    });
+    const written = await call('POST', `/api/v3/projects/${project.id}/repository/files`, {
+      file_path: 'closing.txt',
+      branch_name: 'closing',
+      content: 'c\n',
+      commit_message: `Fixes #${committed.iid}`,
+    });
+    assert.equal(written.status, 201, written.text);
+    const mr = await openMergeRequest(
+      'closing',
+      'Close things',
+      `Closes #${described.iid}, and see #${mentioned.iid}`,
+    );
+    const closes = `${mrs}/${mr.id}/closes_issues`;
+    const listed = await call('GET', closes);
+    assert.equal(listed.status, 200, listed.text);
+    assert.deepEqual(
+      listed.body.map((i: { id: number }) => i.id),
+      [described.id, committed.id],
+    );
+    assert.equal(listed.headers['x-total'], '2');
+    const one = await call('GET', `/api/v3/projects/${project.id}/issues/${described.id}`);
+    assert.deepEqual(listed.body[0], one.body);
+    const paged = await call('GET', `${closes}?per_page=1&page=2`);
+    assert.deepEqual(
+      paged.body.map((i: { id: number }) => i.id),
+      [committed.id],
+    );
+
+    const merged = await call('PUT', `${mrs}/${mr.id}/merge`, {}, owner.token);
+    assert.equal(merged.body.state, 'merged', merged.text);
+    const state = async (id: number) =>
+      (await call('GET', `/api/v3/projects/${project.id}/issues/${id}`)).body.state;
+    assert.deepEqual(
+      [await state(described.id), await state(committed.id), await state(mentioned.id)],
+      ['closed', 'closed', 'opened'],
+    );
+    // After the merge, it still names what it closed.
+    const after = await call('GET', closes);
+    assert.deepEqual(
+      after.body.map((i: { id: number }) => i.id),
+      [described.id, committed.id],
+    );
+  });
+
   it('creates a merge request from a fork to its source and merges it', async () => {
     const forker = await createUser(t, 'mrforker');
     await addProjectMember(t, project.id, forker.id, AccessLevel.Reporter);
@@ -481,6 +537,23 @@ describe('merge requests', () => {
     assert.equal(created.body.project_id, project.id);
     assert.equal(created.body.source_project_id, fork.id);
     assert.equal(created.body.sha, head);
+    // The fork's head is in the target under GitLab's ref, and only there.
+    const refs = await client.ok([
+      '--git-dir',
+      project.repoPath,
+      'for-each-ref',
+      '--format=%(refname) %(objectname)',
+      'refs/merge-requests/',
+    ]);
+    assert.equal(refs.trim(), `refs/merge-requests/${created.body.iid}/head ${head}`);
+    // Its `open` hook, queued with the insert, names the fork's commit.
+    await t.server.hookWorker.drain();
+    const open = receiver.received.find(
+      (hook) =>
+        hook.body.object_attributes?.action === 'open' && hook.body.object_attributes.id === created.body.id,
+    );
+    assert.equal(open?.body.object_attributes.last_commit.id, head);
+    assert.equal(open?.body.object_attributes.source.path_with_namespace, `${forker.username}/${fork.path}`);
     const commits = await call('GET', `${mrs}/${created.body.id}/commits`, {}, owner.token);
     assert.deepEqual(
       commits.body.map((commit: { id: string }) => commit.id),
