@@ -108,7 +108,7 @@ async function targetHead(
 }
 
 /** The MR's commits as git reads them, newest first: those of its head that the target branch lacks. */
-async function mergeRequestGitCommits(deps: Deps, target: ProjectRecord, mr: MergeRequestRow) {
+export async function mergeRequestGitCommits(deps: Deps, target: ProjectRecord, mr: MergeRequestRow) {
   if (!(await ensureHeadInTarget(deps, target, mr))) return [];
   const base = await targetHead(deps, target, mr);
   return collectCommits(repoPathOf(deps, target), [mr.head_sha!, ...(base ? [`^${base}`] : []), '--']);
@@ -119,7 +119,7 @@ export async function mergeRequestCommits(deps: Deps, target: ProjectRecord, mr:
 }
 
 /** The diff from the merge base to the MR's head, bounded as a commit's diff is. */
-async function mergeRequestDiffs(deps: Deps, target: ProjectRecord, mr: MergeRequestRow) {
+export async function mergeRequestDiffs(deps: Deps, target: ProjectRecord, mr: MergeRequestRow) {
   if (!(await ensureHeadInTarget(deps, target, mr))) return { diffs: [], overflow: false };
   const repoPath = repoPathOf(deps, target);
   const base = await targetHead(deps, target, mr);

@@ -217,8 +217,13 @@ export async function commitWithDiff(
   return {
     commit,
     overflow: overflow || diffs.some((diff) => diff.tooLarge),
-    diffs: diffs.map((diff) => ({ ...diff, ...lineStats(diff.diff) })),
+    diffs: withLineStats(diffs),
   };
+}
+
+/** Each file's diff with its added and removed line counts, as the diff pages show them. */
+export function withLineStats<T extends { diff: string }>(diffs: T[]) {
+  return diffs.map((diff) => ({ ...diff, ...lineStats(diff.diff) }));
 }
 
 function lineStats(patch: string): { additions: number; deletions: number } {

@@ -45,7 +45,7 @@ export interface IssueChoiceLists {
   users: UserBasic[];
 }
 
-function UserLink(props: { user: UserBasic }) {
+export function UserLink(props: { user: UserBasic }) {
   return (
     <a href={`/${props.user.username}`} title={`@${props.user.username}`}>
       {props.user.name}
@@ -54,7 +54,7 @@ function UserLink(props: { user: UserBasic }) {
 }
 
 /** A description or comment: Markdown rendered safely, or a muted placeholder. */
-function MarkdownBlock(props: { text: string | null; empty?: string }) {
+export function MarkdownBlock(props: { text: string | null; empty?: string }) {
   if (!props.text || props.text.trim() === '') {
     return props.empty ? <p class="muted">{props.empty}</p> : null;
   }
@@ -62,7 +62,7 @@ function MarkdownBlock(props: { text: string | null; empty?: string }) {
 }
 
 /** State tabs with their counts; a count that reached the cap reads "1000+". */
-function StateTabs<T extends string>(props: {
+export function StateTabs<T extends string>(props: {
   label: string;
   current: T;
   tabs: Array<{ state: T; text: string; count: number | undefined; href: string }>;
@@ -84,7 +84,7 @@ function StateTabs<T extends string>(props: {
 }
 
 /** The state as 8.13's badges read it. */
-function StateBadge(props: { state: string }) {
+export function StateBadge(props: { state: string }) {
   const text =
     props.state === 'closed'
       ? 'Closed'
@@ -351,7 +351,7 @@ export function IssueListPage(props: {
 }
 
 /** A one-button form that posts a state change (close, reopen) to the issue or merge request. */
-function StateButton(props: {
+export function StateButton(props: {
   ctx: PageContext;
   action: string;
   field: string;
@@ -552,7 +552,7 @@ export function IssueFormPage(props: {
 }
 
 /** What a form's submission was refused for, read out by screen readers as it appears. */
-function FormErrors(props: { errors: string[] }) {
+export function FormErrors(props: { errors: string[] }) {
   if (props.errors.length === 0) return null;
   return (
     <div class="flash alert" role="alert">

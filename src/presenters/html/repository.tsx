@@ -410,7 +410,7 @@ export function BlobPage(props: {
   );
 }
 
-function CommitRow(props: { project: ProjectHead; commit: Commit }) {
+export function CommitRow(props: { project: ProjectHead; commit: Commit }) {
   const c = props.commit;
   return (
     <li>
@@ -531,7 +531,7 @@ function DiffLines(props: { patch: string }) {
 }
 
 /** A diff as the commit page shows it (also a merge request's changes): totals, file list, each file. */
-function DiffFiles(props: { diffs: DiffFile[]; overflow: boolean; rawBase?: string }) {
+export function DiffFiles(props: { diffs: DiffFile[]; overflow: boolean; rawBase?: string }) {
   const added = props.diffs.reduce((sum, d) => sum + d.additions, 0);
   const removed = props.diffs.reduce((sum, d) => sum + d.deletions, 0);
   return (

@@ -13,6 +13,7 @@ import { registerSignIn } from './sign-in.tsx';
 import { registerDashboard } from './dashboard.tsx';
 import { registerProjectPages } from './project-pages.tsx';
 import { registerIssuePages } from './issue-pages.tsx';
+import { registerMergeRequestPages } from './merge-request-pages.tsx';
 import { registerProfile } from './profile.tsx';
 import { securityHeaders } from './security-headers.ts';
 
@@ -88,5 +89,6 @@ export function registerWeb(app: FastifyInstance, deps: Deps): void {
     registerDashboard(web, deps);
     registerProjectPages(web, deps);
     registerIssuePages(web, deps);
+    registerMergeRequestPages(web, deps);
   });
 }

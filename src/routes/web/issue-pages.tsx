@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { loadProject, type LoadedProject } from '../../http/loaders.ts';
 import { optionalString, optionalStringList, requestParams, type Params } from '../../http/params.ts';
-import { ApiError, notFound, unauthorized } from '../../errors.ts';
+import { notFound, unauthorized } from '../../errors.ts';
 import {
   canAdminIssues,
   canReadIssue,
@@ -42,6 +42,7 @@ import {
 import type { Flash } from '../../presenters/html/layout.tsx';
 import type { IssueRow, UserRow } from '../../db/types.ts';
 import { pageContext } from './web-session.ts';
+import { errorTexts, isFormRefusal } from './form-errors.ts';
 import { hiddenAsks, sendPage } from './render.ts';
 
 const PER_PAGE = 20;
@@ -50,27 +51,6 @@ interface IssueParams {
   namespace: string;
   project: string;
   iid?: string;
-}
-
-/** The texts of a refused write, from the API's error bodies (`{"message":{"title":[…]}}` and the rest). */
-function errorTexts(error: ApiError): string[] {
-  const body = error.body ?? {};
-  const message = body.message ?? body.error;
-  if (typeof message === 'string') return [message.replace(/^\d{3} /, '')];
-  if (message && typeof message === 'object') {
-    return Object.entries(message as Record<string, unknown>).flatMap(([field, texts]) =>
-      (Array.isArray(texts) ? texts : [texts]).map((text) => {
-        const name = field.replace(/_/g, ' ');
-        return `${name.charAt(0).toUpperCase()}${name.slice(1)} ${String(text)}`;
-      }),
-    );
-  }
-  return ['The change was refused.'];
-}
-
-/** A refusal a form can show (bad input, not allowed); anything else is left to the error page. */
-function isFormRefusal(error: unknown): error is ApiError {
-  return error instanceof ApiError && [400, 403, 405, 406, 409, 422].includes(error.status);
 }
 
 function positiveInteger(text: string | undefined): number | undefined {

@@ -1,0 +1,326 @@
+// Merge requests as pages (GitLab 8.13's projects/merge_requests views): the list with its state tabs
+// and pages; one merge request with its branches, state, merge status and Merge button, and its tabs
+// (discussion, commits, changes); the new merge request form. Props are the API's presented shapes
+// and the git readers' commits and diffs.
+import type { Commit } from '../../git/commits.ts';
+import { Csrf, type Flash, type PageContext } from './layout.tsx';
+import { Pager, TimeAgo } from './projects.tsx';
+import {
+  CommitRow,
+  DiffFiles,
+  ProjectFrame,
+  refUrl,
+  type DiffFile,
+  type ProjectHead,
+} from './repository.tsx';
+import { FormErrors, MarkdownBlock, StateBadge, StateButton, StateTabs, UserLink } from './issues.tsx';
+
+interface UserBasic {
+  id: number;
+  username: string;
+  name: string;
+}
+
+export interface MergeRequestItem {
+  id: number;
+  iid: number;
+  title: string;
+  description: string | null;
+  state: string;
+  created_at: string;
+  source_branch: string;
+  target_branch: string;
+  author: UserBasic | null;
+  assignee: UserBasic | null;
+  merge_status: string;
+  work_in_progress: boolean;
+  sha: string | null;
+  merge_commit_sha: string | null;
+}
+
+export type MergeRequestState = 'opened' | 'merged' | 'closed' | 'all';
+
+export function MergeRequestListPage(props: {
+  ctx: PageContext;
+  project: ProjectHead;
+  state: MergeRequestState;
+  counts: Record<MergeRequestState, number>;
+  mergeRequests: MergeRequestItem[];
+  page: number;
+  hasNext: boolean;
+  canCreate: boolean;
+}) {
+  const { project } = props;
+  const base = `/${project.path_with_namespace}/merge_requests`;
+  const href = (state: MergeRequestState) => (state === 'opened' ? base : `${base}?state=${state}`);
+  const tab = (state: MergeRequestState, text: string) => ({
+    state,
+    text,
+    count: props.counts[state],
+    href: href(state),
+  });
+  return (
+    <ProjectFrame
+      ctx={props.ctx}
+      project={project}
+      title={`Merge Requests · ${project.path_with_namespace}`}
+      tab="merge_requests"
+    >
+      <div class="row">
+        <h1>Merge Requests</h1>
+        {props.canCreate ? (
+          <a class="btn btn-primary" href={`${base}/new`}>
+            New merge request
+          </a>
+        ) : null}
+      </div>
+      <StateTabs
+        label="Merge request states"
+        current={props.state}
+        cap={Number.MAX_SAFE_INTEGER}
+        tabs={[tab('opened', 'Open'), tab('merged', 'Merged'), tab('closed', 'Closed'), tab('all', 'All')]}
+      />
+      {props.mergeRequests.length === 0 ? (
+        <p class="muted">No merge requests to show.</p>
+      ) : (
+        <ul class="list" aria-label="Merge requests">
+          {props.mergeRequests.map((mr) => (
+            <li>
+              <div class="row">
+                <a href={`${base}/${mr.iid}`}>
+                  <strong>{mr.title}</strong>
+                </a>
+                {mr.state === 'opened' || mr.state === 'reopened' ? null : <StateBadge state={mr.state} />}
+              </div>
+              <span class="muted">
+                !{mr.iid} opened <TimeAgo at={mr.created_at} />
+                {mr.author ? (
+                  <>
+                    {' by '}
+                    <UserLink user={mr.author} />
+                  </>
+                ) : null}{' '}
+                · {mr.source_branch} → {mr.target_branch}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Pager
+        base={base}
+        query={{ state: props.state === 'opened' ? undefined : props.state }}
+        page={props.page}
+        hasNext={props.hasNext}
+      />
+    </ProjectFrame>
+  );
+}
+
+export type MergeRequestTab = 'discussion' | 'commits' | 'diffs';
+
+const MERGE_STATUS_TEXT: Record<string, string> = {
+  can_be_merged: 'Can be merged',
+  cannot_be_merged: 'Cannot be merged: there are conflicts, or nothing to merge',
+  unchecked: 'Not checked yet: checked when it is merged',
+};
+
+/** The merge widget: state, merge status, and the Merge button for who may push to the target branch. */
+function MergeBox(props: { ctx: PageContext; url: string; mr: MergeRequestItem; canMerge: boolean }) {
+  const { mr } = props;
+  if (mr.state === 'merged') {
+    return (
+      <p class="flash notice" role="status">
+        Merged into {mr.target_branch}
+        {mr.merge_commit_sha ? ` as ${mr.merge_commit_sha.slice(0, 8)}` : ''}.
+      </p>
+    );
+  }
+  if (mr.state === 'closed') return <p class="muted">Closed without merging.</p>;
+  return (
+    <section aria-label="Merge" class="file">
+      <p>
+        Merge status: <strong>{MERGE_STATUS_TEXT[mr.merge_status] ?? mr.merge_status}</strong>
+        {mr.work_in_progress ? ' · Work in progress: remove the WIP prefix from the title to merge.' : ''}
+      </p>
+      {props.canMerge ? (
+        <form method="post" action={`${props.url}/merge`} class="stack">
+          <Csrf ctx={props.ctx} />
+          {/* The head this page showed: a push since then refuses the merge instead of merging unseen commits. */}
+          <input type="hidden" name="sha" value={mr.sha ?? ''} />
+          <label>
+            <input type="checkbox" name="should_remove_source_branch" value="1" /> Remove source branch
+          </label>
+          <button type="submit" class="btn-primary">
+            Merge
+          </button>
+        </form>
+      ) : (
+        <p class="muted">You may not merge into {mr.target_branch}.</p>
+      )}
+    </section>
+  );
+}
+
+export function MergeRequestPage(props: {
+  ctx: PageContext;
+  project: ProjectHead;
+  mr: MergeRequestItem;
+  tab: MergeRequestTab;
+  commits?: Commit[];
+  diff?: { diffs: DiffFile[]; overflow: boolean };
+  canUpdate: boolean;
+  canMerge: boolean;
+  flash?: Flash | null;
+}) {
+  const { project, mr } = props;
+  const url = `/${project.path_with_namespace}/merge_requests/${mr.iid}`;
+  const open = mr.state === 'opened' || mr.state === 'reopened';
+  const tab = (name: MergeRequestTab, href: string, text: string) => (
+    <li>
+      <a href={href} aria-current={props.tab === name ? 'page' : undefined}>
+        {text}
+      </a>
+    </li>
+  );
+  return (
+    <ProjectFrame
+      ctx={props.ctx}
+      project={project}
+      title={`${mr.title} (!${mr.iid})`}
+      tab="merge_requests"
+      flash={props.flash}
+    >
+      <div class="row">
+        <StateBadge state={mr.state} />
+        <span class="muted">
+          Merge request !{mr.iid} opened <TimeAgo at={mr.created_at} />
+          {mr.author ? (
+            <>
+              {' by '}
+              <UserLink user={mr.author} />
+            </>
+          ) : null}
+        </span>
+      </div>
+      {props.canUpdate && mr.state !== 'merged' && mr.state !== 'locked' ? (
+        <div class="row">
+          <StateButton
+            ctx={props.ctx}
+            action={url}
+            field="merge_request[state_event]"
+            value={open ? 'close' : 'reopen'}
+            text={open ? 'Close merge request' : 'Reopen merge request'}
+          />
+        </div>
+      ) : null}
+      <h1>{mr.title}</h1>
+      <p>
+        Request to merge{' '}
+        <a class="mono" href={refUrl(project, 'tree', mr.source_branch)}>
+          {mr.source_branch}
+        </a>{' '}
+        into{' '}
+        <a class="mono" href={refUrl(project, 'tree', mr.target_branch)}>
+          {mr.target_branch}
+        </a>
+        {mr.assignee ? (
+          <>
+            {' · assigned to '}
+            <UserLink user={mr.assignee} />
+          </>
+        ) : null}
+      </p>
+      <MarkdownBlock text={mr.description} empty="No description." />
+      <MergeBox ctx={props.ctx} url={url} mr={mr} canMerge={props.canMerge} />
+      <nav aria-label="Merge request">
+        <ul class="tabs">
+          {tab('discussion', url, 'Discussion')}
+          {tab('commits', `${url}/commits`, 'Commits')}
+          {tab('diffs', `${url}/diffs`, 'Changes')}
+        </ul>
+      </nav>
+      {props.tab === 'discussion' ? (
+        // The discussion (merge request notes) is built with the merge request notes API; its thread and
+        // comment form belong here.
+        <section aria-label="Discussion" id="discussion">
+          <p class="muted">No discussion to show yet.</p>
+        </section>
+      ) : null}
+      {props.tab === 'commits' && props.commits ? (
+        props.commits.length === 0 ? (
+          <p class="muted">No commits to merge.</p>
+        ) : (
+          <ul class="list" aria-label="Commits">
+            {props.commits.map((commit) => (
+              <CommitRow project={project} commit={commit} />
+            ))}
+          </ul>
+        )
+      ) : null}
+      {props.tab === 'diffs' && props.diff ? (
+        <DiffFiles diffs={props.diff.diffs} overflow={props.diff.overflow} />
+      ) : null}
+    </ProjectFrame>
+  );
+}
+
+export interface MergeRequestFormValues {
+  sourceBranch: string;
+  targetBranch: string;
+  title: string;
+  description: string;
+}
+
+export function MergeRequestFormPage(props: {
+  ctx: PageContext;
+  project: ProjectHead;
+  branches: string[];
+  values: MergeRequestFormValues;
+  errors: string[];
+}) {
+  const { project, values } = props;
+  const base = `/${project.path_with_namespace}/merge_requests`;
+  const branchSelect = (name: string, label: string, selected: string) => (
+    <label>
+      {label}
+      <select name={name} required>
+        <option value="">Select a branch</option>
+        {props.branches.map((branch) => (
+          <option value={branch} selected={branch === selected}>
+            {branch}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+  return (
+    <ProjectFrame ctx={props.ctx} project={project} title="New merge request" tab="merge_requests">
+      <h1>New merge request</h1>
+      <FormErrors errors={props.errors} />
+      {props.branches.length < 2 ? (
+        <p class="muted">A merge request needs two branches; push another branch first.</p>
+      ) : null}
+      <form class="stack" method="post" action={base}>
+        <Csrf ctx={props.ctx} />
+        {branchSelect('merge_request[source_branch]', 'Source branch', values.sourceBranch)}
+        {branchSelect('merge_request[target_branch]', 'Target branch', values.targetBranch)}
+        <label>
+          Title
+          <input type="text" name="merge_request[title]" value={values.title} required maxLength={255} />
+        </label>
+        <label>
+          Description (Markdown)
+          <textarea name="merge_request[description]" rows={10}>
+            {values.description}
+          </textarea>
+        </label>
+        <button type="submit" class="btn-primary">
+          Submit merge request
+        </button>
+      </form>
+      <p>
+        <a href={base}>Cancel</a>
+      </p>
+    </ProjectFrame>
+  );
+}

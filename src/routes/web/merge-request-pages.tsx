@@ -1,0 +1,295 @@
+// /<namespace>/<project>/merge_requests… at GitLab 8.13's paths: the list, one merge request with its
+// discussion, commits and changes tabs, the new merge request form, and the Merge, close and reopen
+// buttons. Reads go through the API's merge request views, writes through the same services as POST
+// and PUT …/merge_requests and PUT …/merge, with their checks: a refused merge is shown on the page and
+// writes nothing. A project whose merge requests the viewer may not read answers 404 (or sign in).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../../deps.ts';
+import { loadProject, type LoadedProject } from '../../http/loaders.ts';
+import { optionalString, requestParams, type Params } from '../../http/params.ts';
+import { ApiError, notFound, unauthorized } from '../../errors.ts';
+import {
+  canReadMergeRequests,
+  canUpdateMergeRequest,
+  canWriteMergeRequests,
+} from '../../policies/merge-requests.ts';
+import {
+  createMergeRequest,
+  updateMergeRequestFields,
+} from '../../services/merge-requests/merge-requests.ts';
+import { mergeMergeRequest } from '../../services/merge-requests/merge.ts';
+import { mayPushToBranch } from '../../services/push/ref-updates.ts';
+import { loadProjectWithAccess } from '../../views/project-views.ts';
+import { mergeRequestGitCommits, presentMergeRequestOf } from '../../views/merge-request-views.ts';
+import {
+  branchNames,
+  findMergeRequestByIid,
+  mergeRequestDiffFiles,
+  mergeRequestListView,
+  type MergeRequestTabState,
+} from '../../views/merge-request-pages.ts';
+import {
+  MergeRequestFormPage,
+  MergeRequestListPage,
+  MergeRequestPage,
+  type MergeRequestFormValues,
+  type MergeRequestTab,
+} from '../../presenters/html/merge-requests.tsx';
+import type { Flash } from '../../presenters/html/layout.tsx';
+import type { MergeRequestRow, UserRow } from '../../db/types.ts';
+import { pageContext } from './web-session.ts';
+import { hiddenAsks, sendPage } from './render.ts';
+import { errorTexts, isFormRefusal } from './form-errors.ts';
+
+const PER_PAGE = 20;
+
+interface MergeRequestParams {
+  namespace: string;
+  project: string;
+  iid?: string;
+}
+
+/** The merge service's refusals in words (the API answers them as bare status codes). */
+const MERGE_REFUSALS: Record<number, string> = {
+  401: 'You are not allowed to merge into the target branch (it may be protected).',
+  405: 'This merge request cannot be merged: it is not open, is a work in progress, or has nothing to merge.',
+  406: 'This merge request cannot be merged: there are conflicts.',
+  409: 'The source branch changed since this page was loaded; review the new commits and merge again.',
+};
+
+function positiveInteger(text: string | undefined): number | undefined {
+  return text !== undefined && /^\d{1,9}$/.test(text) && Number(text) > 0 ? Number(text) : undefined;
+}
+
+function signedIn(request: FastifyRequest): UserRow {
+  if (!request.viewer) throw unauthorized();
+  return request.viewer;
+}
+
+function formValues(params: Params, defaultTarget = ''): MergeRequestFormValues {
+  return {
+    sourceBranch: optionalString(params, 'merge_request[source_branch]') ?? '',
+    targetBranch: optionalString(params, 'merge_request[target_branch]') ?? defaultTarget,
+    title: optionalString(params, 'merge_request[title]') ?? '',
+    description: optionalString(params, 'merge_request[description]') ?? '',
+  };
+}
+
+export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): void {
+  const loadMergeRequestsProject = (request: FastifyRequest): Promise<LoadedProject> => {
+    const params = request.params as MergeRequestParams;
+    return hiddenAsks(request, async () => {
+      const loaded = await loadProject(deps, request, `${params.namespace}/${params.project}`);
+      if (!canReadMergeRequests(loaded.access, loaded)) throw notFound();
+      return loaded;
+    });
+  };
+  const loadPageMergeRequest = async (request: FastifyRequest) => {
+    const loaded = await loadMergeRequestsProject(request);
+    const iid = positiveInteger((request.params as MergeRequestParams).iid);
+    const mr = iid === undefined ? undefined : await findMergeRequestByIid(deps, loaded, iid);
+    if (!mr) throw notFound();
+    return { loaded, mr };
+  };
+  const head = (loaded: LoadedProject) => loadProjectWithAccess(deps, loaded, loaded.access);
+  const mergeRequestUrl = (loaded: LoadedProject, mr: MergeRequestRow) =>
+    `/${loaded.namespace.path}/${loaded.project.path}/merge_requests/${mr.iid}`;
+
+  const showMergeRequest = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    loaded: LoadedProject,
+    mr: MergeRequestRow,
+    tab: MergeRequestTab,
+    options: { flash?: Flash; status?: number } = {},
+  ) => {
+    const viewer = request.viewer;
+    const open = mr.state === 'opened' || mr.state === 'reopened';
+    const [project, presented, commits, diff, canMerge] = await Promise.all([
+      head(loaded),
+      presentMergeRequestOf(deps, loaded, viewer, mr),
+      tab === 'commits' ? mergeRequestGitCommits(deps, loaded, mr) : undefined,
+      tab === 'diffs' ? mergeRequestDiffFiles(deps, loaded, mr) : undefined,
+      viewer !== null && open && loaded.project.archived !== 1
+        ? mayPushToBranch(deps, { ...loaded, user: viewer }, mr.target_branch)
+        : false,
+    ]);
+    return sendPage(
+      reply,
+      <MergeRequestPage
+        ctx={pageContext(deps, request, reply)}
+        project={project}
+        mr={presented}
+        tab={tab}
+        commits={commits}
+        diff={diff}
+        canUpdate={viewer !== null && canUpdateMergeRequest(loaded.access, loaded, viewer, mr)}
+        canMerge={canMerge}
+        flash={options.flash}
+      />,
+      options.status,
+    );
+  };
+
+  const showForm = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    loaded: LoadedProject,
+    values: MergeRequestFormValues,
+    errors: string[] = [],
+  ) => {
+    const [project, branches] = await Promise.all([head(loaded), branchNames(deps, loaded)]);
+    return sendPage(
+      reply,
+      <MergeRequestFormPage
+        ctx={pageContext(deps, request, reply)}
+        project={project}
+        branches={branches}
+        values={values}
+        errors={errors}
+      />,
+      errors.length > 0 ? 422 : 200,
+    );
+  };
+
+  web.get('/:namespace/:project/merge_requests', async (request, reply) => {
+    const loaded = await loadMergeRequestsProject(request);
+    const params = requestParams(request);
+    const asked = optionalString(params, 'state');
+    const state: MergeRequestTabState =
+      asked === 'merged' || asked === 'closed' || asked === 'all' ? asked : 'opened';
+    const page = Math.min(positiveInteger(optionalString(params, 'page')) ?? 1, 100_000);
+    const [project, list] = await Promise.all([
+      head(loaded),
+      mergeRequestListView(deps, request.viewer, loaded, state, {
+        limit: PER_PAGE,
+        offset: (page - 1) * PER_PAGE,
+      }),
+    ]);
+    return sendPage(
+      reply,
+      <MergeRequestListPage
+        ctx={pageContext(deps, request, reply)}
+        project={project}
+        state={state}
+        counts={list.counts}
+        mergeRequests={list.mergeRequests}
+        page={page}
+        hasNext={list.hasNext}
+        canCreate={canWriteMergeRequests(loaded.access, loaded)}
+      />,
+    );
+  });
+
+  web.get('/:namespace/:project/merge_requests/new', async (request, reply) => {
+    const loaded = await loadMergeRequestsProject(request);
+    signedIn(request);
+    if (!canWriteMergeRequests(loaded.access, loaded)) throw notFound();
+    return showForm(
+      request,
+      reply,
+      loaded,
+      formValues(requestParams(request), loaded.project.default_branch ?? 'master'),
+    );
+  });
+
+  web.post('/:namespace/:project/merge_requests', async (request, reply) => {
+    const loaded = await loadMergeRequestsProject(request);
+    const viewer = signedIn(request);
+    const params = requestParams(request);
+    const values = formValues(params);
+    const missing = [
+      values.sourceBranch === '' ? 'Source branch must be chosen' : undefined,
+      values.targetBranch === '' ? 'Target branch must be chosen' : undefined,
+      values.title.trim() === '' ? "Title can't be blank" : undefined,
+    ].filter((text): text is string => text !== undefined);
+    if (missing.length > 0) return showForm(request, reply, loaded, values, missing);
+    const branches = await branchNames(deps, loaded);
+    const unknown = [values.sourceBranch, values.targetBranch].filter((name) => !branches.includes(name));
+    if (unknown.length > 0) {
+      return showForm(
+        request,
+        reply,
+        loaded,
+        values,
+        unknown.map((name) => `There is no branch ${name}`),
+      );
+    }
+    try {
+      const mr = await createMergeRequest(deps, viewer, loaded, loaded, {
+        source_branch: values.sourceBranch,
+        target_branch: values.targetBranch,
+        title: values.title,
+        description: values.description,
+      });
+      return reply.redirect(mergeRequestUrl(loaded, mr), 302);
+    } catch (error) {
+      if (!isFormRefusal(error)) throw error;
+      return showForm(request, reply, loaded, values, errorTexts(error));
+    }
+  });
+
+  web.get('/:namespace/:project/merge_requests/:iid', async (request, reply) => {
+    const { loaded, mr } = await loadPageMergeRequest(request);
+    return showMergeRequest(request, reply, loaded, mr, 'discussion');
+  });
+  web.get('/:namespace/:project/merge_requests/:iid/commits', async (request, reply) => {
+    const { loaded, mr } = await loadPageMergeRequest(request);
+    return showMergeRequest(request, reply, loaded, mr, 'commits');
+  });
+  web.get('/:namespace/:project/merge_requests/:iid/diffs', async (request, reply) => {
+    const { loaded, mr } = await loadPageMergeRequest(request);
+    return showMergeRequest(request, reply, loaded, mr, 'diffs');
+  });
+
+  // The close and reopen buttons (a form with only `merge_request[state_event]`).
+  web.post('/:namespace/:project/merge_requests/:iid', async (request, reply) => {
+    const { loaded, mr } = await loadPageMergeRequest(request);
+    const viewer = signedIn(request);
+    const stateEvent = optionalString(requestParams(request), 'merge_request[state_event]');
+    if (stateEvent !== 'close' && stateEvent !== 'reopen') {
+      return showMergeRequest(request, reply, loaded, mr, 'discussion', {
+        flash: { kind: 'alert', text: 'Unknown state change.' },
+        status: 400,
+      });
+    }
+    try {
+      await updateMergeRequestFields(deps, viewer, loaded, mr, { state_event: stateEvent });
+    } catch (error) {
+      if (!isFormRefusal(error)) throw error;
+      return showMergeRequest(request, reply, loaded, mr, 'discussion', {
+        flash: { kind: 'alert', text: errorTexts(error).join(' ') },
+        status: error.status,
+      });
+    }
+    return reply.redirect(mergeRequestUrl(loaded, mr), 302);
+  });
+
+  web.post('/:namespace/:project/merge_requests/:iid/merge', async (request, reply) => {
+    const { loaded, mr } = await loadPageMergeRequest(request);
+    const viewer = signedIn(request);
+    const params = requestParams(request);
+    const refused = (text: string, status: number) =>
+      showMergeRequest(request, reply, loaded, mr, 'discussion', { flash: { kind: 'alert', text }, status });
+    let merged: MergeRequestRow;
+    try {
+      merged = await mergeMergeRequest(deps, viewer, loaded, mr, {
+        sha: optionalString(params, 'sha'),
+        should_remove_source_branch: optionalString(params, 'should_remove_source_branch'),
+      });
+    } catch (error) {
+      if (error instanceof ApiError && MERGE_REFUSALS[error.status]) {
+        // A page answers 403 where the API's merge answers 401: the viewer is signed in.
+        return refused(MERGE_REFUSALS[error.status]!, error.status === 401 ? 403 : error.status);
+      }
+      throw error;
+    }
+    if (merged.state !== 'merged' && merged.merge_error) {
+      return showMergeRequest(request, reply, loaded, merged, 'discussion', {
+        flash: { kind: 'alert', text: `The merge failed: ${merged.merge_error}` },
+        status: 409,
+      });
+    }
+    return reply.redirect(mergeRequestUrl(loaded, merged), 302);
+  });
+}

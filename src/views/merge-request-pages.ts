@@ -1,0 +1,61 @@
+// What the merge request pages show, read through the API's merge request views: a list page is its four
+// tab counts and one page presented as GET …/merge_requests presents it; one merge request is the
+// presented MR with, for its tabs, its commits or its diff from the merge base.
+import type { Deps } from '../deps.ts';
+import { countMergeRequests, listMergeRequests } from '../db/repositories/merge-requests.ts';
+import { branchList } from './branch-views.ts';
+import { listMergeRequestsOf, mergeRequestDiffs, mergeRequestListQuery } from './merge-request-views.ts';
+import { withLineStats } from './repository-pages.ts';
+import type { MergeRequestRow, ProjectRecord, UserRow } from '../db/types.ts';
+
+export type MergeRequestTabState = 'opened' | 'merged' | 'closed' | 'all';
+
+export async function mergeRequestListView(
+  deps: Deps,
+  viewer: UserRow | null,
+  record: ProjectRecord,
+  state: MergeRequestTabState,
+  page: { limit: number; offset: number },
+) {
+  const query = (tab: MergeRequestTabState) =>
+    mergeRequestListQuery(record, { state: tab, iids: null, orderBy: undefined, sort: undefined });
+  const count = (tab: MergeRequestTabState) => countMergeRequests(deps.db.kysely, query(tab));
+  // One more row than the page tells whether there is a next page.
+  const [opened, merged, closed, all, rows] = await Promise.all([
+    count('opened'),
+    count('merged'),
+    count('closed'),
+    count('all'),
+    listMergeRequestsOf(deps, record, viewer, query(state), page.offset, page.limit + 1),
+  ]);
+  return {
+    counts: { opened, merged, closed, all },
+    mergeRequests: rows.slice(0, page.limit),
+    hasNext: rows.length > page.limit,
+  };
+}
+
+/** A merge request by its iid within the target project (the pages' and web_url's number). */
+export async function findMergeRequestByIid(
+  deps: Deps,
+  target: ProjectRecord,
+  iid: number,
+): Promise<MergeRequestRow | undefined> {
+  const query = mergeRequestListQuery(target, {
+    state: 'all',
+    iids: [iid],
+    orderBy: undefined,
+    sort: undefined,
+  });
+  return (await listMergeRequests(deps.db.kysely, query, 0, 1))[0];
+}
+
+export async function mergeRequestDiffFiles(deps: Deps, target: ProjectRecord, mr: MergeRequestRow) {
+  const { diffs, overflow } = await mergeRequestDiffs(deps, target, mr);
+  return { diffs: withLineStats(diffs), overflow: overflow || diffs.some((diff) => diff.tooLarge) };
+}
+
+/** The branch names a new merge request may choose from (source and target are the same project). */
+export async function branchNames(deps: Deps, record: ProjectRecord): Promise<string[]> {
+  return (await branchList(deps, record)).map((branch) => branch.name);
+}

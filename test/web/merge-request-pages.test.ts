@@ -1,0 +1,279 @@
+// The merge request pages as a browser without script uses them, checked against the API and git: a
+// merge request made in the form, its commits and changes tabs, the Merge button making the two-parent
+// commit on the target branch, refusals (protected branch, conflicts) shown with nothing written,
+// close and reopen, who sees what, and posts without the form token changing nothing.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import {
+  addProjectMember,
+  addProtectedBranch,
+  createProject,
+  createUser,
+  type TestProject,
+  type TestUser,
+} from '../helpers/factory.ts';
+import { GitClient } from '../helpers/git.ts';
+import { WebClient } from '../helpers/web.ts';
+import { AccessLevel } from '../../src/domain/types.ts';
+
+describe('pages: merge requests', () => {
+  let t: TestApp;
+  let client: GitClient;
+  let owner: TestUser;
+  let developer: TestUser;
+  let reporter: TestUser;
+  let stranger: TestUser;
+  let project: TestProject;
+  let base = '';
+
+  const api = (method: string, url: string, body: Record<string, unknown> = {}, token = owner.token) =>
+    t.request(method, url, { token, body });
+  const sha = async (ref: string) =>
+    (await client.run(['--git-dir', project.repoPath, 'rev-parse', '--verify', '-q', ref])).stdout.trim();
+  const signedIn = async (user: TestUser) => {
+    const web = new WebClient(t);
+    assert.equal((await web.signIn(user.username, user.password)).status, 302);
+    return web;
+  };
+  const apiMergeRequest = async (iid: number) => {
+    const list = await api('GET', `/api/v3/projects/${project.id}/merge_requests?iid=${iid}`);
+    assert.equal(list.status, 200);
+    assert.equal(list.body.length, 1);
+    return list.body[0] as Record<string, any>;
+  };
+
+  /** A branch off master with one commit writing `file`, made through the API. */
+  async function branchWithFile(branch: string, file: string, content: string) {
+    const created = await api('POST', `/api/v3/projects/${project.id}/repository/branches`, {
+      branch_name: branch,
+      ref: 'master',
+    });
+    assert.equal(created.status, 201, created.text);
+    const written = await api('POST', `/api/v3/projects/${project.id}/repository/files`, {
+      file_path: file,
+      branch_name: branch,
+      content,
+      commit_message: `Write ${file} on ${branch}`,
+    });
+    assert.equal(written.status, 201, written.text);
+  }
+
+  /** Opens a merge request into master through the new merge request form; answers its iid. */
+  async function openInForm(web: WebClient, branch: string, title: string, description = '') {
+    const form = await web.get(`${base}/merge_requests/new`);
+    assert.equal(form.status, 200);
+    const posted = await web.post(`${base}/merge_requests`, {
+      'merge_request[source_branch]': branch,
+      'merge_request[target_branch]': 'master',
+      'merge_request[title]': title,
+      'merge_request[description]': description,
+    });
+    assert.equal(posted.status, 302, posted.text);
+    const iid = Number(/\/merge_requests\/(\d+)$/.exec(String(posted.headers.location))?.[1]);
+    assert.ok(iid > 0);
+    return iid;
+  }
+
+  before(async () => {
+    t = await startTestApp();
+    client = new GitClient();
+    owner = await createUser(t, 'mona');
+    developer = await createUser(t, 'devi');
+    reporter = await createUser(t, 'remy');
+    stranger = await createUser(t, 'sven');
+    project = await createProject(t, { owner, path: 'reviewed', commit: true });
+    await addProjectMember(t, project.id, developer.id, AccessLevel.Developer);
+    await addProjectMember(t, project.id, reporter.id, AccessLevel.Reporter);
+    const edit = await api('PUT', `/api/v3/projects/${project.id}`, {
+      name: 'reviewed',
+      default_branch: 'master',
+    });
+    assert.equal(edit.status, 200, edit.text);
+    base = `/${project.fullPath}`;
+  });
+  after(async () => {
+    client.close();
+    await t.close();
+  });
+
+  it('opens a merge request in the form, shows it, and merges it with the button', async () => {
+    await branchWithFile('feature-a', 'a.txt', 'alpha <line>\n');
+    const web = await signedIn(developer);
+    const iid = await openInForm(web, 'feature-a', 'Add <a>', 'Adds **a**.');
+    const mr = await apiMergeRequest(iid);
+    assert.equal(mr.source_branch, 'feature-a');
+    assert.equal(mr.target_branch, 'master');
+    assert.equal(mr.author.username, 'devi');
+    assert.equal(mr.state, 'opened');
+
+    const page = await web.get(new URL(mr.web_url).pathname);
+    assert.equal(page.status, 200);
+    assert.match(page.text, /<h1>Add &lt;a><\/h1>/);
+    assert.match(page.text, /<strong>a<\/strong>/);
+    assert.match(page.text, /feature-a<\/a> into <a[^>]*>master<\/a>/);
+    assert.match(page.text, /id="discussion"/);
+    assert.match(page.text, />Merge<\/button>/);
+
+    const commits = await web.get(`${base}/merge_requests/${iid}/commits`);
+    assert.equal(commits.status, 200);
+    assert.match(commits.text, /Write a\.txt on feature-a/);
+    const diffs = await web.get(`${base}/merge_requests/${iid}/diffs`);
+    assert.equal(diffs.status, 200);
+    assert.match(diffs.text, /1 changed files with 1 additions and 0 deletions/);
+    assert.match(diffs.text, /\+alpha &lt;line>/);
+
+    const masterBefore = await sha('refs/heads/master');
+    const head = await sha('refs/heads/feature-a');
+    const merged = await web.post(`${base}/merge_requests/${iid}/merge`, { sha: mr.sha });
+    assert.equal(merged.status, 302, merged.text);
+    const after = await apiMergeRequest(iid);
+    assert.equal(after.state, 'merged');
+    const masterAfter = await sha('refs/heads/master');
+    assert.equal(after.merge_commit_sha, masterAfter);
+    const parents = (
+      await client.run(['--git-dir', project.repoPath, 'rev-list', '--parents', '-n', '1', masterAfter])
+    ).stdout
+      .trim()
+      .split(' ')
+      .slice(1);
+    assert.deepEqual(parents, [masterBefore, head]);
+    const mergedPage = await web.get(`${base}/merge_requests/${iid}`);
+    assert.match(mergedPage.text, /Merged into master/);
+    assert.doesNotMatch(mergedPage.text, />Merge<\/button>/);
+  });
+
+  it('a refused merge is shown on the page and writes nothing: protected branch, then conflicts', async () => {
+    await branchWithFile('feature-b', 'b.txt', 'b\n');
+    const web = await signedIn(developer);
+    const iid = await openInForm(web, 'feature-b', 'Add b');
+    await addProtectedBranch(t, project.id, 'master');
+    const masterBefore = await sha('refs/heads/master');
+    const page = await web.get(`${base}/merge_requests/${iid}`);
+    assert.doesNotMatch(page.text, />Merge<\/button>/);
+    assert.match(page.text, /You may not merge into master/);
+    const refused = await web.post(`${base}/merge_requests/${iid}/merge`, {});
+    assert.equal(refused.status, 403);
+    assert.match(refused.text, /not allowed to merge into the target branch/);
+    assert.equal((await apiMergeRequest(iid)).state, 'opened');
+    assert.equal(await sha('refs/heads/master'), masterBefore);
+
+    // Conflicting changes to one file: the owner (a master) may merge the first, not the second.
+    await branchWithFile('clash-1', 'same.txt', 'one\n');
+    await branchWithFile('clash-2', 'same.txt', 'two\n');
+    const ownerWeb = await signedIn(owner);
+    const first = await openInForm(ownerWeb, 'clash-1', 'Clash one');
+    const second = await openInForm(ownerWeb, 'clash-2', 'Clash two');
+    await ownerWeb.get(`${base}/merge_requests/${first}`);
+    assert.equal((await ownerWeb.post(`${base}/merge_requests/${first}/merge`, {})).status, 302);
+    const afterFirst = await sha('refs/heads/master');
+    await ownerWeb.get(`${base}/merge_requests/${second}`);
+    const conflict = await ownerWeb.post(`${base}/merge_requests/${second}/merge`, {});
+    assert.equal(conflict.status, 406);
+    assert.match(conflict.text, /there are conflicts/);
+    assert.notEqual((await apiMergeRequest(second)).state, 'merged');
+    assert.equal(await sha('refs/heads/master'), afterFirst);
+  });
+
+  it('closes and reopens with the buttons; a reporter may not', async () => {
+    await branchWithFile('feature-c', 'c.txt', 'c\n');
+    const web = await signedIn(developer);
+    const iid = await openInForm(web, 'feature-c', 'Add c');
+    const reporterWeb = await signedIn(reporter);
+    const seen = await reporterWeb.get(`${base}/merge_requests/${iid}`);
+    assert.equal(seen.status, 200);
+    assert.doesNotMatch(seen.text, /Close merge request/);
+    const refused = await reporterWeb.post(`${base}/merge_requests/${iid}`, {
+      'merge_request[state_event]': 'close',
+    });
+    assert.equal(refused.status, 403);
+    assert.equal((await apiMergeRequest(iid)).state, 'opened');
+    await web.get(`${base}/merge_requests/${iid}`);
+    const closed = await web.post(`${base}/merge_requests/${iid}`, { 'merge_request[state_event]': 'close' });
+    assert.equal(closed.status, 302);
+    assert.equal((await apiMergeRequest(iid)).state, 'closed');
+    const closedList = await web.get(`${base}/merge_requests?state=closed`);
+    assert.match(closedList.text, /Add c/);
+    assert.doesNotMatch((await web.get(`${base}/merge_requests`)).text, /Add c/);
+    const reopened = await web.post(`${base}/merge_requests/${iid}`, {
+      'merge_request[state_event]': 'reopen',
+    });
+    assert.equal(reopened.status, 302);
+    assert.equal((await apiMergeRequest(iid)).state, 'reopened');
+  });
+
+  it('the list: state tabs with counts and links', async () => {
+    const web = await signedIn(reporter);
+    const list = await web.get(`${base}/merge_requests?state=all`);
+    assert.equal(list.status, 200);
+    const all = await api('GET', `/api/v3/projects/${project.id}/merge_requests?per_page=100`);
+    const count = (state: string) => all.body.filter((mr: any) => mr.state === state).length;
+    assert.match(list.text, new RegExp(`Merged <span class="badge">${count('merged')}</span>`));
+    assert.match(list.text, new RegExp(`All <span class="badge">${all.body.length}</span>`));
+    for (const mr of all.body) assert.match(list.text, new RegExp(`href="${base}/merge_requests/${mr.iid}"`));
+    const merged = await web.get(`${base}/merge_requests?state=merged`);
+    assert.match(merged.text, /Add &lt;a>/);
+    assert.doesNotMatch(merged.text, /Add c/);
+  });
+
+  it('a bad form shows its errors and creates nothing', async () => {
+    const web = await signedIn(developer);
+    const before = (await api('GET', `/api/v3/projects/${project.id}/merge_requests?per_page=100`)).body
+      .length;
+    await web.get(`${base}/merge_requests/new`);
+    const same = await web.post(`${base}/merge_requests`, {
+      'merge_request[source_branch]': 'master',
+      'merge_request[target_branch]': 'master',
+      'merge_request[title]': 'Same',
+    });
+    assert.equal(same.status, 422);
+    assert.match(same.text, /role="alert"/);
+    const missing = await web.post(`${base}/merge_requests`, {
+      'merge_request[source_branch]': 'no-such-branch',
+      'merge_request[target_branch]': 'master',
+      'merge_request[title]': 'Ghost',
+    });
+    assert.equal(missing.status, 422);
+    assert.match(missing.text, /There is no branch no-such-branch/);
+    const blank = await web.post(`${base}/merge_requests`, {
+      'merge_request[source_branch]': 'feature-c',
+      'merge_request[target_branch]': 'master',
+      'merge_request[title]': ' ',
+    });
+    assert.equal(blank.status, 422);
+    const after = (await api('GET', `/api/v3/projects/${project.id}/merge_requests?per_page=100`)).body
+      .length;
+    assert.equal(after, before);
+    // Reporters may not open merge requests: no button, and the form is not theirs.
+    const reporterWeb = await signedIn(reporter);
+    assert.doesNotMatch((await reporterWeb.get(`${base}/merge_requests`)).text, /New merge request/);
+    assert.equal((await reporterWeb.get(`${base}/merge_requests/new`)).status, 404);
+  });
+
+  it('strangers get 404 on a private project, visitors are asked to sign in, no token changes nothing', async () => {
+    const all = await api('GET', `/api/v3/projects/${project.id}/merge_requests?per_page=100`);
+    const open = all.body.find((mr: any) => mr.state === 'reopened' || mr.state === 'opened');
+    assert.ok(open);
+    const path = new URL(open.web_url).pathname;
+    const strangerWeb = await signedIn(stranger);
+    for (const url of [
+      `${base}/merge_requests`,
+      path,
+      `${path}/commits`,
+      `${path}/diffs`,
+      `${base}/merge_requests/new`,
+    ]) {
+      assert.equal((await strangerWeb.get(url)).status, 404, url);
+    }
+    const visitor = await new WebClient(t).get(path);
+    assert.equal(visitor.status, 302);
+    assert.match(String(visitor.headers.location), /^\/users\/sign_in/);
+    const ownerWeb = await signedIn(owner);
+    assert.equal((await ownerWeb.get(`${base}/merge_requests/9999`)).status, 404);
+    const noToken = await ownerWeb.request('POST', `${path}/merge`, {});
+    assert.equal(noToken.status, 422);
+    const closeNoToken = await ownerWeb.request('POST', path, { 'merge_request[state_event]': 'close' });
+    assert.equal(closeNoToken.status, 422);
+    assert.equal((await apiMergeRequest(open.iid)).state, open.state);
+  });
+});
