@@ -214,3 +214,12 @@ export async function projectListCounts(
     .executeTakeFirst();
   return { builds: Number(row?.builds ?? 0), pipelines: Number(row?.pipelines ?? 0) };
 }
+
+/** How many builds the instance has: the kept per-project counts summed (one row per project with CI). */
+export async function countAllBuilds(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('ci_list_counts')
+    .select((eb) => eb.fn.sum<number | string | null>('builds').as('builds'))
+    .executeTakeFirst();
+  return Number(row?.builds ?? 0);
+}
