@@ -66,3 +66,6 @@ export type CiStatus = 'created' | 'pending' | 'running' | 'success' | 'failed' 
 
 /** When a job runs once the stages before it have finished. */
 export type CiWhen = 'on_success' | 'on_failure' | 'always' | 'manual';
+
+/** Ci::Runner#status: never contacted, paused, or online when it called within the last hour. */
+export type RunnerStatus = 'not_connected' | 'paused' | 'online' | 'offline';

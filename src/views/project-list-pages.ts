@@ -11,8 +11,11 @@ import type { ProjectOrder, ProjectScope, UserRow } from '../db/types.ts';
 const PROJECTS_PER_PAGE = 20;
 
 export interface ProjectListPageQuery {
-  scope: Extract<ProjectScope, 'member' | 'visible' | 'starred'>;
+  /** `all` is the administrators' list (every project, archived ones too). */
+  scope: Extract<ProjectScope, 'member' | 'visible' | 'starred' | 'all'>;
   namespaceId?: number;
+  /** Only projects at this visibility level. */
+  visibility?: number;
   search?: string;
   orderBy: Extract<ProjectOrder, 'last_activity_at' | 'name' | 'created_at'>;
   /** 1-based. */
@@ -29,6 +32,7 @@ export async function listProjectCards(deps: Deps, viewer: UserRow | null, query
       external: viewer ? viewer.external === 1 : true,
       namespaceId: query.namespaceId,
       search: query.search,
+      visibility: query.visibility,
       searchDescription: true,
       orderBy: query.orderBy,
       sort: query.orderBy === 'name' ? 'asc' : 'desc',

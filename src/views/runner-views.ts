@@ -20,6 +20,7 @@ import { projectAccessMany } from '../policies/access.ts';
 import { runnerProjectShown, runnerTokenShown, type RunnerCaller } from '../policies/ci.ts';
 import { presentRunner, presentRunnerDetails } from '../presenters/runner.ts';
 import type { CiRunnerRow, UserRow } from '../db/types.ts';
+import type { RunnerStatus } from '../domain/types.ts';
 
 export type { RunnerListSource, RunnerScope };
 
@@ -40,6 +41,26 @@ export async function listRunnersPage(
   page: { limit: number; offset: number },
 ) {
   return (await listRunners(deps.db.kysely, source, listFilter(scope), page)).map(presentRunner);
+}
+
+export function runnerStatus(
+  runner: CiRunnerRow,
+  onlineSince = listFilter(undefined).onlineSince,
+): RunnerStatus {
+  if (runner.contacted_at === null) return 'not_connected';
+  if (runner.active !== 1) return 'paused';
+  return runner.contacted_at > onlineSince ? 'online' : 'offline';
+}
+
+/** A page of runner rows with their status, for the administrators' page: one query. */
+export async function listRunnerStatusPage(
+  deps: Deps,
+  scope: RunnerScope | undefined,
+  page: { limit: number; offset: number },
+) {
+  const filter = listFilter(scope);
+  const runners = await listRunners(deps.db.kysely, { kind: 'all' }, filter, page);
+  return runners.map((runner) => ({ runner, status: runnerStatus(runner, filter.onlineSince) }));
 }
 
 export function findRunnerById(deps: Deps, id: number): Promise<CiRunnerRow | undefined> {

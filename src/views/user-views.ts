@@ -4,6 +4,7 @@
 import type { Deps } from '../deps.ts';
 import {
   countUsers,
+  findUserByUsername,
   findUsersByExactUsername,
   listUsers,
   userFullExtras,
@@ -13,6 +14,7 @@ import {
 import { canSeeUserDetails } from '../policies/users.ts';
 import { presentUser, presentUserBasic, presentUserFull, presentUserLogin } from '../presenters/user.ts';
 import type { UserRow } from '../db/types.ts';
+import { notFound } from '../errors.ts';
 
 /** The full (administrator) form of each user. */
 async function presentUsersFull(deps: Deps, users: UserRow[]) {
@@ -46,6 +48,13 @@ function presentUserList(deps: Deps, viewer: UserRow, users: UserRow[]) {
 export async function loadUserFor(deps: Deps, viewer: UserRow, user: UserRow) {
   if (canSeeUserDetails(viewer)) return loadUserFull(deps, user);
   return presentUser(user, deps.config.externalUrl);
+}
+
+/** Any user by username, blocked ones too (administrators' pages); 404 `User Not Found` otherwise. */
+export async function loadAnyUserByUsernameOr404(deps: Deps, username: string): Promise<UserRow> {
+  const user = await findUserByUsername(deps.db.kysely, username);
+  if (!user) throw notFound('User');
+  return user;
 }
 
 export function countUserList(deps: Deps, filter: UserListFilter): Promise<number> {

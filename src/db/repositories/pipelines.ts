@@ -232,3 +232,12 @@ export function findLatestPipelineFor(
     .limit(1)
     .executeTakeFirst();
 }
+
+/** How many builds the instance has: the kept per-project counts summed (one row per project with CI). */
+export async function countAllBuilds(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('ci_list_counts')
+    .select((eb) => eb.fn.sum<number | string | null>('builds').as('builds'))
+    .executeTakeFirst();
+  return Number(row?.builds ?? 0);
+}

@@ -26,3 +26,12 @@ export async function lockSettings(trx: Executor, dialect: Dialect): Promise<voi
   if (dialect === 'postgres')
     await sql`select pg_advisory_xact_lock(hashtext('labrador settings'))`.execute(trx);
 }
+
+/** Stores `value` under the key, replacing any value it had. */
+export async function replaceSetting(db: Executor, key: string, value: string): Promise<void> {
+  await db
+    .insertInto('settings')
+    .values({ key, value })
+    .onConflict((conflict) => conflict.column('key').doUpdateSet({ value }))
+    .execute();
+}

@@ -53,6 +53,7 @@ export function Layout(props: {
                 <a href="/projects/new">New project</a>
                 <a href={`/${ctx.viewer.username}`}>{ctx.viewer.username}</a>
                 <a href="/profile">Profile</a>
+                {ctx.viewer.admin ? <a href="/admin">Admin area</a> : null}
                 <form method="post" action="/users/sign_out">
                   <Csrf ctx={ctx} />
                   <button type="submit" class="link">

@@ -19,7 +19,7 @@ export function TimeAgo(props: { at: string }) {
   return <time dateTime={props.at}>{props.at.slice(0, 16).replace('T', ' ')} UTC</time>;
 }
 
-function ProjectList(props: { projects: ProjectSummary[]; empty: string }) {
+export function ProjectList(props: { projects: ProjectSummary[]; empty: string }) {
   if (props.projects.length === 0) return <p class="muted">{props.empty}</p>;
   return (
     <ul class="list" aria-label="Projects">

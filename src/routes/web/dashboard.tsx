@@ -2,7 +2,7 @@
 // queries, presenters and group policy as the API.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
-import { optionalInteger, optionalString, requestParams } from '../../http/params.ts';
+import { optionalString, requestParams } from '../../http/params.ts';
 import { loadGroup } from '../../http/loaders.ts';
 import { findUserNamespaceOf } from '../../views/namespace-views.ts';
 import {
@@ -10,7 +10,7 @@ import {
   loadUserByUsernameOr404,
   type ProjectListPageQuery,
 } from '../../views/project-list-pages.ts';
-import { notFound, paramInvalid } from '../../errors.ts';
+import { notFound } from '../../errors.ts';
 import {
   DashboardPage,
   EXPLORE_SORTS,
@@ -21,14 +21,7 @@ import {
 } from '../../presenters/html/projects.tsx';
 import { pageContext } from './web-session.ts';
 import { hiddenAsks, redirectToSignIn, sendPage } from './render.ts';
-
-const MAX_PAGE = 10_000;
-
-function pageNumber(request: FastifyRequest): number {
-  const page = optionalInteger(requestParams(request), 'page') ?? 1;
-  if (page < 1 || page > MAX_PAGE) throw paramInvalid('page');
-  return page;
-}
+import { pageNumber } from './paging.ts';
 
 export function registerDashboard(web: FastifyInstance, deps: Deps): void {
   const explore = async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {

@@ -15,6 +15,7 @@ import { registerProjectPages } from './project-pages.tsx';
 import { registerIssuePages } from './issue-pages.tsx';
 import { registerMergeRequestPages } from './merge-request-pages.tsx';
 import { registerProfile } from './profile.tsx';
+import { registerAdminArea } from './admin/admin-area.ts';
 import { securityHeaders } from './security-headers.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -90,5 +91,6 @@ export function registerWeb(app: FastifyInstance, deps: Deps): void {
     registerProjectPages(web, deps);
     registerIssuePages(web, deps);
     registerMergeRequestPages(web, deps);
+    registerAdminArea(web, deps);
   });
 }

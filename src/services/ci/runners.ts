@@ -19,7 +19,7 @@ import {
   unassignRunner,
   updateRunner,
 } from '../../db/repositories/runners.ts';
-import { findSetting, insertSettingIfAbsent } from '../../db/repositories/settings.ts';
+import { findSetting, insertSettingIfAbsent, replaceSetting } from '../../db/repositories/settings.ts';
 import { isRegistrationToken, disableRunnerRefusal } from '../../policies/ci.ts';
 import type { CiRunnerChanges, CiRunnerRow } from '../../db/types.ts';
 
@@ -36,6 +36,24 @@ export async function runnerRegistrationToken(deps: Deps): Promise<string> {
     (await findSetting(db, REGISTRATION_TOKEN_KEY)) ??
     insertSettingIfAbsent(db, REGISTRATION_TOKEN_KEY, friendlyToken())
   );
+}
+
+/** Whether the shared registration token is fixed by LABRADOR_RUNNER_TOKEN (then it cannot be reset). */
+export function runnerRegistrationTokenFixed(deps: Deps): boolean {
+  return Boolean(deps.config.runnerToken);
+}
+
+/**
+ * Replaces the shared registration token (GitLab's "Reset runners registration token"): runners already
+ * registered keep working, new registrations need the new token. Refused while the token is fixed.
+ */
+export async function resetRunnerRegistrationToken(deps: Deps): Promise<string> {
+  if (runnerRegistrationTokenFixed(deps)) {
+    throw conflict('The registration token is set by LABRADOR_RUNNER_TOKEN and cannot be reset here');
+  }
+  const token = friendlyToken();
+  await replaceSetting(deps.db.kysely, REGISTRATION_TOKEN_KEY, token);
+  return token;
 }
 
 /** What a runner says about itself (`info` of its requests). */

@@ -55,6 +55,8 @@ ul.list > li:first-child { border-top: 0; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 6px 10px; border-bottom: 1px solid var(--line); vertical-align: top; }
 .table-wrap { overflow-x: auto; }
+form.inline { display: inline-block; margin: 0 4px 4px 0; }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; } dl.facts dd { margin: 0; }
 code, pre, .mono { font-family: var(--mono); font-size: 13px; }
 pre { overflow-x: auto; background: var(--soft); padding: 8px; border: 1px solid var(--line); border-radius: 4px; }
 .clone { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 8px 0; }
