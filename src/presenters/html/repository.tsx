@@ -5,9 +5,10 @@ import type { ComponentChildren } from 'preact';
 import type { TreeEntry } from '../../git/trees.ts';
 import type { Commit } from '../../git/commits.ts';
 import type { FileDiff } from '../../git/diffs.ts';
-import { Layout, type PageContext } from './layout.tsx';
+import { Layout, type Flash, type PageContext } from './layout.tsx';
 import { TimeAgo, visibilityName } from './projects.tsx';
 import { RawHtml, RawSpan, type TrustedHtml } from './raw-html.tsx';
+import { PipelineStatusLink } from './ci-status.tsx';
 
 export interface ProjectHead {
   name: string;
@@ -23,7 +24,7 @@ export interface ProjectHead {
   default_branch: string;
 }
 
-export type ProjectTab = 'files' | 'commits' | 'branches' | 'tags';
+export type ProjectTab = 'files' | 'commits' | 'branches' | 'tags' | 'pipelines' | 'builds';
 
 const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
 
@@ -41,11 +42,12 @@ function commitTitle(message: string): string {
   return message.split('\n', 1)[0];
 }
 
-function ProjectFrame(props: {
+export function ProjectFrame(props: {
   ctx: PageContext;
   project: ProjectHead;
   title: string;
   tab: ProjectTab;
+  flash?: Flash | null;
   children: ComponentChildren;
 }) {
   const { project } = props;
@@ -58,7 +60,7 @@ function ProjectFrame(props: {
     </li>
   );
   return (
-    <Layout ctx={props.ctx} title={props.title}>
+    <Layout ctx={props.ctx} title={props.title} flash={props.flash}>
       <p class="muted">
         <a href={base}>{project.name_with_namespace}</a>
       </p>
@@ -68,6 +70,8 @@ function ProjectFrame(props: {
           {tab('commits', refUrl(project, 'commits', project.default_branch), 'Commits')}
           {tab('branches', `${base}/branches`, 'Branches')}
           {tab('tags', `${base}/tags`, 'Tags')}
+          {tab('pipelines', `${base}/pipelines`, 'Pipelines')}
+          {tab('builds', `${base}/builds`, 'Builds')}
         </ul>
       </nav>
       {props.children}
@@ -523,6 +527,8 @@ export function CommitPage(props: {
   commit: Commit;
   diffs: DiffFile[];
   overflow: boolean;
+  /** The commit's newest pipeline, when it has one. */
+  pipeline?: { id: number; status: string } | null;
 }) {
   const { project, commit } = props;
   const base = `/${project.path_with_namespace}/commit/${commit.id}`;
@@ -550,6 +556,11 @@ export function CommitPage(props: {
         {commit.authorName} &lt;{commit.authorEmail}&gt; authored{' '}
         <TimeAgo at={new Date(commit.authoredDate).toISOString()} />
       </p>
+      {props.pipeline ? (
+        <p>
+          <PipelineStatusLink project={project} pipeline={props.pipeline} />
+        </p>
+      ) : null}
       {commit.message.includes('\n') && commit.message.trim().includes('\n') ? (
         <pre>{commit.message.trim()}</pre>
       ) : null}
@@ -605,6 +616,8 @@ export function RefsPage(props: {
   project: ProjectHead;
   kind: 'branches' | 'tags';
   refs: Array<{ name: string; commit: { id: string; message: string; authored_date: string } }>;
+  /** The newest pipeline of each ref that has one, by name. */
+  pipelines?: Map<string, { id: number; status: string }>;
 }) {
   const { project } = props;
   const title = props.kind === 'branches' ? 'Branches' : 'Tags';
@@ -637,6 +650,12 @@ export function RefsPage(props: {
                 {commitTitle(ref.commit.message)} ·{' '}
                 <TimeAgo at={new Date(ref.commit.authored_date).toISOString()} />
               </span>
+              {props.pipelines?.has(ref.name) ? (
+                <>
+                  {' '}
+                  <PipelineStatusLink project={project} pipeline={props.pipelines.get(ref.name)!} />
+                </>
+              ) : null}
             </li>
           ))}
         </ul>

@@ -12,6 +12,7 @@ import { redirectToSignIn, sendPage } from './render.ts';
 import { registerSignIn } from './sign-in.tsx';
 import { registerDashboard } from './dashboard.tsx';
 import { registerProjectPages } from './project-pages.tsx';
+import { registerCiPages } from './ci-pages.tsx';
 import { registerProfile } from './profile.tsx';
 import { securityHeaders } from './security-headers.ts';
 
@@ -86,5 +87,6 @@ export function registerWeb(app: FastifyInstance, deps: Deps): void {
     registerProfile(web, deps);
     registerDashboard(web, deps);
     registerProjectPages(web, deps);
+    registerCiPages(web, deps);
   });
 }
