@@ -207,3 +207,77 @@ export async function removeArtifacts(dataDir: string, build: ArtifactsOwner): P
 export async function removeProjectArtifacts(dataDir: string, projectId: number): Promise<void> {
   await removeProjectFromMonths(artifactsRoot(dataDir), projectId);
 }
+
+/** One entry of an archive as its metadata lists it (paths as UTF-8; directories end with `/`). */
+export interface ArtifactsEntry {
+  path: string;
+  size: number;
+}
+
+/** Metadata larger than this is not read (a listing of millions of entries is no page to show). */
+const METADATA_MAX_BYTES = 32 * 1024 * 1024;
+
+/** The archive's entries from its metadata.gz, in its (byte) order; undefined when there is none. */
+export async function readArtifactsEntries(
+  dataDir: string,
+  build: ArtifactsOwner,
+): Promise<ArtifactsEntry[] | undefined> {
+  let packed: Buffer;
+  try {
+    packed = await fsp.readFile(path.join(artifactsDir(dataDir, build), METADATA_FILE));
+  } catch {
+    return undefined;
+  }
+  const data = zlib.gunzipSync(packed, { maxOutputLength: METADATA_MAX_BYTES });
+  const strings: Buffer[] = [];
+  for (let at = 0; at + 4 <= data.length;) {
+    const length = data.readUInt32BE(at);
+    strings.push(data.subarray(at + 4, at + 4 + length));
+    at += 4 + length;
+  }
+  const entries: ArtifactsEntry[] = [];
+  // After the version line and the errors object: path, then its JSON, for every entry.
+  for (let i = 2; i + 1 < strings.length; i += 2) {
+    const details = JSON.parse(strings[i + 1]!.toString('utf8')) as ZipEntryMetadata;
+    entries.push({ path: strings[i]!.toString('utf8'), size: details.size ?? 0 });
+  }
+  return entries;
+}
+
+/**
+ * One file of the archive, streamed out of it (only its own bytes are read); undefined when the archive
+ * has no file of that path. The path is compared as the UTF-8 bytes it names.
+ */
+export async function openArtifactsEntry(
+  archive: string,
+  name: string,
+): Promise<{ size: number; stream: Readable } | undefined> {
+  const wanted = Buffer.from(name, 'utf8');
+  return new Promise((resolve, reject) => {
+    zipReader().open(archive, { lazyEntries: true, decodeStrings: false }, (error, zip) => {
+      if (error || !zip) return reject(error ?? new Error('not a zip archive'));
+      let found = false;
+      zip.on('entry', (entry: yauzl.Entry) => {
+        if (!(entry.fileName as unknown as Buffer).equals(wanted)) return zip.readEntry();
+        found = true;
+        zip.openReadStream(entry, (streamError, stream) => {
+          if (streamError || !stream) {
+            zip.close();
+            return reject(streamError ?? new Error('unreadable entry'));
+          }
+          stream.on('end', () => zip.close());
+          stream.on('error', () => zip.close());
+          resolve({ size: entry.uncompressedSize, stream });
+        });
+      });
+      zip.on('end', () => {
+        if (!found) {
+          zip.close();
+          resolve(undefined);
+        }
+      });
+      zip.on('error', reject);
+      zip.readEntry();
+    });
+  });
+}

@@ -91,6 +91,23 @@ export async function appendTrace(
   return traceLength(file);
 }
 
+/** Up to `maxBytes` of the trace from byte `start` (fewer at its end; none past it). */
+export async function readTraceRange(file: string, start: number, maxBytes: number): Promise<Buffer> {
+  let handle: fsp.FileHandle;
+  try {
+    handle = await fsp.open(file, 'r');
+  } catch {
+    return Buffer.alloc(0);
+  }
+  try {
+    const buffer = Buffer.alloc(maxBytes);
+    const { bytesRead } = await handle.read(buffer, 0, maxBytes, start);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
 export function readTraceStream(file: string): fs.ReadStream {
   return fs.createReadStream(file);
 }

@@ -35,7 +35,11 @@ interface PageWindow {
 }
 
 /** Commits by id from the project's repository; none when it has no repository (or git fails). */
-async function commitsOf(deps: Deps, record: ProjectRecord, shas: string[]): Promise<Map<string, Commit>> {
+export async function commitsOf(
+  deps: Deps,
+  record: ProjectRecord,
+  shas: string[],
+): Promise<Map<string, Commit>> {
   const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
   if (shas.length === 0 || !(await repositoryExists(repoPath))) return new Map();
   try {

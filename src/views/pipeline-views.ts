@@ -22,7 +22,8 @@ interface PageWindow {
   limit: number;
 }
 
-export type PipelineScope = 'running' | 'branches' | 'tags';
+/** The API's scopes, and the pages' `pending` and `finished` tabs (GitLab's builds page had those). */
+export type PipelineScope = 'running' | 'pending' | 'finished' | 'branches' | 'tags';
 
 export async function listPipelinesOf(deps: Deps, pipelines: CiPipelineRow[]) {
   const users = await usersByIds(
@@ -48,7 +49,8 @@ async function namesOf(deps: Deps, record: ProjectRecord, kind: 'heads' | 'tags'
 }
 
 /**
- * GitLab 8.13's PipelinesFinder: `running` (pending or running), `branches` / `tags` (the newest pipeline
+ * GitLab 8.13's PipelinesFinder: `running` (pending or running), `pending`, `finished` (success, failed or
+ * canceled), `branches` / `tags` (the newest pipeline
  * of each existing branch or tag), or every pipeline; optionally of one status. Newest first.
  */
 export async function pipelineList(
@@ -59,6 +61,8 @@ export async function pipelineList(
 ) {
   const filter: PipelineListFilter = { projectId: record.project.id };
   if (scope === 'running') filter.statuses = ['pending', 'running'];
+  if (scope === 'pending') filter.statuses = ['pending'];
+  if (scope === 'finished') filter.statuses = ['success', 'failed', 'canceled'];
   if (scope === 'branches') filter.newestOfRefs = await namesOf(deps, record, 'heads');
   if (scope === 'tags') filter.newestOfRefs = await namesOf(deps, record, 'tags');
   const db = deps.db.kysely;

@@ -361,3 +361,24 @@ export async function clearExpiredArtifacts(db: Executor, id: number, at: string
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
+
+/**
+ * The newest row per name (builds and external statuses) of each of these pipelines, in one read on
+ * (pipeline_id, id): what the pipelines pages draw their stages from.
+ */
+export function latestBuildsOfPipelines(db: Executor, pipelineIds: readonly number[]): Promise<CiBuildRow[]> {
+  if (pipelineIds.length === 0) return Promise.resolve([]);
+  const newest = db
+    .selectFrom('ci_builds')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .where('pipeline_id', 'in', [...pipelineIds])
+    .groupBy(['pipeline_id', 'name']);
+  return db
+    .selectFrom('ci_builds')
+    .selectAll()
+    .where('id', 'in', newest)
+    .orderBy('pipeline_id')
+    .orderBy('stage_idx')
+    .orderBy('id')
+    .execute();
+}

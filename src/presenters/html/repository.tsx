@@ -8,6 +8,7 @@ import type { FileDiff } from '../../git/diffs.ts';
 import { Layout, type Flash, type PageContext } from './layout.tsx';
 import { TimeAgo, visibilityName } from './projects.tsx';
 import { RawHtml, RawSpan, type TrustedHtml } from './raw-html.tsx';
+import { PipelineStatusLink } from './ci-status.tsx';
 
 export interface ProjectHead {
   name: string;
@@ -26,7 +27,16 @@ export interface ProjectHead {
 }
 
 export type ProjectTab =
-  'files' | 'commits' | 'branches' | 'tags' | 'issues' | 'merge_requests' | 'labels' | 'milestones';
+  | 'files'
+  | 'commits'
+  | 'branches'
+  | 'tags'
+  | 'issues'
+  | 'merge_requests'
+  | 'labels'
+  | 'milestones'
+  | 'pipelines'
+  | 'builds';
 
 const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
 
@@ -81,6 +91,8 @@ export function ProjectFrame(props: {
           {project.merge_requests_enabled
             ? tab('merge_requests', `${base}/merge_requests`, 'Merge Requests')
             : null}
+          {tab('pipelines', `${base}/pipelines`, 'Pipelines')}
+          {tab('builds', `${base}/builds`, 'Builds')}
         </ul>
       </nav>
       {props.children}
@@ -592,6 +604,8 @@ export function CommitPage(props: {
   commit: Commit;
   diffs: DiffFile[];
   overflow: boolean;
+  /** The commit's newest pipeline, when it has one. */
+  pipeline?: { id: number; status: string } | null;
 }) {
   const { project, commit } = props;
   const base = `/${project.path_with_namespace}/commit/${commit.id}`;
@@ -617,6 +631,11 @@ export function CommitPage(props: {
         {commit.authorName} &lt;{commit.authorEmail}&gt; authored{' '}
         <TimeAgo at={new Date(commit.authoredDate).toISOString()} />
       </p>
+      {props.pipeline ? (
+        <p>
+          <PipelineStatusLink project={project} pipeline={props.pipeline} />
+        </p>
+      ) : null}
       {commit.message.includes('\n') && commit.message.trim().includes('\n') ? (
         <pre>{commit.message.trim()}</pre>
       ) : null}
@@ -634,6 +653,8 @@ export function RefsPage(props: {
   project: ProjectHead;
   kind: 'branches' | 'tags';
   refs: Array<{ name: string; commit: { id: string; message: string; authored_date: string } }>;
+  /** The newest pipeline of each ref that has one, by name. */
+  pipelines?: Map<string, { id: number; status: string }>;
 }) {
   const { project } = props;
   const title = props.kind === 'branches' ? 'Branches' : 'Tags';
@@ -666,6 +687,12 @@ export function RefsPage(props: {
                 {commitTitle(ref.commit.message)} ·{' '}
                 <TimeAgo at={new Date(ref.commit.authored_date).toISOString()} />
               </span>
+              {props.pipelines?.has(ref.name) ? (
+                <>
+                  {' '}
+                  <PipelineStatusLink project={project} pipeline={props.pipelines.get(ref.name)!} />
+                </>
+              ) : null}
             </li>
           ))}
         </ul>

@@ -4,6 +4,8 @@ import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { STYLESHEET } from './assets/stylesheet.ts';
 import { COPY_SCRIPT } from './assets/copy-button.ts';
+import { BUILD_TRACE_SCRIPT } from './assets/build-trace.ts';
+import { CI_STYLESHEET } from './assets/ci-stylesheet.ts';
 
 interface Asset {
   url: string;
@@ -18,8 +20,8 @@ function asset(name: string, extension: string, type: string, text: string): Ass
 }
 
 export const ASSETS = {
-  stylesheet: asset('application', 'css', 'text/css; charset=utf-8', STYLESHEET),
-  script: asset('application', 'js', 'text/javascript; charset=utf-8', COPY_SCRIPT),
+  stylesheet: asset('application', 'css', 'text/css; charset=utf-8', STYLESHEET + CI_STYLESHEET),
+  script: asset('application', 'js', 'text/javascript; charset=utf-8', COPY_SCRIPT + BUILD_TRACE_SCRIPT),
 };
 
 export function registerAssets(app: FastifyInstance): void {

@@ -14,6 +14,7 @@ import { registerDashboard } from './dashboard.tsx';
 import { registerProjectPages } from './project-pages.tsx';
 import { registerIssuePages } from './issue-pages.tsx';
 import { registerMergeRequestPages } from './merge-request-pages.tsx';
+import { registerCiPages } from './ci-pages.tsx';
 import { registerProfile } from './profile.tsx';
 import { registerAdminArea } from './admin/admin-area.ts';
 import { securityHeaders } from './security-headers.ts';
@@ -91,6 +92,7 @@ export function registerWeb(app: FastifyInstance, deps: Deps): void {
     registerProjectPages(web, deps);
     registerIssuePages(web, deps);
     registerMergeRequestPages(web, deps);
+    registerCiPages(web, deps);
     registerAdminArea(web, deps);
   });
 }

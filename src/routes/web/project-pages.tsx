@@ -7,6 +7,8 @@ import { loadProject, type LoadedProject } from '../../http/loaders.ts';
 import { optionalInteger, optionalString, requestParams } from '../../http/params.ts';
 import { notFound, paramInvalid } from '../../errors.ts';
 import { loadProjectWithAccess } from '../../views/project-views.ts';
+import { newestPipelineOfCommit, newestPipelinesOfRefs } from '../../views/ci-page-views.ts';
+import { canReadPipelines } from '../../policies/ci.ts';
 import { branchList } from '../../views/branch-views.ts';
 import { projectTags } from '../../views/tag-views.ts';
 import {
@@ -64,10 +66,10 @@ function extensionOf(path: string): string {
 }
 
 /** A raw file is never a page of ours: sandboxed, never sniffed, and downloaded when a browser would render it. */
-const RAW_CSP = "sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'";
+export const RAW_CSP = "sandbox; default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'";
 const RENDERED_BY_BROWSERS = new Set(['html', 'htm', 'xhtml', 'svg', 'svgz', 'xml', 'xsl', 'xslt', 'pdf']);
 
-function contentDisposition(kind: 'inline' | 'attachment', filename: string): string {
+export function contentDisposition(kind: 'inline' | 'attachment', filename: string): string {
   const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }
@@ -281,6 +283,9 @@ export function registerProjectPages(web: FastifyInstance, deps: Deps): void {
     }
     const [project, found] = await Promise.all([head(loaded), commitWithDiff(deps, loaded, sha)]);
     if (!found) throw notFound('Commit');
+    const pipeline = canReadPipelines(loaded.access, loaded.project)
+      ? await newestPipelineOfCommit(deps, loaded, found.commit.id)
+      : undefined;
     return sendPage(
       reply,
       <CommitPage
@@ -289,6 +294,7 @@ export function registerProjectPages(web: FastifyInstance, deps: Deps): void {
         commit={found.commit}
         diffs={found.diffs}
         overflow={found.overflow}
+        pipeline={pipeline}
       />,
     );
   });
@@ -296,9 +302,22 @@ export function registerProjectPages(web: FastifyInstance, deps: Deps): void {
   web.get('/:namespace/:project/branches', async (request, reply) => {
     const loaded = await load(request);
     const [project, branches] = await Promise.all([head(loaded), branchList(deps, loaded)]);
+    const pipelines = canReadPipelines(loaded.access, loaded.project)
+      ? await newestPipelinesOfRefs(
+          deps,
+          loaded,
+          branches.map((branch) => branch.name),
+        )
+      : undefined;
     return sendPage(
       reply,
-      <RefsPage ctx={pageContext(deps, request, reply)} project={project} kind="branches" refs={branches} />,
+      <RefsPage
+        ctx={pageContext(deps, request, reply)}
+        project={project}
+        kind="branches"
+        refs={branches}
+        pipelines={pipelines}
+      />,
     );
   });
 

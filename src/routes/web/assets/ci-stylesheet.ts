@@ -1,0 +1,21 @@
+// The CI pages' part of the stylesheet: status badges, stages, actions and the trace with its terminal
+// colours (classes only: the CSP allows no inline style).
+import { traceColourRules } from '../../../presenters/html/ansi.ts';
+
+export const CI_STYLESHEET = `
+.ci-status { display: inline-block; font-size: .85em; padding: 0 8px; border-radius: 10px; border: 1px solid;
+  white-space: nowrap; }
+.ci-success { color: #0d6b35; border-color: #5fb98a; background: #ecf8f0; }
+.ci-failed { color: #a3231b; border-color: #e08a84; background: #fdeeed; }
+.ci-running { color: #1b5fa8; border-color: #7aa7d9; background: #edf4fc; }
+.ci-pending, .ci-created { color: #7a5200; border-color: #d9b66a; background: #fdf6e7; }
+.ci-canceled, .ci-skipped { color: #555; border-color: #bbb; background: #f4f4f4; }
+ul.stages { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 4px 10px; }
+.actions { display: flex; flex-wrap: wrap; gap: 8px; margin: 8px 0 12px; }
+form.inline { display: inline; margin: 0; }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 8px 0; }
+dl.facts dt { font-weight: 600; } dl.facts dd { margin: 0; }
+pre.trace { background: #181818; color: #ddd; border-color: #333; white-space: pre-wrap; overflow-wrap: anywhere;
+  min-height: 3em; max-width: 100%; }
+${traceColourRules()}
+`;
