@@ -5,7 +5,7 @@ import type { ComponentChildren } from 'preact';
 import type { TreeEntry } from '../../git/trees.ts';
 import type { Commit } from '../../git/commits.ts';
 import type { FileDiff } from '../../git/diffs.ts';
-import { Layout, type PageContext } from './layout.tsx';
+import { Layout, type Flash, type PageContext } from './layout.tsx';
 import { TimeAgo, visibilityName } from './projects.tsx';
 import { RawHtml, RawSpan, type TrustedHtml } from './raw-html.tsx';
 
@@ -21,9 +21,11 @@ export interface ProjectHead {
   http_url_to_repo: string;
   ssh_url_to_repo: string;
   default_branch: string;
+  /** Whether the viewer may open the project's settings (the route asks the policy). */
+  settings?: boolean;
 }
 
-export type ProjectTab = 'files' | 'commits' | 'branches' | 'tags';
+export type ProjectTab = 'files' | 'commits' | 'branches' | 'tags' | 'settings';
 
 const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
 
@@ -41,11 +43,12 @@ function commitTitle(message: string): string {
   return message.split('\n', 1)[0];
 }
 
-function ProjectFrame(props: {
+export function ProjectFrame(props: {
   ctx: PageContext;
   project: ProjectHead;
   title: string;
   tab: ProjectTab;
+  flash?: Flash | null;
   children: ComponentChildren;
 }) {
   const { project } = props;
@@ -58,7 +61,7 @@ function ProjectFrame(props: {
     </li>
   );
   return (
-    <Layout ctx={props.ctx} title={props.title}>
+    <Layout ctx={props.ctx} title={props.title} flash={props.flash}>
       <p class="muted">
         <a href={base}>{project.name_with_namespace}</a>
       </p>
@@ -68,6 +71,7 @@ function ProjectFrame(props: {
           {tab('commits', refUrl(project, 'commits', project.default_branch), 'Commits')}
           {tab('branches', `${base}/branches`, 'Branches')}
           {tab('tags', `${base}/tags`, 'Tags')}
+          {project.settings ? tab('settings', `${base}/edit`, 'Settings') : null}
         </ul>
       </nav>
       {props.children}

@@ -13,6 +13,7 @@ import { registerSignIn } from './sign-in.tsx';
 import { registerDashboard } from './dashboard.tsx';
 import { registerProjectPages } from './project-pages.tsx';
 import { registerProfile } from './profile.tsx';
+import { registerProjectSettings } from './project-settings/index.ts';
 import { securityHeaders } from './security-headers.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -86,5 +87,6 @@ export function registerWeb(app: FastifyInstance, deps: Deps): void {
     registerProfile(web, deps);
     registerDashboard(web, deps);
     registerProjectPages(web, deps);
+    registerProjectSettings(web, deps);
   });
 }

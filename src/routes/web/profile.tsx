@@ -29,21 +29,7 @@ import {
 import type { UserRow } from '../../db/types.ts';
 import { pageContext } from './web-session.ts';
 import { sendPage } from './render.ts';
-
-/** One line from any of the API's error bodies (`{"message": …}`, `{"error": …}`, field → messages). */
-function errorText(error: ApiError): string {
-  const body = error.body ?? {};
-  const value = body.message ?? body.error;
-  if (typeof value === 'string') return value.replace(/^\d{3} /, '');
-  if (value && typeof value === 'object') {
-    return Object.entries(value as Record<string, unknown>)
-      .map(
-        ([field, messages]) => `${field} ${Array.isArray(messages) ? messages.join(', ') : String(messages)}`,
-      )
-      .join('; ');
-  }
-  return 'The change was refused.';
-}
+import { attempt, errorText } from './form-errors.ts';
 
 const DONE: Record<string, string> = {
   profile: 'Profile was successfully updated.',
@@ -63,19 +49,6 @@ function noticeOf(request: FastifyRequest): Flash | null {
 function viewerOf(request: FastifyRequest): UserRow {
   if (!request.viewer) throw unauthorized();
   return request.viewer;
-}
-
-/** Runs a service call; an ApiError becomes the form again with its text (422). */
-async function attempt<T>(
-  work: () => Promise<T>,
-  again: (flash: Flash) => FastifyReply,
-): Promise<{ ok: true; value: T } | { ok: false; reply: FastifyReply }> {
-  try {
-    return { ok: true, value: await work() };
-  } catch (error) {
-    if (!(error instanceof ApiError) || error.status >= 500) throw error;
-    return { ok: false, reply: again({ kind: 'alert', text: errorText(error) }) };
-  }
 }
 
 export function registerProfile(web: FastifyInstance, deps: Deps): void {

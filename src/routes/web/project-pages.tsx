@@ -7,6 +7,7 @@ import { loadProject, type LoadedProject } from '../../http/loaders.ts';
 import { optionalInteger, optionalString, requestParams } from '../../http/params.ts';
 import { notFound, paramInvalid } from '../../errors.ts';
 import { loadProjectWithAccess } from '../../views/project-views.ts';
+import { canAdminProject } from '../../policies/access.ts';
 import { branchList } from '../../views/branch-views.ts';
 import { projectTags } from '../../views/tag-views.ts';
 import {
@@ -78,8 +79,10 @@ export function registerProjectPages(web: FastifyInstance, deps: Deps): void {
     const params = request.params as ProjectParams;
     return hiddenAsks(request, () => loadProject(deps, request, `${params.namespace}/${params.project}`));
   };
-  const head = async (loaded: LoadedProject): Promise<ProjectHead> =>
-    loadProjectWithAccess(deps, loaded, loaded.access);
+  const head = async (loaded: LoadedProject): Promise<ProjectHead> => ({
+    ...(await loadProjectWithAccess(deps, loaded, loaded.access)),
+    settings: canAdminProject(loaded.access),
+  });
   const point = async (loaded: LoadedProject, request: FastifyRequest): Promise<RefPoint> => {
     const rest = (request.params as ProjectParams)['*'] ?? '';
     const found = await resolveRefPath(deps, loaded, rest);
