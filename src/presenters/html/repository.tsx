@@ -24,6 +24,8 @@ export interface ProjectHead {
   default_branch: string;
   issues_enabled: boolean;
   merge_requests_enabled: boolean;
+  /** Whether the viewer may open the project's settings (the route asks the policy). */
+  settings?: boolean;
 }
 
 export type ProjectTab =
@@ -36,7 +38,8 @@ export type ProjectTab =
   | 'labels'
   | 'milestones'
   | 'pipelines'
-  | 'builds';
+  | 'builds'
+  | 'settings';
 
 const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
 
@@ -93,6 +96,7 @@ export function ProjectFrame(props: {
             : null}
           {tab('pipelines', `${base}/pipelines`, 'Pipelines')}
           {tab('builds', `${base}/builds`, 'Builds')}
+          {project.settings ? tab('settings', `${base}/edit`, 'Settings') : null}
         </ul>
       </nav>
       {props.children}

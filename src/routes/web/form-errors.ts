@@ -35,13 +35,13 @@ export function isFormRefusal(error: unknown): error is ApiError {
 /** Runs a service call; an ApiError below 500 becomes the form again with its text. */
 export async function attempt<T>(
   work: () => Promise<T>,
-  again: (flash: Flash) => FastifyReply,
+  again: (flash: Flash) => FastifyReply | Promise<FastifyReply>,
 ): Promise<{ ok: true; value: T } | { ok: false; reply: FastifyReply }> {
   try {
     return { ok: true, value: await work() };
   } catch (error) {
     if (!(error instanceof ApiError) || error.status >= 500) throw error;
-    return { ok: false, reply: again({ kind: 'alert', text: errorText(error) }) };
+    return { ok: false, reply: await again({ kind: 'alert', text: errorText(error) }) };
   }
 }
 

@@ -17,6 +17,7 @@ import { registerMergeRequestPages } from './merge-request-pages.tsx';
 import { registerCiPages } from './ci-pages.tsx';
 import { registerProfile } from './profile.tsx';
 import { registerAdminArea } from './admin/admin-area.ts';
+import { registerProjectSettings } from './project-settings/index.ts';
 import { securityHeaders } from './security-headers.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -94,5 +95,6 @@ export function registerWeb(app: FastifyInstance, deps: Deps): void {
     registerMergeRequestPages(web, deps);
     registerCiPages(web, deps);
     registerAdminArea(web, deps);
+    registerProjectSettings(web, deps);
   });
 }

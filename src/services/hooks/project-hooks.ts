@@ -9,9 +9,15 @@ import {
   updateProjectHook as updateProjectHookRow,
 } from '../../db/repositories/project-hooks.ts';
 import { deleteDeliveriesOfHook } from '../../db/repositories/hook-deliveries.ts';
-import { ApiError } from '../../errors.ts';
+import { ApiError, apiError } from '../../errors.ts';
+import { changedFiles, commitsBetween } from '../../git/commits.ts';
+import { findBranch } from '../../git/refs.ts';
+import { repositoryPath } from '../../git/repository.ts';
+import { presentPushPayload } from '../../presenters/push-payload.ts';
+import { BLANK_SHA } from '../../domain/types.ts';
+import { enqueueDelivery } from './hook-outbox.ts';
 import { validHookUrl } from './hook-url.ts';
-import type { ProjectHookRow } from '../../db/types.ts';
+import type { ProjectHookRow, ProjectRecord, UserRow } from '../../db/types.ts';
 
 export interface ProjectHookAttributes {
   push_events?: boolean;
@@ -106,4 +112,41 @@ export async function destroyProjectHook(
     await deleteProjectHook(trx, projectId, hook.id);
     return hook;
   });
+}
+
+/** GitLab's sample push (Gitlab::DataBuilder::Push.build_sample): the default branch's newest commits. */
+const SAMPLE_COMMITS = 3;
+
+/**
+ * The hook page's Test button (8.13's TestHookService): a push event of the default branch's last commits,
+ * queued for this hook only whatever its switches; its answer lands in the delivery log. A project without
+ * commits has nothing to send (422, 8.13's "Ensure the project has commits").
+ */
+export async function testProjectHook(
+  deps: Deps,
+  record: ProjectRecord,
+  hook: ProjectHookRow,
+  user: UserRow,
+) {
+  const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
+  const branchName = record.project.default_branch ?? 'master';
+  const branch = await findBranch(repoPath, branchName).catch(() => undefined);
+  if (!branch) throw apiError(422, 'Hook execution failed. Ensure the project has commits.');
+  const { commits } = await commitsBetween(repoPath, null, branch.commit.id, SAMPLE_COMMITS);
+  const payload = presentPushPayload({
+    baseUrl: deps.config.externalUrl,
+    sshBase: deps.config.ssh.cloneUrlBase,
+    record,
+    user,
+    // As build_sample did: from the oldest of the sample commits to the newest.
+    before: commits[0]?.id ?? BLANK_SHA,
+    after: branch.commit.id,
+    ref: `refs/heads/${branchName}`,
+    checkoutSha: branch.commit.id,
+    message: null,
+    commits,
+    files: await changedFiles(repoPath, commits),
+    totalCommitsCount: commits.length,
+  });
+  return enqueueDelivery(deps.db.kysely, 'project', hook.id, 'Push Hook', JSON.stringify(payload));
 }
