@@ -120,7 +120,7 @@ describe('pages: merge requests', () => {
     assert.match(commits.text, /Write a\.txt on feature-a/);
     const diffs = await web.get(`${base}/merge_requests/${iid}/diffs`);
     assert.equal(diffs.status, 200);
-    assert.match(diffs.text, /1 changed files with 1 additions and 0 deletions/);
+    assert.match(diffs.text, /1 changed file with 1 addition and 0 deletions/);
     assert.match(diffs.text, /\+alpha &lt;line>/);
 
     const masterBefore = await sha('refs/heads/master');

@@ -147,13 +147,14 @@ describe('statements and git processes per repository page', () => {
       assert.equal(b.queries, a.queries, name);
       found[name] = { queries: b.queries, git: b.git.length };
     }
-    // Statements: the session, the project, the viewer's access. git: one `cat-file --batch-command` for
-    // every object a page reads (refs come from the ref files), plus `diff-tree` for a commit's diff.
+    // Statements: the session, the project, the viewer's access (and a commit's newest pipeline). git: one
+    // `cat-file --batch-command` for every object a page reads (refs come from the ref files), plus
+    // `diff-tree` for a commit's diff.
     assert.deepEqual(found, {
       project: { queries: 3, git: 1 },
       tree: { queries: 3, git: 1 },
       blob: { queries: 3, git: 1 },
-      commit: { queries: 3, git: 2 },
+      commit: { queries: 4, git: 2 },
     });
   });
 });

@@ -92,7 +92,7 @@ describe('pages: project settings', () => {
       'project[merge_requests_enabled]': '1',
     });
     assert.equal(bad.status, 422);
-    assert.match(bad.text, /path can contain only letters/);
+    assert.match(bad.text, /Path can contain only letters/);
     assert.match(bad.text, /value="-bad path"/);
     assert.equal((await api('')).body.path, 'settled');
     // Back to private with the switches on, for the other tests.
