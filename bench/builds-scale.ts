@@ -56,7 +56,7 @@ async function makeProject(name: string): Promise<{ id: number; sha: string }> {
     updated_at: at,
   });
   const repo = repositoryPath(dataDir, namespace.path, name);
-  await initBareRepository(repo);
+  await initBareRepository(dataDir, repo);
   const blob = (await git(['hash-object', '-w', '--stdin'], { cwd: repo, input: 'bench\n' })).trim();
   const tree = (await git(['mktree'], { cwd: repo, input: `100644 blob ${blob}\tREADME\n` })).trim();
   const env = {

@@ -62,7 +62,18 @@ export async function startGitServer(dataDir, repos, env = {}) {
   fs.rmSync(dataDir, { recursive: true, force: true });
   const server = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(root, 'bench/git-server.ts'), dataDir, String(port), ...repos],
+    [
+      // BENCH_SERVER_PROF=<dir>: a CPU profile of the server (NODE_OPTIONS may not carry --cpu-prof).
+      ...(process.env.BENCH_SERVER_PROF
+        ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SERVER_PROF}`]
+        : []),
+      '--import',
+      'tsx',
+      path.join(root, 'bench/git-server.ts'),
+      dataDir,
+      String(port),
+      ...repos,
+    ],
     { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } },
   );
   await new Promise((resolve, reject) => {

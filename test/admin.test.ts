@@ -199,7 +199,7 @@ describe('admin CLI: check', () => {
     const lost = repositoryPath(t.config.dataDir, 'root', 'lost');
     fs.renameSync(lost, `${t.config.dataDir}/lost-elsewhere.git`);
     const stray = repositoryPath(t.config.dataDir, 'nobody', 'stray');
-    await initBareRepository(stray);
+    await initBareRepository(t.config.dataDir, stray);
 
     const result = await admin(t, 'check');
     assert.equal(result.code, 1);

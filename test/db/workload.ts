@@ -559,7 +559,7 @@ export const workload: WorkloadStep[] = [
       const deps = ctx.t.server.deps;
       const dataDir = ctx.t.config.dataDir;
       // A foreign repository refuses the create; a crashed create's leftover is replaced.
-      await initBareRepository(repositoryPath(dataDir, 'root', 'wl-foreign'));
+      await initBareRepository(dataDir, repositoryPath(dataDir, 'root', 'wl-foreign'));
       await expect(ctx, 400, 'POST', '/api/v3/projects', { body: { name: 'wl-foreign' } });
       const leftover = repositoryPath(dataDir, 'root', 'wl-leftover');
       const reservation = await reserveRepository(deps, leftover);

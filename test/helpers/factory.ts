@@ -126,7 +126,7 @@ export async function createProject(t: TestApp, options: ProjectOptions): Promis
   });
   if (namespace.type !== 'Group') await addProjectMember(t, project.id, options.owner.id, 40);
   const repoPath = repositoryPath(t.config.dataDir, namespace.path, project.path);
-  await initBareRepository(repoPath);
+  await initBareRepository(t.config.dataDir, repoPath);
   if (options.commit) await commitFile(repoPath, 'README.md', `# ${options.path}\n`);
   return {
     ...project,

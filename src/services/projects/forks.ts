@@ -15,7 +15,7 @@ import { canForkProject, type ProjectAccess } from '../../policies/access.ts';
 import {
   cloneBareRepository,
   removeRepository,
-  repositoriesRoot,
+  repositoriesScratch,
   repositoryPath,
 } from '../../git/repository.ts';
 import { REPOSITORY_ON_DISK, RepositoryPathTaken } from '../repository/repository-placement.ts';
@@ -49,8 +49,10 @@ export async function forkProject(
   const before = await taken();
   if (Object.keys(before).length > 0) throw conflict(before);
 
-  const root = repositoriesRoot(deps.config.dataDir);
-  const scratch = path.join(root, '.tmp', `fork-${crypto.randomBytes(8).toString('hex')}.git`);
+  const scratch = path.join(
+    repositoriesScratch(deps.config.dataDir),
+    `fork-${crypto.randomBytes(8).toString('hex')}.git`,
+  );
   const sourceRepo = repositoryPath(deps.config.dataDir, source.namespace.path, project.path);
   try {
     await cloneBareRepository(sourceRepo, scratch);

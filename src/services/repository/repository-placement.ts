@@ -86,7 +86,7 @@ export async function placeRepository(
       await fs.rename(fill.source, target);
     } else {
       await writeCreationMarker(target, token);
-      await initBareRepository(target, fill.defaultBranch);
+      await initBareRepository(deps.config.dataDir, target, fill.defaultBranch);
     }
     await deleteRepositoryCreation(trx, token);
   } catch (error) {

@@ -16,7 +16,7 @@ const ON_DISK = 'There is already a repository with that name on disk';
 /** A repository that belongs to nobody in this database, with one commit on master. */
 async function foreignRepository(t: TestApp, namespacePath: string, projectPath: string): Promise<string> {
   const repo = repositoryPath(t.config.dataDir, namespacePath, projectPath);
-  await initBareRepository(repo);
+  await initBareRepository(t.config.dataDir, repo);
   return commitFile(repo, 'precious.txt', 'not yours\n');
 }
 
