@@ -5,15 +5,16 @@
 import crypto from 'node:crypto';
 import net from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
-import ssh2 from 'ssh2';
-import type { AuthContext, CipherAlgorithm, Connection, ServerChannel, Session } from 'ssh2';
+import type { AuthContext, CipherAlgorithm, Connection, Server, ServerChannel, Session } from 'ssh2';
 import type { Deps } from '../deps.ts';
 import { findSshKeyOwner, type SshKeyOwner } from '../services/users/ssh-keys.ts';
 import type { Worker } from '../workers/worker.ts';
+import { lazy } from '../lib/lazy.ts';
 import { loadHostKeys, type HostKey } from './host-keys.ts';
 import { acceptableGitProtocol, greet, runCommand } from './git-session.ts';
 
-const { Server, utils } = ssh2;
+/** Loaded when the SSH server starts (LABRADOR_SSH_PORT=0 never does): it costs each start. */
+const ssh2 = lazy<typeof import('ssh2')>('ssh2');
 
 const CIPHERS: CipherAlgorithm[] = [
   'aes128-gcm@openssh.com',
@@ -36,7 +37,7 @@ export interface SshServerOptions {
 
 /** The key the client signed with is the stored key, and the signature is good. */
 function verified(ctx: AuthContext & { method: 'publickey' }, owner: SshKeyOwner): boolean {
-  const stored = utils.parseKey(owner.key.key);
+  const stored = ssh2().utils.parseKey(owner.key.key);
   if (stored instanceof Error) return false;
   const storedKey = Array.isArray(stored) ? stored[0] : stored;
   if (!storedKey) return false;
@@ -56,7 +57,7 @@ interface Entry {
 
 class SshServer implements Worker {
   readonly name = 'ssh';
-  private readonly ssh: InstanceType<typeof Server>;
+  private readonly ssh: Server;
   /** Accepts TCP connections (and counts them against the cap) before handing them to the SSH layer. */
   private readonly listener: net.Server;
   /** Open connections by remote address and port (how the SSH layer names them too). */
@@ -68,7 +69,7 @@ class SshServer implements Worker {
     private readonly options: SshServerOptions,
     private readonly log: FastifyBaseLogger,
   ) {
-    this.ssh = new Server(
+    this.ssh = new (ssh2().Server)(
       {
         hostKeys: options.hostKeys.map((key) => key.privateKey),
         ident: 'Labrador',

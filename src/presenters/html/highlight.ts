@@ -1,8 +1,9 @@
 // Source code as HTML lines for blob pages: highlight.js (which escapes the text it marks up) for known
 // languages, chosen by file name like GitLab's Rouge lexers rather than guessed, and plain escaped
 // text otherwise. Results are cached by blob id, since a blob never changes.
-import hljs from 'highlight.js/lib/common';
+import type { HLJSApi } from 'highlight.js';
 import { BoundedMap } from '../../lib/bounded-map.ts';
+import { lazy } from '../../lib/lazy.ts';
 import { trustedHtml, type TrustedHtml } from './raw-html.tsx';
 
 /** Beyond this, a file is shown unhighlighted (GitLab's "too large" blob viewer did the same). */
@@ -10,6 +11,9 @@ const HIGHLIGHT_MAX_BYTES = 512 * 1024;
 const HIGHLIGHT_MAX_LINES = 5000;
 
 const cache = new BoundedMap<string, TrustedHtml[]>(200);
+
+/** Loaded by the first page that shows code: most processes never render one, and it costs each start. */
+const hljs = lazy<HLJSApi>('highlight.js/lib/common');
 
 const BY_NAME: Record<string, string> = {
   Dockerfile: 'dockerfile',
@@ -30,7 +34,7 @@ function languageFor(fileName: string): string | undefined {
   const dot = base.lastIndexOf('.');
   if (dot <= 0) return undefined;
   const extension = base.slice(dot + 1).toLowerCase();
-  return hljs.getLanguage(extension) ? extension : undefined;
+  return hljs().getLanguage(extension) ? extension : undefined;
 }
 
 /**
@@ -74,7 +78,7 @@ export function highlightLines(blobId: string, fileName: string, text: string): 
     body.length <= HIGHLIGHT_MAX_BYTES &&
     body.split('\n', HIGHLIGHT_MAX_LINES + 1).length <= HIGHLIGHT_MAX_LINES;
   if (language && small) {
-    lines = splitHighlightedLines(hljs.highlight(body, { language, ignoreIllegals: true }).value);
+    lines = splitHighlightedLines(hljs().highlight(body, { language, ignoreIllegals: true }).value);
   } else {
     lines = body.split('\n').map(escapeHtml);
   }
@@ -85,6 +89,6 @@ export function highlightLines(blobId: string, fileName: string, text: string): 
 
 /** Highlighted code of a fenced block in Markdown ('' lets markdown-it escape it itself). */
 export function highlightFence(code: string, language: string): string {
-  if (!language || !hljs.getLanguage(language)) return '';
-  return hljs.highlight(code, { language, ignoreIllegals: true }).value;
+  if (!language || !hljs().getLanguage(language)) return '';
+  return hljs().highlight(code, { language, ignoreIllegals: true }).value;
 }

@@ -3,8 +3,9 @@
 // tables and strikethrough built in, task lists as disabled checkboxes, fenced code highlighted.
 // Relative links and images resolve to the same ref (blob and raw URLs), external links get
 // rel="nofollow noreferrer noopener". Cached by blob id and base, since neither changes.
-import MarkdownIt from 'markdown-it';
+import type MarkdownIt from 'markdown-it';
 import { BoundedMap } from '../../lib/bounded-map.ts';
+import { lazy } from '../../lib/lazy.ts';
 import { highlightFence } from './highlight.ts';
 import { trustedHtml, type TrustedHtml } from './raw-html.tsx';
 
@@ -16,7 +17,22 @@ export interface MarkdownBase {
   dir: string;
 }
 
-const md = new MarkdownIt({ html: false, linkify: true, typographer: false, highlight: highlightFence });
+/** Loaded by the first README rendered: most processes never render one, and it costs each start. */
+const loadMarkdownIt = lazy<typeof MarkdownIt>('markdown-it');
+let configured: MarkdownIt | undefined;
+
+function markdownIt(): MarkdownIt {
+  if (configured) return configured;
+  const MarkdownItClass = loadMarkdownIt();
+  configured = new MarkdownItClass({
+    html: false,
+    linkify: true,
+    typographer: false,
+    highlight: highlightFence,
+  });
+  configured.core.ruler.push('labrador_links_and_tasks', linksAndTasks);
+  return configured;
+}
 
 const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
 
@@ -37,7 +53,8 @@ function isRelative(url: string): boolean {
   return url !== '' && !url.startsWith('#') && !url.startsWith('/') && !/^[a-z][a-z0-9+.-]*:/i.test(url);
 }
 
-md.core.ruler.push('labrador_links_and_tasks', (state) => {
+/** Relative links and images resolved to the ref, external links marked, task list items as checkboxes. */
+const linksAndTasks: Parameters<MarkdownIt['core']['ruler']['push']>[1] = (state) => {
   const base = (state.env as { base?: MarkdownBase }).base;
   for (const block of state.tokens) {
     if (block.type !== 'inline' || !block.children) continue;
@@ -95,7 +112,7 @@ md.core.ruler.push('labrador_links_and_tasks', (state) => {
       }
     }
   }
-});
+};
 
 /**
  * An issue's or merge request's description, or a comment, as HTML: the same safe renderer, relative
@@ -109,7 +126,7 @@ const cache = new BoundedMap<string, TrustedHtml>(200);
 
 /** Markdown as HTML. */
 function renderMarkdown(text: string, base: MarkdownBase | undefined): TrustedHtml {
-  return trustedHtml(md.render(text, { base }));
+  return trustedHtml(markdownIt().render(text, { base }));
 }
 
 /**
