@@ -12,7 +12,7 @@ import { registerUploadFiles } from './routes/web/uploads.ts';
 import { registerGitHttp } from './routes/git-http/routes.ts';
 import { registerCiApiV1 } from './routes/ci-v1/index.ts';
 import { registerHealth } from './routes/web/health.ts';
-import { registerWeb } from './routes/web/index.tsx';
+import { notFoundPage, registerWeb } from './routes/web/index.tsx';
 import { installRequestLog } from './http/request-log.ts';
 import { normaliseApiUrl } from './http/url-normalise.ts';
 
@@ -44,7 +44,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     deps.db.requestArrived();
     done();
   });
-  installErrorHandlers(app);
+  installErrorHandlers(app, notFoundPage(deps));
   installRequestLog(app, deps.config);
   app.addHook('preValidation', async (request) => {
     const name = findNulPathParameter(request);

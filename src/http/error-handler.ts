@@ -2,11 +2,26 @@
 // only a bug reaches the 500 branch, and it is logged with the request id.
 import http from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, routeNotFound } from '../errors.ts';
 import { storageFullCause } from '../lib/storage-full.ts';
 
-export function installErrorHandlers(app: FastifyInstance): void {
+/**
+ * Whether a path belongs to a machine's surface (the APIs, git over HTTP), which answers an unknown path
+ * with GitLab's JSON; every other unknown path is a person's, answered with a page.
+ */
+function isMachinePath(url: string): boolean {
+  const path = url.split('?', 1)[0];
+  return (
+    /^\/+(api|ci\/api)(\/|$)/.test(path) ||
+    /^\/[^/]+\/[^/]+\.git(\/|$)/.test(path) ||
+    /\/(info\/refs|git-upload-pack|git-receive-pack)$/.test(path)
+  );
+}
+
+export type NotFoundPage = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
+
+export function installErrorHandlers(app: FastifyInstance, notFoundPage?: NotFoundPage): void {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) {
       reply.status(error.status).headers(error.headers);
@@ -37,9 +52,10 @@ export function installErrorHandlers(app: FastifyInstance): void {
     return reply.status(500).send({ message: '500 Internal Server Error' });
   });
 
-  // GitLab 8.13's catch-all route answered Grape-style.
-  app.setNotFoundHandler((_request, reply) => {
-    reply.status(404).send(routeNotFound().body);
+  // GitLab 8.13's catch-all route answered Grape-style under the APIs, and with its 404 page elsewhere.
+  app.setNotFoundHandler((request, reply) => {
+    if (notFoundPage && !isMachinePath(request.url)) return notFoundPage(request, reply);
+    return reply.status(404).send(routeNotFound().body);
   });
 }
 

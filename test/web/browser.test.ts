@@ -146,6 +146,23 @@ describe('pages in Chromium', { skip }, () => {
     await context.close();
   });
 
+  it('on a 390-px phone the clone URLs span the width, their copy buttons in reach, nothing overflows', async () => {
+    const context = await browser.newContext({ baseURL: base, viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await page.goto('/root/first-steps');
+    const box = async (selector: string) => (await page.locator(selector).boundingBox())!;
+    const main = await box('main');
+    for (const kind of ['http', 'ssh']) {
+      const field = await box(`#clone-${kind}`);
+      const button = await box(`[data-copy="clone-${kind}"]`);
+      // The field takes the main column's whole width (its padding aside); the button is on screen.
+      assert.ok(field.width >= main.width - 32, `${kind} field ${field.width} of ${main.width}`);
+      assert.ok(button.x >= 0 && button.x + button.width <= 390, `${kind} button at ${button.x}`);
+    }
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390);
+    await context.close();
+  });
+
   it('axe finds no serious or critical violation on any page type', async () => {
     // axe is injected as a script, which the pages' CSP rightly refuses: this context bypasses it.
     const context = await browser.newContext({ baseURL: base, bypassCSP: true });

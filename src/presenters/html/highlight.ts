@@ -1,6 +1,7 @@
 // Source code as HTML lines for blob pages: highlight.js (which escapes the text it marks up) for known
 // languages, chosen by file name like GitLab's Rouge lexers rather than guessed, and plain escaped
-// text otherwise. Results are cached by blob id, since a blob never changes.
+// text otherwise. The rows of a blob page (line anchors and lines) are made once per blob and language and
+// kept, since a blob never changes: a second view of a 2,000-line file renders none of them again.
 import type { HLJSApi } from 'highlight.js';
 import { BoundedMap } from '../../lib/bounded-map.ts';
 import { lazy } from '../../lib/lazy.ts';
@@ -10,7 +11,7 @@ import { trustedHtml, type TrustedHtml } from './raw-html.tsx';
 const HIGHLIGHT_MAX_BYTES = 512 * 1024;
 const HIGHLIGHT_MAX_LINES = 5000;
 
-const cache = new BoundedMap<string, TrustedHtml[]>(200);
+const cache = new BoundedMap<string, TrustedHtml>(200);
 
 /** Loaded by the first page that shows code: most processes never render one, and it costs each start. */
 const hljs = lazy<HLJSApi>('highlight.js/lib/common');
@@ -66,8 +67,11 @@ function splitHighlightedLines(html: string): string[] {
   return lines;
 }
 
-/** A file's lines as HTML, highlighted when its language is known and it is not too large. */
-export function highlightLines(blobId: string, fileName: string, text: string): TrustedHtml[] {
+/**
+ * A file's lines as the rows of a blob page's code table (`<tr id="L1">`, its number linking to `#L1`, then
+ * the line), highlighted when its language is known and the file is not too large.
+ */
+export function highlightedRows(blobId: string, fileName: string, text: string): TrustedHtml {
   const language = languageFor(fileName);
   const key = `${blobId}\0${language ?? ''}`;
   const cached = cache.get(key);
@@ -82,7 +86,11 @@ export function highlightLines(blobId: string, fileName: string, text: string): 
   } else {
     lines = body.split('\n').map(escapeHtml);
   }
-  const result = lines.map(trustedHtml);
+  const rows = lines.map(
+    (line, i) =>
+      `<tr id="L${i + 1}"><td class="ln"><a href="#L${i + 1}">${i + 1}</a></td><td class="c"><span>${line}</span></td></tr>`,
+  );
+  const result = trustedHtml(rows.join(''));
   cache.set(key, result);
   return result;
 }

@@ -6,9 +6,9 @@ export function RawHtml(props: { html: TrustedHtml; class?: string }) {
   return <div class={props.class} dangerouslySetInnerHTML={{ __html: props.html.value }} />;
 }
 
-/** The same, inline: one highlighted line of code. */
-export function RawSpan(props: { html: TrustedHtml }) {
-  return <span dangerouslySetInnerHTML={{ __html: props.html.value }} />;
+/** The rows of a table: a blob's highlighted lines with their anchors. */
+export function RawRows(props: { html: TrustedHtml }) {
+  return <tbody dangerouslySetInnerHTML={{ __html: props.html.value }} />;
 }
 
 /** A build's trace, preformatted. */

@@ -7,7 +7,7 @@ import type { Commit } from '../../git/commits.ts';
 import type { FileDiff } from '../../git/diffs.ts';
 import { Layout, type Flash, type PageContext } from './layout.tsx';
 import { TimeAgo, visibilityName } from './projects.tsx';
-import { RawHtml, RawSpan, type TrustedHtml } from './raw-html.tsx';
+import { RawHtml, RawRows, type TrustedHtml } from './raw-html.tsx';
 import { PipelineStatusLink } from './ci-status.tsx';
 
 export interface ProjectHead {
@@ -349,7 +349,7 @@ export function TreePage(props: {
 }
 
 export type BlobBody =
-  | { kind: 'code'; lines: TrustedHtml[] }
+  | { kind: 'code'; rows: TrustedHtml }
   | { kind: 'markdown'; html: TrustedHtml }
   | { kind: 'image' }
   | { kind: 'binary' | 'too-large' };
@@ -392,18 +392,7 @@ export function BlobPage(props: {
         {body.kind === 'code' ? (
           <div class="code">
             <table>
-              <tbody>
-                {body.lines.map((line, i) => (
-                  <tr id={`L${i + 1}`}>
-                    <td class="ln">
-                      <a href={`#L${i + 1}`}>{i + 1}</a>
-                    </td>
-                    <td class="c">
-                      <RawSpan html={line} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
+              <RawRows html={body.rows} />
             </table>
           </div>
         ) : body.kind === 'markdown' ? (

@@ -56,6 +56,16 @@ function sendErrorPage(
   );
 }
 
+/** No page at this path: the 404 page, with the visitor's session as on every page. */
+export function notFoundPage(deps: Deps) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    securityHeaders(reply);
+    reply.header('cache-control', 'private, no-cache');
+    await resolveWebSession(deps, request);
+    return sendErrorPage(deps, request, reply, 404);
+  };
+}
+
 export function registerWeb(app: FastifyInstance, deps: Deps): void {
   registerAssets(app);
   app.register(async (web) => {

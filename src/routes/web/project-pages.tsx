@@ -37,7 +37,7 @@ import {
   type ProjectHead,
 } from '../../presenters/html/repository.tsx';
 import { renderBlobMarkdown } from '../../presenters/html/markdown.ts';
-import { highlightLines } from '../../presenters/html/highlight.ts';
+import { highlightedRows } from '../../presenters/html/highlight.ts';
 import { pageContext } from './web-session.ts';
 import { hiddenAsks, sendPage } from './render.ts';
 import { securityHeaders } from './security-headers.ts';
@@ -191,7 +191,7 @@ export function registerProjectPages(web: FastifyInstance, deps: Deps): void {
         async () => file.content,
       );
       body = html ? { kind: 'markdown', html } : { kind: 'too-large' };
-    } else body = { kind: 'code', lines: highlightLines(file.id, at.path, file.content) };
+    } else body = { kind: 'code', rows: highlightedRows(file.id, at.path, file.content) };
     return sendPage(
       reply,
       <BlobPage

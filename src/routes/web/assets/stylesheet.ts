@@ -59,8 +59,9 @@ form.inline { display: inline-block; margin: 0 4px 4px 0; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; } dl.facts dd { margin: 0; }
 code, pre, .mono { font-family: var(--mono); font-size: 13px; }
 pre { overflow-x: auto; background: var(--soft); padding: 8px; border: 1px solid var(--line); border-radius: 4px; }
-.clone { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 8px 0; }
-.clone input { width: auto; flex: 1 1 20em; font-family: var(--mono); }
+.clone { display: grid; grid-template-columns: auto minmax(0, 1fr) auto; gap: 8px; align-items: center;
+  margin: 8px 0; max-width: 60em; }
+.clone input { font-family: var(--mono); min-width: 0; }
 .file { border: 1px solid var(--line); border-radius: 4px; margin: 12px 0; }
 .file-head { display: flex; flex-wrap: wrap; justify-content: space-between; gap: 8px; padding: 6px 10px;
   background: var(--soft); border-bottom: 1px solid var(--line); }
@@ -84,5 +85,11 @@ pre { overflow-x: auto; background: var(--soft); padding: 8px; border: 1px solid
 .hljs-title, .hljs-section, .hljs-name { color: #2a5db0; }
 .hljs-variable, .hljs-template-variable, .hljs-params { color: #7a5200; }
 .hljs-meta, .hljs-deletion { color: #b3261e; }
-@media (max-width: 600px) { main { padding: 8px; } .navbar { padding: 8px; } h1 { font-size: 1.3em; } }
+@media (max-width: 600px) { main { padding: 8px; } .navbar { padding: 8px; } h1 { font-size: 1.3em; }
+  /* On a phone each URL field takes a line of its own, the whole width, under its label and copy
+     button (dense: the button goes back up beside the label). */
+  .clone { grid-template-columns: minmax(0, 1fr) auto; grid-auto-flow: row dense; row-gap: 4px; }
+  .clone input { grid-column: 1 / -1; font-size: 12px; }
+  .clone label { grid-column: 1; }
+  .clone button { grid-column: 2; } }
 `;
