@@ -60,7 +60,27 @@ export function presentIssueHookPayload(
   };
 }
 
-export function presentNoteHookPayload(context: HookContext, note: NoteRow, issue: IssueRow) {
+/** The noteable part of a note hook: its key (`issue`, `merge_request`), its attributes and web URL. */
+export interface NoteHookNoteable {
+  key: 'issue' | 'merge_request';
+  attributes: object;
+  url: string;
+}
+
+/** The issue's part of its notes' hooks. */
+export function issueNoteHookNoteable(
+  baseUrl: string,
+  record: ProjectRecord,
+  issue: IssueRow,
+): NoteHookNoteable {
+  return {
+    key: 'issue',
+    attributes: issueColumns(issue, null, hookTime),
+    url: issueWebUrl(baseUrl, record, issue),
+  };
+}
+
+export function presentNoteHookPayload(context: HookContext, note: NoteRow, noteable: NoteHookNoteable) {
   const { project, repository } = envelope(context);
   return {
     object_kind: 'note',
@@ -89,9 +109,9 @@ export function presentNoteHookPayload(context: HookContext, note: NoteRow, issu
       resolved_by_id: null,
       discussion_id: null,
       original_discussion_id: null,
-      url: `${issueWebUrl(context.baseUrl, context.record, issue)}#note_${note.id}`,
+      url: `${noteable.url}#note_${note.id}`,
     },
     repository,
-    issue: issueColumns(issue, null, hookTime),
+    [noteable.key]: noteable.attributes,
   };
 }

@@ -25,6 +25,11 @@ export interface MergeRequestView {
   target: ProjectRecord;
   author: UserRow | undefined;
   assignee: UserRow | undefined;
+  upvotes: number;
+  downvotes: number;
+  userNotesCount: number;
+  /** The viewer's choice, else whether the viewer takes part. */
+  subscribed: boolean;
 }
 
 function mergeParams(mr: MergeRequestRow): Record<string, unknown> {
@@ -37,13 +42,12 @@ function shouldRemoveSourceBranch(mr: MergeRequestRow): boolean {
   return value !== undefined && value !== null && value !== false && String(value).trim() !== '';
 }
 
-function mergeRequestWebUrl(baseUrl: string, target: ProjectRecord, iid: number): string {
+export function mergeRequestWebUrl(baseUrl: string, target: ProjectRecord, iid: number): string {
   return `${projectUrls(baseUrl, target).webUrl}/merge_requests/${iid}`;
 }
 
-export function presentMergeRequest(view: MergeRequestView, viewer: UserRow | null, baseUrl: string) {
+export function presentMergeRequest(view: MergeRequestView, baseUrl: string) {
   const { mr } = view;
-  const participant = viewer !== null && (viewer.id === mr.author_id || viewer.id === mr.assignee_id);
   return {
     id: mr.id,
     iid: mr.iid,
@@ -55,8 +59,8 @@ export function presentMergeRequest(view: MergeRequestView, viewer: UserRow | nu
     updated_at: mr.updated_at,
     target_branch: mr.target_branch,
     source_branch: mr.source_branch,
-    upvotes: 0,
-    downvotes: 0,
+    upvotes: view.upvotes,
+    downvotes: view.downvotes,
     author: view.author ? presentUserBasic(view.author, baseUrl) : null,
     assignee: view.assignee ? presentUserBasic(view.assignee, baseUrl) : null,
     source_project_id: mr.source_project_id,
@@ -68,21 +72,16 @@ export function presentMergeRequest(view: MergeRequestView, viewer: UserRow | nu
     merge_status: mr.merge_status,
     sha: mr.head_sha,
     merge_commit_sha: mr.merge_commit_sha,
-    subscribed: participant,
-    user_notes_count: 0,
+    subscribed: view.subscribed,
+    user_notes_count: view.userNotesCount,
     should_remove_source_branch: shouldRemoveSourceBranch(mr),
     force_remove_source_branch: mergeParams(mr).force_remove_source_branch === '1',
     web_url: mergeRequestWebUrl(baseUrl, view.target, mr.iid),
   };
 }
 
-export function presentMergeRequestChanges(
-  view: MergeRequestView,
-  viewer: UserRow | null,
-  baseUrl: string,
-  diffs: FileDiff[],
-) {
-  return Object.assign(presentMergeRequest(view, viewer, baseUrl), { changes: diffs.map(presentRepoDiff) });
+export function presentMergeRequestChanges(view: MergeRequestView, baseUrl: string, diffs: FileDiff[]) {
+  return Object.assign(presentMergeRequest(view, baseUrl), { changes: diffs.map(presentRepoDiff) });
 }
 
 /** The row's columns (serializable_hash), as a DELETE answered. */
@@ -130,19 +129,24 @@ export interface MergeRequestHookInput {
   oldrev?: string;
 }
 
-/** The Merge Request Hook body; times as Ruby's Time#to_s, as they left Sidekiq. */
-export function presentMergeRequestHook(input: MergeRequestHookInput, baseUrl: string, sshBase?: string) {
-  const { mr, target, source, user, assignee, lastCommit } = input;
-  const targetAttrs = projectHookAttrs(baseUrl, target, sshBase);
-  const row = presentMergeRequestRow(mr);
-  const attributes = {
-    ...row,
+/**
+ * The MR's columns with source, target, last_commit and work_in_progress, times as Ruby's Time#to_s (as
+ * they left Sidekiq): the hook's object_attributes before url and action, and a note hook's merge_request.
+ */
+export function mergeRequestHookAttributes(
+  input: Pick<MergeRequestHookInput, 'mr' | 'target' | 'source' | 'lastCommit'>,
+  baseUrl: string,
+  sshBase?: string,
+) {
+  const { mr, target, source, lastCommit } = input;
+  return {
+    ...presentMergeRequestRow(mr),
     created_at: hookTime(mr.created_at),
     updated_at: hookTime(mr.updated_at),
     locked_at: hookTime(mr.locked_at),
     deleted_at: hookTime(mr.deleted_at),
     source: source ? projectHookAttrs(baseUrl, source, sshBase) : null,
-    target: targetAttrs,
+    target: projectHookAttrs(baseUrl, target, sshBase),
     last_commit: lastCommit
       ? {
           id: lastCommit.id,
@@ -153,6 +157,15 @@ export function presentMergeRequestHook(input: MergeRequestHookInput, baseUrl: s
         }
       : null,
     work_in_progress: isWorkInProgress(mr.title),
+  };
+}
+
+/** The Merge Request Hook body. */
+export function presentMergeRequestHook(input: MergeRequestHookInput, baseUrl: string, sshBase?: string) {
+  const { mr, target, user, assignee } = input;
+  const targetAttrs = projectHookAttrs(baseUrl, target, sshBase);
+  const attributes = {
+    ...mergeRequestHookAttributes(input, baseUrl, sshBase),
     url: mergeRequestWebUrl(baseUrl, target, mr.iid),
     action: input.action,
     ...(input.oldrev ? { oldrev: input.oldrev } : {}),

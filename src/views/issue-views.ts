@@ -17,7 +17,7 @@ import { findProjectRecordsByIds } from '../db/repositories/projects.ts';
 import { usersByIds } from '../db/repositories/users.ts';
 import { milestonesByIds } from '../db/repositories/milestones.ts';
 import { subscriptionsOf } from '../db/repositories/subscriptions.ts';
-import { participatedIssueIds } from '../db/repositories/participants.ts';
+import { participatedIds } from '../db/repositories/participants.ts';
 import { namespaceProjectIds } from '../db/repositories/group-projects.ts';
 import { projectAccessMany } from '../policies/access.ts';
 import { canReadConfidentialIssues, canReadIssues } from '../policies/issues.ts';
@@ -54,7 +54,7 @@ export async function presentIssues(
     voteCounts(db, 'Issue', ids),
     userNoteCounts(db, 'Issue', ids),
     viewer ? subscriptionsOf(db, 'Issue', ids, viewer.id) : new Map<number, boolean>(),
-    viewer ? participatedIssueIds(db, viewer.id, ids) : new Set<number>(),
+    viewer ? participatedIds(db, 'Issue', viewer.id, ids) : new Set<number>(),
   ]);
   for (const record of projects) records.set(record.project.id, record);
   const presented: PresentedIssue[] = [];

@@ -9,18 +9,25 @@ import {
   type MergeRequestListQuery,
 } from '../db/repositories/merge-requests.ts';
 import { usersByIds } from '../db/repositories/users.ts';
+import { findIssuesByIids, userNoteCounts, voteCounts } from '../db/repositories/issues.ts';
+import { subscriptionsOf } from '../db/repositories/subscriptions.ts';
+import { participatedIds } from '../db/repositories/participants.ts';
+import { MERGE_REQUEST } from '../services/merge-requests/collaboration.ts';
 import { collectCommits } from '../git/commit-log.ts';
 import { diffTrees, EMPTY_TREE, mergeBase } from '../git/diffs.ts';
 import { resolveRefs } from '../git/refs.ts';
 import { presentRepoCommit } from '../presenters/commit.ts';
-import { presentMergeRequest, presentMergeRequestChanges } from '../presenters/merge-request.ts';
+import {
+  presentMergeRequest,
+  presentMergeRequestChanges,
+  type MergeRequestView,
+} from '../presenters/merge-request.ts';
 import {
   ensureHeadInTarget,
   repoPathOf,
   type AccessibleProject,
 } from '../services/merge-requests/merge-requests.ts';
 import { closedIids } from '../services/push/issue-closing.ts';
-import { findIssuesByIids } from '../db/repositories/issues.ts';
 import { canReadIssue } from '../policies/issues.ts';
 import { COMMIT_DIFF_LIMITS } from './commit-views.ts';
 import type { IssueRow, MergeRequestRow, MergeRequestState, ProjectRecord, UserRow } from '../db/types.ts';
@@ -56,26 +63,53 @@ export function countMergeRequestsOf(deps: Deps, query: MergeRequestListQuery): 
   return countMergeRequests(deps.db.kysely, query);
 }
 
+/** What the MergeRequest entity embeds, for a page of MRs in a fixed number of statements. */
+async function mergeRequestViews(
+  deps: Deps,
+  target: ProjectRecord,
+  viewer: UserRow | null,
+  rows: MergeRequestRow[],
+): Promise<MergeRequestView[]> {
+  const ids = new Set<number>();
+  for (const mr of rows) {
+    if (mr.author_id !== null) ids.add(mr.author_id);
+    if (mr.assignee_id !== null) ids.add(mr.assignee_id);
+  }
+  const db = deps.db.kysely;
+  const mrIds = rows.map((mr) => mr.id);
+  const [users, votes, notes, subscriptions, participated] = await Promise.all([
+    usersByIds(db, [...ids]),
+    voteCounts(db, MERGE_REQUEST, mrIds),
+    userNoteCounts(db, MERGE_REQUEST, mrIds),
+    viewer ? subscriptionsOf(db, MERGE_REQUEST, mrIds, viewer.id) : new Map<number, boolean>(),
+    viewer ? participatedIds(db, MERGE_REQUEST, viewer.id, mrIds) : new Set<number>(),
+  ]);
+  const user = (id: number | null) => (id === null ? undefined : users.get(id));
+  return rows.map((mr) => {
+    const participant =
+      viewer !== null &&
+      (viewer.id === mr.author_id || viewer.id === mr.assignee_id || participated.has(mr.id));
+    return {
+      mr,
+      target,
+      author: user(mr.author_id),
+      assignee: user(mr.assignee_id),
+      upvotes: votes.get(mr.id)?.up ?? 0,
+      downvotes: votes.get(mr.id)?.down ?? 0,
+      userNotesCount: notes.get(mr.id) ?? 0,
+      subscribed: subscriptions.get(mr.id) ?? participant,
+    };
+  });
+}
+
 async function presentMany(
   deps: Deps,
   target: ProjectRecord,
   viewer: UserRow | null,
   rows: MergeRequestRow[],
 ) {
-  const ids = new Set<number>();
-  for (const mr of rows) {
-    if (mr.author_id !== null) ids.add(mr.author_id);
-    if (mr.assignee_id !== null) ids.add(mr.assignee_id);
-  }
-  const users = await usersByIds(deps.db.kysely, [...ids]);
-  const user = (id: number | null) => (id === null ? undefined : users.get(id));
-  return rows.map((mr) =>
-    presentMergeRequest(
-      { mr, target, author: user(mr.author_id), assignee: user(mr.assignee_id) },
-      viewer,
-      deps.config.externalUrl,
-    ),
-  );
+  const views = await mergeRequestViews(deps, target, viewer, rows);
+  return views.map((view) => presentMergeRequest(view, deps.config.externalUrl));
 }
 
 export async function listMergeRequestsOf(
@@ -134,18 +168,9 @@ export async function mergeRequestChanges(
   viewer: UserRow | null,
   mr: MergeRequestRow,
 ) {
-  const users = await usersByIds(
-    deps.db.kysely,
-    [mr.author_id, mr.assignee_id].filter((id): id is number => id !== null),
-  );
-  const view = {
-    mr,
-    target,
-    author: mr.author_id === null ? undefined : users.get(mr.author_id),
-    assignee: mr.assignee_id === null ? undefined : users.get(mr.assignee_id),
-  };
+  const [view] = await mergeRequestViews(deps, target, viewer, [mr]);
   const { diffs } = await mergeRequestDiffs(deps, target, mr);
-  return presentMergeRequestChanges(view, viewer, deps.config.externalUrl, diffs);
+  return presentMergeRequestChanges(view!, deps.config.externalUrl, diffs);
 }
 
 /**

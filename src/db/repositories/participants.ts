@@ -1,8 +1,10 @@
-// Which of a page of issues a user took part in by commenting or awarding an emoji (two index probes).
+// Which of a page of issues or merge requests a user took part in by commenting or awarding an emoji
+// (two index probes).
 import type { Executor } from '../types.ts';
 
-export async function participatedIssueIds(
+export async function participatedIds(
   db: Executor,
+  type: 'Issue' | 'MergeRequest',
   userId: number,
   issueIds: number[],
 ): Promise<Set<number>> {
@@ -13,7 +15,7 @@ export async function participatedIssueIds(
       .selectFrom('notes')
       .select('noteable_id')
       .distinct()
-      .where('noteable_type', '=', 'Issue')
+      .where('noteable_type', '=', type)
       .where('noteable_id', 'in', issueIds)
       .where('author_id', '=', userId)
       .execute(),
@@ -21,7 +23,7 @@ export async function participatedIssueIds(
       .selectFrom('award_emoji')
       .select('awardable_id')
       .distinct()
-      .where('awardable_type', '=', 'Issue')
+      .where('awardable_type', '=', type)
       .where('awardable_id', 'in', issueIds)
       .where('user_id', '=', userId)
       .execute(),

@@ -1,9 +1,10 @@
-// Award emoji (GitLab 8.13's lib/api/award_emoji.rb) on issues and on their notes: list (paginated),
+// Award emoji (GitLab 8.13's lib/api/award_emoji.rb) on issues, merge requests and their notes: list (paginated),
 // one, award (Grape-declared `name`), and remove (the award's owner or an administrator, else 401).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { requireViewer } from '../../http/auth.ts';
 import { loadIssue } from '../../http/issue-loaders.ts';
+import { loadMergeRequestOf } from '../../http/merge-request-loaders.ts';
 import { paginate } from '../../http/pagination.ts';
 import { optionalString, pathInteger, requestParams, type Params } from '../../http/params.ts';
 import { notFound, paramsMissing, recordNotFound } from '../../errors.ts';
@@ -16,68 +17,105 @@ import {
   presentAwardOne,
 } from '../../views/note-views.ts';
 
-/** The issue, or the note of the issue, that `B/award_emoji` names (read access to the issue). */
-async function loadAwardable(deps: Deps, request: FastifyRequest, onNote: boolean): Promise<Awardable> {
-  const { project, issue } = await loadIssue(deps, request);
-  if (!onNote) return { type: 'Issue', id: issue.id, projectId: issue.project_id, authorId: issue.author_id };
-  const note = await findNoteOfProject(
-    deps,
-    project.project.id,
-    pathInteger(request.params as Params, 'note_id'),
-  );
-  if (!note || note.noteable_type !== 'Issue' || note.noteable_id !== issue.id) throw recordNotFound();
+/** The issue or merge request a path names (read-checked), as an awardable. */
+const AWARDABLE_PARENTS: Array<{
+  base: string;
+  load(deps: Deps, request: FastifyRequest): Promise<{ projectId: number; awardable: Awardable }>;
+}> = [
+  {
+    base: '/projects/:id/issues/:issue_id',
+    async load(deps, request) {
+      const { project, issue } = await loadIssue(deps, request);
+      const awardable = {
+        type: 'Issue',
+        id: issue.id,
+        projectId: issue.project_id,
+        authorId: issue.author_id,
+      };
+      return { projectId: project.project.id, awardable };
+    },
+  },
+  {
+    base: '/projects/:id/merge_requests/:merge_request_id',
+    async load(deps, request) {
+      const { project, mr } = await loadMergeRequestOf(deps, request);
+      const awardable = {
+        type: 'MergeRequest',
+        id: mr.id,
+        projectId: mr.target_project_id,
+        authorId: mr.author_id,
+      };
+      return { projectId: project.project.id, awardable };
+    },
+  },
+];
+
+/** The issue or MR, or a note of it, that `B/award_emoji` names. */
+async function loadAwardable(
+  deps: Deps,
+  request: FastifyRequest,
+  parent: (typeof AWARDABLE_PARENTS)[number],
+  onNote: boolean,
+): Promise<Awardable> {
+  const { projectId, awardable } = await parent.load(deps, request);
+  if (!onNote) return awardable;
+  const note = await findNoteOfProject(deps, projectId, pathInteger(request.params as Params, 'note_id'));
+  if (!note || note.noteable_type !== awardable.type || note.noteable_id !== awardable.id) {
+    throw recordNotFound();
+  }
   return { type: 'Note', id: note.id, projectId: note.project_id, authorId: note.author_id };
 }
 
 export function register(app: FastifyInstance, deps: Deps): void {
-  for (const onNote of [false, true]) {
-    const base = `/projects/:id/issues/:issue_id${onNote ? '/notes/:note_id' : ''}/award_emoji`;
+  for (const parent of AWARDABLE_PARENTS)
+    for (const onNote of [false, true]) {
+      const base = `${parent.base}${onNote ? '/notes/:note_id' : ''}/award_emoji`;
 
-    app.get(base, async (request, reply) => {
-      const awardable = await loadAwardable(deps, request, onNote);
-      return paginate(
-        request,
-        reply,
-        deps.config.externalUrl,
-        () => countAwardList(deps, awardable.type, awardable.id),
-        (page) => awardListPage(deps, awardable.type, awardable.id, page),
-      );
-    });
+      app.get(base, async (request, reply) => {
+        const awardable = await loadAwardable(deps, request, parent, onNote);
+        return paginate(
+          request,
+          reply,
+          deps.config.externalUrl,
+          () => countAwardList(deps, awardable.type, awardable.id),
+          (page) => awardListPage(deps, awardable.type, awardable.id, page),
+        );
+      });
 
-    app.get(`${base}/:award_id`, async (request) => {
-      const awardable = await loadAwardable(deps, request, onNote);
-      const award = await findAwardOf(
-        deps,
-        awardable.type,
-        awardable.id,
-        pathInteger(request.params as Params, 'award_id'),
-      );
-      if (!award) throw recordNotFound();
-      return presentAwardOne(deps, award);
-    });
+      app.get(`${base}/:award_id`, async (request) => {
+        const awardable = await loadAwardable(deps, request, parent, onNote);
+        const award = await findAwardOf(
+          deps,
+          awardable.type,
+          awardable.id,
+          pathInteger(request.params as Params, 'award_id'),
+        );
+        if (!award) throw recordNotFound();
+        return presentAwardOne(deps, award);
+      });
 
-    app.post(base, async (request, reply) => {
-      const viewer = requireViewer(request);
-      const name = optionalString(requestParams(request), 'name');
-      if (name === undefined) throw paramsMissing('name');
-      const awardable = await loadAwardable(deps, request, onNote);
-      const award = await awardEmoji(deps, viewer, awardable, name);
-      return reply.status(201).send(await presentAwardOne(deps, award));
-    });
+      app.post(base, async (request, reply) => {
+        const viewer = requireViewer(request);
+        const name = optionalString(requestParams(request), 'name');
+        if (name === undefined) throw paramsMissing('name');
+        const awardable = await loadAwardable(deps, request, parent, onNote);
+        const award = await awardEmoji(deps, viewer, awardable, name);
+        return reply.status(201).send(await presentAwardOne(deps, award));
+      });
 
-    app.delete(`${base}/:award_id`, async (request) => {
-      const viewer = requireViewer(request);
-      const awardable = await loadAwardable(deps, request, onNote);
-      const award = await findAwardOf(
-        deps,
-        awardable.type,
-        awardable.id,
-        pathInteger(request.params as Params, 'award_id'),
-      );
-      if (!award) throw notFound('Award Emoji');
-      const presented = await presentAwardOne(deps, award);
-      await removeAward(deps, viewer, award);
-      return presented;
-    });
-  }
+      app.delete(`${base}/:award_id`, async (request) => {
+        const viewer = requireViewer(request);
+        const awardable = await loadAwardable(deps, request, parent, onNote);
+        const award = await findAwardOf(
+          deps,
+          awardable.type,
+          awardable.id,
+          pathInteger(request.params as Params, 'award_id'),
+        );
+        if (!award) throw notFound('Award Emoji');
+        const presented = await presentAwardOne(deps, award);
+        await removeAward(deps, viewer, award);
+        return presented;
+      });
+    }
 }

@@ -3,8 +3,8 @@
 // the clients of the time called. Every route needs a user; reading needs read_merge_request (else 403).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
-import { requireViewer } from '../../http/auth.ts';
-import { loadProject, readableProjectByIdParam, type LoadedProject } from '../../http/loaders.ts';
+import { readableProjectByIdParam, type LoadedProject } from '../../http/loaders.ts';
+import { loadMergeRequestOf, loadMergeRequestProject } from '../../http/merge-request-loaders.ts';
 import { paginate } from '../../http/pagination.ts';
 import {
   optionalInteger,
@@ -15,13 +15,11 @@ import {
   requestParams,
   toBoolean,
 } from '../../http/params.ts';
-import { canReadMergeRequests } from '../../policies/merge-requests.ts';
 import { presentMergeRequestRow } from '../../presenters/merge-request.ts';
 import {
   createMergeRequest,
   deleteMergeRequest,
   findMergeRequestOf,
-  loadMergeRequest,
   updateMergeRequestFields,
 } from '../../services/merge-requests/merge-requests.ts';
 import { mergeMergeRequest } from '../../services/merge-requests/merge.ts';
@@ -36,23 +34,9 @@ import {
   presentMergeRequestOf,
 } from '../../views/merge-request-views.ts';
 import { presentIssues } from '../../views/issue-views.ts';
-import { forbidden, paramValueInvalid, recordNotFound } from '../../errors.ts';
+import { paramValueInvalid, recordNotFound } from '../../errors.ts';
 
 type MergeRequestRequest = FastifyRequest<{ Params: { id: string; merge_request_id: string } }>;
-
-/** The project of the route, readable and with merge requests readable by the caller. */
-async function loadMergeRequestProject(deps: Deps, request: FastifyRequest) {
-  const viewer = requireViewer(request);
-  const project = await loadProject(deps, request);
-  if (!canReadMergeRequests(project.access, project)) throw forbidden();
-  return { viewer, project };
-}
-
-async function loadOne(deps: Deps, request: MergeRequestRequest) {
-  const { viewer, project } = await loadMergeRequestProject(deps, request);
-  const mr = await loadMergeRequest(deps, project, pathId(request.params.merge_request_id));
-  return { viewer, project, mr };
-}
 
 /** `iid` as one value or a list; a value that is no integer matches nothing. */
 function iidFilter(request: FastifyRequest): number[] | null {
@@ -113,23 +97,23 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const path = `/projects/:id/${base}/:merge_request_id`;
 
     app.get(path, async (request: MergeRequestRequest) => {
-      const { viewer, project, mr } = await loadOne(deps, request);
+      const { viewer, project, mr } = await loadMergeRequestOf(deps, request);
       return presentMergeRequestOf(deps, project, viewer, mr);
     });
 
     app.get(`${path}/commits`, async (request: MergeRequestRequest) => {
-      const { project, mr } = await loadOne(deps, request);
+      const { project, mr } = await loadMergeRequestOf(deps, request);
       return mergeRequestCommits(deps, project, mr);
     });
 
     app.get(`${path}/changes`, async (request: MergeRequestRequest) => {
-      const { viewer, project, mr } = await loadOne(deps, request);
+      const { viewer, project, mr } = await loadMergeRequestOf(deps, request);
       return mergeRequestChanges(deps, project, viewer, mr);
     });
 
     // 8.13.0 read no access here (8.13.12 added it); the MR's project must be readable, as everywhere.
     app.get(`${path}/closes_issues`, async (request: MergeRequestRequest, reply) => {
-      const { viewer, project, mr } = await loadOne(deps, request);
+      const { viewer, project, mr } = await loadMergeRequestOf(deps, request);
       const issues = await mergeRequestClosesIssues(deps, project, viewer, mr);
       return paginate(
         request,
@@ -141,7 +125,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     });
 
     app.put(path, async (request: MergeRequestRequest) => {
-      const { viewer, project, mr } = await loadOne(deps, request);
+      const { viewer, project, mr } = await loadMergeRequestOf(deps, request);
       const params = requestParams(request);
       const updated = await updateMergeRequestFields(deps, viewer, project, mr, {
         title: optionalString(params, 'title'),
@@ -157,7 +141,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     });
 
     app.put(`${path}/merge`, async (request: MergeRequestRequest) => {
-      const { viewer, project, mr } = await loadOne(deps, request);
+      const { viewer, project, mr } = await loadMergeRequestOf(deps, request);
       const params = requestParams(request);
       const merged = await mergeMergeRequest(deps, viewer, project, mr, {
         merge_commit_message: optionalString(params, 'merge_commit_message'),
@@ -171,7 +155,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     // POST, not the PUT of 8.13's docs; 8.13.0 answered 500 here (a misspelt constant), this is the 201
     // with the service's result that it meant.
     app.post(`${path}/cancel_merge_when_build_succeeds`, async (request: MergeRequestRequest, reply) => {
-      const { viewer, project, mr } = await loadOne(deps, request);
+      const { viewer, project, mr } = await loadMergeRequestOf(deps, request);
       const result = await cancelMergeWhenBuildSucceeds(deps, viewer, project, mr);
       reply.code(201);
       return result;

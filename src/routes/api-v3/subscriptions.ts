@@ -1,12 +1,15 @@
 // Subscriptions (GitLab 8.13's lib/api/subscriptions.rb): subscribe to or unsubscribe from an issue
-// (read access, 404 otherwise) or a label (by id or title); 304 when nothing would change.
+// (read access, 404 otherwise), a merge request (read access, as 8.13.0) or a label (by id or title); 304 when nothing would change.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { requireViewer } from '../../http/auth.ts';
 import { loadIssue } from '../../http/issue-loaders.ts';
 import { loadProject } from '../../http/loaders.ts';
+import { loadMergeRequestOf } from '../../http/merge-request-loaders.ts';
+import { mergeRequestIssuable } from '../../services/merge-requests/collaboration.ts';
+import { presentMergeRequestOf } from '../../views/merge-request-views.ts';
 import { notFound } from '../../errors.ts';
-import { changeIssueSubscription } from '../../services/issues/issues.ts';
+import { changeSubscription, issueIssuable } from '../../services/issues/issues.ts';
 import { changeLabelSubscription } from '../../services/issues/labels.ts';
 import { presentIssueOne } from '../../views/issue-views.ts';
 import { findLabelByIdOrTitle, presentLabelOne } from '../../views/label-views.ts';
@@ -19,8 +22,14 @@ export function register(app: FastifyInstance, deps: Deps): void {
     app[method]('/projects/:id/issues/:issue_id/subscription', async (request, reply) => {
       const viewer = requireViewer(request);
       const { project, issue } = await loadIssue(deps, request);
-      await changeIssueSubscription(deps, viewer, issue, subscribe);
+      await changeSubscription(deps, viewer, issueIssuable(issue), subscribe);
       return reply.status(status).send(await presentIssueOne(deps, viewer, issue, project));
+    });
+
+    app[method]('/projects/:id/merge_requests/:merge_request_id/subscription', async (request, reply) => {
+      const { viewer, project, mr } = await loadMergeRequestOf(deps, request);
+      await changeSubscription(deps, viewer, mergeRequestIssuable(mr), subscribe);
+      return reply.status(status).send(await presentMergeRequestOf(deps, project, viewer, mr));
     });
 
     app[method]<{ Params: { label_id: string } }>(

@@ -8,7 +8,7 @@ import { loadIssue } from '../../http/issue-loaders.ts';
 import { paginate } from '../../http/pagination.ts';
 import { optionalString, pathInteger, presentString, requestParams, type Params } from '../../http/params.ts';
 import { recordNotFound } from '../../errors.ts';
-import { markIssueTodo } from '../../services/issues/issues.ts';
+import { issueIssuable, markTodo } from '../../services/issues/issues.ts';
 import { finishTodo, finishTodos } from '../../services/issues/todos.ts';
 import {
   countTodoList,
@@ -43,7 +43,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
   app.post('/projects/:id/issues/:issue_id/todo', async (request, reply) => {
     const viewer = requireViewer(request);
     const { issue } = await loadIssue(deps, request);
-    const todo = await markIssueTodo(deps, viewer, issue);
+    const todo = await markTodo(deps, viewer, issueIssuable(issue));
     const [presented] = await presentTodos(deps, viewer, [todo]);
     return reply.status(201).send(presented);
   });

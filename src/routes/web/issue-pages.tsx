@@ -15,7 +15,7 @@ import {
   canUpdateIssue,
 } from '../../policies/issues.ts';
 import { createIssue, editIssue, type IssueInput } from '../../services/issues/issues.ts';
-import { createIssueNote } from '../../services/issues/notes.ts';
+import { createNote, issueNoteable } from '../../services/issues/notes.ts';
 import { loadProjectWithAccess } from '../../views/project-views.ts';
 import {
   confidentialFilter,
@@ -344,7 +344,7 @@ export function registerIssuePages(web: FastifyInstance, deps: Deps): void {
         status: 422,
       });
     }
-    const created = await createIssueNote(deps, viewer, loaded, issue, body);
+    const created = await createNote(deps, viewer, loaded, issueNoteable(deps, loaded, issue), body);
     const anchor = 'note' in created ? `#note_${created.note.id}` : '';
     return reply.redirect(`${issueUrl(loaded, issue)}${anchor}`, 302);
   });

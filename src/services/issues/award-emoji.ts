@@ -13,7 +13,8 @@ export interface Awardable {
   type: string;
   id: number;
   projectId: number;
-  authorId: number;
+  /** null: the author's account is gone. */
+  authorId: number | null;
 }
 
 /** Awardable#user_can_award?: the author may not vote on their own item. */

@@ -38,7 +38,7 @@ import {
   recordIssueEvent,
   reopenIssueIn,
 } from './issue-activity.ts';
-import { isParticipant } from './participants.ts';
+import { isParticipant, type Participable } from './participants.ts';
 import type { Executor, IssueRow, LabelRow, ProjectRecord, TodoRow, UserRow } from '../../db/types.ts';
 
 /** New labels named in an issue's `labels` get GitLab's default colour. */
@@ -383,41 +383,49 @@ async function labelTitles(trx: Executor, projectId: number, ids: number[]): Pro
   return (await findProjectLabelsByIds(trx, projectId, ids)).map((label) => label.title);
 }
 
-/** POST/DELETE …/issues/:issue_id/subscription: 304 when the user already is (or is not) subscribed. */
-export async function changeIssueSubscription(
+/** An issue or a merge request, as subscriptions and todos name it. */
+export interface Issuable extends Participable {
+  projectId: number;
+}
+
+export function issueIssuable(issue: IssueRow): Issuable {
+  return {
+    type: ISSUE,
+    id: issue.id,
+    projectId: issue.project_id,
+    author_id: issue.author_id,
+    assignee_id: issue.assignee_id,
+  };
+}
+
+/**
+ * POST/DELETE …/(issues|merge_requests)/:id/subscription: 304 when the user already is (or is not)
+ * subscribed, participants counting as subscribed.
+ */
+export async function changeSubscription(
   deps: Deps,
   viewer: UserRow,
-  issue: IssueRow,
+  issuable: Issuable,
   subscribe: boolean,
 ): Promise<void> {
   await deps.db.kysely.transaction().execute(async (trx) => {
-    const explicit = await findSubscription(
-      trx,
-      { type: ISSUE, id: issue.id, projectId: issue.project_id },
-      viewer.id,
-    );
-    const subscribed = explicit ?? (await isParticipant(trx, issue, viewer.id));
+    const explicit = await findSubscription(trx, issuable, viewer.id);
+    const subscribed = explicit ?? (await isParticipant(trx, issuable, viewer.id));
     if (subscribed === subscribe) throw notModified();
-    await setSubscription(
-      trx,
-      { type: ISSUE, id: issue.id, projectId: issue.project_id },
-      viewer.id,
-      subscribe,
-      now(),
-    );
+    await setSubscription(trx, issuable, viewer.id, subscribe, now());
   });
 }
 
-/** POST …/issues/:issue_id/todo: a `marked` todo, or 304 when one is pending already. */
-export async function markIssueTodo(deps: Deps, viewer: UserRow, issue: IssueRow): Promise<TodoRow> {
+/** POST …/(issues|merge_requests)/:id/todo: a `marked` todo, or 304 when one is pending already. */
+export async function markTodo(deps: Deps, viewer: UserRow, issuable: Issuable): Promise<TodoRow> {
   return deps.db.kysely.transaction().execute(async (trx) => {
-    if (await findPendingTodo(trx, viewer.id, ISSUE, issue.id)) throw notModified();
+    if (await findPendingTodo(trx, viewer.id, issuable.type, issuable.id)) throw notModified();
     const at = now();
     return insertTodo(trx, {
       user_id: viewer.id,
-      project_id: issue.project_id,
-      target_type: ISSUE,
-      target_id: issue.id,
+      project_id: issuable.projectId,
+      target_type: issuable.type,
+      target_id: issuable.id,
       author_id: viewer.id,
       note_id: null,
       action: 4,

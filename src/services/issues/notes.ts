@@ -1,7 +1,7 @@
 // Notes on issues (GitLab 8.13's Notes::CreateService/UpdateService and the note destroy): a comment
 // records its `commented on` event, touches the issue and queues the note hook in its transaction; a
 // body that is one emoji only (`:+1:`) becomes an award on the issue instead, as 8.13 did. System notes
-// cannot be edited. Merge request notes join through noteable_type later.
+// cannot be edited. Notes on merge requests go the same way (a Noteable names what the note is on).
 import type { Deps } from '../../deps.ts';
 import { now } from '../../lib/clock.ts';
 import { forbidden } from '../../errors.ts';
@@ -9,14 +9,18 @@ import { deleteNote, insertNote, updateNote } from '../../db/repositories/notes.
 import { updateIssue } from '../../db/repositories/issues.ts';
 import { recordEvent } from '../activity/events.ts';
 import { enqueueProjectHooks } from '../hooks/hook-outbox.ts';
-import { presentNoteHookPayload } from '../../presenters/issue-hook-payloads.ts';
+import {
+  issueNoteHookNoteable,
+  presentNoteHookPayload,
+  type NoteHookNoteable,
+} from '../../presenters/issue-hook-payloads.ts';
 import { canAdminNote } from '../../policies/issues.ts';
 import { EventAction } from '../../domain/types.ts';
 import { isKnownEmoji, normalizeEmojiName } from '../../lib/emoji.ts';
 import { ISSUE } from './issue-activity.ts';
 import { awardIn, mayAward } from './award-emoji.ts';
 import type { LoadedProject } from '../../http/loaders.ts';
-import type { AwardEmojiRow, IssueRow, NoteRow, UserRow } from '../../db/types.ts';
+import type { AwardEmojiRow, Executor, IssueRow, NoteRow, UserRow } from '../../db/types.ts';
 
 export type CreatedNote = { note: NoteRow } | { award: AwardEmojiRow };
 
@@ -28,26 +32,59 @@ function emojiOnly(body: string): string | undefined {
   return isKnownEmoji(name) ? name : undefined;
 }
 
-export async function createIssueNote(
+/**
+ * What a note is on (an issue or a merge request): the note's noteable columns, the author who may not
+ * thumb it, and, in the note's transaction, the touch of its updated_at that answers the hook's part.
+ */
+export interface Noteable {
+  type: 'Issue' | 'MergeRequest';
+  id: number;
+  projectId: number;
+  authorId: number | null;
+  touch(trx: Executor, at: string): Promise<NoteHookNoteable>;
+}
+
+export function issueNoteable(deps: Deps, loaded: LoadedProject, issue: IssueRow): Noteable {
+  return {
+    type: ISSUE,
+    id: issue.id,
+    projectId: issue.project_id,
+    authorId: issue.author_id,
+    touch: async (trx, at) =>
+      issueNoteHookNoteable(
+        deps.config.externalUrl,
+        loaded,
+        (await updateIssue(trx, issue.id, { updated_at: at })) ?? issue,
+      ),
+  };
+}
+
+/** A comment on `noteable` (or the award its emoji-only body becomes), with its event and note hook. */
+export async function createNote(
   deps: Deps,
   viewer: UserRow,
   loaded: LoadedProject,
-  issue: IssueRow,
+  noteable: Noteable,
   body: string,
   createdAt?: string,
 ): Promise<CreatedNote> {
   return deps.db.kysely.transaction().execute(async (trx) => {
     const at = now();
     const emoji = emojiOnly(body);
-    const awardable = { type: ISSUE, id: issue.id, projectId: issue.project_id, authorId: issue.author_id };
+    const awardable = {
+      type: noteable.type,
+      id: noteable.id,
+      projectId: noteable.projectId,
+      authorId: noteable.authorId,
+    };
     if (emoji !== undefined && mayAward(viewer, awardable, emoji)) {
       return { award: await awardIn(trx, viewer, awardable, emoji, at, { existingIsFine: true }) };
     }
     const stamp = createdAt ?? at;
     const note = await insertNote(trx, {
-      project_id: issue.project_id,
-      noteable_type: ISSUE,
-      noteable_id: issue.id,
+      project_id: noteable.projectId,
+      noteable_type: noteable.type,
+      noteable_id: noteable.id,
       commit_id: null,
       author_id: viewer.id,
       note: body,
@@ -58,9 +95,9 @@ export async function createIssueNote(
       created_at: stamp,
       updated_at: stamp,
     });
-    const touched = (await updateIssue(trx, issue.id, { updated_at: at })) ?? issue;
+    const hookNoteable = await noteable.touch(trx, at);
     await recordEvent(trx, {
-      projectId: issue.project_id,
+      projectId: noteable.projectId,
       authorId: viewer.id,
       action: EventAction.Commented,
       targetId: note.id,
@@ -75,9 +112,9 @@ export async function createIssueNote(
         actor: viewer,
       },
       note,
-      touched,
+      hookNoteable,
     );
-    await enqueueProjectHooks(trx, issue.project_id, 'note_events', payload);
+    await enqueueProjectHooks(trx, noteable.projectId, 'note_events', payload);
     return { note };
   });
 }
