@@ -14,6 +14,7 @@ import { registerDashboard } from './dashboard.tsx';
 import { registerProjectPages } from './project-pages.tsx';
 import { registerIssuePages } from './issue-pages.tsx';
 import { registerMergeRequestPages } from './merge-request-pages.tsx';
+import { registerLabelMilestonePages } from './label-milestone-pages.tsx';
 import { registerProfile } from './profile.tsx';
 import { securityHeaders } from './security-headers.ts';
 
@@ -90,5 +91,6 @@ export function registerWeb(app: FastifyInstance, deps: Deps): void {
     registerProjectPages(web, deps);
     registerIssuePages(web, deps);
     registerMergeRequestPages(web, deps);
+    registerLabelMilestonePages(web, deps);
   });
 }
