@@ -114,6 +114,7 @@ describe('pages: merge requests', () => {
     assert.match(page.text, /feature-a<\/a> into <a[^>]*>master<\/a>/);
     assert.match(page.text, /id="discussion"/);
     assert.match(page.text, />Merge<\/button>/);
+    assert.match(page.text, /Merge status: <strong>Can be merged<\/strong>/);
 
     const commits = await web.get(`${base}/merge_requests/${iid}/commits`);
     assert.equal(commits.status, 200);
@@ -167,10 +168,14 @@ describe('pages: merge requests', () => {
     await ownerWeb.get(`${base}/merge_requests/${first}`);
     assert.equal((await ownerWeb.post(`${base}/merge_requests/${first}/merge`, {})).status, 302);
     const afterFirst = await sha('refs/heads/master');
-    await ownerWeb.get(`${base}/merge_requests/${second}`);
+    // The page works out the status as it loads (8.13's merge_check), and offers no button.
+    const conflicted = await ownerWeb.get(`${base}/merge_requests/${second}`);
+    assert.match(conflicted.text, /Cannot be merged: there are conflicts/);
+    assert.doesNotMatch(conflicted.text, />Merge<\/button>/);
+    assert.equal((await apiMergeRequest(second)).merge_status, 'cannot_be_merged');
     const conflict = await ownerWeb.post(`${base}/merge_requests/${second}/merge`, {});
-    assert.equal(conflict.status, 406);
-    assert.match(conflict.text, /there are conflicts/);
+    assert.equal(conflict.status, 405);
+    assert.match(conflict.text, /cannot be merged: .*has conflicts/);
     assert.notEqual((await apiMergeRequest(second)).state, 'merged');
     assert.equal(await sha('refs/heads/master'), afterFirst);
   });

@@ -17,7 +17,7 @@ import {
   createMergeRequest,
   updateMergeRequestFields,
 } from '../../services/merge-requests/merge-requests.ts';
-import { mergeMergeRequest } from '../../services/merge-requests/merge.ts';
+import { checkMergeStatus, mergeMergeRequest } from '../../services/merge-requests/merge.ts';
 import { mayPushToBranch } from '../../services/push/ref-updates.ts';
 import { loadProjectWithAccess } from '../../views/project-views.ts';
 import { mergeRequestGitCommits, presentMergeRequestOf } from '../../views/merge-request-views.ts';
@@ -52,7 +52,7 @@ interface MergeRequestParams {
 /** The merge service's refusals in words (the API answers them as bare status codes). */
 const MERGE_REFUSALS: Record<number, string> = {
   401: 'You are not allowed to merge into the target branch (it may be protected).',
-  405: 'This merge request cannot be merged: it is not open, is a work in progress, or has nothing to merge.',
+  405: 'This merge request cannot be merged: it is not open, is a work in progress, has conflicts, or has nothing to merge.',
   406: 'This merge request cannot be merged: there are conflicts.',
   409: 'The source branch changed since this page was loaded; review the new commits and merge again.',
 };
@@ -105,9 +105,12 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): voi
   ) => {
     const viewer = request.viewer;
     const open = mr.state === 'opened' || mr.state === 'reopened';
+    // What 8.13's widget asked for as the page loaded (merge_check): an unchecked status is worked out.
+    const status = open ? await checkMergeStatus(deps, loaded, mr) : mr.merge_status;
+    const shown = status === mr.merge_status ? mr : { ...mr, merge_status: status };
     const [project, presented, commits, diff, canMerge] = await Promise.all([
       head(loaded),
-      presentMergeRequestOf(deps, loaded, viewer, mr),
+      presentMergeRequestOf(deps, loaded, viewer, shown),
       tab === 'commits' ? mergeRequestGitCommits(deps, loaded, mr) : undefined,
       tab === 'diffs' ? mergeRequestDiffFiles(deps, loaded, mr) : undefined,
       viewer !== null && open && loaded.project.archived !== 1
