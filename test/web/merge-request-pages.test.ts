@@ -15,6 +15,7 @@ import {
 } from '../helpers/factory.ts';
 import { GitClient } from '../helpers/git.ts';
 import { WebClient } from '../helpers/web.ts';
+import { startReceiver } from '../helpers/receiver.ts';
 import { AccessLevel } from '../../src/domain/types.ts';
 
 describe('pages: merge requests', () => {
@@ -280,5 +281,30 @@ describe('pages: merge requests', () => {
     const closeNoToken = await ownerWeb.request('POST', path, { 'merge_request[state_event]': 'close' });
     assert.equal(closeNoToken.status, 422);
     assert.equal((await apiMergeRequest(open.iid)).state, open.state);
+  });
+  it('the url in the merge request hook of a page write opens the merge request page', async () => {
+    const receiver = await startReceiver();
+    try {
+      const hook = await api('POST', `/api/v3/projects/${project.id}/hooks`, {
+        url: receiver.url,
+        merge_requests_events: true,
+        push_events: false,
+      });
+      assert.equal(hook.status, 201);
+      await branchWithFile('feature-h', 'h.txt', 'h\n');
+      const web = await signedIn(developer);
+      const iid = await openInForm(web, 'feature-h', 'Hooked MR');
+      await t.server.hookWorker.drain();
+      const [delivery] = await receiver.waitFor(1);
+      assert.equal(delivery.body.object_kind, 'merge_request');
+      const url = new URL(delivery.body.object_attributes.url);
+      assert.equal(url.pathname, `${base}/merge_requests/${iid}`);
+      const page = await web.get(url.pathname);
+      assert.equal(page.status, 200);
+      assert.match(page.text, /<h1>Hooked MR<\/h1>/);
+      assert.equal((await api('DELETE', `/api/v3/projects/${project.id}/hooks/${hook.body.id}`)).status, 200);
+    } finally {
+      await receiver.close();
+    }
   });
 });
