@@ -9,7 +9,7 @@ import { ProjectFrame, type ProjectHead } from './repository.tsx';
 import { RawHtml } from './raw-html.tsx';
 import { renderCommentMarkdown } from './markdown.ts';
 
-interface UserBasic {
+export interface UserBasic {
   id: number;
   username: string;
   name: string;

@@ -13,13 +13,15 @@ import {
   type DiffFile,
   type ProjectHead,
 } from './repository.tsx';
-import { FormErrors, MarkdownBlock, StateBadge, StateButton, StateTabs, UserLink } from './issues.tsx';
-
-interface UserBasic {
-  id: number;
-  username: string;
-  name: string;
-}
+import {
+  FormErrors,
+  MarkdownBlock,
+  StateBadge,
+  StateButton,
+  StateTabs,
+  UserLink,
+  type UserBasic,
+} from './issues.tsx';
 
 export interface MergeRequestItem {
   id: number;

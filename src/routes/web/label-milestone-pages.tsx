@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { loadProject, type LoadedProject } from '../../http/loaders.ts';
 import { optionalString, requestParams, type Params } from '../../http/params.ts';
-import { notFound, paramInvalid, unauthorized } from '../../errors.ts';
+import { notFound, paramInvalid } from '../../errors.ts';
 import {
   canAdminLabels,
   canAdminMilestones,
@@ -29,8 +29,8 @@ import {
   type LabelFormValues,
   type MilestoneFormValues,
 } from '../../presenters/html/labels-milestones.tsx';
-import type { UserRow } from '../../db/types.ts';
 import { pageContext } from './web-session.ts';
+import { positiveInteger, signedIn } from './page-params.ts';
 import { hiddenAsks, sendPage } from './render.ts';
 import { errorTexts, isFormRefusal } from './form-errors.ts';
 
@@ -44,15 +44,6 @@ interface ProjectParams {
   namespace: string;
   project: string;
   iid?: string;
-}
-
-function positiveInteger(text: string | undefined): number | undefined {
-  return text !== undefined && /^\d{1,9}$/.test(text) && Number(text) > 0 ? Number(text) : undefined;
-}
-
-function signedIn(request: FastifyRequest): UserRow {
-  if (!request.viewer) throw unauthorized();
-  return request.viewer;
 }
 
 function labelValues(params: Params): LabelFormValues {

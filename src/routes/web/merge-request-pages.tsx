@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { loadProject, type LoadedProject } from '../../http/loaders.ts';
 import { optionalString, requestParams, type Params } from '../../http/params.ts';
-import { ApiError, notFound, unauthorized } from '../../errors.ts';
+import { ApiError, notFound } from '../../errors.ts';
 import {
   canReadMergeRequests,
   canUpdateMergeRequest,
@@ -36,8 +36,9 @@ import {
   type MergeRequestTab,
 } from '../../presenters/html/merge-requests.tsx';
 import type { Flash } from '../../presenters/html/layout.tsx';
-import type { MergeRequestRow, UserRow } from '../../db/types.ts';
+import type { MergeRequestRow } from '../../db/types.ts';
 import { pageContext } from './web-session.ts';
+import { positiveInteger, signedIn } from './page-params.ts';
 import { hiddenAsks, sendPage } from './render.ts';
 import { errorTexts, isFormRefusal } from './form-errors.ts';
 
@@ -56,15 +57,6 @@ const MERGE_REFUSALS: Record<number, string> = {
   406: 'This merge request cannot be merged: there are conflicts.',
   409: 'The source branch changed since this page was loaded; review the new commits and merge again.',
 };
-
-function positiveInteger(text: string | undefined): number | undefined {
-  return text !== undefined && /^\d{1,9}$/.test(text) && Number(text) > 0 ? Number(text) : undefined;
-}
-
-function signedIn(request: FastifyRequest): UserRow {
-  if (!request.viewer) throw unauthorized();
-  return request.viewer;
-}
 
 function formValues(params: Params, defaultTarget = ''): MergeRequestFormValues {
   return {
