@@ -3,14 +3,14 @@
 // them, and the filter choices; an issue page is the presented issue and its notes.
 import type { Deps } from '../deps.ts';
 import { listProjectLabels } from '../db/repositories/labels.ts';
-import { listMilestones } from '../db/repositories/milestones.ts';
+import { countMilestones, listMilestones } from '../db/repositories/milestones.ts';
 import { listMembers } from '../db/repositories/members.ts';
 import { countNotes, listNotes } from '../db/repositories/notes.ts';
 import { presentMilestone } from '../presenters/issue.ts';
 import { presentUserBasic } from '../presenters/user.ts';
 import { countIssueList, issueListPage, type IssueListFilter } from './issue-views.ts';
 import { presentNotes } from './note-views.ts';
-import type { ProjectRecord, UserRow } from '../db/types.ts';
+import type { MilestoneRow, ProjectRecord, UserRow } from '../db/types.ts';
 
 /** Tab counts stop here (shown as "1000+"), as the API's X-Total stops counting. */
 export const TAB_COUNT_CAP = 1000;
@@ -76,4 +76,40 @@ export async function noteThread(deps: Deps, noteableType: string, noteableId: n
     listNotes(db, noteableType, noteableId, NOTES_SHOWN, 0),
   ]);
   return { total, notes: await presentNotes(deps, notes) };
+}
+
+export type MilestoneTabState = 'opened' | 'closed' | 'all';
+
+/** The milestones page: its three tab counts and one page, newest first (GitLab's `active` is "open"). */
+export async function milestoneListView(
+  deps: Deps,
+  record: ProjectRecord,
+  state: MilestoneTabState,
+  page: { limit: number; offset: number },
+) {
+  const db = deps.db.kysely;
+  const filter = (tab: MilestoneTabState) => ({
+    projectId: record.project.id,
+    state: tab === 'opened' ? ('active' as const) : tab === 'closed' ? ('closed' as const) : undefined,
+  });
+  const [opened, closed, all, rows] = await Promise.all([
+    countMilestones(db, filter('opened')),
+    countMilestones(db, filter('closed')),
+    countMilestones(db, filter('all')),
+    listMilestones(db, filter(state), page.limit + 1, page.offset),
+  ]);
+  return {
+    counts: { opened, closed, all },
+    milestones: rows.slice(0, page.limit).map(presentMilestone),
+    hasNext: rows.length > page.limit,
+  };
+}
+
+/** A milestone by its iid within the project (8.13's milestone paths name the iid). */
+export async function findMilestoneByIid(
+  deps: Deps,
+  record: ProjectRecord,
+  iid: number,
+): Promise<MilestoneRow | undefined> {
+  return (await listMilestones(deps.db.kysely, { projectId: record.project.id, iid }, 1, 0))[0];
 }

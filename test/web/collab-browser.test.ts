@@ -30,6 +30,7 @@ describe('issue and merge request pages in Chromium', { skip }, () => {
   let project: TestProject;
   let issuePath = '';
   let mrPath = '';
+  let milestonePath = '';
 
   const api = async (method: string, url: string, body: Record<string, unknown>) => {
     const response = await t.request(method, url, { token: owner.token, body });
@@ -51,9 +52,14 @@ describe('issue and merge request pages in Chromium', { skip }, () => {
     owner = await createUser(t, 'bella');
     project = await createProject(t, { owner, path: 'browsed', commit: true, visibility: 20 });
     await api('PUT', `/api/v3/projects/${project.id}`, { name: 'browsed', default_branch: 'master' });
+    await api('POST', `/api/v3/projects/${project.id}/labels`, { name: 'bug', color: '#d9534f' });
+    const milestone = await api('POST', `/api/v3/projects/${project.id}/milestones`, { title: 'v1' });
+    milestonePath = `/${project.fullPath}/milestones/${milestone.iid}`;
     const issue = await api('POST', `/api/v3/projects/${project.id}/issues`, {
       title: 'Hostile issue',
       description: HOSTILE,
+      labels: 'bug',
+      milestone_id: milestone.id,
     });
     issuePath = new URL(issue.web_url).pathname;
     await api('POST', `/api/v3/projects/${project.id}/repository/branches`, {
@@ -124,7 +130,7 @@ describe('issue and merge request pages in Chromium', { skip }, () => {
     await context.close();
   });
 
-  it('axe finds no serious or critical violation on the issue and merge request pages', async () => {
+  it('axe finds no serious or critical violation on the issue, merge request, label and milestone pages', async () => {
     // axe is injected as a script, which the pages' CSP rightly refuses: this context bypasses it.
     const context = await browser.newContext({ baseURL: base, bypassCSP: true });
     const page = await context.newPage();
@@ -135,6 +141,12 @@ describe('issue and merge request pages in Chromium', { skip }, () => {
       `${projectPath}/issues`,
       issuePath,
       `${projectPath}/issues/new`,
+      `${issuePath}/edit`,
+      `${projectPath}/labels`,
+      `${projectPath}/labels/new`,
+      `${projectPath}/milestones`,
+      milestonePath,
+      `${projectPath}/milestones/new`,
       `${projectPath}/merge_requests?state=all`,
       mrPath,
       `${mrPath}/commits`,

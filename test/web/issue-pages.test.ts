@@ -13,6 +13,7 @@ import {
   type TestUser,
 } from '../helpers/factory.ts';
 import { WebClient } from '../helpers/web.ts';
+import { startReceiver } from '../helpers/receiver.ts';
 
 describe('pages: issues', () => {
   let t: TestApp;
@@ -281,5 +282,47 @@ describe('pages: issues', () => {
     assert.equal(page.status, 200);
     assert.match(page.text, /Sign in<\/a> to comment/);
     assert.doesNotMatch(page.text, /name="note\[note\]"/);
+  });
+  it('the url in the issue and note hooks of a page write opens the page and the comment', async () => {
+    const receiver = await startReceiver();
+    try {
+      const hook = await t.request('POST', `/api/v3/projects/${project.id}/hooks`, {
+        token: owner.token,
+        body: { url: receiver.url, issues_events: true, note_events: true, push_events: false },
+      });
+      assert.equal(hook.status, 201);
+      const web = await signedIn(owner);
+      await web.get(`${base}/issues/new`);
+      const made = await web.post(`${base}/issues`, { 'issue[title]': 'Hooked from a page' });
+      assert.equal(made.status, 302);
+      await web.get(String(made.headers.location));
+      const issue = (await apiIssues()).find((i) => i.title === 'Hooked from a page')!;
+      const commented = await web.post(`${base}/notes`, {
+        'note[noteable_type]': 'Issue',
+        'note[noteable_id]': String(issue.id),
+        'note[note]': 'Hooked comment',
+      });
+      assert.equal(commented.status, 302);
+      await t.server.hookWorker.drain();
+      const hooks = await receiver.waitFor(2);
+      const byKind = new Map(hooks.map((h) => [h.body.object_kind as string, h.body]));
+      const issueUrl = new URL(byKind.get('issue')!.object_attributes.url);
+      assert.equal(issueUrl.pathname, `${base}/issues/${issue.iid}`);
+      assert.equal((await web.get(issueUrl.pathname)).status, 200);
+      const noteUrl = new URL(byKind.get('note')!.object_attributes.url);
+      assert.equal(`${noteUrl.pathname}${noteUrl.hash}`, String(commented.headers.location));
+      const page = await web.get(noteUrl.pathname);
+      assert.equal(page.status, 200);
+      assert.match(page.text, new RegExp(`id="${noteUrl.hash.slice(1)}"`));
+    } finally {
+      await t
+        .request('GET', `/api/v3/projects/${project.id}/hooks`, { token: owner.token })
+        .then(async (list) => {
+          for (const h of list.body as Array<{ id: number }>) {
+            await t.request('DELETE', `/api/v3/projects/${project.id}/hooks/${h.id}`, { token: owner.token });
+          }
+        });
+      await receiver.close();
+    }
   });
 });

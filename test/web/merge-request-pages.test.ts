@@ -15,6 +15,7 @@ import {
 } from '../helpers/factory.ts';
 import { GitClient } from '../helpers/git.ts';
 import { WebClient } from '../helpers/web.ts';
+import { startReceiver } from '../helpers/receiver.ts';
 import { AccessLevel } from '../../src/domain/types.ts';
 
 describe('pages: merge requests', () => {
@@ -114,6 +115,7 @@ describe('pages: merge requests', () => {
     assert.match(page.text, /feature-a<\/a> into <a[^>]*>master<\/a>/);
     assert.match(page.text, /id="discussion"/);
     assert.match(page.text, />Merge<\/button>/);
+    assert.match(page.text, /Merge status: <strong>Can be merged<\/strong>/);
 
     const commits = await web.get(`${base}/merge_requests/${iid}/commits`);
     assert.equal(commits.status, 200);
@@ -167,10 +169,14 @@ describe('pages: merge requests', () => {
     await ownerWeb.get(`${base}/merge_requests/${first}`);
     assert.equal((await ownerWeb.post(`${base}/merge_requests/${first}/merge`, {})).status, 302);
     const afterFirst = await sha('refs/heads/master');
-    await ownerWeb.get(`${base}/merge_requests/${second}`);
+    // The page works out the status as it loads (8.13's merge_check), and offers no button.
+    const conflicted = await ownerWeb.get(`${base}/merge_requests/${second}`);
+    assert.match(conflicted.text, /Cannot be merged: there are conflicts/);
+    assert.doesNotMatch(conflicted.text, />Merge<\/button>/);
+    assert.equal((await apiMergeRequest(second)).merge_status, 'cannot_be_merged');
     const conflict = await ownerWeb.post(`${base}/merge_requests/${second}/merge`, {});
-    assert.equal(conflict.status, 406);
-    assert.match(conflict.text, /there are conflicts/);
+    assert.equal(conflict.status, 405);
+    assert.match(conflict.text, /cannot be merged: .*has conflicts/);
     assert.notEqual((await apiMergeRequest(second)).state, 'merged');
     assert.equal(await sha('refs/heads/master'), afterFirst);
   });
@@ -275,5 +281,30 @@ describe('pages: merge requests', () => {
     const closeNoToken = await ownerWeb.request('POST', path, { 'merge_request[state_event]': 'close' });
     assert.equal(closeNoToken.status, 422);
     assert.equal((await apiMergeRequest(open.iid)).state, open.state);
+  });
+  it('the url in the merge request hook of a page write opens the merge request page', async () => {
+    const receiver = await startReceiver();
+    try {
+      const hook = await api('POST', `/api/v3/projects/${project.id}/hooks`, {
+        url: receiver.url,
+        merge_requests_events: true,
+        push_events: false,
+      });
+      assert.equal(hook.status, 201);
+      await branchWithFile('feature-h', 'h.txt', 'h\n');
+      const web = await signedIn(developer);
+      const iid = await openInForm(web, 'feature-h', 'Hooked MR');
+      await t.server.hookWorker.drain();
+      const [delivery] = await receiver.waitFor(1);
+      assert.equal(delivery.body.object_kind, 'merge_request');
+      const url = new URL(delivery.body.object_attributes.url);
+      assert.equal(url.pathname, `${base}/merge_requests/${iid}`);
+      const page = await web.get(url.pathname);
+      assert.equal(page.status, 200);
+      assert.match(page.text, /<h1>Hooked MR<\/h1>/);
+      assert.equal((await api('DELETE', `/api/v3/projects/${project.id}/hooks/${hook.body.id}`)).status, 200);
+    } finally {
+      await receiver.close();
+    }
   });
 });

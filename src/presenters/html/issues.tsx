@@ -9,7 +9,7 @@ import { ProjectFrame, type ProjectHead } from './repository.tsx';
 import { RawHtml } from './raw-html.tsx';
 import { renderCommentMarkdown } from './markdown.ts';
 
-interface UserBasic {
+export interface UserBasic {
   id: number;
   username: string;
   name: string;
@@ -216,6 +216,18 @@ function IssueRow(props: { project: ProjectHead; issue: IssueItem }) {
   );
 }
 
+/** Issues as list rows (the issue list, a milestone's issues). */
+export function IssueList(props: { project: ProjectHead; issues: IssueItem[] }) {
+  if (props.issues.length === 0) return <p class="muted">No issues to show.</p>;
+  return (
+    <ul class="list" aria-label="Issues">
+      {props.issues.map((issue) => (
+        <IssueRow project={props.project} issue={issue} />
+      ))}
+    </ul>
+  );
+}
+
 export function IssueListPage(props: {
   ctx: PageContext;
   project: ProjectHead;
@@ -247,6 +259,8 @@ export function IssueListPage(props: {
     >
       <div class="row">
         <h1>Issues</h1>
+        <a href={`/${project.path_with_namespace}/labels`}>Labels</a>
+        <a href={`/${project.path_with_namespace}/milestones`}>Milestones</a>
         {props.canCreate ? (
           <a class="btn btn-primary" href={`${base}/new`}>
             New issue
@@ -331,15 +345,7 @@ export function IssueListPage(props: {
         </label>
         <button type="submit">Filter</button>
       </form>
-      {props.issues.length === 0 ? (
-        <p class="muted">No issues to show.</p>
-      ) : (
-        <ul class="list" aria-label="Issues">
-          {props.issues.map((issue) => (
-            <IssueRow project={project} issue={issue} />
-          ))}
-        </ul>
-      )}
+      <IssueList project={project} issues={props.issues} />
       <Pager
         base={base}
         query={{ ...keep, state: query.state === 'opened' ? undefined : query.state }}

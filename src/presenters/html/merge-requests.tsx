@@ -13,13 +13,15 @@ import {
   type DiffFile,
   type ProjectHead,
 } from './repository.tsx';
-import { FormErrors, MarkdownBlock, StateBadge, StateButton, StateTabs, UserLink } from './issues.tsx';
-
-interface UserBasic {
-  id: number;
-  username: string;
-  name: string;
-}
+import {
+  FormErrors,
+  MarkdownBlock,
+  StateBadge,
+  StateButton,
+  StateTabs,
+  UserLink,
+  type UserBasic,
+} from './issues.tsx';
 
 export interface MergeRequestItem {
   id: number;
@@ -36,6 +38,8 @@ export interface MergeRequestItem {
   work_in_progress: boolean;
   sha: string | null;
   merge_commit_sha: string | null;
+  source_project_id: number | null;
+  target_project_id: number;
 }
 
 export type MergeRequestState = 'opened' | 'merged' | 'closed' | 'all';
@@ -121,7 +125,7 @@ export type MergeRequestTab = 'discussion' | 'commits' | 'diffs';
 const MERGE_STATUS_TEXT: Record<string, string> = {
   can_be_merged: 'Can be merged',
   cannot_be_merged: 'Cannot be merged: there are conflicts, or nothing to merge',
-  unchecked: 'Not checked yet: checked when it is merged',
+  unchecked: 'Not checked yet',
 };
 
 /** The merge widget: state, merge status, and the Merge button for who may push to the target branch. */
@@ -142,7 +146,9 @@ function MergeBox(props: { ctx: PageContext; url: string; mr: MergeRequestItem; 
         Merge status: <strong>{MERGE_STATUS_TEXT[mr.merge_status] ?? mr.merge_status}</strong>
         {mr.work_in_progress ? ' · Work in progress: remove the WIP prefix from the title to merge.' : ''}
       </p>
-      {props.canMerge ? (
+      {!props.canMerge ? (
+        <p class="muted">You may not merge into {mr.target_branch}.</p>
+      ) : mr.merge_status !== 'can_be_merged' || mr.work_in_progress ? null : (
         <form method="post" action={`${props.url}/merge`} class="stack">
           <Csrf ctx={props.ctx} />
           {/* The head this page showed: a push since then refuses the merge instead of merging unseen commits. */}
@@ -154,8 +160,6 @@ function MergeBox(props: { ctx: PageContext; url: string; mr: MergeRequestItem; 
             Merge
           </button>
         </form>
-      ) : (
-        <p class="muted">You may not merge into {mr.target_branch}.</p>
       )}
     </section>
   );
@@ -216,9 +220,14 @@ export function MergeRequestPage(props: {
       <h1>{mr.title}</h1>
       <p>
         Request to merge{' '}
-        <a class="mono" href={refUrl(project, 'tree', mr.source_branch)}>
-          {mr.source_branch}
-        </a>{' '}
+        {mr.source_project_id === mr.target_project_id ? (
+          <a class="mono" href={refUrl(project, 'tree', mr.source_branch)}>
+            {mr.source_branch}
+          </a>
+        ) : (
+          // A fork's branch lives in the fork, which this page does not name.
+          <span class="mono">{mr.source_branch} (from a fork)</span>
+        )}{' '}
         into{' '}
         <a class="mono" href={refUrl(project, 'tree', mr.target_branch)}>
           {mr.target_branch}

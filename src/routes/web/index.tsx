@@ -15,6 +15,7 @@ import { registerProjectPages } from './project-pages.tsx';
 import { registerIssuePages } from './issue-pages.tsx';
 import { registerMergeRequestPages } from './merge-request-pages.tsx';
 import { registerCiPages } from './ci-pages.tsx';
+import { registerLabelMilestonePages } from './label-milestone-pages.tsx';
 import { registerProfile } from './profile.tsx';
 import { registerAdminArea } from './admin/admin-area.ts';
 import { registerProjectSettings } from './project-settings/index.ts';
@@ -106,5 +107,6 @@ export function registerWeb(app: FastifyInstance, deps: Deps): void {
     registerCiPages(web, deps);
     registerAdminArea(web, deps);
     registerProjectSettings(web, deps);
+    registerLabelMilestonePages(web, deps);
   });
 }

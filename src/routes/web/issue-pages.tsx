@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { loadProject, type LoadedProject } from '../../http/loaders.ts';
 import { optionalString, optionalStringList, requestParams, type Params } from '../../http/params.ts';
-import { notFound, unauthorized } from '../../errors.ts';
+import { notFound } from '../../errors.ts';
 import {
   canAdminIssues,
   canReadIssue,
@@ -40,8 +40,9 @@ import {
   type IssueSort,
 } from '../../presenters/html/issues.tsx';
 import type { Flash } from '../../presenters/html/layout.tsx';
-import type { IssueRow, UserRow } from '../../db/types.ts';
+import type { IssueRow } from '../../db/types.ts';
 import { pageContext } from './web-session.ts';
+import { positiveInteger, signedIn } from './page-params.ts';
 import { errorTexts, isFormRefusal } from './form-errors.ts';
 import { hiddenAsks, sendPage } from './render.ts';
 
@@ -51,15 +52,6 @@ interface IssueParams {
   namespace: string;
   project: string;
   iid?: string;
-}
-
-function positiveInteger(text: string | undefined): number | undefined {
-  return text !== undefined && /^\d{1,9}$/.test(text) && Number(text) > 0 ? Number(text) : undefined;
-}
-
-function signedIn(request: FastifyRequest): UserRow {
-  if (!request.viewer) throw unauthorized();
-  return request.viewer;
 }
 
 /** The form's fields as the service's input; the admin fields only when the form had them. */

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { loadProject, type LoadedProject } from '../../http/loaders.ts';
 import { optionalString, requestParams, type Params } from '../../http/params.ts';
-import { ApiError, notFound, unauthorized } from '../../errors.ts';
+import { ApiError, notFound } from '../../errors.ts';
 import {
   canReadMergeRequests,
   canUpdateMergeRequest,
@@ -17,7 +17,7 @@ import {
   createMergeRequest,
   updateMergeRequestFields,
 } from '../../services/merge-requests/merge-requests.ts';
-import { mergeMergeRequest } from '../../services/merge-requests/merge.ts';
+import { checkMergeStatus, mergeMergeRequest } from '../../services/merge-requests/merge.ts';
 import { mayPushToBranch } from '../../services/push/ref-updates.ts';
 import { loadProjectWithAccess } from '../../views/project-views.ts';
 import { mergeRequestGitCommits, presentMergeRequestOf } from '../../views/merge-request-views.ts';
@@ -36,8 +36,9 @@ import {
   type MergeRequestTab,
 } from '../../presenters/html/merge-requests.tsx';
 import type { Flash } from '../../presenters/html/layout.tsx';
-import type { MergeRequestRow, UserRow } from '../../db/types.ts';
+import type { MergeRequestRow } from '../../db/types.ts';
 import { pageContext } from './web-session.ts';
+import { positiveInteger, signedIn } from './page-params.ts';
 import { hiddenAsks, sendPage } from './render.ts';
 import { errorTexts, isFormRefusal } from './form-errors.ts';
 
@@ -52,19 +53,10 @@ interface MergeRequestParams {
 /** The merge service's refusals in words (the API answers them as bare status codes). */
 const MERGE_REFUSALS: Record<number, string> = {
   401: 'You are not allowed to merge into the target branch (it may be protected).',
-  405: 'This merge request cannot be merged: it is not open, is a work in progress, or has nothing to merge.',
+  405: 'This merge request cannot be merged: it is not open, is a work in progress, has conflicts, or has nothing to merge.',
   406: 'This merge request cannot be merged: there are conflicts.',
   409: 'The source branch changed since this page was loaded; review the new commits and merge again.',
 };
-
-function positiveInteger(text: string | undefined): number | undefined {
-  return text !== undefined && /^\d{1,9}$/.test(text) && Number(text) > 0 ? Number(text) : undefined;
-}
-
-function signedIn(request: FastifyRequest): UserRow {
-  if (!request.viewer) throw unauthorized();
-  return request.viewer;
-}
 
 function formValues(params: Params, defaultTarget = ''): MergeRequestFormValues {
   return {
@@ -105,9 +97,12 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): voi
   ) => {
     const viewer = request.viewer;
     const open = mr.state === 'opened' || mr.state === 'reopened';
+    // What 8.13's widget asked for as the page loaded (merge_check): an unchecked status is worked out.
+    const status = open ? (await checkMergeStatus(deps, loaded, mr)).status : mr.merge_status;
+    const shown = status === mr.merge_status ? mr : { ...mr, merge_status: status };
     const [project, presented, commits, diff, canMerge] = await Promise.all([
       head(loaded),
-      presentMergeRequestOf(deps, loaded, viewer, mr),
+      presentMergeRequestOf(deps, loaded, viewer, shown),
       tab === 'commits' ? mergeRequestGitCommits(deps, loaded, mr) : undefined,
       tab === 'diffs' ? mergeRequestDiffFiles(deps, loaded, mr) : undefined,
       viewer !== null && open && loaded.project.archived !== 1

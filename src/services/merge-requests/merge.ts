@@ -56,9 +56,11 @@ interface CheckedMerge {
 
 /**
  * check_if_can_be_merged: computes merge_status while it is `unchecked` and stores it unless a push
- * reset it meanwhile. Returns the status the merge checks go by, and the merge it computed, if any.
+ * reset it meanwhile. Returns the status the merge checks go by, and the merge it computed, if any. The
+ * merge request page calls it too, as 8.13's did, so the status it shows is known before anyone presses
+ * Merge.
  */
-async function checkMergeStatus(
+export async function checkMergeStatus(
   deps: Deps,
   target: AccessibleProject,
   mr: MergeRequestRow,
