@@ -477,3 +477,29 @@ describe('pages: admin lists read a fixed number of statements per page', () => 
     assert.match(runners.text, /href="\/admin\/runners\?page=2"/);
   });
 });
+
+describe('pages: a registration token fixed by LABRADOR_RUNNER_TOKEN', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp({ LABRADOR_RUNNER_TOKEN: 'fixed-registration-token' });
+  });
+  after(async () => {
+    await t?.close();
+  });
+
+  it('is shown, and a reset is refused on the page without changing it', async () => {
+    const root = new WebClient(t);
+    assert.equal((await root.signIn('root', t.rootPassword)).status, 302);
+    const page = await root.get('/admin/runners');
+    assert.match(page.text, /readonly value="fixed-registration-token"/i);
+    assert.match(page.text, /set by LABRADOR_RUNNER_TOKEN/);
+    assert.doesNotMatch(page.text, /Reset registration token/);
+    const refused = await root.post('/admin/runners/reset_token');
+    assert.equal(refused.status, 409);
+    assert.match(refused.text, /role="alert">The registration token is set by LABRADOR_RUNNER_TOKEN/);
+    const runner = await t.request('POST', '/ci/api/v1/runners/register', {
+      body: { token: 'fixed-registration-token' },
+    });
+    assert.equal(runner.status, 201);
+  });
+});
