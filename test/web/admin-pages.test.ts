@@ -291,6 +291,7 @@ describe('pages: admin area', () => {
       return visible(row);
     };
     let page = await root.get('/admin/runners');
+    assert.match(page.text, /<code>http:\/\/labrador\.test\/ci<\/code>/);
     assert.match(page.text, /Runners \(2\)/);
     assert.match(rowOf(page.text, 'quiet runner'), /shared not connected never Pause Remove/);
     assert.match(

@@ -42,6 +42,7 @@ export function AdminRunnersPage(props: {
   flash?: Flash | null;
   token: string;
   tokenFixed: boolean;
+  externalUrl: string;
   runners: Array<{ runner: CiRunnerRow; status: RunnerStatus }>;
   total: number;
   scope: RunnerScopeFilter | undefined;
@@ -51,7 +52,11 @@ export function AdminRunnersPage(props: {
   return (
     <AdminFrame ctx={props.ctx} tab="runners" title="Runners" flash={props.flash}>
       <h2>Shared runners registration token</h2>
-      <p>Register a shared runner with this URL and token (gitlab-ci-multi-runner register).</p>
+      <p>
+        Register a shared runner with the coordinator URL <code>{props.externalUrl}/ci</code> (
+        <code>gitlab-ci-multi-runner register</code>; Labrador's own runner takes{' '}
+        <code>--url {props.externalUrl}</code>) and this token.
+      </p>
       <div class="clone">
         <label for="registration-token">Registration token</label>
         <input id="registration-token" type="text" readOnly value={props.token} class="mono" />

@@ -78,6 +78,7 @@ export function registerAdminRunners(admin: FastifyInstance, deps: Deps): void {
         flash={flash}
         token={token}
         tokenFixed={runnerRegistrationTokenFixed(deps)}
+        externalUrl={deps.config.externalUrl}
         runners={runners}
         total={total}
         scope={scope}
