@@ -198,15 +198,15 @@ export function AdminRunnerPage(props: {
           Tags (comma-separated)
           <input type="text" name="runner[tag_list]" value={runner.tag_list.join(', ')} />
         </label>
-        <label>
+        <label class="check">
           <input type="checkbox" name="runner[active]" value="1" checked={runner.active} /> Active (takes new
           builds)
         </label>
-        <label>
+        <label class="check">
           <input type="checkbox" name="runner[run_untagged]" value="1" checked={runner.run_untagged} /> Runs
           untagged builds
         </label>
-        <label>
+        <label class="check">
           <input type="checkbox" name="runner[locked]" value="1" checked={runner.locked} /> Locked to its
           current projects
         </label>
