@@ -70,8 +70,11 @@ describe('pages: admin area', () => {
     assert.equal(blocked.status, 404);
     const hook = await member.post('/admin/hooks', { 'hook[url]': 'http://127.0.0.1:9/x' });
     assert.equal(hook.status, 404);
+    // A signed-out browser with a valid (anonymous) form token is sent to sign in, and nothing changes.
+    await anonymous.get('/users/sign_in');
     const signedOut = await anonymous.post(`/admin/users/${plain.username}/block`);
-    assert.ok(signedOut.status === 302 || signedOut.status === 422, String(signedOut.status));
+    assert.equal(signedOut.status, 302);
+    assert.equal(signedOut.headers.location, '/users/sign_in?redirect_to=%2Fadmin');
     assert.equal((await api('GET', `/users/${plain.id}`)).body.state, 'active');
     assert.deepEqual((await api('GET', '/hooks')).body, []);
   });
@@ -288,6 +291,7 @@ describe('pages: admin area', () => {
       return visible(row);
     };
     let page = await root.get('/admin/runners');
+    assert.match(page.text, /<code>http:\/\/labrador\.test\/ci<\/code>/);
     assert.match(page.text, /Runners \(2\)/);
     assert.match(rowOf(page.text, 'quiet runner'), /shared not connected never Pause Remove/);
     assert.match(
@@ -399,5 +403,104 @@ describe('pages: admin area', () => {
     const none = await root.get('/admin/projects?search=no-such-thing');
     assert.match(none.text, /No projects found/);
     assert.equal((await root.get('/admin/projects?page=0')).status, 400);
+  });
+});
+
+describe('pages: admin lists read a fixed number of statements per page', () => {
+  let t: TestApp;
+  let root: WebClient;
+  let receiver: Receiver;
+  let hookId: number;
+  before(async () => {
+    t = await startTestApp();
+    receiver = await startReceiver();
+    root = new WebClient(t);
+    assert.equal((await root.signIn('root', t.rootPassword)).status, 302);
+    const hook = await t.request('POST', '/api/v3/hooks', {
+      token: t.rootToken,
+      body: { url: `${receiver.url}/count` },
+    });
+    hookId = hook.body.id;
+  });
+  after(async () => {
+    await receiver?.close();
+    await t?.close();
+  });
+
+  async function statementsFor(url: string): Promise<number> {
+    let count = 0;
+    t.server.deps.db.onQuery = () => {
+      count += 1;
+    };
+    try {
+      const page = await root.get(url);
+      assert.equal(page.status, 200, url);
+      return count;
+    } finally {
+      t.server.deps.db.onQuery = undefined;
+    }
+  }
+
+  it('the same with one row as with a full page of 20', async () => {
+    const urls = ['/admin', '/admin/users', '/admin/projects', '/admin/runners', `/admin/hooks/${hookId}`];
+    const owner = await createUser(t, 'countowner');
+    const token = /value="([^"]+)"/.exec(
+      (await root.get('/admin/runners')).text.split('id="registration-token"')[1]!,
+    )![1]!;
+    const seed = async (n: number) => {
+      for (let i = 0; i < n; i++) {
+        const suffix = `${Date.now().toString(36)}${i}`;
+        await createUser(t, `count${suffix}`);
+        await createProject(t, { owner, path: `count-${suffix}` });
+        const runner = await t.request('POST', '/ci/api/v1/runners/register', { body: { token } });
+        assert.equal(runner.status, 201);
+        const queued = await t.request('GET', `/api/v3/hooks/${hookId}`, { token: t.rootToken });
+        assert.equal(queued.status, 200);
+      }
+    };
+    await seed(1);
+    // The delivery worker shares the database handle: stopped, its statements cannot mix into the
+    // counts (later deliveries then stay pending, which the pages show just the same).
+    await t.server.hookWorker.drain();
+    await t.server.hookWorker.stop();
+    await root.get('/admin'); // the session's first use may write; measure afterwards
+    const small: Array<[string, number]> = [];
+    for (const url of urls) small.push([url, await statementsFor(url)]);
+    await seed(24);
+    for (const [url, count] of small) {
+      const large = await statementsFor(url);
+      assert.equal(large, count, `${url}: ${count} statements with 1 row, ${large} with a full page`);
+      assert.ok(large <= 8, `${url}: ${large} statements`);
+      console.log(`# ${url}: ${large} statements`);
+    }
+    const runners = await root.get('/admin/runners');
+    assert.match(runners.text, /Runners \(25\)/);
+    assert.match(runners.text, /href="\/admin\/runners\?page=2"/);
+  });
+});
+
+describe('pages: a registration token fixed by LABRADOR_RUNNER_TOKEN', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp({ LABRADOR_RUNNER_TOKEN: 'fixed-registration-token' });
+  });
+  after(async () => {
+    await t?.close();
+  });
+
+  it('is shown, and a reset is refused on the page without changing it', async () => {
+    const root = new WebClient(t);
+    assert.equal((await root.signIn('root', t.rootPassword)).status, 302);
+    const page = await root.get('/admin/runners');
+    assert.match(page.text, /readonly value="fixed-registration-token"/i);
+    assert.match(page.text, /set by LABRADOR_RUNNER_TOKEN/);
+    assert.doesNotMatch(page.text, /Reset registration token/);
+    const refused = await root.post('/admin/runners/reset_token');
+    assert.equal(refused.status, 409);
+    assert.match(refused.text, /role="alert">The registration token is set by LABRADOR_RUNNER_TOKEN/);
+    const runner = await t.request('POST', '/ci/api/v1/runners/register', {
+      body: { token: 'fixed-registration-token' },
+    });
+    assert.equal(runner.status, 201);
   });
 });

@@ -42,6 +42,7 @@ export function AdminRunnersPage(props: {
   flash?: Flash | null;
   token: string;
   tokenFixed: boolean;
+  externalUrl: string;
   runners: Array<{ runner: CiRunnerRow; status: RunnerStatus }>;
   total: number;
   scope: RunnerScopeFilter | undefined;
@@ -51,7 +52,11 @@ export function AdminRunnersPage(props: {
   return (
     <AdminFrame ctx={props.ctx} tab="runners" title="Runners" flash={props.flash}>
       <h2>Shared runners registration token</h2>
-      <p>Register a shared runner with this URL and token (gitlab-ci-multi-runner register).</p>
+      <p>
+        Register a shared runner with the coordinator URL <code>{props.externalUrl}/ci</code> (
+        <code>gitlab-ci-multi-runner register</code>; Labrador's own runner takes{' '}
+        <code>--url {props.externalUrl}</code>) and this token.
+      </p>
       <div class="clone">
         <label for="registration-token">Registration token</label>
         <input id="registration-token" type="text" readOnly value={props.token} class="mono" />
@@ -193,15 +198,15 @@ export function AdminRunnerPage(props: {
           Tags (comma-separated)
           <input type="text" name="runner[tag_list]" value={runner.tag_list.join(', ')} />
         </label>
-        <label>
+        <label class="check">
           <input type="checkbox" name="runner[active]" value="1" checked={runner.active} /> Active (takes new
           builds)
         </label>
-        <label>
+        <label class="check">
           <input type="checkbox" name="runner[run_untagged]" value="1" checked={runner.run_untagged} /> Runs
           untagged builds
         </label>
-        <label>
+        <label class="check">
           <input type="checkbox" name="runner[locked]" value="1" checked={runner.locked} /> Locked to its
           current projects
         </label>

@@ -238,7 +238,7 @@ export function AdminUserFormPage(props: {
         <fieldset>
           <legend>Access</legend>
           {USER_FORM_SWITCHES.map(([key, label]) => (
-            <label>
+            <label class="check">
               <input type="checkbox" name={`user[${key}]`} value="1" checked={form[key]} /> {label}
             </label>
           ))}

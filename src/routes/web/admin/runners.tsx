@@ -54,7 +54,12 @@ function viewerOf(request: FastifyRequest): UserRow {
 }
 
 export function registerAdminRunners(admin: FastifyInstance, deps: Deps): void {
-  admin.get('/admin/runners', async (request, reply) => {
+  const runnersPage = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    flash: Flash | null,
+    status = 200,
+  ) => {
     const word = optionalString(requestParams(request), 'scope') ?? '';
     const scope = (RUNNER_SCOPES as readonly string[]).includes(word)
       ? (word as RunnerScopeFilter)
@@ -70,20 +75,31 @@ export function registerAdminRunners(admin: FastifyInstance, deps: Deps): void {
       reply,
       <AdminRunnersPage
         ctx={pageContext(deps, request, reply)}
-        flash={doneNotice(request, DONE)}
+        flash={flash}
         token={token}
         tokenFixed={runnerRegistrationTokenFixed(deps)}
+        externalUrl={deps.config.externalUrl}
         runners={runners}
         total={total}
         scope={scope}
         page={page}
         hasNext={offset + runners.length < total}
       />,
+      status,
     );
-  });
+  };
 
-  admin.post('/admin/runners/reset_token', async (_request, reply) => {
-    await resetRunnerRegistrationToken(deps);
+  admin.get('/admin/runners', async (request, reply) =>
+    runnersPage(request, reply, doneNotice(request, DONE)),
+  );
+
+  admin.post('/admin/runners/reset_token', async (request, reply) => {
+    try {
+      await resetRunnerRegistrationToken(deps);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status >= 500) throw error;
+      return runnersPage(request, reply, { kind: 'alert', text: errorText(error) }, error.status);
+    }
     return reply.redirect('/admin/runners?done=token', 302);
   });
 

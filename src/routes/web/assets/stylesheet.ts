@@ -29,7 +29,9 @@ h1 { font-size: 1.6em; margin: 8px 0 12px; } h2 { font-size: 1.3em; } h3 { font-
 .flash.notice { background: #e6f4ea; border-color: #a8d5b5; color: #1f5f33; }
 form.stack { display: grid; gap: 10px; max-width: 460px; }
 form.stack label { font-weight: 600; display: grid; gap: 4px; }
-input[type=text], input[type=password], input[type=email], input[type=search], select, textarea {
+form.stack label.check { display: block; font-weight: normal; }
+input[type=text], input[type=password], input[type=email], input[type=search], input[type=number],
+input[type=url], select, textarea {
   font: inherit; padding: 6px 8px; border: 1px solid #c7c7c7; border-radius: 4px; width: 100%; background: #fff; }
 textarea { min-height: 6em; font-family: var(--mono); }
 .btn, button[type=submit] { display: inline-block; font: inherit; padding: 6px 14px; border-radius: 4px;
