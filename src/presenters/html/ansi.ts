@@ -105,7 +105,7 @@ const ESCAPES: Record<string, string> = {
 };
 
 function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+  return /[&<>"']/.test(text) ? text.replace(/[&<>"']/g, (c) => ESCAPES[c]!) : text;
 }
 
 // CSI sequences (SGR among them), OSC strings (titles, hyperlinks) ended by BEL or ST, other two-byte
@@ -113,23 +113,32 @@ function escapeHtml(text: string): string {
 const TOKEN =
   // eslint-disable-next-line no-control-regex
   /\x1b\[([0-9;:?<=>]*)[ -/]*([@-~])|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[ -/]*[0-~]?|[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f]/g;
+// eslint-disable-next-line no-control-regex
+const ANY_TOKEN = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/;
 
 /** One line (no newline in it) as HTML, styles moving `style`; only `emit` parts produce output. */
 function renderSegment(text: string, style: Style, emit: boolean, out: string[]): void {
-  let last = 0;
-  const flush = (end: number) => {
-    if (!emit || end <= last) return;
-    const piece = escapeHtml(text.slice(last, end));
-    const classes = classesOf(style);
-    out.push(classes ? `<span class="${classes}">${piece}</span>` : piece);
+  let classes = classesOf(style);
+  const piece = (part: string) => {
+    const escaped = escapeHtml(part);
+    out.push(classes ? `<span class="${classes}">${escaped}</span>` : escaped);
   };
+  // Most lines carry no escape sequence at all.
+  if (!ANY_TOKEN.test(text)) {
+    if (emit && text !== '') piece(text);
+    return;
+  }
+  let last = 0;
   TOKEN.lastIndex = 0;
   for (let match = TOKEN.exec(text); match; match = TOKEN.exec(text)) {
-    flush(match.index);
+    if (emit && match.index > last) piece(text.slice(last, match.index));
     last = match.index + match[0].length;
-    if (match[2] === 'm' && /^[0-9;]*$/.test(match[1]!)) applySgr(style, sgrParams(match[1]!));
+    if (match[2] === 'm' && /^[0-9;]*$/.test(match[1]!)) {
+      applySgr(style, sgrParams(match[1]!));
+      classes = classesOf(style);
+    }
   }
-  flush(text.length);
+  if (emit && text.length > last) piece(text.slice(last));
 }
 
 export interface RenderedTrace {

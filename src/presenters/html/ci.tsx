@@ -240,6 +240,8 @@ export function PipelinePage(props: {
   stages: StageItem[];
   commit: { id: string; title: string; author_name: string } | null;
   actions: { retry: boolean; cancel: boolean };
+  /** Whether the pipeline is still going: the open page then refreshes its content (live-region.ts). */
+  live: boolean;
   flash?: Flash | null;
 }) {
   const { project, pipeline } = props;
@@ -252,62 +254,65 @@ export function PipelinePage(props: {
       tab="pipelines"
       flash={props.flash}
     >
-      <h1>
-        Pipeline #{pipeline.id} <CiStatusBadge status={pipeline.status} />
-      </h1>
-      <p>
-        Ref <span class="mono">{pipeline.ref}</span>
-        {pipeline.tag ? ' (tag)' : ''}, commit{' '}
-        <a class="mono" href={`${projectBase(project)}/commit/${pipeline.sha}`}>
-          {pipeline.sha.slice(0, 8)}
-        </a>{' '}
-        {props.commit?.title ?? pipeline.commit_title ?? ''}
-        {props.commit ? <span class="muted"> by {props.commit.author_name}</span> : null}
-      </p>
-      <p class="muted">
-        {pipeline.user ? `Triggered by ${pipeline.user.username} · ` : ''}created{' '}
-        <TimeAgo at={pipeline.created_at} /> · duration {formatDuration(pipeline.duration)}
-      </p>
-      {props.actions.retry || props.actions.cancel ? (
-        <div class="actions">
-          {props.actions.retry ? (
-            <ActionButton ctx={props.ctx} action={`${url}/retry`} text="Retry failed" />
-          ) : null}
-          {props.actions.cancel ? (
-            <ActionButton ctx={props.ctx} action={`${url}/cancel`} text="Cancel running" danger />
-          ) : null}
-        </div>
-      ) : null}
-      {pipeline.yaml_errors ? (
-        <section class="flash alert" aria-labelledby="yaml-title">
-          <h2 id="yaml-title">Found errors in your .gitlab-ci.yml</h2>
-          <pre>{pipeline.yaml_errors}</pre>
-        </section>
-      ) : null}
-      {props.stages.map((stage, index) => (
-        <section class="stage" aria-labelledby={`stage-${index}`}>
-          <h2 id={`stage-${index}`}>
-            <CiStatusBadge status={stage.status} /> {stage.name}
-          </h2>
-          <ul class="list">
-            {stage.jobs.map((job) => {
-              const href = jobHref(project, job);
-              return (
-                <li>
-                  <div class="row">
-                    <span>
-                      <CiStatusBadge status={job.status} /> {href ? <a href={href}>{job.name}</a> : job.name}
-                      {job.manual ? <span class="badge">manual</span> : null}
-                      {job.allow_failure ? <span class="badge">allowed to fail</span> : null}
-                    </span>
-                    {job.type === 'build' ? <span class="muted mono">#{job.id}</span> : null}
-                  </div>
-                </li>
-              );
-            })}
-          </ul>
-        </section>
-      ))}
+      <div id="pipeline-live" data-live={props.live ? 'true' : 'false'}>
+        <h1>
+          Pipeline #{pipeline.id} <CiStatusBadge status={pipeline.status} />
+        </h1>
+        <p>
+          Ref <span class="mono">{pipeline.ref}</span>
+          {pipeline.tag ? ' (tag)' : ''}, commit{' '}
+          <a class="mono" href={`${projectBase(project)}/commit/${pipeline.sha}`}>
+            {pipeline.sha.slice(0, 8)}
+          </a>{' '}
+          {props.commit?.title ?? pipeline.commit_title ?? ''}
+          {props.commit ? <span class="muted"> by {props.commit.author_name}</span> : null}
+        </p>
+        <p class="muted">
+          {pipeline.user ? `Triggered by ${pipeline.user.username} · ` : ''}created{' '}
+          <TimeAgo at={pipeline.created_at} /> · duration {formatDuration(pipeline.duration)}
+        </p>
+        {props.actions.retry || props.actions.cancel ? (
+          <div class="actions">
+            {props.actions.retry ? (
+              <ActionButton ctx={props.ctx} action={`${url}/retry`} text="Retry failed" />
+            ) : null}
+            {props.actions.cancel ? (
+              <ActionButton ctx={props.ctx} action={`${url}/cancel`} text="Cancel running" danger />
+            ) : null}
+          </div>
+        ) : null}
+        {pipeline.yaml_errors ? (
+          <section class="flash alert" aria-labelledby="yaml-title">
+            <h2 id="yaml-title">Found errors in your .gitlab-ci.yml</h2>
+            <pre>{pipeline.yaml_errors}</pre>
+          </section>
+        ) : null}
+        {props.stages.map((stage, index) => (
+          <section class="stage" aria-labelledby={`stage-${index}`}>
+            <h2 id={`stage-${index}`}>
+              <CiStatusBadge status={stage.status} /> {stage.name}
+            </h2>
+            <ul class="list">
+              {stage.jobs.map((job) => {
+                const href = jobHref(project, job);
+                return (
+                  <li>
+                    <div class="row">
+                      <span>
+                        <CiStatusBadge status={job.status} />{' '}
+                        {href ? <a href={href}>{job.name}</a> : job.name}
+                        {job.manual ? <span class="badge">manual</span> : null}
+                        {job.allow_failure ? <span class="badge">allowed to fail</span> : null}
+                      </span>
+                      {job.type === 'build' ? <span class="muted mono">#{job.id}</span> : null}
+                    </div>
+                  </li>
+                );
+              })}
+            </ul>
+          </section>
+        ))}
+      </div>
     </ProjectFrame>
   );
 }

@@ -6,6 +6,7 @@ import { STYLESHEET } from './assets/stylesheet.ts';
 import { COPY_SCRIPT } from './assets/copy-button.ts';
 import { BUILD_TRACE_SCRIPT } from './assets/build-trace.ts';
 import { CI_STYLESHEET } from './assets/ci-stylesheet.ts';
+import { LIVE_REGION_SCRIPT } from './assets/live-region.ts';
 
 interface Asset {
   url: string;
@@ -21,7 +22,12 @@ function asset(name: string, extension: string, type: string, text: string): Ass
 
 export const ASSETS = {
   stylesheet: asset('application', 'css', 'text/css; charset=utf-8', STYLESHEET + CI_STYLESHEET),
-  script: asset('application', 'js', 'text/javascript; charset=utf-8', COPY_SCRIPT + BUILD_TRACE_SCRIPT),
+  script: asset(
+    'application',
+    'js',
+    'text/javascript; charset=utf-8',
+    COPY_SCRIPT + BUILD_TRACE_SCRIPT + LIVE_REGION_SCRIPT,
+  ),
 };
 
 export function registerAssets(app: FastifyInstance): void {

@@ -170,6 +170,7 @@ export function registerCiPages(web: FastifyInstance, deps: Deps): void {
         pipeline={view.pipeline}
         stages={view.stages}
         commit={view.commit}
+        live={!isCompleted(pipeline.status) || jobs.some((job) => !isCompleted(job.status as CiStatus))}
         actions={{
           retry: may && jobs.some((job) => job.type === 'build' && job.status === 'failed'),
           cancel: may && jobs.some((job) => job.status === 'pending' || job.status === 'running'),

@@ -10,6 +10,8 @@ export const CI_STYLESHEET = `
 .ci-running { color: #1b5fa8; border-color: #7aa7d9; background: #edf4fc; }
 .ci-pending, .ci-created { color: #7a5200; border-color: #d9b66a; background: #fdf6e7; }
 .ci-canceled, .ci-skipped { color: #555; border-color: #bbb; background: #f4f4f4; }
+td a, h1 a, dd a { text-decoration: underline; }
+a.ci-status { text-decoration: none; }
 ul.stages { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 4px 10px; }
 .actions { display: flex; flex-wrap: wrap; gap: 8px; margin: 8px 0 12px; }
 form.inline { display: inline; margin: 0; }
