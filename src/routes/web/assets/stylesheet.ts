@@ -82,5 +82,12 @@ pre { overflow-x: auto; background: var(--soft); padding: 8px; border: 1px solid
 .hljs-title, .hljs-section, .hljs-name { color: #2a5db0; }
 .hljs-variable, .hljs-template-variable, .hljs-params { color: #7a5200; }
 .hljs-meta, .hljs-deletion { color: #b3261e; }
+form.inline { display: inline-block; margin: 0; }
+form.stack fieldset label, label.check { display: block; font-weight: normal; }
+input[type=url], input[type=number], input[type=date] { font: inherit; padding: 6px 8px; border: 1px solid #c7c7c7;
+  border-radius: 4px; background: #fff; }
+input[type=url] { width: 100%; }
+fieldset { border: 1px solid var(--line); border-radius: 4px; }
+details > summary { cursor: pointer; color: var(--link); }
 @media (max-width: 600px) { main { padding: 8px; } .navbar { padding: 8px; } h1 { font-size: 1.3em; } }
 `;
