@@ -502,6 +502,52 @@ describe('pages: project settings', () => {
     assert.equal((await api('')).body.public_builds, true);
   });
 
+  it('the list pages run a fixed number of queries, however long their lists', async () => {
+    const counted = await createProject(t, { owner, path: 'counted', commit: true });
+    const countedBase = `/${counted.fullPath}`;
+    const tails = ['/project_members', '/hooks', '/variables', '/triggers', '/deploy_keys', '/runners'];
+    const queriesOf = async (url: string) => {
+      let count = 0;
+      t.server.deps.db.onQuery = () => {
+        count += 1;
+      };
+      try {
+        assert.equal((await web.get(url)).status, 200, url);
+      } finally {
+        t.server.deps.db.onQuery = undefined;
+      }
+      return count;
+    };
+    const add = async (from: number, to: number) => {
+      for (let i = from; i < to; i++) {
+        const user = await createUser(t, `counted${i}`);
+        await addProjectMember(t, counted.id, user.id, 20);
+        const body = { url: `http://127.0.0.1:9/hook${i}`, key: `KEY_${i}`, value: 'v' };
+        for (const resource of ['hooks', 'variables', 'triggers']) {
+          const created = await t.request('POST', `/api/v3/projects/${counted.id}/${resource}`, {
+            token: owner.token,
+            body,
+          });
+          assert.equal(created.status, 201);
+        }
+        const key = makeKey(keyDir, `counted${i}`);
+        const deployKey = await t.request('POST', `/api/v3/projects/${counted.id}/deploy_keys`, {
+          token: owner.token,
+          body: { title: `key ${i}`, key: key.publicKey },
+        });
+        assert.equal(deployKey.status, 201);
+      }
+    };
+    // Measured: 4 queries a page (5 for runners) with one row or with eight.
+    await add(0, 1);
+    const few = [];
+    for (const tail of tails) few.push(await queriesOf(`${countedBase}${tail}`));
+    await add(1, 8);
+    const many = [];
+    for (const tail of tails) many.push(await queriesOf(`${countedBase}${tail}`));
+    assert.deepEqual(many, few);
+  });
+
   it('a developer is refused every settings page and form (403); a stranger sees none (404)', async () => {
     const pages = [
       '/edit',
