@@ -349,6 +349,27 @@ describe('pages: project settings', () => {
     }
   });
 
+  it('testing a webhook of a project without commits says so and sends nothing', async () => {
+    const empty = await createProject(t, { owner, path: 'empty-one' });
+    const hook = await t.request('POST', `/api/v3/projects/${empty.id}/hooks`, {
+      token: owner.token,
+      body: { url: 'http://127.0.0.1:9/never' },
+    });
+    assert.equal(hook.status, 201);
+    await web.get(`/${empty.fullPath}/hooks`);
+    const tested = await web.post(`/${empty.fullPath}/hooks/${hook.body.id}/test`);
+    assert.equal(tested.status, 422);
+    assert.match(tested.text, /Hook execution failed\. Ensure the project has commits\./);
+    const deliveries = await t.request(
+      'GET',
+      `/api/v3/projects/${empty.id}/hooks/${hook.body.id}/deliveries`,
+      {
+        token: t.rootToken,
+      },
+    );
+    assert.deepEqual(deliveries.body, []);
+  });
+
   it('deploy keys: add (a bad key is shown on the form), remove', async () => {
     const keys = async () => (await api('/deploy_keys')).body;
     const key = makeKey(keyDir, 'deployer');
