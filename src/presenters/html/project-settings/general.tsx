@@ -9,7 +9,8 @@ import {
   type SettingsProject,
 } from './settings-frame.tsx';
 
-const FEATURE_LABELS: Array<[string, string]> = [
+/** The switches this form shows (public builds live on the pipelines settings page). */
+export const FEATURE_LABELS: Array<[string, string]> = [
   ['issues_enabled', 'Issues'],
   ['merge_requests_enabled', 'Merge requests'],
   ['only_allow_merge_if_build_succeeds', 'Only allow merge requests to be merged if the build succeeds'],

@@ -14,9 +14,6 @@ td a, h1 a, dd a { text-decoration: underline; }
 a.ci-status { text-decoration: none; }
 ul.stages { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 4px 10px; }
 .actions { display: flex; flex-wrap: wrap; gap: 8px; margin: 8px 0 12px; }
-form.inline { display: inline; margin: 0; }
-dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 8px 0; }
-dl.facts dt { font-weight: 600; } dl.facts dd { margin: 0; }
 pre.trace { background: #181818; color: #ddd; border-color: #333; white-space: pre-wrap; overflow-wrap: anywhere;
   min-height: 3em; max-width: 100%; }
 ${traceColourRules()}

@@ -31,7 +31,7 @@ form.stack { display: grid; gap: 10px; max-width: 460px; }
 form.stack label { font-weight: 600; display: grid; gap: 4px; }
 form.stack label.check { display: block; font-weight: normal; }
 input[type=text], input[type=password], input[type=email], input[type=search], input[type=number],
-input[type=url], select, textarea {
+input[type=url], input[type=date], select, textarea {
   font: inherit; padding: 6px 8px; border: 1px solid #c7c7c7; border-radius: 4px; width: 100%; background: #fff; }
 textarea { min-height: 6em; font-family: var(--mono); }
 .btn, button[type=submit] { display: inline-block; font: inherit; padding: 6px 14px; border-radius: 4px;
@@ -58,7 +58,8 @@ table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 6px 10px; border-bottom: 1px solid var(--line); vertical-align: top; }
 .table-wrap { overflow-x: auto; }
 form.inline { display: inline-block; margin: 0 4px 4px 0; }
-dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; } dl.facts dd { margin: 0; }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; margin: 8px 0; }
+dl.facts dt { font-weight: 600; } dl.facts dd { margin: 0; }
 code, pre, .mono { font-family: var(--mono); font-size: 13px; }
 pre { overflow-x: auto; background: var(--soft); padding: 8px; border: 1px solid var(--line); border-radius: 4px; }
 .clone { display: grid; grid-template-columns: auto minmax(0, 1fr) auto; gap: 8px; align-items: center;
@@ -87,6 +88,9 @@ pre { overflow-x: auto; background: var(--soft); padding: 8px; border: 1px solid
 .hljs-title, .hljs-section, .hljs-name { color: #2a5db0; }
 .hljs-variable, .hljs-template-variable, .hljs-params { color: #7a5200; }
 .hljs-meta, .hljs-deletion { color: #b3261e; }
+form.stack fieldset label, label.check { display: block; font-weight: normal; }
+fieldset { border: 1px solid var(--line); border-radius: 4px; }
+details > summary { cursor: pointer; color: var(--link); }
 @media (max-width: 600px) { main { padding: 8px; } .navbar { padding: 8px; } h1 { font-size: 1.3em; }
   /* On a phone each URL field takes a line of its own, the whole width, under its label and copy
      button (dense: the button goes back up beside the label). */

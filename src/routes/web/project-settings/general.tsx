@@ -15,7 +15,11 @@ import { transferProjectToGroup } from '../../../services/projects/project-trans
 import { branchList } from '../../../views/branch-views.ts';
 import { listNamespacesPage } from '../../../views/namespace-views.ts';
 import type { Flash } from '../../../presenters/html/layout.tsx';
-import { GeneralSettingsPage, type GeneralForm } from '../../../presenters/html/project-settings/general.tsx';
+import {
+  FEATURE_LABELS,
+  GeneralSettingsPage,
+  type GeneralForm,
+} from '../../../presenters/html/project-settings/general.tsx';
 import type { UserRow } from '../../../db/types.ts';
 import { pageContext } from '../web-session.ts';
 import { sendPage } from '../render.ts';
@@ -28,6 +32,10 @@ const DONE: Record<string, string> = {
   unarchived: 'The project was unarchived.',
   transferred: 'The project was transferred.',
 };
+
+/** The switches the general form shows: only those are read from it. */
+const SHOWN = new Set(FEATURE_LABELS.map(([name]) => name));
+const FORM_SWITCHES = FEATURE_SWITCHES.filter((name) => SHOWN.has(name));
 
 const NAMESPACE_CHOICES = { offset: 0, limit: 100 };
 
@@ -52,7 +60,7 @@ export function registerGeneralSettings(web: FastifyInstance, deps: Deps): void 
       default_branch: head.default_branch,
       visibility_level: head.visibility_level,
       features: Object.fromEntries(
-        FEATURE_SWITCHES.map((name) => [name, (head as Record<string, unknown>)[name] === true]),
+        FORM_SWITCHES.map((name) => [name, (head as Record<string, unknown>)[name] === true]),
       ),
     };
     return sendPage(
@@ -93,9 +101,7 @@ export function registerGeneralSettings(web: FastifyInstance, deps: Deps): void 
       description: optionalString(params, 'project[description]') ?? '',
       default_branch: (optionalString(params, 'project[default_branch]') ?? '').trim(),
       visibility_level: visibility,
-      features: Object.fromEntries(
-        FEATURE_SWITCHES.map((name) => [name, checked(params, `project[${name}]`)]),
-      ),
+      features: Object.fromEntries(FORM_SWITCHES.map((name) => [name, checked(params, `project[${name}]`)])),
     };
     // The API's rule: only owners rename or change visibility.
     if ((form.name !== project.name || visibility !== project.visibility_level) && !owner) throw forbidden();

@@ -51,13 +51,12 @@ export async function loadSettingsProject(
 /** The project as the frame shows it, with what the viewer may do (the API's presented project). */
 export async function settingsHead(deps: Deps, loaded: LoadedProject) {
   const presented = await loadProjectWithAccess(deps, loaded, loaded.access, { runnersToken: true });
-  const head: SettingsProject = {
+  return {
     ...presented,
     settings: true,
     owner: isProjectOwner(loaded.access),
     builds: canAdminBuilds(loaded.access, loaded),
-  };
-  return { ...presented, ...head };
+  } satisfies SettingsProject;
 }
 
 /** `?done=<word>` after a redirect: the page's message for it, if it has one. */
