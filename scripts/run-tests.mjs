@@ -11,8 +11,10 @@
 // The PostgreSQL databases of a run (scripts/test-databases.mjs) are dropped when it ends, also when it is
 // interrupted (SIGINT, SIGTERM), and a run killed outright has its databases dropped by the next run's start.
 //
-// Files start slowest first (times kept from the previous run in node_modules/.cache), so the two
-// workers do not end with one long file running alone.
+// Files start slowest first, so the two workers do not end with one long file running alone: by the
+// seconds each file took in this checkout's last run (node_modules/.cache), else by test/timings.json (a
+// fresh clone, CI); files in neither (new ones) go first of all. `npm run test:timings`
+// (LABRADOR_TEST_WRITE_TIMINGS=1) runs the suite and writes its times into test/timings.json.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -27,7 +29,9 @@ const filter = process.argv.slice(2);
 const ciValue = (process.env.CI ?? '').trim().toLowerCase();
 const underCi = ciValue !== '' && ciValue !== '0' && ciValue !== 'false';
 const pgWaitMs = Number(process.env.LABRADOR_TEST_PG_WAIT_MS ?? (underCi ? 120_000 : 10_000));
-const timingsFile = path.join(root, 'node_modules', '.cache', 'labrador', 'test-timings.json');
+const cachedTimingsFile = path.join(root, 'node_modules', '.cache', 'labrador', 'test-seconds.json');
+const committedTimingsFile = path.join(root, 'test', 'timings.json');
+const writeCommittedTimings = ['1', 'true'].includes(process.env.LABRADOR_TEST_WRITE_TIMINGS ?? '');
 
 function testFiles(dir) {
   return fs
@@ -40,15 +44,39 @@ function testFiles(dir) {
     .sort();
 }
 
-function readTimings() {
+function readJson(file) {
   try {
-    return JSON.parse(fs.readFileSync(timingsFile, 'utf8'));
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch {
     return {};
   }
 }
 
-/** Slowest first by the last run on this engine; files never timed (new ones) go first of all. */
+/** Seconds per engine and file: this checkout's last times over the committed ones. */
+function readTimings() {
+  const committed = readJson(committedTimingsFile);
+  const cached = readJson(cachedTimingsFile);
+  return Object.fromEntries(
+    [...new Set([...Object.keys(committed), ...Object.keys(cached)])].map((label) => [
+      label,
+      { ...committed[label], ...cached[label] },
+    ]),
+  );
+}
+
+/** `timings` as JSON with each engine's files sorted (a stable diff), leaving out files that are gone. */
+function timingsJson(timings) {
+  const kept = (times) =>
+    Object.fromEntries(
+      Object.entries(times)
+        .filter(([file]) => fs.existsSync(path.join(root, file)))
+        .sort(([a], [b]) => a.localeCompare(b)),
+    );
+  const labels = Object.keys(timings).sort();
+  return `${JSON.stringify(Object.fromEntries(labels.map((label) => [label, kept(timings[label])])), null, 2)}\n`;
+}
+
+/** Slowest first by their times on this engine; files never timed (new ones) go first of all. */
 function slowestFirst(files, timings) {
   const time = (file) => timings[path.relative(root, file)] ?? Infinity;
   return [...files].sort((a, b) => time(b) - time(a) || a.localeCompare(b));
@@ -98,7 +126,9 @@ function run(label, env, timings) {
       }
       fs.rmSync(timingFile, { force: true });
       const mine = (timings[label] ??= {});
-      for (const [file, ms] of Object.entries(report.files)) mine[path.relative(root, file)] = Math.round(ms);
+      for (const [file, ms] of Object.entries(report.files)) {
+        mine[path.relative(root, file)] = Math.round(ms / 100) / 10;
+      }
       const count = (name) => report.summary[name] ?? 0;
       const result = { label, seconds, code: code ?? 1, pass: count('pass'), fail: count('fail') };
       resolve({ ...result, skipped: count('skipped') });
@@ -178,8 +208,9 @@ if (interrupted) {
   process.exit(interrupted === 'SIGINT' ? 130 : 143);
 }
 // A filtered run updates the times of the files it ran and keeps the others'.
-fs.mkdirSync(path.dirname(timingsFile), { recursive: true });
-fs.writeFileSync(timingsFile, `${JSON.stringify(timings, null, 1)}\n`);
+fs.mkdirSync(path.dirname(cachedTimingsFile), { recursive: true });
+fs.writeFileSync(cachedTimingsFile, timingsJson(timings));
+if (writeCommittedTimings) fs.writeFileSync(committedTimingsFile, timingsJson(timings));
 
 const total = results.reduce(
   (sum, result) => ({

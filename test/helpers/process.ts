@@ -81,6 +81,8 @@ export async function createInstance(options: { empty?: boolean } = {}): Promise
       LABRADOR_PORT: '0',
       // Processes run side by side: none may take the fixed default SSH port (tests start SSH in-process).
       LABRADOR_SSH_PORT: '0',
+      // As in test apps: a first start hashes root's password, tens of milliseconds at the default cost.
+      LABRADOR_PASSWORD_HASH_COST: '4',
       ...(database ? { LABRADOR_DATABASE_URL: database.url } : {}),
     },
     remove: async () => {
