@@ -56,7 +56,7 @@ const project = await insertProject(db, {
   created_at: at,
   updated_at: at,
 });
-await initBareRepository(repositoryPath(dataDir, namespace.path, 'traces'));
+await initBareRepository(dataDir, repositoryPath(dataDir, namespace.path, 'traces'));
 const pipeline = await insertPipeline(db, {
   project_id: project.id,
   ref: 'master',
