@@ -20,7 +20,7 @@ import { isCompleted } from '../../ci/status.ts';
 import { cancelBuild } from '../../services/ci/builds.ts';
 import { eraseBuild, keepArtifacts, playBuild, retryBuild } from '../../services/ci/build-actions.ts';
 import { cancelPipeline, retryPipeline } from '../../services/ci/pipeline-actions.ts';
-import { loadProjectWithAccess } from '../../views/project-views.ts';
+import { loadProjectHead } from './project-head.ts';
 import { buildArtifacts, buildTrace, loadBuildOr404 } from '../../views/build-views.ts';
 import { loadPipelineOr404, type PipelineScope } from '../../views/pipeline-views.ts';
 import {
@@ -109,8 +109,7 @@ export function registerCiPages(web: FastifyInstance, deps: Deps): void {
     const params = request.params as CiParams;
     return hiddenAsks(request, () => loadProject(deps, request, `${params.namespace}/${params.project}`));
   };
-  const head = (loaded: LoadedProject): Promise<ProjectHead> =>
-    loadProjectWithAccess(deps, loaded, loaded.access);
+  const head = (loaded: LoadedProject) => loadProjectHead(deps, loaded);
   const idOf = (request: FastifyRequest) => pathId((request.params as CiParams).id);
 
   const loadForPipelines = async (request: FastifyRequest) => {

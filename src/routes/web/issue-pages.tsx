@@ -16,7 +16,7 @@ import {
 } from '../../policies/issues.ts';
 import { createIssue, editIssue, type IssueInput } from '../../services/issues/issues.ts';
 import { createNote, issueNoteable } from '../../services/issues/notes.ts';
-import { loadProjectWithAccess } from '../../views/project-views.ts';
+import { loadProjectHead } from './project-head.ts';
 import {
   confidentialFilter,
   findIssueByIid,
@@ -120,7 +120,7 @@ export function registerIssuePages(web: FastifyInstance, deps: Deps): void {
     });
     return { loaded, issue };
   };
-  const head = (loaded: LoadedProject) => loadProjectWithAccess(deps, loaded, loaded.access);
+  const head = (loaded: LoadedProject) => loadProjectHead(deps, loaded);
   const issueUrl = (loaded: LoadedProject, issue: IssueRow) =>
     `/${loaded.namespace.path}/${loaded.project.path}/issues/${issue.iid}`;
 

@@ -15,7 +15,7 @@ import {
 } from '../../policies/issues.ts';
 import { createLabel } from '../../services/issues/labels.ts';
 import { createMilestone, editMilestone } from '../../services/issues/milestones.ts';
-import { loadProjectWithAccess } from '../../views/project-views.ts';
+import { loadProjectHead } from './project-head.ts';
 import { projectLabelList } from '../../views/label-views.ts';
 import { confidentialFilter, issueListPage } from '../../views/issue-views.ts';
 import { findMilestoneByIid, milestoneListView, type MilestoneTabState } from '../../views/issue-pages.ts';
@@ -78,7 +78,7 @@ export function registerLabelMilestonePages(web: FastifyInstance, deps: Deps): v
       return loaded;
     });
   };
-  const head = (loaded: LoadedProject) => loadProjectWithAccess(deps, loaded, loaded.access);
+  const head = (loaded: LoadedProject) => loadProjectHead(deps, loaded);
   const projectUrl = (loaded: LoadedProject) => `/${loaded.namespace.path}/${loaded.project.path}`;
 
   const labelForm = async (

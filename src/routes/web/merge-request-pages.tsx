@@ -19,7 +19,7 @@ import {
 } from '../../services/merge-requests/merge-requests.ts';
 import { checkMergeStatus, mergeMergeRequest } from '../../services/merge-requests/merge.ts';
 import { mayPushToBranch } from '../../services/push/ref-updates.ts';
-import { loadProjectWithAccess } from '../../views/project-views.ts';
+import { loadProjectHead } from './project-head.ts';
 import { mergeRequestGitCommits, presentMergeRequestOf } from '../../views/merge-request-views.ts';
 import {
   branchNames,
@@ -83,7 +83,7 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): voi
     if (!mr) throw notFound();
     return { loaded, mr };
   };
-  const head = (loaded: LoadedProject) => loadProjectWithAccess(deps, loaded, loaded.access);
+  const head = (loaded: LoadedProject) => loadProjectHead(deps, loaded);
   const mergeRequestUrl = (loaded: LoadedProject, mr: MergeRequestRow) =>
     `/${loaded.namespace.path}/${loaded.project.path}/merge_requests/${mr.iid}`;
 

@@ -6,10 +6,9 @@ import type { Deps } from '../../deps.ts';
 import { loadProject, type LoadedProject } from '../../http/loaders.ts';
 import { optionalInteger, optionalString, requestParams } from '../../http/params.ts';
 import { notFound, paramInvalid } from '../../errors.ts';
-import { loadProjectWithAccess } from '../../views/project-views.ts';
+import { loadProjectHead } from './project-head.ts';
 import { newestPipelineOfCommit, newestPipelinesOfRefs } from '../../views/ci-page-views.ts';
 import { canReadPipelines } from '../../policies/ci.ts';
-import { canAdminProject } from '../../policies/access.ts';
 import { branchList } from '../../views/branch-views.ts';
 import { projectTags } from '../../views/tag-views.ts';
 import {
@@ -80,10 +79,7 @@ export function registerProjectPages(web: FastifyInstance, deps: Deps): void {
     const params = request.params as ProjectParams;
     return hiddenAsks(request, () => loadProject(deps, request, `${params.namespace}/${params.project}`));
   };
-  const head = async (loaded: LoadedProject): Promise<ProjectHead> => ({
-    ...(await loadProjectWithAccess(deps, loaded, loaded.access)),
-    settings: canAdminProject(loaded.access),
-  });
+  const head = (loaded: LoadedProject) => loadProjectHead(deps, loaded);
   /** Reads the page at the ref and path of the URL; 404 when they name nothing. */
   const atUrl = async <T,>(
     loaded: LoadedProject,
