@@ -35,6 +35,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
       ),
     },
     frameworkErrors: answerFrameworkError,
+    // request.ip is the socket's address unless that is a trusted proxy: then X-Forwarded-For's client.
+    trustProxy: deps.config.trustedProxies.length > 0 ? deps.config.trustedProxies : false,
     // Trailing and doubled slashes and the `.json` suffix, as Rails and Grape read them (API paths only).
     rewriteUrl: (request) => normaliseApiUrl(request.url ?? '/'),
   });

@@ -1,6 +1,7 @@
 // The one place that reads process.env: the start-up contract in DESIGN.md, as a typed object. Every
 // setting is checked here, before anything is written anywhere; all problems are reported at once, one
 // line each, naming the variable and what it accepts.
+import net from 'node:net';
 import path from 'node:path';
 
 export interface Config {
@@ -26,6 +27,11 @@ export interface Config {
   logLevel: LogLevel;
   /** One info line per request (method, path, status, duration); always on at debug and trace. */
   logRequests: boolean;
+  /**
+   * Addresses (or CIDR ranges) of reverse proxies whose X-Forwarded-For is believed: a request from one
+   * of them is taken to come from the client it names (the sign-in limiter keys by that address).
+   */
+  trustedProxies: string[];
   /** How long a graceful stop may take before open connections are cut, in ms. */
   stopTimeoutMs: number;
   /**
@@ -112,6 +118,22 @@ class SettingsReader {
       return fallback;
     }
     return parsed;
+  }
+
+  /** A list of IP addresses or CIDR ranges, separated by commas or spaces; empty when unset. */
+  addresses(name: string): string[] {
+    const entries = (this.text(name) ?? '').split(/[\s,]+/).filter((entry) => entry !== '');
+    for (const entry of entries) {
+      const [address, prefix, ...rest] = entry.split('/');
+      const family = net.isIP(address);
+      const bits = family === 4 ? 32 : 128;
+      const prefixOk = prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= bits);
+      if (family === 0 || !prefixOk || rest.length > 0) {
+        this.problems.push(`${name} must list IP addresses or CIDR ranges, got ${JSON.stringify(entry)}`);
+        return [];
+      }
+    }
+    return entries;
   }
 
   flag(name: string): boolean {
@@ -252,6 +274,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     logLevel: (LOG_LEVELS as readonly string[]).includes(logLevel) ? (logLevel as LogLevel) : 'info',
     logRequests: reader.flag('LABRADOR_LOG_REQUESTS'),
+    trustedProxies: reader.addresses('LABRADOR_TRUSTED_PROXIES'),
     stopTimeoutMs: reader.integer('LABRADOR_STOP_TIMEOUT_MS', 8000, { min: 1 }),
     requestHeadersTimeoutMs: reader.integer('LABRADOR_REQUEST_HEADERS_TIMEOUT_MS', 30_000, { min: 1 }),
     hooks: {

@@ -16,6 +16,8 @@ export class WebClient {
   constructor(
     private readonly t: TestApp,
     private readonly address = '127.0.0.1',
+    /** Sent with every request (an X-Forwarded-For a proxy adds). */
+    private readonly extraHeaders: Record<string, string> = {},
   ) {}
 
   private cookieHeader(): string {
@@ -37,7 +39,7 @@ export class WebClient {
   }
 
   async request(method: string, url: string, form?: Record<string, string>): Promise<PageResponse> {
-    const headers: Record<string, string> = { cookie: this.cookieHeader() };
+    const headers: Record<string, string> = { ...this.extraHeaders, cookie: this.cookieHeader() };
     let payload: string | undefined;
     if (form) {
       headers['content-type'] = 'application/x-www-form-urlencoded';

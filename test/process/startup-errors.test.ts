@@ -47,6 +47,10 @@ describe('start-up failures: one line, non-zero exit', () => {
         /LABRADOR_REQUEST_HEADERS_TIMEOUT_MS must be an integer ≥ 1/,
       ],
       [{ LABRADOR_LOG_REQUESTS: 'maybe' }, /LABRADOR_LOG_REQUESTS must be true or false/],
+      [
+        { LABRADOR_TRUSTED_PROXIES: '10.0.0.1, proxy.lan' },
+        /LABRADOR_TRUSTED_PROXIES must list IP addresses/,
+      ],
       [{ LABRADOR_RUNNER: 'docker' }, /LABRADOR_RUNNER must be builtin .* or none, got "docker"/],
     ];
     const results = await Promise.all(

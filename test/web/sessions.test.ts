@@ -237,3 +237,61 @@ describe('pages: sessions behind https', () => {
     assert.match(cookie, /; Secure/);
   });
 });
+
+describe('pages: the sign-in limiter behind a reverse proxy', () => {
+  let t: TestApp;
+  const proxy = '10.8.0.1';
+  before(async () => {
+    t = await startTestApp({ LABRADOR_TRUSTED_PROXIES: `${proxy}, 10.9.0.0/16` });
+  });
+  after(() => t.close());
+
+  async function failTenTimes(web: WebClient): Promise<void> {
+    await web.get('/users/sign_in');
+    for (let i = 0; i < 10; i++) {
+      const response = await web.post('/users/sign_in', {
+        'user[login]': 'root',
+        'user[password]': `no-${i}`,
+      });
+      assert.equal(response.status, 401, `guess ${i}`);
+    }
+  }
+  const signInStatus = async (web: WebClient) => (await web.signIn('root', t.rootPassword)).status;
+
+  it('ignores X-Forwarded-For from an address that is not a trusted proxy', async () => {
+    // Each forged header names another client; the limiter still sees the one address they came from.
+    let forged = 0;
+    const attacker = new WebClient(t, '10.7.7.7', {});
+    await attacker.get('/users/sign_in');
+    for (let i = 0; i < 10; i++) {
+      const web = new WebClient(t, '10.7.7.7', { 'x-forwarded-for': `203.0.113.${++forged}` });
+      web.cookies.set('_labrador_csrf', attacker.cookies.get('_labrador_csrf')!);
+      web.csrf = attacker.csrf;
+      const response = await web.post('/users/sign_in', {
+        'user[login]': 'root',
+        'user[password]': `no-${i}`,
+      });
+      assert.equal(response.status, 401, `guess ${i}`);
+    }
+    assert.equal(
+      await signInStatus(new WebClient(t, '10.7.7.7', { 'x-forwarded-for': '203.0.113.200' })),
+      429,
+    );
+  });
+
+  it("takes the client from a trusted proxy's X-Forwarded-For: one client banned, the others not", async () => {
+    await failTenTimes(new WebClient(t, proxy, { 'x-forwarded-for': '198.51.100.7' }));
+    assert.equal(await signInStatus(new WebClient(t, proxy, { 'x-forwarded-for': '198.51.100.7' })), 429);
+    assert.equal(await signInStatus(new WebClient(t, proxy, { 'x-forwarded-for': '198.51.100.8' })), 302);
+    // A range: a proxy of 10.9.0.0/16 is believed too.
+    await failTenTimes(new WebClient(t, '10.9.3.4', { 'x-forwarded-for': '198.51.100.9' }));
+    assert.equal(
+      await signInStatus(new WebClient(t, '10.9.3.4', { 'x-forwarded-for': '198.51.100.9' })),
+      429,
+    );
+    assert.equal(
+      await signInStatus(new WebClient(t, '10.9.3.4', { 'x-forwarded-for': '198.51.100.10' })),
+      302,
+    );
+  });
+});
