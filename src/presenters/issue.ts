@@ -1,6 +1,7 @@
 // The collaboration JSON shapes of GitLab 8.13's lib/api/entities.rb, keys in its order: Issue,
 // Milestone, Label (no id in 8.13), Note (with the `upvote?`/`downvote?` keys), AwardEmoji, Todo, and the
 // raw issue row a DELETE answers with. Everything embedded arrives precomputed (views batch it).
+import type { presentMergeRequest } from './merge-request.ts';
 import { presentUserBasic } from './user.ts';
 import { presentBasicProject, projectUrls } from './project.ts';
 import type {
@@ -176,8 +177,8 @@ export interface TodoExtras {
   record: ProjectRecord;
   projectOwner: UserRow | null;
   author: UserRow;
-  /** The target's Issue entity. */
-  target: ReturnType<typeof presentIssue>;
+  /** The target's Issue or MergeRequest entity. */
+  target: ReturnType<typeof presentIssue> | ReturnType<typeof presentMergeRequest>;
   targetUrl: string;
   body: string;
 }

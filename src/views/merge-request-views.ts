@@ -63,10 +63,13 @@ export function countMergeRequestsOf(deps: Deps, query: MergeRequestListQuery): 
   return countMergeRequests(deps.db.kysely, query);
 }
 
-/** What the MergeRequest entity embeds, for a page of MRs in a fixed number of statements. */
+/**
+ * What the MergeRequest entity embeds, for a page of MRs in a fixed number of statements; `targets` has
+ * the target project of each (an MR whose project is missing is left out).
+ */
 async function mergeRequestViews(
   deps: Deps,
-  target: ProjectRecord,
+  targets: Map<number, ProjectRecord>,
   viewer: UserRow | null,
   rows: MergeRequestRow[],
 ): Promise<MergeRequestView[]> {
@@ -85,21 +88,36 @@ async function mergeRequestViews(
     viewer ? participatedIds(db, MERGE_REQUEST, viewer.id, mrIds) : new Set<number>(),
   ]);
   const user = (id: number | null) => (id === null ? undefined : users.get(id));
-  return rows.map((mr) => {
+  return rows.flatMap((mr) => {
+    const target = targets.get(mr.target_project_id);
+    if (!target) return [];
     const participant =
       viewer !== null &&
       (viewer.id === mr.author_id || viewer.id === mr.assignee_id || participated.has(mr.id));
-    return {
-      mr,
-      target,
-      author: user(mr.author_id),
-      assignee: user(mr.assignee_id),
-      upvotes: votes.get(mr.id)?.up ?? 0,
-      downvotes: votes.get(mr.id)?.down ?? 0,
-      userNotesCount: notes.get(mr.id) ?? 0,
-      subscribed: subscriptions.get(mr.id) ?? participant,
-    };
+    return [
+      {
+        mr,
+        target,
+        author: user(mr.author_id),
+        assignee: user(mr.assignee_id),
+        upvotes: votes.get(mr.id)?.up ?? 0,
+        downvotes: votes.get(mr.id)?.down ?? 0,
+        userNotesCount: notes.get(mr.id) ?? 0,
+        subscribed: subscriptions.get(mr.id) ?? participant,
+      },
+    ];
   });
+}
+
+/** MergeRequest entities of MRs of several projects (a todo list's targets). */
+export async function presentMergeRequestsOf(
+  deps: Deps,
+  targets: Map<number, ProjectRecord>,
+  viewer: UserRow | null,
+  rows: MergeRequestRow[],
+) {
+  const views = await mergeRequestViews(deps, targets, viewer, rows);
+  return views.map((view) => presentMergeRequest(view, deps.config.externalUrl));
 }
 
 async function presentMany(
@@ -108,8 +126,7 @@ async function presentMany(
   viewer: UserRow | null,
   rows: MergeRequestRow[],
 ) {
-  const views = await mergeRequestViews(deps, target, viewer, rows);
-  return views.map((view) => presentMergeRequest(view, deps.config.externalUrl));
+  return presentMergeRequestsOf(deps, new Map([[target.project.id, target]]), viewer, rows);
 }
 
 export async function listMergeRequestsOf(
@@ -168,7 +185,7 @@ export async function mergeRequestChanges(
   viewer: UserRow | null,
   mr: MergeRequestRow,
 ) {
-  const [view] = await mergeRequestViews(deps, target, viewer, [mr]);
+  const [view] = await mergeRequestViews(deps, new Map([[target.project.id, target]]), viewer, [mr]);
   const { diffs } = await mergeRequestDiffs(deps, target, mr);
   return presentMergeRequestChanges(view!, deps.config.externalUrl, diffs);
 }

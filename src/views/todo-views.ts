@@ -1,5 +1,6 @@
-// A user's todos, newest first: the page, then its issues (as Issue entities), projects, project owners
-// and authors in a fixed number of statements. Todos whose issue the user can no longer read are left out.
+// A user's todos, newest first: the page, then its issues and merge requests (as their entities),
+// projects, project owners and authors in a fixed number of statements. Todos whose target the user can
+// no longer read are left out.
 import type { Deps } from '../deps.ts';
 import { countTodos, findUserTodo, listTodos, type TodoListFilter } from '../db/repositories/todos.ts';
 import { issuesByIds } from '../db/repositories/issues.ts';
@@ -7,7 +8,10 @@ import { findProjectRecordsByIds } from '../db/repositories/projects.ts';
 import { usersByIds } from '../db/repositories/users.ts';
 import { projectAccessMany } from '../policies/access.ts';
 import { canReadIssue } from '../policies/issues.ts';
-import { presentTodo } from '../presenters/issue.ts';
+import { presentTodo, type TodoExtras } from '../presenters/issue.ts';
+import { mergeRequestsByIds } from '../db/repositories/merge-requests.ts';
+import { canReadMergeRequests } from '../policies/merge-requests.ts';
+import { presentMergeRequestsOf } from './merge-request-views.ts';
 import { presentIssues } from './issue-views.ts';
 import type { Page } from '../http/pagination.ts';
 import type { TodoRow, UserRow } from '../db/types.ts';
@@ -17,11 +21,11 @@ export type { TodoListFilter };
 export async function presentTodos(deps: Deps, viewer: UserRow, todos: TodoRow[]) {
   if (todos.length === 0) return [];
   const db = deps.db.kysely;
-  const [issues, records] = await Promise.all([
-    issuesByIds(
-      db,
-      todos.filter((todo) => todo.target_type === 'Issue').map((todo) => todo.target_id),
-    ),
+  const targetIds = (type: string) =>
+    todos.filter((todo) => todo.target_type === type).map((t) => t.target_id);
+  const [issues, mergeRequests, records] = await Promise.all([
+    issuesByIds(db, targetIds('Issue')),
+    mergeRequestsByIds(db, targetIds('MergeRequest')),
     findProjectRecordsByIds(db, [...new Set(todos.map((todo) => todo.project_id))]),
   ]);
   const byProject = new Map(records.map((record) => [record.project.id, record]));
@@ -31,18 +35,32 @@ export async function presentTodos(deps: Deps, viewer: UserRow, todos: TodoRow[]
       ? []
       : [record.namespace.owner_id],
   );
-  const [users, presentedIssues] = await Promise.all([
+  const [users, presentedIssues, presentedMergeRequests] = await Promise.all([
     usersByIds(db, [...todos.map((todo) => todo.author_id), ...ownerIds]),
     presentIssues(deps, viewer, [...issues.values()], records),
+    presentMergeRequestsOf(deps, byProject, viewer, [...mergeRequests.values()]),
   ]);
   const issueEntities = new Map(presentedIssues.map((issue) => [issue.id, issue]));
+  const mergeRequestEntities = new Map(presentedMergeRequests.map((mr) => [mr.id, mr]));
   return todos.flatMap((todo) => {
     const record = byProject.get(todo.project_id);
-    const issue = issues.get(todo.target_id);
-    const target = issueEntities.get(todo.target_id);
     const author = users.get(todo.author_id);
-    if (!record || !issue || !target || !author) return [];
-    if (!canReadIssue(viewer, access.get(record.project.id)!, record, issue)) return [];
+    if (!record || !author) return [];
+    const projectAccess = access.get(record.project.id)!;
+    let target: TodoExtras['target'] | undefined;
+    let body: string | undefined;
+    if (todo.target_type === 'MergeRequest') {
+      const mr = mergeRequests.get(todo.target_id);
+      if (!mr || !canReadMergeRequests(projectAccess, record)) return [];
+      target = mergeRequestEntities.get(mr.id);
+      body = mr.title;
+    } else {
+      const issue = issues.get(todo.target_id);
+      if (!issue || !canReadIssue(viewer, projectAccess, record, issue)) return [];
+      target = issueEntities.get(issue.id);
+      body = issue.title;
+    }
+    if (!target) return [];
     const owner =
       record.namespace.type === 'Group' || record.namespace.owner_id === null
         ? null
@@ -50,7 +68,7 @@ export async function presentTodos(deps: Deps, viewer: UserRow, todos: TodoRow[]
     return [
       presentTodo(
         todo,
-        { record, projectOwner: owner, author, target, targetUrl: target.web_url, body: issue.title },
+        { record, projectOwner: owner, author, target, targetUrl: target.web_url, body },
         deps.config.externalUrl,
       ),
     ];

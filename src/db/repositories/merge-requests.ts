@@ -57,6 +57,20 @@ export function findMergeRequestById(db: Executor, id: number): Promise<MergeReq
   return db.selectFrom('merge_requests').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** The MRs (not deleted) of these ids, by id. */
+export async function mergeRequestsByIds(db: Executor, ids: number[]): Promise<Map<number, MergeRequestRow>> {
+  const result = new Map<number, MergeRequestRow>();
+  if (ids.length === 0) return result;
+  const rows = await db
+    .selectFrom('merge_requests')
+    .selectAll()
+    .where('id', 'in', [...new Set(ids)])
+    .where('deleted_at', 'is', null)
+    .execute();
+  for (const row of rows) result.set(row.id, row);
+  return result;
+}
+
 /** An open MR with this source and target, other than `exceptId` (8.13's "already exists" check). */
 export function findOpenTwin(
   db: Executor,

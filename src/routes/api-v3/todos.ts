@@ -9,6 +9,8 @@ import { paginate } from '../../http/pagination.ts';
 import { optionalString, pathInteger, presentString, requestParams, type Params } from '../../http/params.ts';
 import { recordNotFound } from '../../errors.ts';
 import { issueIssuable, markTodo } from '../../services/issues/issues.ts';
+import { loadMergeRequestOf } from '../../http/merge-request-loaders.ts';
+import { mergeRequestIssuable } from '../../services/merge-requests/collaboration.ts';
 import { finishTodo, finishTodos } from '../../services/issues/todos.ts';
 import {
   countTodoList,
@@ -44,6 +46,13 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const viewer = requireViewer(request);
     const { issue } = await loadIssue(deps, request);
     const todo = await markTodo(deps, viewer, issueIssuable(issue));
+    const [presented] = await presentTodos(deps, viewer, [todo]);
+    return reply.status(201).send(presented);
+  });
+
+  app.post('/projects/:id/merge_requests/:merge_request_id/todo', async (request, reply) => {
+    const { viewer, mr } = await loadMergeRequestOf(deps, request);
+    const todo = await markTodo(deps, viewer, mergeRequestIssuable(mr));
     const [presented] = await presentTodos(deps, viewer, [todo]);
     return reply.status(201).send(presented);
   });

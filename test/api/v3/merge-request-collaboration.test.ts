@@ -1,4 +1,4 @@
-// Notes, award emoji and subscriptions on merge requests over HTTP, through the same services as issues:
+// Notes, award emoji, subscriptions and todos on merge requests over HTTP, through the same services as issues:
 // notes at 8.13's paths with their `note` hook (the MR under `merge_request`) and `commented on` event,
 // an emoji-only note that becomes an award, awards on the MR and on its notes, and the counts and the
 // subscription the MergeRequest entity shows.
@@ -252,5 +252,17 @@ describe('merge request notes, awards and subscriptions', () => {
         .status,
       404,
     );
+  });
+  it('marks a todo on the merge request, listed with the MergeRequest entity', async () => {
+    const marked = await call('POST', `${base}/todo`, owner.token);
+    assert.equal(marked.status, 201, marked.text);
+    assert.equal(marked.body.action_name, 'marked');
+    assert.equal(marked.body.target_type, 'MergeRequest');
+    assert.equal(marked.body.body, 'Topic');
+    assert.equal(marked.body.target_url, mr.web_url);
+    assert.deepEqual(marked.body.target, await read());
+    assert.equal((await call('POST', `${base}/todo`, owner.token)).status, 304);
+    const todos = await call('GET', '/api/v3/todos', owner.token);
+    assert.deepEqual(todos.body, [marked.body]);
   });
 });
