@@ -2,6 +2,7 @@
 // without Chromium skips them with one line; under CI=true a missing browser fails instead (.ci/run
 // installs it), so CI never goes green without browser coverage.
 import fs from 'node:fs';
+import axe from 'axe-core';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 export const chromiumPath = process.env.LABRADOR_CHROMIUM ?? '/usr/bin/chromium';
@@ -53,4 +54,20 @@ export function watchForScript(page: Page): string[] {
   });
   page.on('pageerror', (error) => seen.push(`pageerror: ${error.message}`));
   return seen;
+}
+
+/**
+ * axe-core's serious and critical WCAG 2 A/AA violations on the page as it is now, one line each (the
+ * page's context must bypass CSP: axe is injected as a script, which the pages rightly refuse).
+ */
+export async function seriousAxeViolations(page: Page, url: string): Promise<string[]> {
+  await page.addScriptTag({ content: axe.source });
+  const result = await page.evaluate(() =>
+    (window as unknown as { axe: typeof axe }).axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] },
+    }),
+  );
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${url}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }

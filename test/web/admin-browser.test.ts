@@ -4,12 +4,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import axe from 'axe-core';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { listen } from '../helpers/git.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { until } from '../helpers/wait.ts';
-import { browserMissing, launchBrowser, newContext, watchForScript } from '../helpers/browser.ts';
+import {
+  browserMissing,
+  launchBrowser,
+  newContext,
+  watchForScript,
+  seriousAxeViolations,
+} from '../helpers/browser.ts';
 
 const skip = browserMissing();
 
@@ -115,17 +120,7 @@ describe('admin pages in Chromium', { skip }, () => {
     ]) {
       const response = await page.goto(url);
       assert.equal(response?.status(), 200, url);
-      await page.addScriptTag({ content: axe.source });
-      const result = await page.evaluate(() =>
-        (window as unknown as { axe: typeof axe }).axe.run(document, {
-          runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] },
-        }),
-      );
-      found.push(
-        ...result.violations
-          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => `${url}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-      );
+      found.push(...(await seriousAxeViolations(page, url)));
     }
     assert.deepEqual(found, []);
     await context.close();

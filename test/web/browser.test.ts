@@ -6,12 +6,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import axe from 'axe-core';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { GitClient, listen, repoUrl } from '../helpers/git.ts';
 import { gitSshCommand, makeKey, startTestSsh } from '../helpers/ssh.ts';
 import type { StartedSsh } from '../../src/ssh/server.ts';
-import { browserMissing, launchBrowser, newContext, watchForScript } from '../helpers/browser.ts';
+import {
+  browserMissing,
+  launchBrowser,
+  newContext,
+  watchForScript,
+  seriousAxeViolations,
+} from '../helpers/browser.ts';
 
 const skip = browserMissing();
 
@@ -169,15 +174,7 @@ describe('pages in Chromium', { skip }, () => {
     const page = await context.newPage();
     const audit = async (url: string) => {
       await page.goto(url);
-      await page.addScriptTag({ content: axe.source });
-      const result = await page.evaluate(() =>
-        (window as unknown as { axe: typeof axe }).axe.run(document, {
-          runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] },
-        }),
-      );
-      return result.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${url}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+      return seriousAxeViolations(page, url);
     };
     const found: string[] = [];
     found.push(...(await audit('/users/sign_in')));

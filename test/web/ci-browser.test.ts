@@ -7,9 +7,14 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import axe from 'axe-core';
 import { buildsOf, startCiProject, type CiProject } from '../helpers/ci.ts';
-import { browserMissing, launchBrowser, newContext, watchForScript } from '../helpers/browser.ts';
+import {
+  browserMissing,
+  launchBrowser,
+  newContext,
+  watchForScript,
+  seriousAxeViolations,
+} from '../helpers/browser.ts';
 import { groupAlive, spawnRunner, type RunnerProcess } from '../helpers/runner-process.ts';
 import { until } from '../helpers/wait.ts';
 import { tracePath } from '../../src/storage/traces.ts';
@@ -258,17 +263,7 @@ colours:
       `${base}/builds/${withArtifacts.id}/artifacts/browse/out`,
     ]) {
       await page.goto(url);
-      await page.addScriptTag({ content: axe.source });
-      const result = await page.evaluate(() =>
-        (window as unknown as { axe: typeof axe }).axe.run(document, {
-          runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] },
-        }),
-      );
-      found.push(
-        ...result.violations
-          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => `${url}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-      );
+      found.push(...(await seriousAxeViolations(page, url)));
     }
     assert.deepEqual(found, []);
     await audit.close();

@@ -4,11 +4,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import axe from 'axe-core';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { listen } from '../helpers/git.ts';
 import { createProject, createUser, type TestProject, type TestUser } from '../helpers/factory.ts';
-import { browserMissing, launchBrowser, newContext, watchForScript } from '../helpers/browser.ts';
+import {
+  browserMissing,
+  launchBrowser,
+  newContext,
+  watchForScript,
+  seriousAxeViolations,
+} from '../helpers/browser.ts';
 
 const skip = browserMissing();
 
@@ -102,17 +107,7 @@ describe('project settings in Chromium', { skip }, () => {
       const url = `/${project.fullPath}${tail}`;
       const response = await page.goto(url);
       assert.equal(response?.status(), 200, url);
-      await page.addScriptTag({ content: axe.source });
-      const result = await page.evaluate(() =>
-        (window as unknown as { axe: typeof axe }).axe.run(document, {
-          runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] },
-        }),
-      );
-      found.push(
-        ...result.violations
-          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => `${url}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-      );
+      found.push(...(await seriousAxeViolations(page, url)));
     }
     assert.deepEqual(found, []);
     await context.close();
