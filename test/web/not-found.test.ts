@@ -51,6 +51,16 @@ describe('unknown paths', () => {
     assert.match(posted.text, /<h1>Page not found<\/h1>/);
   });
 
+  it('a signed-out form post is told to sign in, and changes nothing', async () => {
+    const visitor = new WebClient(t);
+    await visitor.get('/users/sign_in');
+    const posted = await visitor.post('/lost/found/issues', { 'issue[title]': 'From nowhere' });
+    assert.equal(posted.status, 401);
+    assert.match(posted.text, /<h1>Sign in required<\/h1>/);
+    const issues = await t.request('GET', '/api/v3/projects/lost%2Ffound/issues', { token: owner.token });
+    assert.deepEqual(issues.body, []);
+  });
+
   it("keeps GitLab's JSON 404 under the APIs and for git over HTTP", async () => {
     const answers: string[] = [];
     for (const path of [

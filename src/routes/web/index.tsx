@@ -25,6 +25,10 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 const TITLES: Record<number, [string, string]> = {
   400: ['Bad request', 'The request could not be understood.'],
+  401: [
+    'Sign in required',
+    'You are not signed in, or your session has ended. Nothing was changed: sign in and try again.',
+  ],
   403: ['Access denied', 'You are not allowed to do this.'],
   404: ['Page not found', 'The page you were looking for does not exist, or you may not see it.'],
   422: [
