@@ -407,7 +407,7 @@ describe('pages: project settings', () => {
     assert.match(page.text, /<details><summary>Show and change the value of DEPLOY_TOKEN<\/summary>/);
     const twice = await web.post(`${base}/variables`, { ...form, 'variable[value]': 'other' });
     assert.equal(twice.status, 422);
-    assert.match(twice.text, /key has already been taken/);
+    assert.match(twice.text, /Key has already been taken/);
     assert.match(twice.text, />other<\/textarea>/);
     const bad = await web.post(`${base}/variables`, { 'variable[key]': 'NO SPACES', 'variable[value]': 'x' });
     assert.equal(bad.status, 422);
@@ -515,8 +515,8 @@ describe('pages: project settings', () => {
       public_builds: '1',
     });
     assert.equal(bad.status, 422);
-    assert.match(bad.text, /build_timeout needs to be a whole number of minutes from 10/);
-    assert.match(bad.text, /build_coverage_regex is not a valid regular expression/);
+    assert.match(bad.text, /Build timeout needs to be a whole number of minutes from 10/);
+    assert.match(bad.text, /Build coverage regex is not a valid regular expression/);
     assert.match(bad.text, /value="\(unclosed"/);
     assert.equal((await api('')).body.public_builds, false);
     assert.equal((await web.post(`${base}/pipelines/settings`, { ...form, public_builds: '1' })).status, 302);
