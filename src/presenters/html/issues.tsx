@@ -497,7 +497,7 @@ export function IssueFormPage(props: {
             {values.description}
           </textarea>
         </label>
-        <label>
+        <label class="check">
           <input type="checkbox" name="issue[confidential]" value="1" checked={values.confidential} /> This
           issue is confidential and should only be visible to team members with at least Reporter access.
         </label>
@@ -533,7 +533,7 @@ export function IssueFormPage(props: {
                 <p class="muted">This project has no labels yet.</p>
               ) : null}
               {props.choices.labels.map((label) => (
-                <label>
+                <label class="check">
                   <input
                     type="checkbox"
                     name="issue[label_ids][]"

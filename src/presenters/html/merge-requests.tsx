@@ -153,7 +153,7 @@ function MergeBox(props: { ctx: PageContext; url: string; mr: MergeRequestItem; 
           <Csrf ctx={props.ctx} />
           {/* The head this page showed: a push since then refuses the merge instead of merging unseen commits. */}
           <input type="hidden" name="sha" value={mr.sha ?? ''} />
-          <label>
+          <label class="check">
             <input type="checkbox" name="should_remove_source_branch" value="1" /> Remove source branch
           </label>
           <button type="submit" class="btn-primary">

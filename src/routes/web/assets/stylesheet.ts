@@ -30,13 +30,14 @@ h1 { font-size: 1.6em; margin: 8px 0 12px; } h2 { font-size: 1.3em; } h3 { font-
 form.stack { display: grid; gap: 10px; max-width: 460px; }
 form.stack label { font-weight: 600; display: grid; gap: 4px; }
 form.stack label.check { display: block; font-weight: normal; }
+form.stack > button { justify-self: start; }
 input[type=text], input[type=password], input[type=email], input[type=search], input[type=number],
 input[type=url], input[type=date], select, textarea {
   font: inherit; padding: 6px 8px; border: 1px solid #c7c7c7; border-radius: 4px; width: 100%; background: #fff; }
 textarea { min-height: 6em; font-family: var(--mono); }
 .btn, button[type=submit] { display: inline-block; font: inherit; padding: 6px 14px; border-radius: 4px;
   border: 1px solid #c7c7c7; background: var(--soft); color: var(--fg); cursor: pointer; }
-.btn-primary, button.primary { background: var(--good); border-color: #0f6633; color: #fff; }
+.btn-primary, button.btn-primary, button.primary { background: var(--good); border-color: #0f6633; color: #fff; }
 .btn-danger, button.btn-danger { background: var(--bad); border-color: #8f1e18; color: #fff; }
 .navbar button.link { background: none; border: 0; padding: 0; color: #fff; }
 p a, span a { text-decoration: underline; }
