@@ -112,6 +112,20 @@ describe('pages: sessions and sign-in', () => {
     }
   });
 
+  it('blocking a user ends their sessions: an unblock does not let an old browser back in', async () => {
+    const user = await createUser(t);
+    const web = new WebClient(t, '10.0.0.7');
+    assert.equal((await web.signIn(user.username, user.password)).status, 302);
+    assert.equal((await web.get('/profile')).status, 200);
+    const block = await t.request('PUT', `/api/v3/users/${user.id}/block`, { token: t.rootToken });
+    assert.equal(block.status, 200);
+    const unblock = await t.request('PUT', `/api/v3/users/${user.id}/unblock`, { token: t.rootToken });
+    assert.equal(unblock.status, 200);
+    const after = await web.get('/profile');
+    assert.equal(after.status, 302);
+    assert.match(String(after.headers.location), /^\/users\/sign_in/);
+  });
+
   it('a form without the token, or with a wrong one, is 422 and changes nothing', async () => {
     const web = new WebClient(t);
     await web.signIn('root', t.rootPassword);

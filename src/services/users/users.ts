@@ -30,6 +30,7 @@ import {
   insertEmail,
 } from '../../db/repositories/emails.ts';
 import { deleteKeysOfUser } from '../../db/repositories/keys.ts';
+import { deleteWebSessionsOfUser } from '../../db/repositories/web-sessions.ts';
 import { deletePersonalProjects } from '../projects/projects.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { now } from '../../lib/clock.ts';
@@ -300,7 +301,12 @@ export async function blockUser(deps: Deps, userId: number): Promise<boolean> {
   const user = await findUserById(db, userId);
   if (!user) throw notFound('User');
   if (user.state === 'ldap_blocked') throw forbidden('LDAP blocked users cannot be modified by the API');
-  return transitionUserState(db, user.id, ['active'], 'blocked', now());
+  return db.transaction().execute(async (trx) => {
+    const blocked = await transitionUserState(trx, user.id, ['active'], 'blocked', now());
+    // GitLab signed a blocked user out of every browser: an unblock must not bring those back in.
+    if (blocked) await deleteWebSessionsOfUser(trx, user.id);
+    return blocked;
+  });
 }
 
 /** true when the user became active, false when it already was; LDAP-blocked users are refused. */
