@@ -14,6 +14,7 @@ import { ensureRootUser, type RootUserOutcome } from './services/users/root-user
 import { checkDatabaseIdentity, stampDatabaseIdentity } from './services/instance/database-identity.ts';
 import { installHooks } from './git/protocol/server-hooks.ts';
 import { recoverPendingPushes } from './services/push/push.ts';
+import { recoverLockedMerges } from './services/merge-requests/merge-recovery.ts';
 import { finishRepositoryMoves } from './services/repository/repository-moves.ts';
 import { probeDataDir } from './storage/data-dir.ts';
 import { HookDeliveryWorker } from './workers/hook-delivery.ts';
@@ -98,6 +99,8 @@ export async function startServer(
     await finishRepositoryMoves(deps);
     // Pushes whose processing a crash interrupted (ref moved, events not yet recorded).
     await recoverPendingPushes(deps);
+    // Merges that a crash left locked: finished when their commit reached the branch, else undone.
+    await recoverLockedMerges(deps);
     app = await buildApp(deps);
     await app.ready();
     const surfaces: Surface[] = [];

@@ -216,3 +216,14 @@ export function findOpenFromSourceBranch(
     .where('deleted_at', 'is', null)
     .execute();
 }
+
+/** Every locked MR (start-up recovery of merges a crash interrupted), oldest first. */
+export function listLockedMergeRequests(db: Executor): Promise<MergeRequestRow[]> {
+  return db
+    .selectFrom('merge_requests')
+    .selectAll()
+    .where('state', '=', 'locked')
+    .where('deleted_at', 'is', null)
+    .orderBy('id')
+    .execute();
+}

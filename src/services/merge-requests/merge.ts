@@ -88,6 +88,8 @@ export async function checkMergeStatus(
 /** The message clients match for a lost compare-and-swap; never shown. */
 const LOST = 'merge lost its race for the target branch';
 const ATTEMPTS = 5;
+/** merge_error of a merge that a crash (or a lost lock) interrupted before its branch moved. */
+export const INTERRUPTED = 'Something went wrong during merge: the merge was interrupted';
 
 /**
  * Merges the MR as `viewer`, with 8.13's checks in order: 401 (may not push or merge to the target
@@ -138,17 +140,25 @@ export async function mergeMergeRequest(
   if (!locked) throw apiError(405, '405 Method Not Allowed');
   const error = await mergeLocked(deps, pusher, target, locked, params, checked);
   if (error !== null) {
-    // unlock_mr: back to reopened, as 8.13's state machine did, with the reason kept.
-    await updateMergeRequest(
-      db,
-      mr.id,
-      { state: 'reopened', locked_at: null, in_progress_merge_commit_sha: null, merge_error: error },
-      { state: 'locked' },
-    );
+    await unlockMergeRequest(deps, mr.id, error);
   } else if (shouldRemoveSource(params.should_remove_source_branch)) {
     await removeSourceBranch(deps, viewer, locked);
   }
   return (await findMergeRequestById(db, mr.id)) ?? locked;
+}
+
+/** unlock_mr: back to reopened, as 8.13's state machine did, with the reason kept. */
+export function unlockMergeRequest(
+  deps: Deps,
+  id: number,
+  error: string,
+): Promise<MergeRequestRow | undefined> {
+  return updateMergeRequest(
+    deps.db.kysely,
+    id,
+    { state: 'reopened', locked_at: null, in_progress_merge_commit_sha: null, merge_error: error },
+    { state: 'locked' },
+  );
 }
 
 /** `.present?`: any non-blank value, even "false". */
@@ -192,13 +202,15 @@ async function mergeLocked(
       merged,
     );
     if (!commit) return 'Conflicts detected during merge';
-    // Push processing finds the MR by this sha and marks it merged in its transaction.
-    await updateMergeRequest(
+    // Push processing finds the MR by this sha and marks it merged in its transaction. A lock that is
+    // gone was undone by start-up recovery (this merge outlived its process's view): the branch stays.
+    const stillLocked = await updateMergeRequest(
       deps.db.kysely,
       mr.id,
       { in_progress_merge_commit_sha: commit },
       { state: 'locked' },
     );
+    if (!stillLocked) return INTERRUPTED;
     try {
       await updateRefAsPush(deps, pusher, { before, after: commit, ref }, LOST);
       return null;

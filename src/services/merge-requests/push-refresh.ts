@@ -85,31 +85,48 @@ export async function applyMergeRequestRefresh(
     }
   }
   for (const { mr, commit, parts } of plan.merges) {
-    const merged = await updateMergeRequest(
-      trx,
-      mr.id,
-      {
-        state: 'merged',
-        merge_commit_sha: commit,
-        in_progress_merge_commit_sha: null,
-        merge_user_id: user?.id ?? null,
-        locked_at: null,
-        merge_error: null,
-        merge_when_build_succeeds: 0,
-        updated_at: at,
-      },
-      { state: 'locked' },
-    );
-    if (!merged || !user) continue;
-    await recordEvent(trx, {
-      projectId: record.project.id,
-      authorId: user.id,
-      action: EventAction.Merged,
-      targetId: merged.id,
-      targetType: 'MergeRequest',
-      title: merged.title,
-      at,
-    });
-    await announceMergeRequest(deps, trx, record, merged, parts, { action: 'merge', user });
+    await completeMerge(deps, trx, record, user, mr, commit, parts, at);
   }
+}
+
+/**
+ * The end of MergeService: a locked MR whose merge commit is on its target branch is merged, with its
+ * event and `merge` hook (by `user`, when known). Nothing when the MR is no longer locked.
+ */
+export async function completeMerge(
+  deps: Deps,
+  trx: Executor,
+  record: ProjectRecord,
+  user: UserRow | null,
+  mr: MergeRequestRow,
+  commit: string,
+  parts: Awaited<ReturnType<typeof hookParts>>,
+  at: string,
+): Promise<void> {
+  const merged = await updateMergeRequest(
+    trx,
+    mr.id,
+    {
+      state: 'merged',
+      merge_commit_sha: commit,
+      in_progress_merge_commit_sha: null,
+      merge_user_id: user?.id ?? null,
+      locked_at: null,
+      merge_error: null,
+      merge_when_build_succeeds: 0,
+      updated_at: at,
+    },
+    { state: 'locked' },
+  );
+  if (!merged || !user) return;
+  await recordEvent(trx, {
+    projectId: record.project.id,
+    authorId: user.id,
+    action: EventAction.Merged,
+    targetId: merged.id,
+    targetType: 'MergeRequest',
+    title: merged.title,
+    at,
+  });
+  await announceMergeRequest(deps, trx, record, merged, parts, { action: 'merge', user });
 }
