@@ -639,6 +639,20 @@ export interface MergeRequestsTable {
 }
 
 /** A merge owed to merge_when_build_succeeds since its head pipeline succeeded (migration 045). */
+/** GitLab 8.12's merge_request_diffs: the versions of an MR (migration 046). */
+export interface MergeRequestDiffsTable {
+  id: Generated<number>;
+  merge_request_id: number;
+  /** `collected`, or `overflow` when the diff went past the bounds of a commit's diff. */
+  state: string;
+  head_commit_sha: string | null;
+  base_commit_sha: string | null;
+  start_commit_sha: string | null;
+  /** The number of changed files, as text (`"12+"` past the bounds), as GitLab stored it. */
+  real_size: string | null;
+  created_at: string;
+}
+
 export interface MergeRequestAutoMergesTable {
   id: Generated<number>;
   merge_request_id: number;
@@ -693,4 +707,5 @@ export interface Database {
   sign_in_bans: SignInBansTable;
   merge_requests: MergeRequestsTable;
   merge_request_auto_merges: MergeRequestAutoMergesTable;
+  merge_request_diffs: MergeRequestDiffsTable;
 }

@@ -179,3 +179,5 @@ export type NewMergeRequest = Insertable<S.MergeRequestsTable>;
 export type MergeRequestChanges = Updateable<S.MergeRequestsTable>;
 export type { MergeRequestState, MergeStatus } from './schema.ts';
 export type MergeRequestAutoMergeRow = Selectable<S.MergeRequestAutoMergesTable>;
+export type MergeRequestDiffRow = Selectable<S.MergeRequestDiffsTable>;
+export type NewMergeRequestDiffRow = Insertable<S.MergeRequestDiffsTable>;

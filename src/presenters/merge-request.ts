@@ -5,12 +5,13 @@
 // subscription row: the caller takes part (author or assignee).
 import { presentUserBasic } from './user.ts';
 import { presentRepoDiff } from './diff.ts';
+import { presentRepoCommit } from './commit.ts';
 import { projectHookAttrs, xmlschema } from './hook-attrs.ts';
 import { hookTime } from './ci-hook-payloads.ts';
 import { projectUrls } from './project.ts';
 import type { Commit } from '../git/commits.ts';
 import type { FileDiff } from '../git/diffs.ts';
-import type { MergeRequestRow, ProjectRecord, UserRow } from '../db/types.ts';
+import type { MergeRequestDiffRow, MergeRequestRow, ProjectRecord, UserRow } from '../db/types.ts';
 
 /** MergeRequest#work_in_progress?: the WIP prefixes of 8.13. */
 const WIP = /^\s*(\[WIP\]\s*|WIP:\s*|WIP\s+)+/i;
@@ -192,4 +193,30 @@ export function presentMergeRequestHook(input: MergeRequestHookInput, baseUrl: s
         }
       : {}),
   };
+}
+
+/** Entities::MergeRequestDiff: one version of an MR. */
+export function presentMergeRequestDiff(version: MergeRequestDiffRow) {
+  return {
+    id: version.id,
+    head_commit_sha: version.head_commit_sha,
+    base_commit_sha: version.base_commit_sha,
+    start_commit_sha: version.start_commit_sha,
+    created_at: version.created_at,
+    merge_request_id: version.merge_request_id,
+    state: version.state,
+    real_size: version.real_size,
+  };
+}
+
+/** Entities::MergeRequestDiffFull: the version with its commits (newest first) and its diffs. */
+export function presentMergeRequestDiffFull(
+  version: MergeRequestDiffRow,
+  commits: Commit[],
+  diffs: FileDiff[],
+) {
+  return Object.assign(presentMergeRequestDiff(version), {
+    commits: commits.map(presentRepoCommit),
+    diffs: diffs.map(presentRepoDiff),
+  });
 }

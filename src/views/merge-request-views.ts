@@ -20,8 +20,12 @@ import { presentRepoCommit } from '../presenters/commit.ts';
 import {
   presentMergeRequest,
   presentMergeRequestChanges,
+  presentMergeRequestDiff,
+  presentMergeRequestDiffFull,
   type MergeRequestView,
 } from '../presenters/merge-request.ts';
+import { findMergeRequestDiff, listMergeRequestDiffs } from '../db/repositories/merge-request-diffs.ts';
+import { recordNotFound } from '../errors.ts';
 import {
   ensureHeadInTarget,
   repoPathOf,
@@ -218,4 +222,30 @@ export async function mergeRequestClosesIssues(
   return issues
     .filter((issue) => canReadIssue(viewer, target.access, target, issue))
     .sort((a, b) => iids.indexOf(a.iid) - iids.indexOf(b.iid));
+}
+
+/** GET …/versions: every version of the MR, newest first (one query). */
+export async function mergeRequestVersions(deps: Deps, mr: MergeRequestRow) {
+  return (await listMergeRequestDiffs(deps.db.kysely, mr.id)).map(presentMergeRequestDiff);
+}
+
+/** GET …/versions/:version_id: the version's commits and its diff, bounded as a commit's diff is. */
+export async function mergeRequestVersion(
+  deps: Deps,
+  target: ProjectRecord,
+  mr: MergeRequestRow,
+  versionId: number | undefined,
+) {
+  const version =
+    versionId === undefined ? undefined : await findMergeRequestDiff(deps.db.kysely, mr.id, versionId);
+  if (!version) throw recordNotFound();
+  const head = version.head_commit_sha;
+  if (version.state === 'empty' || !head) return presentMergeRequestDiffFull(version, [], []);
+  const repoPath = repoPathOf(deps, target);
+  const base = version.base_commit_sha;
+  const [commits, { diffs }] = await Promise.all([
+    collectCommits(repoPath, [head, ...(base ? [`^${base}`] : []), '--']),
+    diffTrees(repoPath, base ?? EMPTY_TREE, head, COMMIT_DIFF_LIMITS),
+  ]);
+  return presentMergeRequestDiffFull(version, commits, diffs);
 }

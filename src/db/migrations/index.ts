@@ -24,6 +24,7 @@ import { up as issues } from './020-issues.ts';
 import { up as webSessions } from './025-web-sessions.ts';
 import { up as mergeRequests } from './040-merge-requests.ts';
 import { up as mergeRequestAutoMerges } from './045-merge-request-auto-merges.ts';
+import { up as mergeRequestDiffs } from './046-merge-request-diffs.ts';
 import { up as projectListVacuum } from './075-project-list-vacuum.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
@@ -48,6 +49,7 @@ const migrations: Array<[string, MigrationFn]> = [
   ['025-web-sessions', webSessions],
   ['040-merge-requests', mergeRequests],
   ['045-merge-request-auto-merges', mergeRequestAutoMerges],
+  ['046-merge-request-diffs', mergeRequestDiffs],
   ['075-project-list-vacuum', projectListVacuum],
 ];
 

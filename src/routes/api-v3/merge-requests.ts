@@ -31,6 +31,8 @@ import {
   mergeRequestClosesIssues,
   mergeRequestCommits,
   mergeRequestListQuery,
+  mergeRequestVersion,
+  mergeRequestVersions,
   presentMergeRequestOf,
 } from '../../views/merge-request-views.ts';
 import { presentIssues } from '../../views/issue-views.ts';
@@ -92,6 +94,22 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const mr = await findMergeRequestOf(deps, project, pathId(request.params.merge_request_id));
     return presentMergeRequestRow(await deleteMergeRequest(deps, project, mr));
   });
+
+  // Versions (8.12's lib/api/merge_request_diffs.rb): only under `merge_requests`, the whole list unpaginated.
+  type VersionRequest = FastifyRequest<{
+    Params: { id: string; merge_request_id: string; version_id: string };
+  }>;
+  app.get('/projects/:id/merge_requests/:merge_request_id/versions', async (request: MergeRequestRequest) => {
+    const { mr } = await loadMergeRequestOf(deps, request);
+    return mergeRequestVersions(deps, mr);
+  });
+  app.get(
+    '/projects/:id/merge_requests/:merge_request_id/versions/:version_id',
+    async (request: VersionRequest) => {
+      const { project, mr } = await loadMergeRequestOf(deps, request);
+      return mergeRequestVersion(deps, project, mr, pathId(request.params.version_id));
+    },
+  );
 
   for (const base of ['merge_requests', 'merge_request']) {
     const path = `/projects/:id/${base}/:merge_request_id`;

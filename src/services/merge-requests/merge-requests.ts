@@ -30,6 +30,7 @@ import { presentMergeRequestHook, type MergeRequestHookAction } from '../../pres
 import { recordEvent } from '../activity/events.ts';
 import { enqueueProjectHooks } from '../hooks/hook-outbox.ts';
 import { mayPushToBranch } from '../push/ref-updates.ts';
+import { planVersion, recordVersion } from './versions.ts';
 import {
   apiError,
   ApiError,
@@ -242,6 +243,7 @@ export async function createMergeRequest(
     assignee_id: assigneeId,
     head_sha: fetched.head,
   });
+  const version = fetched.head ? await planVersion(deps, target, targetBranch, fetched.head) : null;
   const at = now();
   let mr: MergeRequestRow | undefined;
   for (let attempt = 0; !mr; attempt++) {
@@ -259,6 +261,7 @@ export async function createMergeRequest(
           created_at: at,
           updated_at: at,
         });
+        if (version) await recordVersion(trx, row.id, version, at);
         await recordMergeRequestEvent(trx, row, viewer.id, EventAction.Created, at);
         await announceMergeRequest(deps, trx, target, row, parts, { action: 'open', user: viewer });
         return row;

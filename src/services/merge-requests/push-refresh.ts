@@ -16,7 +16,8 @@ import { BLANK_SHA } from '../../domain/types.ts';
 import type { RefUpdate } from '../../git/protocol/pkt-line.ts';
 import { EventAction } from '../../domain/types.ts';
 import { recordEvent } from '../activity/events.ts';
-import { announceMergeRequest, hookParts } from './merge-requests.ts';
+import { announceMergeRequest, ensureHeadInTarget, hookParts } from './merge-requests.ts';
+import { planVersion, recordVersion, type PlannedVersion } from './versions.ts';
 import type { Executor, MergeRequestRow, ProjectRecord, UserRow } from '../../db/types.ts';
 
 const BRANCH_PREFIX = 'refs/heads/';
@@ -30,6 +31,8 @@ export interface MergeRequestRefresh {
     target: ProjectRecord;
     oldrev: string | null;
     parts: Awaited<ReturnType<typeof hookParts>>;
+    /** The MR's new version (8.12's merge_request_diffs). */
+    version: PlannedVersion;
   }>;
 }
 
@@ -54,7 +57,9 @@ export async function planMergeRequestRefresh(
       if (!target) continue;
       const mr: MergeRequestRow = { ...open, head_sha: head, merge_status: 'unchecked' };
       const oldrev = change.before === BLANK_SHA ? null : change.before;
-      plan.updates.push({ mr, target, oldrev, parts: await hookParts(deps, target, mr) });
+      await ensureHeadInTarget(deps, target, mr);
+      const version = await planVersion(deps, target, mr.target_branch, head);
+      plan.updates.push({ mr, target, oldrev, parts: await hookParts(deps, target, mr), version });
     }
     for (const mr of await findMergesInProgress(deps.db.kysely, record.project.id, branch, head)) {
       plan.merges.push({ mr, commit: head, parts: await hookParts(deps, record, mr) });
@@ -75,6 +80,7 @@ export async function applyMergeRequestRefresh(
   for (const { branch, head } of plan.branches) {
     await refreshForBranchPush(trx, record.project.id, branch, head, at);
   }
+  for (const { mr, version } of plan.updates) await recordVersion(trx, mr.id, version, at);
   if (user) {
     for (const { mr, target, oldrev, parts } of plan.updates) {
       await announceMergeRequest(deps, trx, target, { ...mr, updated_at: at }, parts, {
