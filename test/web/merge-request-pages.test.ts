@@ -307,4 +307,105 @@ describe('pages: merge requests', () => {
       await receiver.close();
     }
   });
+
+  it('a reporter comments in the discussion: the API lists the note, its hook opens the page', async () => {
+    const receiver = await startReceiver();
+    try {
+      const hook = await api('POST', `/api/v3/projects/${project.id}/hooks`, {
+        url: receiver.url,
+        note_events: true,
+        push_events: false,
+      });
+      assert.equal(hook.status, 201);
+      await branchWithFile('feature-n', 'n.txt', 'n\n');
+      const iid = await openInForm(await signedIn(developer), 'feature-n', 'Discussed MR');
+      const mr = await apiMergeRequest(iid);
+      const notesUrl = `/api/v3/projects/${project.id}/merge_requests/${mr.id}/notes`;
+      const web = await signedIn(reporter);
+      const page = await web.get(`${base}/merge_requests/${iid}`);
+      assert.equal(page.status, 200);
+      assert.match(page.text, /<section aria-label="Discussion" id="discussion">/);
+      assert.match(page.text, /0 comments/);
+      assert.match(page.text, /name="note\[noteable_type\]" value="MergeRequest"/);
+      assert.match(page.text, new RegExp(`name="note\\[noteable_id\\]" value="${mr.id}"`));
+
+      const posted = await web.post(`${base}/notes`, {
+        'note[noteable_type]': 'MergeRequest',
+        'note[noteable_id]': String(mr.id),
+        'note[note]': 'Looks _fine_ <script>alert(1)</script>',
+      });
+      assert.equal(posted.status, 302, posted.text);
+      const notes = await api('GET', notesUrl);
+      assert.equal(notes.status, 200);
+      assert.equal(notes.body.length, 1);
+      const [note] = notes.body;
+      assert.equal(note.body, 'Looks _fine_ <script>alert(1)</script>');
+      assert.equal(note.author.username, 'remy');
+      assert.equal(note.noteable_type, 'MergeRequest');
+      assert.equal(posted.headers.location, `${base}/merge_requests/${iid}#note_${note.id}`);
+      const after = await web.get(`${base}/merge_requests/${iid}`);
+      assert.match(after.text, new RegExp(`<li id="note_${note.id}" class="note">`));
+      assert.match(after.text, /Looks <em>fine<\/em>/);
+      assert.doesNotMatch(after.text, /<script>alert/);
+      assert.match(after.text, /1 comment</);
+
+      await t.server.hookWorker.drain();
+      const [delivery] = await receiver.waitFor(1);
+      assert.equal(delivery.body.object_kind, 'note');
+      assert.equal(delivery.body.object_attributes.noteable_type, 'MergeRequest');
+      assert.equal(delivery.body.merge_request.iid, iid);
+      const noteUrl = new URL(delivery.body.object_attributes.url);
+      assert.equal(`${noteUrl.pathname}${noteUrl.hash}`, posted.headers.location);
+      const opened = await web.get(noteUrl.pathname);
+      assert.equal(opened.status, 200);
+      assert.match(opened.text, new RegExp(`id="${noteUrl.hash.slice(1)}"`));
+
+      // A blank comment is shown again with its error; nothing is written.
+      const blank = await web.post(`${base}/notes`, {
+        'note[noteable_type]': 'MergeRequest',
+        'note[noteable_id]': String(mr.id),
+        'note[note]': '   ',
+      });
+      assert.equal(blank.status, 422);
+      assert.match(blank.text, /Comment can(&#39;|')t be blank/);
+      assert.match(blank.text, /id="discussion"/);
+      assert.equal((await api('GET', notesUrl)).body.length, 1);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('a comment from a stranger, without the form token, or on a missing merge request writes nothing', async () => {
+    await branchWithFile('feature-q', 'q.txt', 'q\n');
+    const iid = await openInForm(await signedIn(developer), 'feature-q', 'Quiet MR');
+    const mr = await apiMergeRequest(iid);
+    const notesUrl = `/api/v3/projects/${project.id}/merge_requests/${mr.id}/notes`;
+    const comment = (id: number, text: string) => ({
+      'note[noteable_type]': 'MergeRequest',
+      'note[noteable_id]': String(id),
+      'note[note]': text,
+    });
+    const strangerWeb = await signedIn(stranger);
+    // The 404 page carries the stranger's own form token, so the post below is refused for access alone.
+    assert.equal((await strangerWeb.get(`${base}/merge_requests/${iid}`)).status, 404);
+    assert.equal((await strangerWeb.post(`${base}/notes`, comment(mr.id, 'stranger was here'))).status, 404);
+    const ownerWeb = await signedIn(owner);
+    await ownerWeb.get(`${base}/merge_requests/${iid}`);
+    assert.equal((await ownerWeb.request('POST', `${base}/notes`, comment(mr.id, 'forged'))).status, 422);
+    assert.equal((await ownerWeb.post(`${base}/notes`, comment(mr.id + 1000, 'nowhere'))).status, 404);
+    // A merge request of another project is not found through this one.
+    const other = await createProject(t, { owner, path: 'elsewhere', commit: true });
+    assert.equal(
+      (await ownerWeb.post(`/${other.fullPath}/notes`, comment(mr.id, 'wrong project'))).status,
+      404,
+    );
+    assert.equal((await api('GET', notesUrl)).body.length, 0);
+    // The form on the page does post: the one comment that was allowed is the only note.
+    assert.equal((await ownerWeb.post(`${base}/notes`, comment(mr.id, 'allowed'))).status, 302);
+    const notes = await api('GET', notesUrl);
+    assert.deepEqual(
+      notes.body.map((n: any) => n.body),
+      ['allowed'],
+    );
+  });
 });

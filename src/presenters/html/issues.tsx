@@ -96,7 +96,7 @@ export function StateBadge(props: { state: string }) {
   return <span class={`badge state-${props.state}`}>{text}</span>;
 }
 
-/** The thread of an issue: comments rendered, system notes in one muted line each. */
+/** The thread of an issue or merge request: comments rendered, system notes in one muted line each. */
 function NoteList(props: { notes: NoteItem[]; total: number }) {
   return (
     <section aria-labelledby="notes-title">
@@ -126,11 +126,17 @@ function NoteList(props: { notes: NoteItem[]; total: number }) {
   );
 }
 
+/** What a comment is on: 8.13's notes form names it by type and global id. */
+export interface CommentNoteable {
+  type: 'Issue' | 'MergeRequest';
+  id: number;
+}
+
+/** The form posting to the project's one notes route (a signed-out visitor is offered sign in). */
 function CommentForm(props: {
   ctx: PageContext;
   project: ProjectHead;
-  noteableType: 'Issue';
-  noteableId: number;
+  noteable: CommentNoteable;
   body?: string;
 }) {
   if (!props.ctx.viewer) {
@@ -143,8 +149,8 @@ function CommentForm(props: {
   return (
     <form class="stack" method="post" action={`/${props.project.path_with_namespace}/notes`}>
       <Csrf ctx={props.ctx} />
-      <input type="hidden" name="note[noteable_type]" value={props.noteableType} />
-      <input type="hidden" name="note[noteable_id]" value={String(props.noteableId)} />
+      <input type="hidden" name="note[noteable_type]" value={props.noteable.type} />
+      <input type="hidden" name="note[noteable_id]" value={String(props.noteable.id)} />
       <label>
         Comment (Markdown)
         <textarea name="note[note]" rows={5} required>
@@ -155,6 +161,23 @@ function CommentForm(props: {
         Comment
       </button>
     </form>
+  );
+}
+
+/** The discussion of an issue or merge request: its notes, then the comment form. */
+export function Discussion(props: {
+  ctx: PageContext;
+  project: ProjectHead;
+  noteable: CommentNoteable;
+  notes: NoteItem[];
+  total: number;
+  comment?: string;
+}) {
+  return (
+    <>
+      <NoteList notes={props.notes} total={props.total} />
+      <CommentForm ctx={props.ctx} project={props.project} noteable={props.noteable} body={props.comment} />
+    </>
   );
 }
 
@@ -444,13 +467,13 @@ export function IssuePage(props: {
               ))}
         </dd>
       </Sidebar>
-      <NoteList notes={props.notes} total={props.noteTotal} />
-      <CommentForm
+      <Discussion
         ctx={props.ctx}
         project={project}
-        noteableType="Issue"
-        noteableId={issue.id}
-        body={props.comment}
+        noteable={{ type: 'Issue', id: issue.id }}
+        notes={props.notes}
+        total={props.noteTotal}
+        comment={props.comment}
       />
     </ProjectFrame>
   );

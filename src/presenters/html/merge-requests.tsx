@@ -1,7 +1,7 @@
 // Merge requests as pages (GitLab 8.13's projects/merge_requests views): the list with its state tabs
 // and pages; one merge request with its branches, state, merge status and Merge button, and its tabs
-// (discussion, commits, changes); the new merge request form. Props are the API's presented shapes
-// and the git readers' commits and diffs.
+// (discussion with its comment form, commits, changes); the new merge request form. Props are the API's
+// presented shapes and the git readers' commits and diffs.
 import type { Commit } from '../../git/commits.ts';
 import { Csrf, type Flash, type PageContext } from './layout.tsx';
 import { Pager, TimeAgo } from './projects.tsx';
@@ -14,12 +14,14 @@ import {
   type ProjectHead,
 } from './repository.tsx';
 import {
+  Discussion,
   FormErrors,
   MarkdownBlock,
   StateBadge,
   StateButton,
   StateTabs,
   UserLink,
+  type NoteItem,
   type UserBasic,
 } from './issues.tsx';
 
@@ -172,9 +174,13 @@ export function MergeRequestPage(props: {
   tab: MergeRequestTab;
   commits?: Commit[];
   diff?: { diffs: DiffFile[]; overflow: boolean };
+  /** The discussion tab's notes, oldest first, and how many there are in all. */
+  notes?: { items: NoteItem[]; total: number };
   canUpdate: boolean;
   canMerge: boolean;
   flash?: Flash | null;
+  /** The comment being written, kept when it was refused. */
+  comment?: string;
 }) {
   const { project, mr } = props;
   const url = `/${project.path_with_namespace}/merge_requests/${mr.iid}`;
@@ -248,11 +254,16 @@ export function MergeRequestPage(props: {
           {tab('diffs', `${url}/diffs`, 'Changes')}
         </ul>
       </nav>
-      {props.tab === 'discussion' ? (
-        // The discussion (merge request notes) is built with the merge request notes API; its thread and
-        // comment form belong here.
+      {props.tab === 'discussion' && props.notes ? (
         <section aria-label="Discussion" id="discussion">
-          <p class="muted">No discussion to show yet.</p>
+          <Discussion
+            ctx={props.ctx}
+            project={project}
+            noteable={{ type: 'MergeRequest', id: mr.id }}
+            notes={props.notes.items}
+            total={props.notes.total}
+            comment={props.comment}
+          />
         </section>
       ) : null}
       {props.tab === 'commits' && props.commits ? (

@@ -1,6 +1,6 @@
 // /<namespace>/<project>/merge_requests… at GitLab 8.13's paths: the list, one merge request with its
 // discussion, commits and changes tabs, the new merge request form, and the Merge, close and reopen
-// buttons. Reads go through the API's merge request views, writes through the same services as POST
+// buttons; and the merge request side of the comment form's POST …/notes (note-pages.ts). Reads go through the API's merge request views, writes through the same services as POST
 // and PUT …/merge_requests and PUT …/merge, with their checks: a refused merge is shown on the page and
 // writes nothing. A project whose merge requests the viewer may not read answers 404 (or sign in).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -18,12 +18,14 @@ import {
   updateMergeRequestFields,
 } from '../../services/merge-requests/merge-requests.ts';
 import { checkMergeStatus, mergeMergeRequest } from '../../services/merge-requests/merge.ts';
+import { MERGE_REQUEST, mergeRequestNoteable } from '../../services/merge-requests/collaboration.ts';
 import { mayPushToBranch } from '../../services/push/ref-updates.ts';
 import { loadProjectHead } from './project-head.ts';
 import { mergeRequestGitCommits, presentMergeRequestOf } from '../../views/merge-request-views.ts';
 import {
   branchNames,
   findMergeRequestByIid,
+  findMergeRequestOfProject,
   mergeRequestDiffFiles,
   mergeRequestListView,
   type MergeRequestTabState,
@@ -41,6 +43,8 @@ import { pageContext } from './web-session.ts';
 import { positiveInteger, signedIn } from './page-params.ts';
 import { hiddenAsks, sendPage } from './render.ts';
 import { errorTexts, isFormRefusal } from './form-errors.ts';
+import type { CommentTargets } from './note-pages.ts';
+import { noteThread } from '../../views/issue-pages.ts';
 
 const PER_PAGE = 20;
 
@@ -67,7 +71,8 @@ function formValues(params: Params, defaultTarget = ''): MergeRequestFormValues 
   };
 }
 
-export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): void {
+/** Registers the merge request pages; answers how the notes route reaches a merge request. */
+export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): CommentTargets {
   const loadMergeRequestsProject = (request: FastifyRequest): Promise<LoadedProject> => {
     const params = request.params as MergeRequestParams;
     return hiddenAsks(request, async () => {
@@ -93,16 +98,17 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): voi
     loaded: LoadedProject,
     mr: MergeRequestRow,
     tab: MergeRequestTab,
-    options: { flash?: Flash; status?: number } = {},
+    options: { flash?: Flash; status?: number; comment?: string } = {},
   ) => {
     const viewer = request.viewer;
     const open = mr.state === 'opened' || mr.state === 'reopened';
     // What 8.13's widget asked for as the page loaded (merge_check): an unchecked status is worked out.
     const status = open ? (await checkMergeStatus(deps, loaded, mr)).status : mr.merge_status;
     const shown = status === mr.merge_status ? mr : { ...mr, merge_status: status };
-    const [project, presented, commits, diff, canMerge] = await Promise.all([
+    const [project, presented, thread, commits, diff, canMerge] = await Promise.all([
       head(loaded),
       presentMergeRequestOf(deps, loaded, viewer, shown),
+      tab === 'discussion' ? noteThread(deps, MERGE_REQUEST, mr.id) : undefined,
       tab === 'commits' ? mergeRequestGitCommits(deps, loaded, mr) : undefined,
       tab === 'diffs' ? mergeRequestDiffFiles(deps, loaded, mr) : undefined,
       viewer !== null && open && loaded.project.archived !== 1
@@ -116,11 +122,13 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): voi
         project={project}
         mr={presented}
         tab={tab}
+        notes={thread && { items: thread.notes, total: thread.total }}
         commits={commits}
         diff={diff}
         canUpdate={viewer !== null && canUpdateMergeRequest(loaded.access, loaded, viewer, mr)}
         canMerge={canMerge}
         flash={options.flash}
+        comment={options.comment}
       />,
       options.status,
     );
@@ -287,4 +295,19 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): voi
     }
     return reply.redirect(mergeRequestUrl(loaded, merged), 302);
   });
+
+  return {
+    project: loadMergeRequestsProject,
+    async find(request, reply, loaded, _viewer, id) {
+      // Reading the project's merge requests is all the API asks of a commenter (8.13.12).
+      const mr = await findMergeRequestOfProject(deps, loaded, id);
+      if (!mr) throw notFound();
+      return {
+        url: mergeRequestUrl(loaded, mr),
+        noteable: () => mergeRequestNoteable(deps, loaded, mr),
+        showAgain: (flash, status, comment) =>
+          showMergeRequest(request, reply, loaded, mr, 'discussion', { flash, status, comment }),
+      };
+    },
+  };
 }
