@@ -190,6 +190,7 @@ describe('issue and merge request pages in Chromium', { skip }, () => {
       mrPath,
       `${mrPath}/commits`,
       `${mrPath}/diffs`,
+      `${mrPath}/edit`,
       `${projectPath}/merge_requests/new`,
     ]) {
       const response = await page.goto(url);

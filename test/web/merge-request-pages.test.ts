@@ -408,4 +408,59 @@ describe('pages: merge requests', () => {
       ['allowed'],
     );
   });
+
+  it('edits the title and description in the edit form, as the API then shows them; a reporter may not', async () => {
+    await branchWithFile('feature-e', 'e.txt', 'e\n');
+    const web = await signedIn(developer);
+    const iid = await openInForm(web, 'feature-e', 'Before edit', 'Old text');
+    const edit = `${base}/merge_requests/${iid}/edit`;
+    const page = await web.get(`${base}/merge_requests/${iid}`);
+    assert.match(page.text, new RegExp(`href="${edit}"`));
+    const form = await web.get(edit);
+    assert.equal(form.status, 200);
+    assert.match(form.text, /<h1>Edit merge request !\d+<\/h1>/);
+    assert.match(form.text, /name="merge_request\[title\]" value="Before edit"/);
+    assert.match(form.text, />Old text<\/textarea>/);
+    assert.doesNotMatch(form.text, /merge_request\[source_branch\]/);
+
+    const saved = await web.post(`${base}/merge_requests/${iid}`, {
+      'merge_request[title]': 'After <edit>',
+      'merge_request[description]': 'New **text**',
+    });
+    assert.equal(saved.status, 302, saved.text);
+    assert.equal(saved.headers.location, `${base}/merge_requests/${iid}`);
+    const edited = await apiMergeRequest(iid);
+    assert.equal(edited.title, 'After <edit>');
+    assert.equal(edited.description, 'New **text**');
+    assert.equal(edited.source_branch, 'feature-e');
+    assert.equal(edited.state, 'opened');
+    const shown = await web.get(`${base}/merge_requests/${iid}`);
+    assert.match(shown.text, /<h1>After &lt;edit><\/h1>/);
+    assert.match(shown.text, /New <strong>text<\/strong>/);
+
+    const blank = await web.post(`${base}/merge_requests/${iid}`, {
+      'merge_request[title]': '  ',
+      'merge_request[description]': 'kept draft',
+    });
+    assert.equal(blank.status, 422);
+    assert.match(blank.text, /Title can(&#39;|')t be blank/);
+    assert.match(blank.text, />kept draft<\/textarea>/);
+    const noToken = await web.request('POST', `${base}/merge_requests/${iid}`, {
+      'merge_request[title]': 'Forged',
+    });
+    assert.equal(noToken.status, 422);
+
+    const reporterWeb = await signedIn(reporter);
+    assert.equal((await reporterWeb.get(edit)).status, 404);
+    await reporterWeb.get(`${base}/merge_requests/${iid}`);
+    const refused = await reporterWeb.post(`${base}/merge_requests/${iid}`, {
+      'merge_request[title]': 'Reporter title',
+    });
+    assert.equal(refused.status, 403);
+    const strangerWeb = await signedIn(stranger);
+    assert.equal((await strangerWeb.get(edit)).status, 404);
+    const after = await apiMergeRequest(iid);
+    assert.equal(after.title, 'After <edit>');
+    assert.equal(after.description, 'New **text**');
+  });
 });

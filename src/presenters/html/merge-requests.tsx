@@ -1,6 +1,6 @@
 // Merge requests as pages (GitLab 8.13's projects/merge_requests views): the list with its state tabs
 // and pages; one merge request with its branches, state, merge status and Merge button, and its tabs
-// (discussion with its comment form, commits, changes); the new merge request form. Props are the API's
+// (discussion with its comment form, commits, changes); the new and edit forms. Props are the API's
 // presented shapes and the git readers' commits and diffs.
 import type { Commit } from '../../git/commits.ts';
 import { Csrf, type Flash, type PageContext } from './layout.tsx';
@@ -212,15 +212,20 @@ export function MergeRequestPage(props: {
           ) : null}
         </span>
       </div>
-      {props.canUpdate && mr.state !== 'merged' && mr.state !== 'locked' ? (
+      {props.canUpdate ? (
         <div class="row">
-          <StateButton
-            ctx={props.ctx}
-            action={url}
-            field="merge_request[state_event]"
-            value={open ? 'close' : 'reopen'}
-            text={open ? 'Close merge request' : 'Reopen merge request'}
-          />
+          <a class="btn" href={`${url}/edit`}>
+            Edit
+          </a>
+          {mr.state !== 'merged' && mr.state !== 'locked' ? (
+            <StateButton
+              ctx={props.ctx}
+              action={url}
+              field="merge_request[state_event]"
+              value={open ? 'close' : 'reopen'}
+              text={open ? 'Close merge request' : 'Reopen merge request'}
+            />
+          ) : null}
         </div>
       ) : null}
       <h1>{mr.title}</h1>
@@ -291,15 +296,18 @@ export interface MergeRequestFormValues {
   description: string;
 }
 
+/** The new merge request form, or with `editing` the edit form of its title and description. */
 export function MergeRequestFormPage(props: {
   ctx: PageContext;
   project: ProjectHead;
   branches: string[];
   values: MergeRequestFormValues;
   errors: string[];
+  editing?: { iid: number };
 }) {
-  const { project, values } = props;
+  const { project, values, editing } = props;
   const base = `/${project.path_with_namespace}/merge_requests`;
+  const heading = editing ? `Edit merge request !${editing.iid}` : 'New merge request';
   const branchSelect = (name: string, label: string, selected: string) => (
     <label>
       {label}
@@ -314,16 +322,20 @@ export function MergeRequestFormPage(props: {
     </label>
   );
   return (
-    <ProjectFrame ctx={props.ctx} project={project} title="New merge request" tab="merge_requests">
-      <h1>New merge request</h1>
+    <ProjectFrame ctx={props.ctx} project={project} title={heading} tab="merge_requests">
+      <h1>{heading}</h1>
       <FormErrors errors={props.errors} />
-      {props.branches.length < 2 ? (
+      {!editing && props.branches.length < 2 ? (
         <p class="muted">A merge request needs two branches; push another branch first.</p>
       ) : null}
-      <form class="stack" method="post" action={base}>
+      <form class="stack" method="post" action={editing ? `${base}/${editing.iid}` : base}>
         <Csrf ctx={props.ctx} />
-        {branchSelect('merge_request[source_branch]', 'Source branch', values.sourceBranch)}
-        {branchSelect('merge_request[target_branch]', 'Target branch', values.targetBranch)}
+        {editing ? null : (
+          <>
+            {branchSelect('merge_request[source_branch]', 'Source branch', values.sourceBranch)}
+            {branchSelect('merge_request[target_branch]', 'Target branch', values.targetBranch)}
+          </>
+        )}
         <label>
           Title
           <input type="text" name="merge_request[title]" value={values.title} required maxLength={255} />
@@ -335,11 +347,11 @@ export function MergeRequestFormPage(props: {
           </textarea>
         </label>
         <button type="submit" class="btn-primary">
-          Submit merge request
+          {editing ? 'Save changes' : 'Submit merge request'}
         </button>
       </form>
       <p>
-        <a href={base}>Cancel</a>
+        <a href={editing ? `${base}/${editing.iid}` : base}>Cancel</a>
       </p>
     </ProjectFrame>
   );

@@ -1,5 +1,5 @@
 // /<namespace>/<project>/merge_requests… at GitLab 8.13's paths: the list, one merge request with its
-// discussion, commits and changes tabs, the new merge request form, and the Merge, close and reopen
+// discussion, commits and changes tabs, the new and edit forms, and the Merge, close and reopen
 // buttons; and the merge request side of the comment form's POST …/notes (note-pages.ts). Reads go through the API's merge request views, writes through the same services as POST
 // and PUT …/merge_requests and PUT …/merge, with their checks: a refused merge is shown on the page and
 // writes nothing. A project whose merge requests the viewer may not read answers 404 (or sign in).
@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { loadProject, type LoadedProject } from '../../http/loaders.ts';
 import { optionalString, requestParams, type Params } from '../../http/params.ts';
-import { ApiError, notFound } from '../../errors.ts';
+import { ApiError, forbidden, notFound } from '../../errors.ts';
 import {
   canReadMergeRequests,
   canUpdateMergeRequest,
@@ -38,7 +38,7 @@ import {
   type MergeRequestTab,
 } from '../../presenters/html/merge-requests.tsx';
 import type { Flash } from '../../presenters/html/layout.tsx';
-import type { MergeRequestRow } from '../../db/types.ts';
+import type { MergeRequestRow, UserRow } from '../../db/types.ts';
 import { pageContext } from './web-session.ts';
 import { positiveInteger, signedIn } from './page-params.ts';
 import { hiddenAsks, sendPage } from './render.ts';
@@ -140,8 +140,10 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): Com
     loaded: LoadedProject,
     values: MergeRequestFormValues,
     errors: string[] = [],
+    editing?: MergeRequestRow,
   ) => {
-    const [project, branches] = await Promise.all([head(loaded), branchNames(deps, loaded)]);
+    // The edit form changes title and description only: it offers no branches.
+    const [project, branches] = await Promise.all([head(loaded), editing ? [] : branchNames(deps, loaded)]);
     return sendPage(
       reply,
       <MergeRequestFormPage
@@ -150,6 +152,7 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): Com
         branches={branches}
         values={values}
         errors={errors}
+        editing={editing && { iid: editing.iid }}
       />,
       errors.length > 0 ? 422 : 200,
     );
@@ -245,11 +248,26 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): Com
     return showMergeRequest(request, reply, loaded, mr, 'diffs');
   });
 
-  // The close and reopen buttons (a form with only `merge_request[state_event]`).
+  web.get('/:namespace/:project/merge_requests/:iid/edit', async (request, reply) => {
+    const { loaded, mr } = await loadPageMergeRequest(request);
+    const viewer = signedIn(request);
+    if (!canUpdateMergeRequest(loaded.access, loaded, viewer, mr)) throw notFound();
+    const values = {
+      sourceBranch: mr.source_branch,
+      targetBranch: mr.target_branch,
+      title: mr.title,
+      description: mr.description ?? '',
+    };
+    return showForm(request, reply, loaded, values, [], mr);
+  });
+
+  // The edit form, and the close and reopen buttons (a form with only `merge_request[state_event]`).
   web.post('/:namespace/:project/merge_requests/:iid', async (request, reply) => {
     const { loaded, mr } = await loadPageMergeRequest(request);
     const viewer = signedIn(request);
-    const stateEvent = optionalString(requestParams(request), 'merge_request[state_event]');
+    const params = requestParams(request);
+    const stateEvent = optionalString(params, 'merge_request[state_event]');
+    if (stateEvent === undefined) return editFields(request, reply, loaded, viewer, mr, formValues(params));
     if (stateEvent !== 'close' && stateEvent !== 'reopen') {
       return showMergeRequest(request, reply, loaded, mr, 'discussion', {
         flash: { kind: 'alert', text: 'Unknown state change.' },
@@ -267,6 +285,32 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): Com
     }
     return reply.redirect(mergeRequestUrl(loaded, mr), 302);
   });
+
+  /** The edit form's post: title and description through PUT …/merge_requests/:id's service. */
+  const editFields = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    loaded: LoadedProject,
+    viewer: UserRow,
+    mr: MergeRequestRow,
+    values: MergeRequestFormValues,
+  ) => {
+    // Who may read but not edit is refused before the form is judged, as the API's PUT is.
+    if (!canUpdateMergeRequest(loaded.access, loaded, viewer, mr)) throw forbidden();
+    if (values.title.trim() === '') {
+      return showForm(request, reply, loaded, values, ["Title can't be blank"], mr);
+    }
+    try {
+      await updateMergeRequestFields(deps, viewer, loaded, mr, {
+        title: values.title,
+        description: values.description,
+      });
+    } catch (error) {
+      if (!isFormRefusal(error)) throw error;
+      return showForm(request, reply, loaded, values, errorTexts(error), mr);
+    }
+    return reply.redirect(mergeRequestUrl(loaded, mr), 302);
+  };
 
   web.post('/:namespace/:project/merge_requests/:iid/merge', async (request, reply) => {
     const { loaded, mr } = await loadPageMergeRequest(request);
