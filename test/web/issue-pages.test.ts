@@ -325,4 +325,28 @@ describe('pages: issues', () => {
       await receiver.close();
     }
   });
+
+  it('thumbs up on an issue: a press awards, a second takes it back, as the API counts', async () => {
+    const [issue] = await apiIssues();
+    const page = `${base}/issues/${issue.iid}`;
+    const toggle = `${page}/toggle_award_emoji`;
+    const upvotes = async () => (await apiIssues()).find((i) => i.id === issue.id)!.upvotes;
+    const web = await signedIn(reporter);
+    assert.match(
+      (await web.get(page)).text,
+      /aria-pressed="false"><span aria-hidden="true">👍<\/span> Thumbs up 0/,
+    );
+    const up = await web.post(toggle, { name: 'thumbsup' });
+    assert.equal(up.status, 302);
+    assert.equal(up.headers.location, page);
+    assert.equal(await upvotes(), 1);
+    assert.match(
+      (await web.get(page)).text,
+      /aria-pressed="true"><span aria-hidden="true">👍<\/span> Thumbs up 1/,
+    );
+    assert.equal((await web.post(toggle, { name: 'thumbsup' })).status, 302);
+    assert.equal(await upvotes(), 0);
+    assert.equal((await web.request('POST', toggle, { name: 'thumbsup' })).status, 422);
+    assert.equal(await upvotes(), 0);
+  });
 });

@@ -463,4 +463,48 @@ describe('pages: merge requests', () => {
     assert.equal(after.title, 'After <edit>');
     assert.equal(after.description, 'New **text**');
   });
+
+  it('thumbs up and down: a press awards, a second takes it back, as the API counts; not the author', async () => {
+    await branchWithFile('feature-v', 'v.txt', 'v\n');
+    const authorWeb = await signedIn(developer);
+    const iid = await openInForm(authorWeb, 'feature-v', 'Voted MR');
+    const mr = await apiMergeRequest(iid);
+    const page = `${base}/merge_requests/${iid}`;
+    const toggle = `${page}/toggle_award_emoji`;
+    const awardsUrl = `/api/v3/projects/${project.id}/merge_requests/${mr.id}/award_emoji`;
+    const awards = async () =>
+      ((await api('GET', awardsUrl)).body as any[]).map((award) => `${award.user.username}:${award.name}`);
+
+    const own = await authorWeb.get(page);
+    assert.doesNotMatch(own.text, /name="name" value="thumbsup"/);
+    assert.match(own.text, /Thumbs up 0/);
+    assert.equal((await authorWeb.post(toggle, { name: 'thumbsup' })).status, 404);
+
+    const web = await signedIn(reporter);
+    const before = await web.get(page);
+    assert.match(
+      before.text,
+      /<button type="submit" aria-pressed="false"><span aria-hidden="true">👍<\/span> Thumbs up 0/,
+    );
+    const up = await web.post(toggle, { name: 'thumbsup' });
+    assert.equal(up.status, 302);
+    assert.equal(up.headers.location, page);
+    assert.deepEqual(await awards(), ['remy:thumbsup']);
+    assert.equal((await apiMergeRequest(iid)).upvotes, 1);
+    const pressed = await web.get(page);
+    assert.match(pressed.text, /aria-pressed="true"><span aria-hidden="true">👍<\/span> Thumbs up 1/);
+
+    assert.equal((await web.post(toggle, { name: 'thumbsup' })).status, 302);
+    assert.deepEqual(await awards(), []);
+    assert.equal((await web.post(toggle, { name: 'thumbsdown' })).status, 302);
+    assert.deepEqual(await awards(), ['remy:thumbsdown']);
+    const counted = await apiMergeRequest(iid);
+    assert.deepEqual([counted.upvotes, counted.downvotes], [0, 1]);
+
+    assert.equal((await web.request('POST', toggle, { name: 'thumbsup' })).status, 422);
+    const strangerWeb = await signedIn(stranger);
+    assert.equal((await strangerWeb.get(page)).status, 404);
+    assert.equal((await strangerWeb.post(toggle, { name: 'thumbsup' })).status, 404);
+    assert.deepEqual(await awards(), ['remy:thumbsdown']);
+  });
 });

@@ -28,6 +28,8 @@ export interface IssueItem {
   assignee: UserBasic | null;
   author: UserBasic;
   user_notes_count: number;
+  upvotes: number;
+  downvotes: number;
   confidential: boolean;
 }
 
@@ -161,6 +163,39 @@ function CommentForm(props: {
         Comment
       </button>
     </form>
+  );
+}
+
+/** Thumbs up and down with their counts; pressed when the viewer gave it, a second press takes it back. */
+export function AwardButtons(props: {
+  ctx: PageContext;
+  action: string;
+  upvotes: number;
+  downvotes: number;
+  /** The emoji names the viewer gave. */
+  given: string[];
+  /** False for a signed-out visitor and for the author, who may not vote on their own item. */
+  canVote: boolean;
+}) {
+  const vote = (name: 'thumbsup' | 'thumbsdown', symbol: string, text: string, count: number) =>
+    props.canVote ? (
+      <form method="post" action={props.action} class="inline">
+        <Csrf ctx={props.ctx} />
+        <input type="hidden" name="name" value={name} />
+        <button type="submit" aria-pressed={props.given.includes(name) ? 'true' : 'false'}>
+          <span aria-hidden="true">{symbol}</span> {text} {count}
+        </button>
+      </form>
+    ) : (
+      <span class="badge">
+        <span aria-hidden="true">{symbol}</span> {text} {count}
+      </span>
+    );
+  return (
+    <div class="row" role="group" aria-label="Votes">
+      {vote('thumbsup', '👍', 'Thumbs up', props.upvotes)}
+      {vote('thumbsdown', '👎', 'Thumbs down', props.downvotes)}
+    </div>
   );
 }
 
@@ -411,6 +446,8 @@ export function IssuePage(props: {
   notes: NoteItem[];
   noteTotal: number;
   canUpdate: boolean;
+  /** The viewer's award emoji on the issue, and whether they may vote on it. */
+  awards: { given: string[]; canVote: boolean };
   flash?: Flash | null;
   comment?: string;
 }) {
@@ -448,6 +485,13 @@ export function IssuePage(props: {
       ) : null}
       <h1>{issue.title}</h1>
       <MarkdownBlock text={issue.description} empty="No description." />
+      <AwardButtons
+        ctx={props.ctx}
+        action={`${url}/toggle_award_emoji`}
+        upvotes={issue.upvotes}
+        downvotes={issue.downvotes}
+        {...props.awards}
+      />
       <Sidebar>
         <dt>Assignee</dt>
         <dd>{issue.assignee ? <UserLink user={issue.assignee} /> : 'No assignee'}</dd>

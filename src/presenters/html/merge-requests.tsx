@@ -14,6 +14,7 @@ import {
   type ProjectHead,
 } from './repository.tsx';
 import {
+  AwardButtons,
   Discussion,
   FormErrors,
   MarkdownBlock,
@@ -37,6 +38,8 @@ export interface MergeRequestItem {
   author: UserBasic | null;
   assignee: UserBasic | null;
   merge_status: string;
+  upvotes: number;
+  downvotes: number;
   work_in_progress: boolean;
   sha: string | null;
   merge_commit_sha: string | null;
@@ -178,6 +181,8 @@ export function MergeRequestPage(props: {
   notes?: { items: NoteItem[]; total: number };
   canUpdate: boolean;
   canMerge: boolean;
+  /** The viewer's award emoji on the merge request, and whether they may vote on it. */
+  awards: { given: string[]; canVote: boolean };
   flash?: Flash | null;
   /** The comment being written, kept when it was refused. */
   comment?: string;
@@ -251,6 +256,13 @@ export function MergeRequestPage(props: {
         ) : null}
       </p>
       <MarkdownBlock text={mr.description} empty="No description." />
+      <AwardButtons
+        ctx={props.ctx}
+        action={`${url}/toggle_award_emoji`}
+        upvotes={mr.upvotes}
+        downvotes={mr.downvotes}
+        {...props.awards}
+      />
       <MergeBox ctx={props.ctx} url={url} mr={mr} canMerge={props.canMerge} />
       <nav aria-label="Merge request">
         <ul class="tabs">

@@ -17,6 +17,10 @@ import {
 } from '../../policies/issues.ts';
 import { createIssue, editIssue, type IssueInput } from '../../services/issues/issues.ts';
 import { issueNoteable } from '../../services/issues/notes.ts';
+import { mayAward, type Awardable } from '../../services/issues/award-emoji.ts';
+import { ISSUE } from '../../services/issues/issue-activity.ts';
+import { viewerAwards } from '../../views/note-views.ts';
+import { toggleAward } from './award-pages.ts';
 import { loadProjectHead } from './project-head.ts';
 import {
   confidentialFilter,
@@ -103,6 +107,10 @@ function listQuery(params: Params): IssueQuery {
 }
 
 /** Registers the issue pages; answers how the notes route reaches an issue. */
+function issueAwardable(issue: IssueRow): Awardable {
+  return { type: ISSUE, id: issue.id, projectId: issue.project_id, authorId: issue.author_id };
+}
+
 export function registerIssuePages(web: FastifyInstance, deps: Deps): CommentTargets {
   /** The project, when the viewer may read its issues. */
   const loadIssuesProject = (request: FastifyRequest): Promise<LoadedProject> => {
@@ -134,12 +142,13 @@ export function registerIssuePages(web: FastifyInstance, deps: Deps): CommentTar
     issue: IssueRow,
     options: { flash?: Flash; comment?: string; status?: number } = {},
   ) => {
-    const [project, presented, thread] = await Promise.all([
-      head(loaded),
-      presentIssueOne(deps, request.viewer, issue, loaded),
-      noteThread(deps, 'Issue', issue.id),
-    ]);
     const viewer = request.viewer;
+    const [project, presented, thread, given] = await Promise.all([
+      head(loaded),
+      presentIssueOne(deps, viewer, issue, loaded),
+      noteThread(deps, 'Issue', issue.id),
+      viewerAwards(deps, ISSUE, issue.id, viewer?.id),
+    ]);
     return sendPage(
       reply,
       <IssuePage
@@ -149,6 +158,10 @@ export function registerIssuePages(web: FastifyInstance, deps: Deps): CommentTar
         notes={thread.notes}
         noteTotal={thread.total}
         canUpdate={viewer !== null && canUpdateIssue(viewer, loaded.access, loaded, issue)}
+        awards={{
+          given: given.map((award) => award.name),
+          canVote: viewer !== null && mayAward(viewer, issueAwardable(issue), 'thumbsup'),
+        }}
         flash={options.flash}
         comment={options.comment}
       />,
@@ -284,6 +297,14 @@ export function registerIssuePages(web: FastifyInstance, deps: Deps): CommentTar
       [],
       choices,
     );
+  });
+
+  web.post('/:namespace/:project/issues/:iid/toggle_award_emoji', async (request, reply) => {
+    const { loaded, issue } = await loadPageIssue(request);
+    const viewer = signedIn(request);
+    const name = optionalString(requestParams(request), 'name') ?? '';
+    await toggleAward(deps, viewer, issueAwardable(issue), name);
+    return reply.redirect(issueUrl(loaded, issue), 302);
   });
 
   // The edit form, and the close and reopen buttons (a form with only `issue[state_event]`).

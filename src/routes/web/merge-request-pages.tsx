@@ -19,6 +19,9 @@ import {
 } from '../../services/merge-requests/merge-requests.ts';
 import { checkMergeStatus, mergeMergeRequest } from '../../services/merge-requests/merge.ts';
 import { MERGE_REQUEST, mergeRequestNoteable } from '../../services/merge-requests/collaboration.ts';
+import { mayAward, type Awardable } from '../../services/issues/award-emoji.ts';
+import { viewerAwards } from '../../views/note-views.ts';
+import { toggleAward } from './award-pages.ts';
 import { mayPushToBranch } from '../../services/push/ref-updates.ts';
 import { loadProjectHead } from './project-head.ts';
 import { mergeRequestGitCommits, presentMergeRequestOf } from '../../views/merge-request-views.ts';
@@ -71,6 +74,10 @@ function formValues(params: Params, defaultTarget = ''): MergeRequestFormValues 
   };
 }
 
+function mergeRequestAwardable(mr: MergeRequestRow): Awardable {
+  return { type: MERGE_REQUEST, id: mr.id, projectId: mr.target_project_id, authorId: mr.author_id };
+}
+
 /** Registers the merge request pages; answers how the notes route reaches a merge request. */
 export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): CommentTargets {
   const loadMergeRequestsProject = (request: FastifyRequest): Promise<LoadedProject> => {
@@ -105,7 +112,7 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): Com
     // What 8.13's widget asked for as the page loaded (merge_check): an unchecked status is worked out.
     const status = open ? (await checkMergeStatus(deps, loaded, mr)).status : mr.merge_status;
     const shown = status === mr.merge_status ? mr : { ...mr, merge_status: status };
-    const [project, presented, thread, commits, diff, canMerge] = await Promise.all([
+    const [project, presented, thread, commits, diff, canMerge, given] = await Promise.all([
       head(loaded),
       presentMergeRequestOf(deps, loaded, viewer, shown),
       tab === 'discussion' ? noteThread(deps, MERGE_REQUEST, mr.id) : undefined,
@@ -114,6 +121,7 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): Com
       viewer !== null && open && loaded.project.archived !== 1
         ? mayPushToBranch(deps, { ...loaded, user: viewer }, mr.target_branch)
         : false,
+      viewerAwards(deps, MERGE_REQUEST, mr.id, viewer?.id),
     ]);
     return sendPage(
       reply,
@@ -127,6 +135,10 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): Com
         diff={diff}
         canUpdate={viewer !== null && canUpdateMergeRequest(loaded.access, loaded, viewer, mr)}
         canMerge={canMerge}
+        awards={{
+          given: given.map((award) => award.name),
+          canVote: viewer !== null && mayAward(viewer, mergeRequestAwardable(mr), 'thumbsup'),
+        }}
         flash={options.flash}
         comment={options.comment}
       />,
@@ -259,6 +271,14 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): Com
       description: mr.description ?? '',
     };
     return showForm(request, reply, loaded, values, [], mr);
+  });
+
+  web.post('/:namespace/:project/merge_requests/:iid/toggle_award_emoji', async (request, reply) => {
+    const { loaded, mr } = await loadPageMergeRequest(request);
+    const viewer = signedIn(request);
+    const name = optionalString(requestParams(request), 'name') ?? '';
+    await toggleAward(deps, viewer, mergeRequestAwardable(mr), name);
+    return reply.redirect(mergeRequestUrl(loaded, mr), 302);
   });
 
   // The edit form, and the close and reopen buttons (a form with only `merge_request[state_event]`).
