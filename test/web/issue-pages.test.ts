@@ -349,4 +349,24 @@ describe('pages: issues', () => {
     assert.equal((await web.request('POST', toggle, { name: 'thumbsup' })).status, 422);
     assert.equal(await upvotes(), 0);
   });
+
+  it('subscribes to an issue with the button, as the API then says for that user', async () => {
+    const [issue] = await apiIssues();
+    const page = `${base}/issues/${issue.iid}`;
+    const subscribed = async () => {
+      const one = await t.request('GET', `/api/v3/projects/${project.id}/issues/${issue.id}`, {
+        token: reporter.token,
+      });
+      assert.equal(one.status, 200);
+      return one.body.subscribed as boolean;
+    };
+    const web = await signedIn(reporter);
+    const before = await subscribed();
+    const shown = await web.get(page);
+    assert.match(shown.text, new RegExp(`>${before ? 'Unsubscribe' : 'Subscribe'}</button>`));
+    const asked = await web.post(`${page}/toggle_subscription`, { subscribe: before ? '0' : '1' });
+    assert.equal(asked.status, 302);
+    assert.equal(await subscribed(), !before);
+    assert.match((await web.get(page)).text, new RegExp(`>${before ? 'Subscribe' : 'Unsubscribe'}</button>`));
+  });
 });

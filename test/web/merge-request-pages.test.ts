@@ -507,4 +507,39 @@ describe('pages: merge requests', () => {
     assert.equal((await strangerWeb.post(toggle, { name: 'thumbsup' })).status, 404);
     assert.deepEqual(await awards(), ['remy:thumbsdown']);
   });
+
+  it('subscribes and unsubscribes with the button, as the API then says for that user', async () => {
+    await branchWithFile('feature-s', 's.txt', 's\n');
+    const iid = await openInForm(await signedIn(developer), 'feature-s', 'Watched MR');
+    const page = `${base}/merge_requests/${iid}`;
+    const toggle = `${page}/toggle_subscription`;
+    const subscribed = async () => {
+      const list = await api(
+        'GET',
+        `/api/v3/projects/${project.id}/merge_requests?iid=${iid}`,
+        {},
+        reporter.token,
+      );
+      assert.equal(list.status, 200);
+      return list.body[0].subscribed as boolean;
+    };
+    const web = await signedIn(reporter);
+    assert.equal(await subscribed(), false);
+    assert.match((await web.get(page)).text, /name="subscribe" value="1"\/><button type="submit">Subscribe</);
+    const on = await web.post(toggle, { subscribe: '1' });
+    assert.equal(on.status, 302);
+    assert.equal(on.headers.location, page);
+    assert.equal(await subscribed(), true);
+    assert.match(
+      (await web.get(page)).text,
+      /name="subscribe" value="0"\/><button type="submit">Unsubscribe</,
+    );
+    assert.equal((await web.post(toggle, { subscribe: '0' })).status, 302);
+    assert.equal(await subscribed(), false);
+    // A second press from a stale page asks for the state it already is in: nothing changes.
+    assert.equal((await web.post(toggle, { subscribe: '0' })).status, 302);
+    assert.equal(await subscribed(), false);
+    assert.equal((await web.request('POST', toggle, { subscribe: '1' })).status, 422);
+    assert.equal(await subscribed(), false);
+  });
 });

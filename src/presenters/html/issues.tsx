@@ -30,6 +30,7 @@ export interface IssueItem {
   user_notes_count: number;
   upvotes: number;
   downvotes: number;
+  subscribed: boolean;
   confidential: boolean;
 }
 
@@ -196,6 +197,20 @@ export function AwardButtons(props: {
       {vote('thumbsup', '👍', 'Thumbs up', props.upvotes)}
       {vote('thumbsdown', '👎', 'Thumbs down', props.downvotes)}
     </div>
+  );
+}
+
+/** Subscribe or unsubscribe (notifications of the issue or merge request), for a signed-in viewer. */
+export function SubscribeButton(props: { ctx: PageContext; action: string; subscribed: boolean }) {
+  if (!props.ctx.viewer) return null;
+  return (
+    <StateButton
+      ctx={props.ctx}
+      action={props.action}
+      field="subscribe"
+      value={props.subscribed ? '0' : '1'}
+      text={props.subscribed ? 'Unsubscribe' : 'Subscribe'}
+    />
   );
 }
 
@@ -492,6 +507,7 @@ export function IssuePage(props: {
         downvotes={issue.downvotes}
         {...props.awards}
       />
+      <SubscribeButton ctx={props.ctx} action={`${url}/toggle_subscription`} subscribed={issue.subscribed} />
       <Sidebar>
         <dt>Assignee</dt>
         <dd>{issue.assignee ? <UserLink user={issue.assignee} /> : 'No assignee'}</dd>

@@ -21,6 +21,7 @@ import {
   StateBadge,
   StateButton,
   StateTabs,
+  SubscribeButton,
   UserLink,
   type NoteItem,
   type UserBasic,
@@ -40,6 +41,7 @@ export interface MergeRequestItem {
   merge_status: string;
   upvotes: number;
   downvotes: number;
+  subscribed: boolean;
   work_in_progress: boolean;
   sha: string | null;
   merge_commit_sha: string | null;
@@ -263,6 +265,7 @@ export function MergeRequestPage(props: {
         downvotes={mr.downvotes}
         {...props.awards}
       />
+      <SubscribeButton ctx={props.ctx} action={`${url}/toggle_subscription`} subscribed={mr.subscribed} />
       <MergeBox ctx={props.ctx} url={url} mr={mr} canMerge={props.canMerge} />
       <nav aria-label="Merge request">
         <ul class="tabs">

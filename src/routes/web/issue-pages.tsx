@@ -15,12 +15,12 @@ import {
   canReadConfidentialIssues,
   canUpdateIssue,
 } from '../../policies/issues.ts';
-import { createIssue, editIssue, type IssueInput } from '../../services/issues/issues.ts';
+import { createIssue, editIssue, issueIssuable, type IssueInput } from '../../services/issues/issues.ts';
 import { issueNoteable } from '../../services/issues/notes.ts';
 import { mayAward, type Awardable } from '../../services/issues/award-emoji.ts';
 import { ISSUE } from '../../services/issues/issue-activity.ts';
 import { viewerAwards } from '../../views/note-views.ts';
-import { toggleAward } from './award-pages.ts';
+import { setSubscribed, toggleAward } from './award-pages.ts';
 import { loadProjectHead } from './project-head.ts';
 import {
   confidentialFilter,
@@ -297,6 +297,14 @@ export function registerIssuePages(web: FastifyInstance, deps: Deps): CommentTar
       [],
       choices,
     );
+  });
+
+  web.post('/:namespace/:project/issues/:iid/toggle_subscription', async (request, reply) => {
+    const { loaded, issue } = await loadPageIssue(request);
+    const viewer = signedIn(request);
+    const subscribe = optionalString(requestParams(request), 'subscribe') === '1';
+    await setSubscribed(deps, viewer, issueIssuable(issue), subscribe);
+    return reply.redirect(issueUrl(loaded, issue), 302);
   });
 
   web.post('/:namespace/:project/issues/:iid/toggle_award_emoji', async (request, reply) => {

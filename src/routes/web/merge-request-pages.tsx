@@ -18,10 +18,14 @@ import {
   updateMergeRequestFields,
 } from '../../services/merge-requests/merge-requests.ts';
 import { checkMergeStatus, mergeMergeRequest } from '../../services/merge-requests/merge.ts';
-import { MERGE_REQUEST, mergeRequestNoteable } from '../../services/merge-requests/collaboration.ts';
+import {
+  MERGE_REQUEST,
+  mergeRequestIssuable,
+  mergeRequestNoteable,
+} from '../../services/merge-requests/collaboration.ts';
 import { mayAward, type Awardable } from '../../services/issues/award-emoji.ts';
 import { viewerAwards } from '../../views/note-views.ts';
-import { toggleAward } from './award-pages.ts';
+import { setSubscribed, toggleAward } from './award-pages.ts';
 import { mayPushToBranch } from '../../services/push/ref-updates.ts';
 import { loadProjectHead } from './project-head.ts';
 import { mergeRequestGitCommits, presentMergeRequestOf } from '../../views/merge-request-views.ts';
@@ -271,6 +275,14 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): Com
       description: mr.description ?? '',
     };
     return showForm(request, reply, loaded, values, [], mr);
+  });
+
+  web.post('/:namespace/:project/merge_requests/:iid/toggle_subscription', async (request, reply) => {
+    const { loaded, mr } = await loadPageMergeRequest(request);
+    const viewer = signedIn(request);
+    const subscribe = optionalString(requestParams(request), 'subscribe') === '1';
+    await setSubscribed(deps, viewer, mergeRequestIssuable(mr), subscribe);
+    return reply.redirect(mergeRequestUrl(loaded, mr), 302);
   });
 
   web.post('/:namespace/:project/merge_requests/:iid/toggle_award_emoji', async (request, reply) => {
