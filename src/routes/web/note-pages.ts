@@ -1,7 +1,7 @@
 // GitLab 8.13's one notes endpoint for pages, POST /<namespace>/<project>/notes: the comment form of an
 // issue or a merge request names its noteable (`note[noteable_type]`, `note[noteable_id]`), and the page
 // module of that kind finds it with the API's read rules and says where to go back. The note is the API's
-// createNote, so its event, todos and note hook come with it.
+// createNote, so its event and note hook come with it, as they do for POST …/notes.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import type { LoadedProject } from '../../http/loaders.ts';
