@@ -2,7 +2,7 @@
 // authors in one more statement.
 import type { Deps } from '../deps.ts';
 import { countNotes, findProjectNote, listNotes } from '../db/repositories/notes.ts';
-import { countAwards, findAward, listAwards } from '../db/repositories/award-emoji.ts';
+import { countAwards, findAward, listAwards, listUserAwards } from '../db/repositories/award-emoji.ts';
 import { usersByIds } from '../db/repositories/users.ts';
 import { presentAwardEmoji, presentNote } from '../presenters/issue.ts';
 import type { Page } from '../http/pagination.ts';
@@ -65,4 +65,9 @@ export async function awardListPage(deps: Deps, type: string, id: number, page: 
 
 export function findAwardOf(deps: Deps, type: string, awardableId: number, id: number) {
   return findAward(deps.db.kysely, type, awardableId, id);
+}
+
+/** The awards the viewer gave an issue or merge request (none for a signed-out visitor). */
+export async function viewerAwards(deps: Deps, type: string, id: number, viewerId: number | undefined) {
+  return viewerId === undefined ? [] : listUserAwards(deps.db.kysely, type, id, viewerId);
 }

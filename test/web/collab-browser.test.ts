@@ -1,6 +1,7 @@
 // Issues and merge requests in a real browser (Debian's Chromium through playwright-core): comment on an
-// issue and see the comment, merge a merge request with its button, axe on the four page types, and an
-// issue whose description and comment carry script and `javascript:` links that never run.
+// issue and on a merge request and see the comment, merge a merge request with its button, axe on the
+// four page types, and an issue whose description and comment carry script and `javascript:` links that
+// never run.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -115,6 +116,39 @@ describe('issue and merge request pages in Chromium', { skip }, () => {
     await context.close();
   });
 
+  it('comments on a merge request and sees the comment in its discussion', async () => {
+    const context = await newContext(browser, base);
+    const page = await context.newPage();
+    const seen = watchForScript(page);
+    await signIn(page);
+    await page.goto(mrPath);
+    await page.getByRole('heading', { name: 'Merge the topic' }).waitFor();
+    const discussion = page.getByRole('region', { name: 'Discussion' });
+    await discussion.getByLabel('Comment (Markdown)').fill('Ship **it** <script>alert("mr")</script>');
+    await discussion.getByRole('button', { name: 'Comment' }).click();
+    await page.getByRole('list', { name: 'Comments' }).getByText('it', { exact: true }).waitFor();
+    const hash = new URL(page.url()).hash;
+    assert.match(hash, /^#note_\d+$/);
+    assert.equal(await page.locator(`${hash} .md strong`).textContent(), 'it');
+    const mr = await t.request('GET', `/api/v3/projects/${project.id}/merge_requests`, {
+      token: owner.token,
+    });
+    const notes = await t.request(
+      'GET',
+      `/api/v3/projects/${project.id}/merge_requests/${mr.body[0].id}/notes`,
+      {
+        token: owner.token,
+      },
+    );
+    assert.deepEqual(
+      notes.body.map((note: any) => [`#note_${note.id}`, note.body]),
+      [[hash, 'Ship **it** <script>alert("mr")</script>']],
+    );
+    assert.equal(await page.locator('main script').count(), 0);
+    assert.deepEqual(seen, []);
+    await context.close();
+  });
+
   it('merges a merge request with its button', async () => {
     const context = await newContext(browser, base);
     const page = await context.newPage();
@@ -156,6 +190,7 @@ describe('issue and merge request pages in Chromium', { skip }, () => {
       mrPath,
       `${mrPath}/commits`,
       `${mrPath}/diffs`,
+      `${mrPath}/edit`,
       `${projectPath}/merge_requests/new`,
     ]) {
       const response = await page.goto(url);

@@ -325,4 +325,48 @@ describe('pages: issues', () => {
       await receiver.close();
     }
   });
+
+  it('thumbs up on an issue: a press awards, a second takes it back, as the API counts', async () => {
+    const [issue] = await apiIssues();
+    const page = `${base}/issues/${issue.iid}`;
+    const toggle = `${page}/toggle_award_emoji`;
+    const upvotes = async () => (await apiIssues()).find((i) => i.id === issue.id)!.upvotes;
+    const web = await signedIn(reporter);
+    assert.match(
+      (await web.get(page)).text,
+      /aria-pressed="false"><span aria-hidden="true">👍<\/span> Thumbs up 0/,
+    );
+    const up = await web.post(toggle, { name: 'thumbsup' });
+    assert.equal(up.status, 302);
+    assert.equal(up.headers.location, page);
+    assert.equal(await upvotes(), 1);
+    assert.match(
+      (await web.get(page)).text,
+      /aria-pressed="true"><span aria-hidden="true">👍<\/span> Thumbs up 1/,
+    );
+    assert.equal((await web.post(toggle, { name: 'thumbsup' })).status, 302);
+    assert.equal(await upvotes(), 0);
+    assert.equal((await web.request('POST', toggle, { name: 'thumbsup' })).status, 422);
+    assert.equal(await upvotes(), 0);
+  });
+
+  it('subscribes to an issue with the button, as the API then says for that user', async () => {
+    const [issue] = await apiIssues();
+    const page = `${base}/issues/${issue.iid}`;
+    const subscribed = async () => {
+      const one = await t.request('GET', `/api/v3/projects/${project.id}/issues/${issue.id}`, {
+        token: reporter.token,
+      });
+      assert.equal(one.status, 200);
+      return one.body.subscribed as boolean;
+    };
+    const web = await signedIn(reporter);
+    const before = await subscribed();
+    const shown = await web.get(page);
+    assert.match(shown.text, new RegExp(`>${before ? 'Unsubscribe' : 'Subscribe'}</button>`));
+    const asked = await web.post(`${page}/toggle_subscription`, { subscribe: before ? '0' : '1' });
+    assert.equal(asked.status, 302);
+    assert.equal(await subscribed(), !before);
+    assert.match((await web.get(page)).text, new RegExp(`>${before ? 'Subscribe' : 'Unsubscribe'}</button>`));
+  });
 });

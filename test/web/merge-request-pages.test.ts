@@ -307,4 +307,239 @@ describe('pages: merge requests', () => {
       await receiver.close();
     }
   });
+
+  it('a reporter comments in the discussion: the API lists the note, its hook opens the page', async () => {
+    const receiver = await startReceiver();
+    try {
+      const hook = await api('POST', `/api/v3/projects/${project.id}/hooks`, {
+        url: receiver.url,
+        note_events: true,
+        push_events: false,
+      });
+      assert.equal(hook.status, 201);
+      await branchWithFile('feature-n', 'n.txt', 'n\n');
+      const iid = await openInForm(await signedIn(developer), 'feature-n', 'Discussed MR');
+      const mr = await apiMergeRequest(iid);
+      const notesUrl = `/api/v3/projects/${project.id}/merge_requests/${mr.id}/notes`;
+      const web = await signedIn(reporter);
+      const page = await web.get(`${base}/merge_requests/${iid}`);
+      assert.equal(page.status, 200);
+      assert.match(page.text, /<section aria-label="Discussion" id="discussion">/);
+      assert.match(page.text, /0 comments/);
+      assert.match(page.text, /name="note\[noteable_type\]" value="MergeRequest"/);
+      assert.match(page.text, new RegExp(`name="note\\[noteable_id\\]" value="${mr.id}"`));
+
+      const posted = await web.post(`${base}/notes`, {
+        'note[noteable_type]': 'MergeRequest',
+        'note[noteable_id]': String(mr.id),
+        'note[note]': 'Looks _fine_ <script>alert(1)</script>',
+      });
+      assert.equal(posted.status, 302, posted.text);
+      const notes = await api('GET', notesUrl);
+      assert.equal(notes.status, 200);
+      assert.equal(notes.body.length, 1);
+      const [note] = notes.body;
+      assert.equal(note.body, 'Looks _fine_ <script>alert(1)</script>');
+      assert.equal(note.author.username, 'remy');
+      assert.equal(note.noteable_type, 'MergeRequest');
+      assert.equal(posted.headers.location, `${base}/merge_requests/${iid}#note_${note.id}`);
+      const after = await web.get(`${base}/merge_requests/${iid}`);
+      assert.match(after.text, new RegExp(`<li id="note_${note.id}" class="note">`));
+      assert.match(after.text, /Looks <em>fine<\/em>/);
+      assert.doesNotMatch(after.text, /<script>alert/);
+      assert.match(after.text, /1 comment</);
+
+      await t.server.hookWorker.drain();
+      const [delivery] = await receiver.waitFor(1);
+      assert.equal(delivery.body.object_kind, 'note');
+      assert.equal(delivery.body.object_attributes.noteable_type, 'MergeRequest');
+      assert.equal(delivery.body.merge_request.iid, iid);
+      const noteUrl = new URL(delivery.body.object_attributes.url);
+      assert.equal(`${noteUrl.pathname}${noteUrl.hash}`, posted.headers.location);
+      const opened = await web.get(noteUrl.pathname);
+      assert.equal(opened.status, 200);
+      assert.match(opened.text, new RegExp(`id="${noteUrl.hash.slice(1)}"`));
+
+      // A blank comment is shown again with its error; nothing is written.
+      const blank = await web.post(`${base}/notes`, {
+        'note[noteable_type]': 'MergeRequest',
+        'note[noteable_id]': String(mr.id),
+        'note[note]': '   ',
+      });
+      assert.equal(blank.status, 422);
+      assert.match(blank.text, /Comment can(&#39;|')t be blank/);
+      assert.match(blank.text, /id="discussion"/);
+      assert.equal((await api('GET', notesUrl)).body.length, 1);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('a comment from a stranger, without the form token, or on a missing merge request writes nothing', async () => {
+    await branchWithFile('feature-q', 'q.txt', 'q\n');
+    const iid = await openInForm(await signedIn(developer), 'feature-q', 'Quiet MR');
+    const mr = await apiMergeRequest(iid);
+    const notesUrl = `/api/v3/projects/${project.id}/merge_requests/${mr.id}/notes`;
+    const comment = (id: number, text: string) => ({
+      'note[noteable_type]': 'MergeRequest',
+      'note[noteable_id]': String(id),
+      'note[note]': text,
+    });
+    const strangerWeb = await signedIn(stranger);
+    // The 404 page carries the stranger's own form token, so the post below is refused for access alone.
+    assert.equal((await strangerWeb.get(`${base}/merge_requests/${iid}`)).status, 404);
+    assert.equal((await strangerWeb.post(`${base}/notes`, comment(mr.id, 'stranger was here'))).status, 404);
+    const ownerWeb = await signedIn(owner);
+    await ownerWeb.get(`${base}/merge_requests/${iid}`);
+    assert.equal((await ownerWeb.request('POST', `${base}/notes`, comment(mr.id, 'forged'))).status, 422);
+    assert.equal((await ownerWeb.post(`${base}/notes`, comment(mr.id + 1000, 'nowhere'))).status, 404);
+    // A merge request of another project is not found through this one.
+    const other = await createProject(t, { owner, path: 'elsewhere', commit: true });
+    assert.equal(
+      (await ownerWeb.post(`/${other.fullPath}/notes`, comment(mr.id, 'wrong project'))).status,
+      404,
+    );
+    assert.equal((await api('GET', notesUrl)).body.length, 0);
+    // The form on the page does post: the one comment that was allowed is the only note.
+    assert.equal((await ownerWeb.post(`${base}/notes`, comment(mr.id, 'allowed'))).status, 302);
+    const notes = await api('GET', notesUrl);
+    assert.deepEqual(
+      notes.body.map((n: any) => n.body),
+      ['allowed'],
+    );
+  });
+
+  it('edits the title and description in the edit form, as the API then shows them; a reporter may not', async () => {
+    await branchWithFile('feature-e', 'e.txt', 'e\n');
+    const web = await signedIn(developer);
+    const iid = await openInForm(web, 'feature-e', 'Before edit', 'Old text');
+    const edit = `${base}/merge_requests/${iid}/edit`;
+    const page = await web.get(`${base}/merge_requests/${iid}`);
+    assert.match(page.text, new RegExp(`href="${edit}"`));
+    const form = await web.get(edit);
+    assert.equal(form.status, 200);
+    assert.match(form.text, /<h1>Edit merge request !\d+<\/h1>/);
+    assert.match(form.text, /name="merge_request\[title\]" value="Before edit"/);
+    assert.match(form.text, />Old text<\/textarea>/);
+    assert.doesNotMatch(form.text, /merge_request\[source_branch\]/);
+
+    const saved = await web.post(`${base}/merge_requests/${iid}`, {
+      'merge_request[title]': 'After <edit>',
+      'merge_request[description]': 'New **text**',
+    });
+    assert.equal(saved.status, 302, saved.text);
+    assert.equal(saved.headers.location, `${base}/merge_requests/${iid}`);
+    const edited = await apiMergeRequest(iid);
+    assert.equal(edited.title, 'After <edit>');
+    assert.equal(edited.description, 'New **text**');
+    assert.equal(edited.source_branch, 'feature-e');
+    assert.equal(edited.state, 'opened');
+    const shown = await web.get(`${base}/merge_requests/${iid}`);
+    assert.match(shown.text, /<h1>After &lt;edit><\/h1>/);
+    assert.match(shown.text, /New <strong>text<\/strong>/);
+
+    const blank = await web.post(`${base}/merge_requests/${iid}`, {
+      'merge_request[title]': '  ',
+      'merge_request[description]': 'kept draft',
+    });
+    assert.equal(blank.status, 422);
+    assert.match(blank.text, /Title can(&#39;|')t be blank/);
+    assert.match(blank.text, />kept draft<\/textarea>/);
+    const noToken = await web.request('POST', `${base}/merge_requests/${iid}`, {
+      'merge_request[title]': 'Forged',
+    });
+    assert.equal(noToken.status, 422);
+
+    const reporterWeb = await signedIn(reporter);
+    assert.equal((await reporterWeb.get(edit)).status, 404);
+    await reporterWeb.get(`${base}/merge_requests/${iid}`);
+    const refused = await reporterWeb.post(`${base}/merge_requests/${iid}`, {
+      'merge_request[title]': 'Reporter title',
+    });
+    assert.equal(refused.status, 403);
+    const strangerWeb = await signedIn(stranger);
+    assert.equal((await strangerWeb.get(edit)).status, 404);
+    const after = await apiMergeRequest(iid);
+    assert.equal(after.title, 'After <edit>');
+    assert.equal(after.description, 'New **text**');
+  });
+
+  it('thumbs up and down: a press awards, a second takes it back, as the API counts; not the author', async () => {
+    await branchWithFile('feature-v', 'v.txt', 'v\n');
+    const authorWeb = await signedIn(developer);
+    const iid = await openInForm(authorWeb, 'feature-v', 'Voted MR');
+    const mr = await apiMergeRequest(iid);
+    const page = `${base}/merge_requests/${iid}`;
+    const toggle = `${page}/toggle_award_emoji`;
+    const awardsUrl = `/api/v3/projects/${project.id}/merge_requests/${mr.id}/award_emoji`;
+    const awards = async () =>
+      ((await api('GET', awardsUrl)).body as any[]).map((award) => `${award.user.username}:${award.name}`);
+
+    const own = await authorWeb.get(page);
+    assert.doesNotMatch(own.text, /name="name" value="thumbsup"/);
+    assert.match(own.text, /Thumbs up 0/);
+    assert.equal((await authorWeb.post(toggle, { name: 'thumbsup' })).status, 404);
+
+    const web = await signedIn(reporter);
+    const before = await web.get(page);
+    assert.match(
+      before.text,
+      /<button type="submit" aria-pressed="false"><span aria-hidden="true">👍<\/span> Thumbs up 0/,
+    );
+    const up = await web.post(toggle, { name: 'thumbsup' });
+    assert.equal(up.status, 302);
+    assert.equal(up.headers.location, page);
+    assert.deepEqual(await awards(), ['remy:thumbsup']);
+    assert.equal((await apiMergeRequest(iid)).upvotes, 1);
+    const pressed = await web.get(page);
+    assert.match(pressed.text, /aria-pressed="true"><span aria-hidden="true">👍<\/span> Thumbs up 1/);
+
+    assert.equal((await web.post(toggle, { name: 'thumbsup' })).status, 302);
+    assert.deepEqual(await awards(), []);
+    assert.equal((await web.post(toggle, { name: 'thumbsdown' })).status, 302);
+    assert.deepEqual(await awards(), ['remy:thumbsdown']);
+    const counted = await apiMergeRequest(iid);
+    assert.deepEqual([counted.upvotes, counted.downvotes], [0, 1]);
+
+    assert.equal((await web.request('POST', toggle, { name: 'thumbsup' })).status, 422);
+    const strangerWeb = await signedIn(stranger);
+    assert.equal((await strangerWeb.get(page)).status, 404);
+    assert.equal((await strangerWeb.post(toggle, { name: 'thumbsup' })).status, 404);
+    assert.deepEqual(await awards(), ['remy:thumbsdown']);
+  });
+
+  it('subscribes and unsubscribes with the button, as the API then says for that user', async () => {
+    await branchWithFile('feature-s', 's.txt', 's\n');
+    const iid = await openInForm(await signedIn(developer), 'feature-s', 'Watched MR');
+    const page = `${base}/merge_requests/${iid}`;
+    const toggle = `${page}/toggle_subscription`;
+    const subscribed = async () => {
+      const list = await api(
+        'GET',
+        `/api/v3/projects/${project.id}/merge_requests?iid=${iid}`,
+        {},
+        reporter.token,
+      );
+      assert.equal(list.status, 200);
+      return list.body[0].subscribed as boolean;
+    };
+    const web = await signedIn(reporter);
+    assert.equal(await subscribed(), false);
+    assert.match((await web.get(page)).text, /name="subscribe" value="1"\/><button type="submit">Subscribe</);
+    const on = await web.post(toggle, { subscribe: '1' });
+    assert.equal(on.status, 302);
+    assert.equal(on.headers.location, page);
+    assert.equal(await subscribed(), true);
+    assert.match(
+      (await web.get(page)).text,
+      /name="subscribe" value="0"\/><button type="submit">Unsubscribe</,
+    );
+    assert.equal((await web.post(toggle, { subscribe: '0' })).status, 302);
+    assert.equal(await subscribed(), false);
+    // A second press from a stale page asks for the state it already is in: nothing changes.
+    assert.equal((await web.post(toggle, { subscribe: '0' })).status, 302);
+    assert.equal(await subscribed(), false);
+    assert.equal((await web.request('POST', toggle, { subscribe: '1' })).status, 422);
+    assert.equal(await subscribed(), false);
+  });
 });

@@ -31,6 +31,23 @@ export function listAwards(
     .execute();
 }
 
+/** The awards `userId` gave this awardable (a few at most: one per emoji name). */
+export function listUserAwards(
+  db: Executor,
+  awardableType: string,
+  awardableId: number,
+  userId: number,
+): Promise<AwardEmojiRow[]> {
+  return db
+    .selectFrom('award_emoji')
+    .selectAll()
+    .where('awardable_type', '=', awardableType)
+    .where('awardable_id', '=', awardableId)
+    .where('user_id', '=', userId)
+    .orderBy('id')
+    .execute();
+}
+
 export function findAward(
   db: Executor,
   awardableType: string,

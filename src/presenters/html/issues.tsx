@@ -28,6 +28,9 @@ export interface IssueItem {
   assignee: UserBasic | null;
   author: UserBasic;
   user_notes_count: number;
+  upvotes: number;
+  downvotes: number;
+  subscribed: boolean;
   confidential: boolean;
 }
 
@@ -96,7 +99,7 @@ export function StateBadge(props: { state: string }) {
   return <span class={`badge state-${props.state}`}>{text}</span>;
 }
 
-/** The thread of an issue: comments rendered, system notes in one muted line each. */
+/** The thread of an issue or merge request: comments rendered, system notes in one muted line each. */
 function NoteList(props: { notes: NoteItem[]; total: number }) {
   return (
     <section aria-labelledby="notes-title">
@@ -126,11 +129,17 @@ function NoteList(props: { notes: NoteItem[]; total: number }) {
   );
 }
 
+/** What a comment is on: 8.13's notes form names it by type and global id. */
+export interface CommentNoteable {
+  type: 'Issue' | 'MergeRequest';
+  id: number;
+}
+
+/** The form posting to the project's one notes route (a signed-out visitor is offered sign in). */
 function CommentForm(props: {
   ctx: PageContext;
   project: ProjectHead;
-  noteableType: 'Issue';
-  noteableId: number;
+  noteable: CommentNoteable;
   body?: string;
 }) {
   if (!props.ctx.viewer) {
@@ -143,8 +152,8 @@ function CommentForm(props: {
   return (
     <form class="stack" method="post" action={`/${props.project.path_with_namespace}/notes`}>
       <Csrf ctx={props.ctx} />
-      <input type="hidden" name="note[noteable_type]" value={props.noteableType} />
-      <input type="hidden" name="note[noteable_id]" value={String(props.noteableId)} />
+      <input type="hidden" name="note[noteable_type]" value={props.noteable.type} />
+      <input type="hidden" name="note[noteable_id]" value={String(props.noteable.id)} />
       <label>
         Comment (Markdown)
         <textarea name="note[note]" rows={5} required>
@@ -155,6 +164,70 @@ function CommentForm(props: {
         Comment
       </button>
     </form>
+  );
+}
+
+/** Thumbs up and down with their counts; pressed when the viewer gave it, a second press takes it back. */
+export function AwardButtons(props: {
+  ctx: PageContext;
+  action: string;
+  upvotes: number;
+  downvotes: number;
+  /** The emoji names the viewer gave. */
+  given: string[];
+  /** False for a signed-out visitor and for the author, who may not vote on their own item. */
+  canVote: boolean;
+}) {
+  const vote = (name: 'thumbsup' | 'thumbsdown', symbol: string, text: string, count: number) =>
+    props.canVote ? (
+      <form method="post" action={props.action} class="inline">
+        <Csrf ctx={props.ctx} />
+        <input type="hidden" name="name" value={name} />
+        <button type="submit" aria-pressed={props.given.includes(name) ? 'true' : 'false'}>
+          <span aria-hidden="true">{symbol}</span> {text} {count}
+        </button>
+      </form>
+    ) : (
+      <span class="badge">
+        <span aria-hidden="true">{symbol}</span> {text} {count}
+      </span>
+    );
+  return (
+    <div class="row" role="group" aria-label="Votes">
+      {vote('thumbsup', '👍', 'Thumbs up', props.upvotes)}
+      {vote('thumbsdown', '👎', 'Thumbs down', props.downvotes)}
+    </div>
+  );
+}
+
+/** Subscribe or unsubscribe (notifications of the issue or merge request), for a signed-in viewer. */
+export function SubscribeButton(props: { ctx: PageContext; action: string; subscribed: boolean }) {
+  if (!props.ctx.viewer) return null;
+  return (
+    <StateButton
+      ctx={props.ctx}
+      action={props.action}
+      field="subscribe"
+      value={props.subscribed ? '0' : '1'}
+      text={props.subscribed ? 'Unsubscribe' : 'Subscribe'}
+    />
+  );
+}
+
+/** The discussion of an issue or merge request: its notes, then the comment form. */
+export function Discussion(props: {
+  ctx: PageContext;
+  project: ProjectHead;
+  noteable: CommentNoteable;
+  notes: NoteItem[];
+  total: number;
+  comment?: string;
+}) {
+  return (
+    <>
+      <NoteList notes={props.notes} total={props.total} />
+      <CommentForm ctx={props.ctx} project={props.project} noteable={props.noteable} body={props.comment} />
+    </>
   );
 }
 
@@ -388,6 +461,8 @@ export function IssuePage(props: {
   notes: NoteItem[];
   noteTotal: number;
   canUpdate: boolean;
+  /** The viewer's award emoji on the issue, and whether they may vote on it. */
+  awards: { given: string[]; canVote: boolean };
   flash?: Flash | null;
   comment?: string;
 }) {
@@ -425,6 +500,14 @@ export function IssuePage(props: {
       ) : null}
       <h1>{issue.title}</h1>
       <MarkdownBlock text={issue.description} empty="No description." />
+      <AwardButtons
+        ctx={props.ctx}
+        action={`${url}/toggle_award_emoji`}
+        upvotes={issue.upvotes}
+        downvotes={issue.downvotes}
+        {...props.awards}
+      />
+      <SubscribeButton ctx={props.ctx} action={`${url}/toggle_subscription`} subscribed={issue.subscribed} />
       <Sidebar>
         <dt>Assignee</dt>
         <dd>{issue.assignee ? <UserLink user={issue.assignee} /> : 'No assignee'}</dd>
@@ -444,13 +527,13 @@ export function IssuePage(props: {
               ))}
         </dd>
       </Sidebar>
-      <NoteList notes={props.notes} total={props.noteTotal} />
-      <CommentForm
+      <Discussion
         ctx={props.ctx}
         project={project}
-        noteableType="Issue"
-        noteableId={issue.id}
-        body={props.comment}
+        noteable={{ type: 'Issue', id: issue.id }}
+        notes={props.notes}
+        total={props.noteTotal}
+        comment={props.comment}
       />
     </ProjectFrame>
   );

@@ -1,7 +1,7 @@
 // Merge requests as pages (GitLab 8.13's projects/merge_requests views): the list with its state tabs
 // and pages; one merge request with its branches, state, merge status and Merge button, and its tabs
-// (discussion, commits, changes); the new merge request form. Props are the API's presented shapes
-// and the git readers' commits and diffs.
+// (discussion with its comment form, commits, changes); the new and edit forms. Props are the API's
+// presented shapes and the git readers' commits and diffs.
 import type { Commit } from '../../git/commits.ts';
 import { Csrf, type Flash, type PageContext } from './layout.tsx';
 import { Pager, TimeAgo } from './projects.tsx';
@@ -14,12 +14,16 @@ import {
   type ProjectHead,
 } from './repository.tsx';
 import {
+  AwardButtons,
+  Discussion,
   FormErrors,
   MarkdownBlock,
   StateBadge,
   StateButton,
   StateTabs,
+  SubscribeButton,
   UserLink,
+  type NoteItem,
   type UserBasic,
 } from './issues.tsx';
 
@@ -35,6 +39,9 @@ export interface MergeRequestItem {
   author: UserBasic | null;
   assignee: UserBasic | null;
   merge_status: string;
+  upvotes: number;
+  downvotes: number;
+  subscribed: boolean;
   work_in_progress: boolean;
   sha: string | null;
   merge_commit_sha: string | null;
@@ -172,9 +179,15 @@ export function MergeRequestPage(props: {
   tab: MergeRequestTab;
   commits?: Commit[];
   diff?: { diffs: DiffFile[]; overflow: boolean };
+  /** The discussion tab's notes, oldest first, and how many there are in all. */
+  notes?: { items: NoteItem[]; total: number };
   canUpdate: boolean;
   canMerge: boolean;
+  /** The viewer's award emoji on the merge request, and whether they may vote on it. */
+  awards: { given: string[]; canVote: boolean };
   flash?: Flash | null;
+  /** The comment being written, kept when it was refused. */
+  comment?: string;
 }) {
   const { project, mr } = props;
   const url = `/${project.path_with_namespace}/merge_requests/${mr.iid}`;
@@ -206,15 +219,20 @@ export function MergeRequestPage(props: {
           ) : null}
         </span>
       </div>
-      {props.canUpdate && mr.state !== 'merged' && mr.state !== 'locked' ? (
+      {props.canUpdate ? (
         <div class="row">
-          <StateButton
-            ctx={props.ctx}
-            action={url}
-            field="merge_request[state_event]"
-            value={open ? 'close' : 'reopen'}
-            text={open ? 'Close merge request' : 'Reopen merge request'}
-          />
+          <a class="btn" href={`${url}/edit`}>
+            Edit
+          </a>
+          {mr.state !== 'merged' && mr.state !== 'locked' ? (
+            <StateButton
+              ctx={props.ctx}
+              action={url}
+              field="merge_request[state_event]"
+              value={open ? 'close' : 'reopen'}
+              text={open ? 'Close merge request' : 'Reopen merge request'}
+            />
+          ) : null}
         </div>
       ) : null}
       <h1>{mr.title}</h1>
@@ -240,6 +258,14 @@ export function MergeRequestPage(props: {
         ) : null}
       </p>
       <MarkdownBlock text={mr.description} empty="No description." />
+      <AwardButtons
+        ctx={props.ctx}
+        action={`${url}/toggle_award_emoji`}
+        upvotes={mr.upvotes}
+        downvotes={mr.downvotes}
+        {...props.awards}
+      />
+      <SubscribeButton ctx={props.ctx} action={`${url}/toggle_subscription`} subscribed={mr.subscribed} />
       <MergeBox ctx={props.ctx} url={url} mr={mr} canMerge={props.canMerge} />
       <nav aria-label="Merge request">
         <ul class="tabs">
@@ -248,11 +274,16 @@ export function MergeRequestPage(props: {
           {tab('diffs', `${url}/diffs`, 'Changes')}
         </ul>
       </nav>
-      {props.tab === 'discussion' ? (
-        // The discussion (merge request notes) is built with the merge request notes API; its thread and
-        // comment form belong here.
+      {props.tab === 'discussion' && props.notes ? (
         <section aria-label="Discussion" id="discussion">
-          <p class="muted">No discussion to show yet.</p>
+          <Discussion
+            ctx={props.ctx}
+            project={project}
+            noteable={{ type: 'MergeRequest', id: mr.id }}
+            notes={props.notes.items}
+            total={props.notes.total}
+            comment={props.comment}
+          />
         </section>
       ) : null}
       {props.tab === 'commits' && props.commits ? (
@@ -280,15 +311,18 @@ export interface MergeRequestFormValues {
   description: string;
 }
 
+/** The new merge request form, or with `editing` the edit form of its title and description. */
 export function MergeRequestFormPage(props: {
   ctx: PageContext;
   project: ProjectHead;
   branches: string[];
   values: MergeRequestFormValues;
   errors: string[];
+  editing?: { iid: number };
 }) {
-  const { project, values } = props;
+  const { project, values, editing } = props;
   const base = `/${project.path_with_namespace}/merge_requests`;
+  const heading = editing ? `Edit merge request !${editing.iid}` : 'New merge request';
   const branchSelect = (name: string, label: string, selected: string) => (
     <label>
       {label}
@@ -303,16 +337,20 @@ export function MergeRequestFormPage(props: {
     </label>
   );
   return (
-    <ProjectFrame ctx={props.ctx} project={project} title="New merge request" tab="merge_requests">
-      <h1>New merge request</h1>
+    <ProjectFrame ctx={props.ctx} project={project} title={heading} tab="merge_requests">
+      <h1>{heading}</h1>
       <FormErrors errors={props.errors} />
-      {props.branches.length < 2 ? (
+      {!editing && props.branches.length < 2 ? (
         <p class="muted">A merge request needs two branches; push another branch first.</p>
       ) : null}
-      <form class="stack" method="post" action={base}>
+      <form class="stack" method="post" action={editing ? `${base}/${editing.iid}` : base}>
         <Csrf ctx={props.ctx} />
-        {branchSelect('merge_request[source_branch]', 'Source branch', values.sourceBranch)}
-        {branchSelect('merge_request[target_branch]', 'Target branch', values.targetBranch)}
+        {editing ? null : (
+          <>
+            {branchSelect('merge_request[source_branch]', 'Source branch', values.sourceBranch)}
+            {branchSelect('merge_request[target_branch]', 'Target branch', values.targetBranch)}
+          </>
+        )}
         <label>
           Title
           <input type="text" name="merge_request[title]" value={values.title} required maxLength={255} />
@@ -324,11 +362,11 @@ export function MergeRequestFormPage(props: {
           </textarea>
         </label>
         <button type="submit" class="btn-primary">
-          Submit merge request
+          {editing ? 'Save changes' : 'Submit merge request'}
         </button>
       </form>
       <p>
-        <a href={base}>Cancel</a>
+        <a href={editing ? `${base}/${editing.iid}` : base}>Cancel</a>
       </p>
     </ProjectFrame>
   );

@@ -14,6 +14,7 @@ import { registerDashboard } from './dashboard.tsx';
 import { registerProjectPages } from './project-pages.tsx';
 import { registerIssuePages } from './issue-pages.tsx';
 import { registerMergeRequestPages } from './merge-request-pages.tsx';
+import { registerNotePages } from './note-pages.ts';
 import { registerCiPages } from './ci-pages.tsx';
 import { registerLabelMilestonePages } from './label-milestone-pages.tsx';
 import { registerProfile } from './profile.tsx';
@@ -106,8 +107,10 @@ export function registerWeb(app: FastifyInstance, deps: Deps): void {
     registerProfile(web, deps);
     registerDashboard(web, deps);
     registerProjectPages(web, deps);
-    registerIssuePages(web, deps);
-    registerMergeRequestPages(web, deps);
+    registerNotePages(web, deps, {
+      Issue: registerIssuePages(web, deps),
+      MergeRequest: registerMergeRequestPages(web, deps),
+    });
     registerCiPages(web, deps);
     registerAdminArea(web, deps);
     registerProjectSettings(web, deps);

@@ -1,7 +1,8 @@
-// /<namespace>/<project>/issues… and the comment form's POST /<namespace>/<project>/notes, at GitLab
-// 8.13's paths. The project and issue load through the API's loader and policies (issues off, a hidden
-// project or a confidential issue: 404, or sign in first); every write is the API's issue or note
-// service, so events, system notes, todos and hooks come with it. A refused write shows the form again.
+// /<namespace>/<project>/issues… at GitLab 8.13's paths, and the issue side of the comment form's
+// POST /<namespace>/<project>/notes (note-pages.ts). The project and issue load through the API's loader
+// and policies (issues off, a hidden project or a confidential issue: 404, or sign in first); every write
+// is the API's issue or note service, so events, system notes, todos and hooks come with it. A refused
+// write shows the form again.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { loadProject, type LoadedProject } from '../../http/loaders.ts';
@@ -14,8 +15,12 @@ import {
   canReadConfidentialIssues,
   canUpdateIssue,
 } from '../../policies/issues.ts';
-import { createIssue, editIssue, type IssueInput } from '../../services/issues/issues.ts';
-import { createNote, issueNoteable } from '../../services/issues/notes.ts';
+import { createIssue, editIssue, issueIssuable, type IssueInput } from '../../services/issues/issues.ts';
+import { issueNoteable } from '../../services/issues/notes.ts';
+import { mayAward, type Awardable } from '../../services/issues/award-emoji.ts';
+import { ISSUE } from '../../services/issues/issue-activity.ts';
+import { viewerAwards } from '../../views/note-views.ts';
+import { setSubscribed, toggleAward } from './award-pages.ts';
 import { loadProjectHead } from './project-head.ts';
 import {
   confidentialFilter,
@@ -45,6 +50,7 @@ import { pageContext } from './web-session.ts';
 import { positiveInteger, signedIn } from './page-params.ts';
 import { errorTexts, isFormRefusal } from './form-errors.ts';
 import { hiddenAsks, sendPage } from './render.ts';
+import type { CommentTargets } from './note-pages.ts';
 
 const PER_PAGE = 20;
 
@@ -100,7 +106,12 @@ function listQuery(params: Params): IssueQuery {
   };
 }
 
-export function registerIssuePages(web: FastifyInstance, deps: Deps): void {
+/** Registers the issue pages; answers how the notes route reaches an issue. */
+function issueAwardable(issue: IssueRow): Awardable {
+  return { type: ISSUE, id: issue.id, projectId: issue.project_id, authorId: issue.author_id };
+}
+
+export function registerIssuePages(web: FastifyInstance, deps: Deps): CommentTargets {
   /** The project, when the viewer may read its issues. */
   const loadIssuesProject = (request: FastifyRequest): Promise<LoadedProject> => {
     const params = request.params as IssueParams;
@@ -131,12 +142,13 @@ export function registerIssuePages(web: FastifyInstance, deps: Deps): void {
     issue: IssueRow,
     options: { flash?: Flash; comment?: string; status?: number } = {},
   ) => {
-    const [project, presented, thread] = await Promise.all([
-      head(loaded),
-      presentIssueOne(deps, request.viewer, issue, loaded),
-      noteThread(deps, 'Issue', issue.id),
-    ]);
     const viewer = request.viewer;
+    const [project, presented, thread, given] = await Promise.all([
+      head(loaded),
+      presentIssueOne(deps, viewer, issue, loaded),
+      noteThread(deps, 'Issue', issue.id),
+      viewerAwards(deps, ISSUE, issue.id, viewer?.id),
+    ]);
     return sendPage(
       reply,
       <IssuePage
@@ -146,6 +158,10 @@ export function registerIssuePages(web: FastifyInstance, deps: Deps): void {
         notes={thread.notes}
         noteTotal={thread.total}
         canUpdate={viewer !== null && canUpdateIssue(viewer, loaded.access, loaded, issue)}
+        awards={{
+          given: given.map((award) => award.name),
+          canVote: viewer !== null && mayAward(viewer, issueAwardable(issue), 'thumbsup'),
+        }}
         flash={options.flash}
         comment={options.comment}
       />,
@@ -283,6 +299,22 @@ export function registerIssuePages(web: FastifyInstance, deps: Deps): void {
     );
   });
 
+  web.post('/:namespace/:project/issues/:iid/toggle_subscription', async (request, reply) => {
+    const { loaded, issue } = await loadPageIssue(request);
+    const viewer = signedIn(request);
+    const subscribe = optionalString(requestParams(request), 'subscribe') === '1';
+    await setSubscribed(deps, viewer, issueIssuable(issue), subscribe);
+    return reply.redirect(issueUrl(loaded, issue), 302);
+  });
+
+  web.post('/:namespace/:project/issues/:iid/toggle_award_emoji', async (request, reply) => {
+    const { loaded, issue } = await loadPageIssue(request);
+    const viewer = signedIn(request);
+    const name = optionalString(requestParams(request), 'name') ?? '';
+    await toggleAward(deps, viewer, issueAwardable(issue), name);
+    return reply.redirect(issueUrl(loaded, issue), 302);
+  });
+
   // The edit form, and the close and reopen buttons (a form with only `issue[state_event]`).
   web.post('/:namespace/:project/issues/:iid', async (request, reply) => {
     const { loaded, issue } = await loadPageIssue(request);
@@ -319,25 +351,17 @@ export function registerIssuePages(web: FastifyInstance, deps: Deps): void {
     }
   });
 
-  // GitLab's one notes endpoint; here it takes comments on issues (merge request discussions are built
-  // with the merge request notes API).
-  web.post('/:namespace/:project/notes', async (request, reply) => {
-    const loaded = await loadIssuesProject(request);
-    const viewer = signedIn(request);
-    const params = requestParams(request);
-    if (optionalString(params, 'note[noteable_type]') !== 'Issue') throw notFound();
-    const id = positiveInteger(optionalString(params, 'note[noteable_id]'));
-    const issue = id === undefined ? undefined : await findIssueOfProject(deps, loaded.project.id, id);
-    if (!issue || !canReadIssue(viewer, loaded.access, loaded, issue)) throw notFound();
-    const body = optionalString(params, 'note[note]') ?? '';
-    if (body.trim() === '') {
-      return showIssue(request, reply, loaded, issue, {
-        flash: { kind: 'alert', text: "Comment can't be blank." },
-        status: 422,
-      });
-    }
-    const created = await createNote(deps, viewer, loaded, issueNoteable(deps, loaded, issue), body);
-    const anchor = 'note' in created ? `#note_${created.note.id}` : '';
-    return reply.redirect(`${issueUrl(loaded, issue)}${anchor}`, 302);
-  });
+  return {
+    project: loadIssuesProject,
+    async find(request, reply, loaded, viewer, id) {
+      const issue = await findIssueOfProject(deps, loaded.project.id, id);
+      if (!issue || !canReadIssue(viewer, loaded.access, loaded, issue)) throw notFound();
+      return {
+        url: issueUrl(loaded, issue),
+        noteable: async () => issueNoteable(deps, loaded, issue),
+        showAgain: (flash, status, comment) =>
+          showIssue(request, reply, loaded, issue, { flash, status, comment }),
+      };
+    },
+  };
 }

@@ -1,13 +1,13 @@
 // /<namespace>/<project>/merge_requests… at GitLab 8.13's paths: the list, one merge request with its
-// discussion, commits and changes tabs, the new merge request form, and the Merge, close and reopen
-// buttons. Reads go through the API's merge request views, writes through the same services as POST
+// discussion, commits and changes tabs, the new and edit forms, and the Merge, close and reopen
+// buttons; and the merge request side of the comment form's POST …/notes (note-pages.ts). Reads go through the API's merge request views, writes through the same services as POST
 // and PUT …/merge_requests and PUT …/merge, with their checks: a refused merge is shown on the page and
 // writes nothing. A project whose merge requests the viewer may not read answers 404 (or sign in).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { loadProject, type LoadedProject } from '../../http/loaders.ts';
 import { optionalString, requestParams, type Params } from '../../http/params.ts';
-import { ApiError, notFound } from '../../errors.ts';
+import { ApiError, forbidden, notFound } from '../../errors.ts';
 import {
   canReadMergeRequests,
   canUpdateMergeRequest,
@@ -18,12 +18,21 @@ import {
   updateMergeRequestFields,
 } from '../../services/merge-requests/merge-requests.ts';
 import { checkMergeStatus, mergeMergeRequest } from '../../services/merge-requests/merge.ts';
+import {
+  MERGE_REQUEST,
+  mergeRequestIssuable,
+  mergeRequestNoteable,
+} from '../../services/merge-requests/collaboration.ts';
+import { mayAward, type Awardable } from '../../services/issues/award-emoji.ts';
+import { viewerAwards } from '../../views/note-views.ts';
+import { setSubscribed, toggleAward } from './award-pages.ts';
 import { mayPushToBranch } from '../../services/push/ref-updates.ts';
 import { loadProjectHead } from './project-head.ts';
 import { mergeRequestGitCommits, presentMergeRequestOf } from '../../views/merge-request-views.ts';
 import {
   branchNames,
   findMergeRequestByIid,
+  findMergeRequestOfProject,
   mergeRequestDiffFiles,
   mergeRequestListView,
   type MergeRequestTabState,
@@ -36,11 +45,13 @@ import {
   type MergeRequestTab,
 } from '../../presenters/html/merge-requests.tsx';
 import type { Flash } from '../../presenters/html/layout.tsx';
-import type { MergeRequestRow } from '../../db/types.ts';
+import type { MergeRequestRow, UserRow } from '../../db/types.ts';
 import { pageContext } from './web-session.ts';
 import { positiveInteger, signedIn } from './page-params.ts';
 import { hiddenAsks, sendPage } from './render.ts';
 import { errorTexts, isFormRefusal } from './form-errors.ts';
+import type { CommentTargets } from './note-pages.ts';
+import { noteThread } from '../../views/issue-pages.ts';
 
 const PER_PAGE = 20;
 
@@ -67,7 +78,12 @@ function formValues(params: Params, defaultTarget = ''): MergeRequestFormValues 
   };
 }
 
-export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): void {
+function mergeRequestAwardable(mr: MergeRequestRow): Awardable {
+  return { type: MERGE_REQUEST, id: mr.id, projectId: mr.target_project_id, authorId: mr.author_id };
+}
+
+/** Registers the merge request pages; answers how the notes route reaches a merge request. */
+export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): CommentTargets {
   const loadMergeRequestsProject = (request: FastifyRequest): Promise<LoadedProject> => {
     const params = request.params as MergeRequestParams;
     return hiddenAsks(request, async () => {
@@ -93,21 +109,23 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): voi
     loaded: LoadedProject,
     mr: MergeRequestRow,
     tab: MergeRequestTab,
-    options: { flash?: Flash; status?: number } = {},
+    options: { flash?: Flash; status?: number; comment?: string } = {},
   ) => {
     const viewer = request.viewer;
     const open = mr.state === 'opened' || mr.state === 'reopened';
     // What 8.13's widget asked for as the page loaded (merge_check): an unchecked status is worked out.
     const status = open ? (await checkMergeStatus(deps, loaded, mr)).status : mr.merge_status;
     const shown = status === mr.merge_status ? mr : { ...mr, merge_status: status };
-    const [project, presented, commits, diff, canMerge] = await Promise.all([
+    const [project, presented, thread, commits, diff, canMerge, given] = await Promise.all([
       head(loaded),
       presentMergeRequestOf(deps, loaded, viewer, shown),
+      tab === 'discussion' ? noteThread(deps, MERGE_REQUEST, mr.id) : undefined,
       tab === 'commits' ? mergeRequestGitCommits(deps, loaded, mr) : undefined,
       tab === 'diffs' ? mergeRequestDiffFiles(deps, loaded, mr) : undefined,
       viewer !== null && open && loaded.project.archived !== 1
         ? mayPushToBranch(deps, { ...loaded, user: viewer }, mr.target_branch)
         : false,
+      viewerAwards(deps, MERGE_REQUEST, mr.id, viewer?.id),
     ]);
     return sendPage(
       reply,
@@ -116,11 +134,17 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): voi
         project={project}
         mr={presented}
         tab={tab}
+        notes={thread && { items: thread.notes, total: thread.total }}
         commits={commits}
         diff={diff}
         canUpdate={viewer !== null && canUpdateMergeRequest(loaded.access, loaded, viewer, mr)}
         canMerge={canMerge}
+        awards={{
+          given: given.map((award) => award.name),
+          canVote: viewer !== null && mayAward(viewer, mergeRequestAwardable(mr), 'thumbsup'),
+        }}
         flash={options.flash}
+        comment={options.comment}
       />,
       options.status,
     );
@@ -132,8 +156,10 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): voi
     loaded: LoadedProject,
     values: MergeRequestFormValues,
     errors: string[] = [],
+    editing?: MergeRequestRow,
   ) => {
-    const [project, branches] = await Promise.all([head(loaded), branchNames(deps, loaded)]);
+    // The edit form changes title and description only: it offers no branches.
+    const [project, branches] = await Promise.all([head(loaded), editing ? [] : branchNames(deps, loaded)]);
     return sendPage(
       reply,
       <MergeRequestFormPage
@@ -142,6 +168,7 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): voi
         branches={branches}
         values={values}
         errors={errors}
+        editing={editing && { iid: editing.iid }}
       />,
       errors.length > 0 ? 422 : 200,
     );
@@ -237,11 +264,42 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): voi
     return showMergeRequest(request, reply, loaded, mr, 'diffs');
   });
 
-  // The close and reopen buttons (a form with only `merge_request[state_event]`).
+  web.get('/:namespace/:project/merge_requests/:iid/edit', async (request, reply) => {
+    const { loaded, mr } = await loadPageMergeRequest(request);
+    const viewer = signedIn(request);
+    if (!canUpdateMergeRequest(loaded.access, loaded, viewer, mr)) throw notFound();
+    const values = {
+      sourceBranch: mr.source_branch,
+      targetBranch: mr.target_branch,
+      title: mr.title,
+      description: mr.description ?? '',
+    };
+    return showForm(request, reply, loaded, values, [], mr);
+  });
+
+  web.post('/:namespace/:project/merge_requests/:iid/toggle_subscription', async (request, reply) => {
+    const { loaded, mr } = await loadPageMergeRequest(request);
+    const viewer = signedIn(request);
+    const subscribe = optionalString(requestParams(request), 'subscribe') === '1';
+    await setSubscribed(deps, viewer, mergeRequestIssuable(mr), subscribe);
+    return reply.redirect(mergeRequestUrl(loaded, mr), 302);
+  });
+
+  web.post('/:namespace/:project/merge_requests/:iid/toggle_award_emoji', async (request, reply) => {
+    const { loaded, mr } = await loadPageMergeRequest(request);
+    const viewer = signedIn(request);
+    const name = optionalString(requestParams(request), 'name') ?? '';
+    await toggleAward(deps, viewer, mergeRequestAwardable(mr), name);
+    return reply.redirect(mergeRequestUrl(loaded, mr), 302);
+  });
+
+  // The edit form, and the close and reopen buttons (a form with only `merge_request[state_event]`).
   web.post('/:namespace/:project/merge_requests/:iid', async (request, reply) => {
     const { loaded, mr } = await loadPageMergeRequest(request);
     const viewer = signedIn(request);
-    const stateEvent = optionalString(requestParams(request), 'merge_request[state_event]');
+    const params = requestParams(request);
+    const stateEvent = optionalString(params, 'merge_request[state_event]');
+    if (stateEvent === undefined) return editFields(request, reply, loaded, viewer, mr, formValues(params));
     if (stateEvent !== 'close' && stateEvent !== 'reopen') {
       return showMergeRequest(request, reply, loaded, mr, 'discussion', {
         flash: { kind: 'alert', text: 'Unknown state change.' },
@@ -259,6 +317,32 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): voi
     }
     return reply.redirect(mergeRequestUrl(loaded, mr), 302);
   });
+
+  /** The edit form's post: title and description through PUT …/merge_requests/:id's service. */
+  const editFields = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    loaded: LoadedProject,
+    viewer: UserRow,
+    mr: MergeRequestRow,
+    values: MergeRequestFormValues,
+  ) => {
+    // Who may read but not edit is refused before the form is judged, as the API's PUT is.
+    if (!canUpdateMergeRequest(loaded.access, loaded, viewer, mr)) throw forbidden();
+    if (values.title.trim() === '') {
+      return showForm(request, reply, loaded, values, ["Title can't be blank"], mr);
+    }
+    try {
+      await updateMergeRequestFields(deps, viewer, loaded, mr, {
+        title: values.title,
+        description: values.description,
+      });
+    } catch (error) {
+      if (!isFormRefusal(error)) throw error;
+      return showForm(request, reply, loaded, values, errorTexts(error), mr);
+    }
+    return reply.redirect(mergeRequestUrl(loaded, mr), 302);
+  };
 
   web.post('/:namespace/:project/merge_requests/:iid/merge', async (request, reply) => {
     const { loaded, mr } = await loadPageMergeRequest(request);
@@ -287,4 +371,19 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): voi
     }
     return reply.redirect(mergeRequestUrl(loaded, merged), 302);
   });
+
+  return {
+    project: loadMergeRequestsProject,
+    async find(request, reply, loaded, _viewer, id) {
+      // Reading the project's merge requests is all the API asks of a commenter (8.13.12).
+      const mr = await findMergeRequestOfProject(deps, loaded, id);
+      if (!mr) throw notFound();
+      return {
+        url: mergeRequestUrl(loaded, mr),
+        noteable: () => mergeRequestNoteable(deps, loaded, mr),
+        showAgain: (flash, status, comment) =>
+          showMergeRequest(request, reply, loaded, mr, 'discussion', { flash, status, comment }),
+      };
+    },
+  };
 }

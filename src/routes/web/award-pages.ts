@@ -1,0 +1,29 @@
+// The thumbs up and down buttons of the issue and merge request pages (8.13's toggle_award_emoji): a
+// second press takes the viewer's award back; and their subscribe button. All go through the API's
+// award and subscription services.
+import type { Deps } from '../../deps.ts';
+import { awardEmoji, removeAward, type Awardable } from '../../services/issues/award-emoji.ts';
+import { normalizeEmojiName } from '../../lib/emoji.ts';
+import { viewerAwards } from '../../views/note-views.ts';
+import { changeSubscription, type Issuable } from '../../services/issues/issues.ts';
+import { ApiError } from '../../errors.ts';
+import type { UserRow } from '../../db/types.ts';
+
+export async function toggleAward(deps: Deps, viewer: UserRow, awardable: Awardable, rawName: string) {
+  const name = normalizeEmojiName(rawName);
+  const given = (await viewerAwards(deps, awardable.type, awardable.id, viewer.id)).find(
+    (award) => award.name === name,
+  );
+  if (given) await removeAward(deps, viewer, given);
+  else await awardEmoji(deps, viewer, awardable, name);
+}
+
+/** The button names the state it asks for, so a second press of a stale page changes nothing. */
+export async function setSubscribed(deps: Deps, viewer: UserRow, issuable: Issuable, subscribe: boolean) {
+  try {
+    await changeSubscription(deps, viewer, issuable, subscribe);
+  } catch (error) {
+    // The API's 304: already in the asked state.
+    if (!(error instanceof ApiError && error.status === 304)) throw error;
+  }
+}
