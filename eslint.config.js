@@ -36,7 +36,7 @@ export default tseslint.config(
   // The layering (a request flows route -> loader + policy -> service -> repository / git -> presenter):
   // what each folder of src/ may not import. Type-only imports are allowed (they vanish at build time).
   ...layers({
-    'src/routes/**/*.ts, src/ssh/**/*.ts': [
+    'src/routes/**/*.{ts,tsx}, src/ssh/**/*.ts': [
       [DB, 'routes and SSH never touch SQL: use services, views, loaders (http/) and policies'],
       [GIT_EXEC, 'routes and SSH never spawn git: go through git/ (git/protocol/) or a service'],
     ],
@@ -51,7 +51,7 @@ export default tseslint.config(
       [FASTIFY, 'policies know no HTTP'],
       [SERVICES, 'policies are pure on the values given: no services'],
     ],
-    'src/presenters/**/*.ts': [
+    'src/presenters/**/*.{ts,tsx}': [
       [DB, 'presenters shape the values they are given: no SQL'],
       [SERVICES, 'presenters shape the values they are given: no services'],
     ],
