@@ -3,6 +3,7 @@
 import { BoundedMap } from '../lib/bounded-map.ts';
 import { spawnGit } from './exec.ts';
 import { git } from './exec.ts';
+import { repositoryExists } from './repository.ts';
 
 export interface Commit {
   id: string;
@@ -69,36 +70,44 @@ export function parseCommitObject(id: string, raw: Buffer): Commit {
 
 /**
  * Reads many commits through one `git cat-file --batch`. Unknown ids and non-commits are left out;
- * the map is keyed by the id asked for.
+ * the map is keyed by the id asked for. With `rememberedFor` (see knownCommits), full ids already read
+ * are answered from memory; with `noneWithoutRepository`, a repository missing on disk answers no
+ * commits, looked at only when git must be asked.
  */
 export async function readCommits(
   repoPath: string,
   ids: string[],
-  options: { remembered?: boolean } = {},
+  options: { rememberedFor?: string; noneWithoutRepository?: boolean } = {},
 ): Promise<Map<string, Commit>> {
   const result = new Map<string, Commit>();
   const missing: string[] = [];
+  const rememberedKey = (id: string) => `${repoPath}\0${options.rememberedFor}\0${id}`;
   for (const id of new Set(ids)) {
     const known =
-      options.remembered && FULL_SHA.test(id) ? knownCommits.get(`${repoPath}\0${id}`) : undefined;
+      options.rememberedFor !== undefined && FULL_SHA.test(id)
+        ? knownCommits.get(rememberedKey(id))
+        : undefined;
     if (known) result.set(id, known);
     else missing.push(id);
   }
   if (missing.length === 0) return result;
+  if (options.noneWithoutRepository && !(await repositoryExists(repoPath))) return new Map();
   for (const [id, commit] of await readCommitObjects(repoPath, missing)) {
     Object.freeze(commit);
     result.set(id, commit);
-    if (!FULL_SHA.test(id)) continue;
-    knownCommits.set(`${repoPath}\0${id}`, commit);
+    if (options.rememberedFor === undefined || !FULL_SHA.test(id)) continue;
+    knownCommits.set(rememberedKey(id), commit);
   }
   return result;
 }
 
 /**
- * Commits already read, by repository and full id: an object never changes, and every page of builds
- * shows the same few commits (one `git cat-file` spawn saved per page). Refs and abbreviated ids are never
- * kept. Only pages ask with `remembered`: a check that a commit exists must ask the repository (a project
- * deleted and made again under the same path has a new one). Bounded: the oldest go first when full.
+ * Commits already read, by repository, its owner and full id: an object never changes, and every page of
+ * builds shows the same few commits (one `git cat-file` spawn and one look at the disk saved per page).
+ * Refs and abbreviated ids are never kept. Only pages ask with `rememberedFor` (a check that a commit
+ * exists asks the repository), naming the project that owns it by id and creation time: one deleted and
+ * made again under the same path, which may lack the commit or the repository, never gets the old one's
+ * answers. Bounded: the oldest go first when full.
  */
 const MAX_KNOWN_COMMITS = 20_000;
 const knownCommits = new BoundedMap<string, Commit>(MAX_KNOWN_COMMITS);

@@ -39,7 +39,6 @@ const CREATION_MARKER = 'labrador-creation';
  * empty directory (nothing to lose: a create that stopped right after making it).
  */
 export async function claimDirectory(repoPath: string): Promise<boolean> {
-  await fs.mkdir(path.dirname(repoPath), { recursive: true });
   if (await makeDirectory(repoPath)) return true;
   try {
     await fs.rmdir(repoPath);
@@ -56,9 +55,13 @@ async function makeDirectory(dir: string): Promise<boolean> {
     await fs.mkdir(dir);
     return true;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code !== 'ENOENT') throw error;
   }
+  // The namespace's first repository: its folder is made only now, not looked for on every create.
+  await fs.mkdir(path.dirname(dir), { recursive: true });
+  return makeDirectory(dir);
 }
 
 export async function writeCreationMarker(repoPath: string, token: string): Promise<void> {
@@ -75,7 +78,10 @@ export async function readCreationMarker(repoPath: string): Promise<string | und
 }
 
 export async function removeCreationMarker(repoPath: string): Promise<void> {
-  await fs.rm(path.join(repoPath, CREATION_MARKER), { force: true });
+  // unlink, not rm: rm looks at the file first (an lstat through the thread pool per create).
+  await fs.unlink(path.join(repoPath, CREATION_MARKER)).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error;
+  });
 }
 
 /** The branch HEAD names in a new repository unless the project says otherwise. */

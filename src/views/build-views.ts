@@ -21,7 +21,7 @@ import {
 import { runnersByIds } from '../db/repositories/runners.ts';
 import { usersByIds } from '../db/repositories/users.ts';
 import { readCommits, type Commit } from '../git/commits.ts';
-import { repositoryExists, repositoryPath } from '../git/repository.ts';
+import { repositoryPath } from '../git/repository.ts';
 import { presentBuild, type BuildForm } from '../presenters/build.ts';
 import { hasLiveArtifacts } from '../ci/artifacts.ts';
 import { findArtifactsFile, openArtifactsFile } from '../storage/artifacts.ts';
@@ -41,9 +41,12 @@ export async function commitsOf(
   shas: string[],
 ): Promise<Map<string, Commit>> {
   const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
-  if (shas.length === 0 || !(await repositoryExists(repoPath))) return new Map();
+  if (shas.length === 0) return new Map();
   try {
-    return await readCommits(repoPath, shas, { remembered: true });
+    return await readCommits(repoPath, shas, {
+      rememberedFor: `${record.project.id}\0${record.project.created_at}`,
+      noneWithoutRepository: true,
+    });
   } catch {
     return new Map();
   }

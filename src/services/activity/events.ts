@@ -15,6 +15,8 @@ interface NewActivity {
   /** Push payload and the like; stored as JSON. */
   data?: unknown;
   at?: string;
+  /** The project was created in this transaction with last_activity_at `at`: nothing to touch. */
+  projectJustCreated?: boolean;
 }
 
 export async function recordEvent(trx: Executor, activity: NewActivity): Promise<EventRow> {
@@ -30,6 +32,6 @@ export async function recordEvent(trx: Executor, activity: NewActivity): Promise
     created_at: at,
     updated_at: at,
   });
-  await touchProjectActivity(trx, activity.projectId, at);
+  if (!activity.projectJustCreated) await touchProjectActivity(trx, activity.projectId, at);
   return row;
 }

@@ -66,7 +66,7 @@ export async function forkProject(
     ? project.visibility_level
     : Math.min(project.visibility_level, target.visibility_level);
   try {
-    return await insertNewProject(deps, {
+    const fork = await insertNewProject(deps, {
       namespace: target,
       creator: viewer,
       values: {
@@ -92,6 +92,7 @@ export async function forkProject(
       repository: { source: scratch },
       forkedFromId: project.id,
     });
+    return fork.id;
   } catch (error) {
     if (error instanceof RepositoryPathTaken) throw conflict({ path: [REPOSITORY_ON_DISK] });
     if (isUniqueViolation(error)) {

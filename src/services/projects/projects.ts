@@ -27,14 +27,7 @@ import { importBareRepository } from '../../git/import.ts';
 import { isBranchName } from '../../git/ref-names.ts';
 import { namespaceUploadsDir, projectUploadsDir, removeProjectUploads } from '../../storage/uploads.ts';
 import { moveRepository, removeRepository, repositoriesRoot, repositoryPath } from '../../git/repository.ts';
-import {
-  ApiError,
-  grapeError,
-  notFound,
-  reloaded,
-  validationFailed,
-  ValidationErrors,
-} from '../../errors.ts';
+import { ApiError, grapeError, notFound, validationFailed, ValidationErrors } from '../../errors.ts';
 import { AccessLevel, EventAction, Visibility, VISIBILITY_NAMES } from '../../domain/types.ts';
 import { recordEvent } from '../activity/events.ts';
 import {
@@ -56,6 +49,7 @@ import type {
   NewProject,
   ProjectChanges,
   ProjectRecord,
+  ProjectRow,
   UserRow,
 } from '../../db/types.ts';
 import { friendlyToken } from '../../lib/tokens.ts';
@@ -259,7 +253,7 @@ export async function createProject(deps: Deps, input: CreateProjectInput): Prom
 
   const ns = namespace;
   try {
-    const projectId = await insertNewProject(deps, {
+    const project = await insertNewProject(deps, {
       namespace: ns,
       creator,
       values: {
@@ -274,7 +268,8 @@ export async function createProject(deps: Deps, input: CreateProjectInput): Prom
       },
       repository: imported ? { source: imported } : { defaultBranch: attributes.default_branch ?? 'master' },
     });
-    return reloaded(await findProjectRecordById(db, projectId), 'Project');
+    // The row as written (the columns and order findProjectRecordById reads), not read again.
+    return { project, namespace: ns };
   } catch (error) {
     if (error instanceof RepositoryPathTaken) throw validationFailed({ path: [REPOSITORY_ON_DISK] });
     if (isUniqueViolation(error)) {
@@ -318,7 +313,7 @@ export interface NewProjectParts {
  * transaction. Throws RepositoryPathTaken or the unique violation of a concurrent twin for the caller to
  * word; a `source` clone that did not get placed stays the caller's to remove.
  */
-export async function insertNewProject(deps: Deps, parts: NewProjectParts): Promise<number> {
+export async function insertNewProject(deps: Deps, parts: NewProjectParts): Promise<ProjectRow> {
   const { namespace: ns, creator } = parts;
   const at = now();
   const reservation = await reserveRepository(
@@ -327,7 +322,7 @@ export async function insertNewProject(deps: Deps, parts: NewProjectParts): Prom
   );
   let committed = false;
   try {
-    const projectId = await deps.db.kysely.transaction().execute(async (trx) => {
+    const inserted = await deps.db.kysely.transaction().execute(async (trx) => {
       const project = await insertProject(trx, {
         ...parts.values,
         namespace_id: ns.id,
@@ -357,12 +352,13 @@ export async function insertNewProject(deps: Deps, parts: NewProjectParts): Prom
         authorId: creator.id,
         action: EventAction.Created,
         at,
+        projectJustCreated: true,
       });
       await placeRepository(trx, deps, reservation, parts.repository);
-      return project.id;
+      return project;
     });
     committed = true;
-    return projectId;
+    return inserted;
   } finally {
     await settleRepository(deps, reservation, committed);
   }
