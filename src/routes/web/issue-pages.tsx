@@ -20,7 +20,7 @@ import { issueNoteable } from '../../services/issues/notes.ts';
 import { mayAward, type Awardable } from '../../services/issues/award-emoji.ts';
 import { ISSUE } from '../../services/issues/issue-activity.ts';
 import { viewerAwards } from '../../views/note-views.ts';
-import { setSubscribed, toggleAward } from './award-pages.ts';
+import { registerVoteAndSubscriptionRoutes } from './award-pages.ts';
 import { loadProjectHead } from './project-head.ts';
 import {
   confidentialFilter,
@@ -299,20 +299,9 @@ export function registerIssuePages(web: FastifyInstance, deps: Deps): CommentTar
     );
   });
 
-  web.post('/:namespace/:project/issues/:iid/toggle_subscription', async (request, reply) => {
+  registerVoteAndSubscriptionRoutes(web, deps, 'issues', async (request) => {
     const { loaded, issue } = await loadPageIssue(request);
-    const viewer = signedIn(request);
-    const subscribe = optionalString(requestParams(request), 'subscribe') === '1';
-    await setSubscribed(deps, viewer, issueIssuable(issue), subscribe);
-    return reply.redirect(issueUrl(loaded, issue), 302);
-  });
-
-  web.post('/:namespace/:project/issues/:iid/toggle_award_emoji', async (request, reply) => {
-    const { loaded, issue } = await loadPageIssue(request);
-    const viewer = signedIn(request);
-    const name = optionalString(requestParams(request), 'name') ?? '';
-    await toggleAward(deps, viewer, issueAwardable(issue), name);
-    return reply.redirect(issueUrl(loaded, issue), 302);
+    return { url: issueUrl(loaded, issue), awardable: issueAwardable(issue), issuable: issueIssuable(issue) };
   });
 
   // The edit form, and the close and reopen buttons (a form with only `issue[state_event]`).

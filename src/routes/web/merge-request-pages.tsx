@@ -25,7 +25,7 @@ import {
 } from '../../services/merge-requests/collaboration.ts';
 import { mayAward, type Awardable } from '../../services/issues/award-emoji.ts';
 import { viewerAwards } from '../../views/note-views.ts';
-import { setSubscribed, toggleAward } from './award-pages.ts';
+import { registerVoteAndSubscriptionRoutes } from './award-pages.ts';
 import { mayPushToBranch } from '../../services/push/ref-updates.ts';
 import { loadProjectHead } from './project-head.ts';
 import { mergeRequestGitCommits, presentMergeRequestOf } from '../../views/merge-request-views.ts';
@@ -277,20 +277,13 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): Com
     return showForm(request, reply, loaded, values, [], mr);
   });
 
-  web.post('/:namespace/:project/merge_requests/:iid/toggle_subscription', async (request, reply) => {
+  registerVoteAndSubscriptionRoutes(web, deps, 'merge_requests', async (request) => {
     const { loaded, mr } = await loadPageMergeRequest(request);
-    const viewer = signedIn(request);
-    const subscribe = optionalString(requestParams(request), 'subscribe') === '1';
-    await setSubscribed(deps, viewer, mergeRequestIssuable(mr), subscribe);
-    return reply.redirect(mergeRequestUrl(loaded, mr), 302);
-  });
-
-  web.post('/:namespace/:project/merge_requests/:iid/toggle_award_emoji', async (request, reply) => {
-    const { loaded, mr } = await loadPageMergeRequest(request);
-    const viewer = signedIn(request);
-    const name = optionalString(requestParams(request), 'name') ?? '';
-    await toggleAward(deps, viewer, mergeRequestAwardable(mr), name);
-    return reply.redirect(mergeRequestUrl(loaded, mr), 302);
+    return {
+      url: mergeRequestUrl(loaded, mr),
+      awardable: mergeRequestAwardable(mr),
+      issuable: mergeRequestIssuable(mr),
+    };
   });
 
   // The edit form, and the close and reopen buttons (a form with only `merge_request[state_event]`).
