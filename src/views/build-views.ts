@@ -22,7 +22,7 @@ import { runnersByIds } from '../db/repositories/runners.ts';
 import { usersByIds } from '../db/repositories/users.ts';
 import { readCommits, type Commit } from '../git/commits.ts';
 import { repositoryPath } from '../git/repository.ts';
-import { presentBuild, type BuildForm } from '../presenters/build.ts';
+import { presentBuilds, type BuildForm } from '../presenters/build.ts';
 import { hasLiveArtifacts } from '../ci/artifacts.ts';
 import { findArtifactsFile, openArtifactsFile } from '../storage/artifacts.ts';
 import { readTraceStream, traceExists, tracePath } from '../storage/traces.ts';
@@ -76,22 +76,21 @@ export async function listBuildsOf(
     record,
     [...pipelines.values()].map((pipeline) => pipeline.sha),
   );
-  const at = now();
-  return builds.map((build) => {
-    const pipeline = pipelines.get(build.pipeline_id)!;
-    return presentBuild(
-      build,
-      {
+  return presentBuilds(
+    builds,
+    (build) => {
+      const pipeline = pipelines.get(build.pipeline_id)!;
+      return {
         user: build.user_id === null ? null : (users.get(build.user_id) ?? null),
         runner: build.runner_id === null ? null : (runners.get(build.runner_id) ?? null),
         pipeline,
         commit: commits.get(pipeline.sha) ?? null,
-      },
-      deps.config.externalUrl,
-      at,
-      form,
-    );
-  });
+      };
+    },
+    deps.config.externalUrl,
+    now(),
+    form,
+  );
 }
 
 export async function loadBuild(deps: Deps, record: ProjectRecord, build: CiBuildRow, form?: BuildForm) {
