@@ -41,7 +41,7 @@ const CREATION_MARKER = 'labrador-creation';
 export async function claimDirectory(repoPath: string): Promise<boolean> {
   if (await makeDirectory(repoPath)) return true;
   try {
-    await fs.rmdir(repoPath);
+    fsSync.rmdirSync(repoPath);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOTDIR') return false;
@@ -50,9 +50,11 @@ export async function claimDirectory(repoPath: string): Promise<boolean> {
   return makeDirectory(repoPath);
 }
 
+// The steps of a create that run while it holds the database's writer are synchronous: each trip through
+// the thread pool waited for the event loop's next turn with every other create queued behind it.
 async function makeDirectory(dir: string): Promise<boolean> {
   try {
-    await fs.mkdir(dir);
+    fsSync.mkdirSync(dir);
     return true;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -60,12 +62,12 @@ async function makeDirectory(dir: string): Promise<boolean> {
     if (code !== 'ENOENT') throw error;
   }
   // The namespace's first repository: its folder is made only now, not looked for on every create.
-  await fs.mkdir(path.dirname(dir), { recursive: true });
+  fsSync.mkdirSync(path.dirname(dir), { recursive: true });
   return makeDirectory(dir);
 }
 
 export async function writeCreationMarker(repoPath: string, token: string): Promise<void> {
-  await fs.writeFile(path.join(repoPath, CREATION_MARKER), `${token}\n`);
+  fsSync.writeFileSync(path.join(repoPath, CREATION_MARKER), `${token}\n`);
 }
 
 /** The token of the create that is making (or made and never committed) this repository, if any. */
@@ -79,9 +81,11 @@ export async function readCreationMarker(repoPath: string): Promise<string | und
 
 export async function removeCreationMarker(repoPath: string): Promise<void> {
   // unlink, not rm: rm looks at the file first (an lstat through the thread pool per create).
-  await fs.unlink(path.join(repoPath, CREATION_MARKER)).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== 'ENOENT') throw error;
-  });
+  try {
+    fsSync.unlinkSync(path.join(repoPath, CREATION_MARKER));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
 }
 
 /** The branch HEAD names in a new repository unless the project says otherwise. */
@@ -139,7 +143,7 @@ export async function initBareRepository(
   repoPath: string,
   defaultBranch = SKELETON_BRANCH,
 ): Promise<void> {
-  await fs.mkdir(repoPath, { recursive: true });
+  fsSync.mkdirSync(repoPath, { recursive: true });
   skeleton ??= readSkeleton(dataDir);
   let files: RepositorySkeleton;
   try {

@@ -167,6 +167,18 @@ export async function deleteProjectRow(db: Executor, id: number): Promise<void> 
   await db.deleteFrom('projects').where('id', '=', id).execute();
 }
 
+/** A project of the namespace whose `column` is `value` (lowercase), other than `exceptId`. */
+const clashOn = (column: 'name' | 'path') =>
+  prepared<{ namespaceId: number; value: string; exceptId: number }>()((db, slot) =>
+    db
+      .selectFrom('projects')
+      .select('id')
+      .where('namespace_id', '=', slot('namespaceId'))
+      .where(sql<string>`lower(${sql.ref(column)})`, '=', slot('value'))
+      .where('id', '!=', slot('exceptId')),
+  );
+const clashes = { name: clashOn('name'), path: clashOn('path') };
+
 /** Another project in the namespace already uses this name or path (case-insensitively). */
 export async function findNameOrPathClash(
   db: Executor,
@@ -178,13 +190,9 @@ export async function findNameOrPathClash(
   const result = { name: false, path: false };
   const checks: Array<Promise<unknown>> = [];
   const probe = (column: 'name' | 'path', value: string) => {
-    let query = db
-      .selectFrom('projects')
-      .select('id')
-      .where('namespace_id', '=', namespaceId)
-      .where(sql<string>`lower(${sql.ref(column)})`, '=', value.toLowerCase());
-    if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
-    checks.push(query.executeTakeFirst().then((row) => (result[column] = Boolean(row))));
+    // No project has id 0: without an exception every project of the namespace counts.
+    const values = { namespaceId, value: value.toLowerCase(), exceptId: exceptId ?? 0 };
+    checks.push(clashes[column].first(db, values).then((row) => (result[column] = Boolean(row))));
   };
   if (name !== undefined) probe('name', name);
   if (path !== undefined) probe('path', path);
@@ -208,24 +216,30 @@ export async function hasProjectAboveVisibility(
   return row !== undefined;
 }
 
-export async function countPersonalProjects(db: Executor, userId: number): Promise<number> {
-  const row = await db
+const personalProjectCount = prepared<{ userId: number }>()((db, slot) =>
+  db
     .selectFrom('projects as p')
     .innerJoin('namespaces as n', 'n.id', 'p.namespace_id')
     .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('n.owner_id', '=', userId)
-    .where('n.type', 'is', null)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
+    .where('n.owner_id', '=', slot('userId'))
+    .where('n.type', 'is', null),
+);
+
+export async function countPersonalProjects(db: Executor, userId: number): Promise<number> {
+  const row = await personalProjectCount.first(db, { userId });
+  return Number(row!.count);
 }
 
-export async function findPersonalNamespace(db: Executor, userId: number): Promise<NamespaceRow | undefined> {
-  return db
+const personalNamespaceOf = prepared<{ userId: number }>()((db, slot) =>
+  db
     .selectFrom('namespaces')
     .select(NAMESPACE_COLUMNS)
-    .where('owner_id', '=', userId)
-    .where('type', 'is', null)
-    .executeTakeFirst();
+    .where('owner_id', '=', slot('userId'))
+    .where('type', 'is', null),
+);
+
+export async function findPersonalNamespace(db: Executor, userId: number): Promise<NamespaceRow | undefined> {
+  return personalNamespaceOf.first(db, { userId });
 }
 
 export async function findNamespaceById(db: Executor, id: number): Promise<NamespaceRow | undefined> {
