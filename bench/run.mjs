@@ -1,7 +1,8 @@
 // `npm run bench [-- --quick] [-- --sqlite-only]`: Labrador as `npm start` runs it (dist/main.mjs) on a
 // temporary data dir, seeded in bulk through the database layer, measured with autocannon; every API
 // figure beside a raw node:http server answering the same bytes in the same run (bench/raw-server.mjs),
-// every git figure beside git over file://. SQLite first, then PostgreSQL when a server answers at
+// every git figure (smart HTTP, and a clone and the connection cost over the built-in SSH server) beside
+// git over file://. SQLite first, then PostgreSQL when a server answers at
 // LABRADOR_BENCH_PG_URL (default postgres://root@127.0.0.1:5432/test; a fresh database is made and
 // dropped). Writes bench/RESULTS.md (or the file after --out).
 //
@@ -73,6 +74,7 @@ async function bareNodeMs() {
 async function startLabrador(engine) {
   const bareMs = await bareNodeMs();
   const port = await freePort();
+  const sshPort = await freePort();
   const started = process.hrtime.bigint();
   const child = spawn(process.execPath, [path.join(root, 'dist/main.mjs')], {
     cwd: root,
@@ -84,8 +86,8 @@ async function startLabrador(engine) {
       LABRADOR_ROOT_PASSWORD: ROOT_PASSWORD,
       LABRADOR_ROOT_TOKEN: 'bench-root-token',
       LABRADOR_LOG_LEVEL: 'warn',
-      // Git is measured over HTTP; a server already on the machine must not make the start fail on 2222.
-      LABRADOR_SSH_PORT: '0',
+      // Git is measured over HTTP and SSH; a free port, so that a server already on 2222 is no matter.
+      LABRADOR_SSH_PORT: String(sshPort),
       ...(engine.databaseUrl ? { LABRADOR_DATABASE_URL: engine.databaseUrl } : {}),
     },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -108,6 +110,7 @@ async function startLabrador(engine) {
     child,
     base,
     port,
+    sshPort,
     startMs,
     bareMs,
     stop: () =>
@@ -465,17 +468,55 @@ function historyRepo(git, dir, count) {
   git(['gc', '-q'], { cwd: dir });
 }
 
-function timeGit(env, args) {
+function timeCommand(command, args, env) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn('git', args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(command, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`git ${args.join(' ')}: ${stderr}`));
+      if (code !== 0) return reject(new Error(`${command} ${args.join(' ')}: ${stderr}`));
       resolve(Number(process.hrtime.bigint() - started) / 1e6);
     });
   });
+}
+
+const timeGit = (env, args) => timeCommand('git', args, env);
+
+/** An ed25519 key for root (made once per workdir, registered unless it already is) and ssh's options. */
+async function sshClient(workdir, server) {
+  const keyFile = path.join(workdir, 'bench_ssh_key');
+  if (!fs.existsSync(keyFile)) {
+    spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'bench', '-f', keyFile]);
+  }
+  const response = await globalThis.fetch(`${server.base}/api/v3/user/keys`, {
+    method: 'POST',
+    headers: { 'private-token': 'bench-root-token', 'content-type': 'application/json' },
+    body: JSON.stringify({ title: 'bench', key: fs.readFileSync(`${keyFile}.pub`, 'utf8').trim() }),
+  });
+  // 400: a kept data dir has it already.
+  if (response.status !== 201 && response.status !== 400) {
+    throw new Error(`POST /user/keys: ${response.status} ${await response.text()}`);
+  }
+  const options = [
+    '-i',
+    keyFile,
+    '-o',
+    'IdentitiesOnly=yes',
+    '-o',
+    'IdentityAgent=none',
+    '-o',
+    'BatchMode=yes',
+  ];
+  options.push(
+    '-o',
+    'StrictHostKeyChecking=no',
+    '-o',
+    'UserKnownHostsFile=/dev/null',
+    '-o',
+    'LogLevel=ERROR',
+  );
+  return { options: [...options, '-p', String(server.sshPort)] };
 }
 
 async function measureGit(engine, server, workdir, state) {
@@ -484,6 +525,7 @@ async function measureGit(engine, server, workdir, state) {
   const remote = `http://root:${ROOT_PASSWORD}@127.0.0.1:${server.port}/${state.gitProject}.git`;
   const disk = `file://${engine.history}`;
   const results = {};
+  // `http` stands for Labrador's side of a pair (smart HTTP, or SSH for the rows that say so).
   const pairs = async (name, count, run) => {
     const http = [];
     const file = [];
@@ -497,7 +539,7 @@ async function measureGit(engine, server, workdir, state) {
       ratio: median(http.map((ms, i) => ms / file[i])),
     };
     log(
-      `  ${name.padEnd(22)} HTTP ${results[name].http.toFixed(0)} ms  file:// ${results[name].file.toFixed(0)} ms  ratio ${results[name].ratio.toFixed(2)}`,
+      `  ${name.padEnd(22)} Labrador ${results[name].http.toFixed(0)} ms  file:// ${results[name].file.toFixed(0)} ms  ratio ${results[name].ratio.toFixed(2)}`,
     );
   };
   const target = (kind) => path.join(workdir, `clone-${kind}`);
@@ -521,6 +563,25 @@ async function measureGit(engine, server, workdir, state) {
   await pairs('ls-remote', GIT_ROUNDS * 2, (kind) =>
     timeGit(env, ['ls-remote', kind === 'http' ? remote : disk]),
   );
+
+  // The same clone over the built-in SSH server (the system's ssh client, root's ed25519 key), and what
+  // one SSH connection costs: key exchange, public-key authentication, the greeting, close.
+  const ssh = await sshClient(workdir, server);
+  const sshEnv = { ...env, GIT_SSH_COMMAND: ['ssh', ...ssh.options].join(' ') };
+  const sshRemote = `ssh://git@127.0.0.1:${server.sshPort}/${state.gitProject}.git`;
+  await timeGit(sshEnv, ['ls-remote', sshRemote]);
+  await pairs('clone --bare over SSH', GIT_ROUNDS, (kind) => {
+    fs.rmSync(target(kind), { recursive: true, force: true });
+    return kind === 'http'
+      ? timeGit(sshEnv, ['clone', '-q', '--bare', sshRemote, target(kind)])
+      : timeGit(env, ['clone', '-q', '--bare', disk, target(kind)]);
+  });
+  const handshakes = [];
+  for (let round = 0; round < GIT_ROUNDS * 2; round++) {
+    handshakes.push(await timeCommand('ssh', [...ssh.options, '-T', 'git@127.0.0.1'], env));
+  }
+  results['SSH handshake + auth + greeting'] = { http: median(handshakes) };
+  log(`  SSH handshake + auth + greeting median ${median(handshakes).toFixed(0)} ms`);
 
   // A push of 100 new commits as a new branch (Labrador also records the push: events, hooks).
   const diskTarget = path.join(workdir, 'disk-target.git');
@@ -685,10 +746,16 @@ function markdown(results) {
         `| ${row.name} | ${row.bytes} | ${row.rps.toFixed(0)} | ${row.p50} | ${row.p99} | ${row.rawRps.toFixed(0)} | ${row.rawP50} | ${row.rawP99} | **${row.ratio.toFixed(3)}**${row.bad ? ` (${row.bad} non-2xx)` : ''} |`,
       );
     }
-    lines.push('', '| git | Labrador HTTP ms | file:// ms | ratio |', '|---|---|---|---|');
+    lines.push(
+      '',
+      '| git (over HTTP unless it says SSH) | Labrador ms | file:// ms | ratio |',
+      '|---|---|---|---|',
+    );
     for (const [name, git] of Object.entries(result.git)) {
       lines.push(
-        `| ${name} | ${git.http.toFixed(0)} | ${git.file.toFixed(0)} | **${git.ratio.toFixed(2)}** |`,
+        git.file === undefined
+          ? `| ${name} (median) | ${git.http.toFixed(0)} | | |`
+          : `| ${name} | ${git.http.toFixed(0)} | ${git.file.toFixed(0)} | **${git.ratio.toFixed(2)}** |`,
       );
     }
     lines.push('', '| process | value |', '|---|---|');
