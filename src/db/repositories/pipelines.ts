@@ -203,15 +203,15 @@ export async function countPipelinesUpTo(
 }
 
 /** How many builds and pipelines the project has (kept by triggers; zero before its first pipeline). */
+const listCountsOf = prepared<{ projectId: number }>()((db, slot) =>
+  db.selectFrom('ci_list_counts').select(['builds', 'pipelines']).where('project_id', '=', slot('projectId')),
+);
+
 export async function projectListCounts(
   db: Executor,
   projectId: number,
 ): Promise<{ builds: number; pipelines: number }> {
-  const row = await db
-    .selectFrom('ci_list_counts')
-    .select(['builds', 'pipelines'])
-    .where('project_id', '=', projectId)
-    .executeTakeFirst();
+  const row = await listCountsOf.first(db, { projectId });
   return { builds: Number(row?.builds ?? 0), pipelines: Number(row?.pipelines ?? 0) };
 }
 
