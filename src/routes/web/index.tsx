@@ -21,6 +21,7 @@ import { registerProfile } from './profile.tsx';
 import { registerAdminArea } from './admin/admin-area.ts';
 import { registerProjectSettings } from './project-settings/index.ts';
 import { securityHeaders } from './security-headers.ts';
+import { registerDashboardPages } from './dashboard-pages.tsx';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -115,5 +116,6 @@ export function registerWeb(app: FastifyInstance, deps: Deps): void {
     registerAdminArea(web, deps);
     registerProjectSettings(web, deps);
     registerLabelMilestonePages(web, deps);
+    registerDashboardPages(web, deps);
   });
 }

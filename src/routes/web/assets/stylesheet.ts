@@ -99,4 +99,6 @@ details > summary { cursor: pointer; color: var(--link); }
   .clone input { grid-column: 1 / -1; font-size: 12px; }
   .clone label { grid-column: 1; }
   .clone button { grid-column: 2; } }
+/* Dashboards: the selected one of a pair of filter buttons ("Assigned to me" / "Created by me"). */
+.btn[aria-current=true] { background: #e8eef9; border-color: var(--link); font-weight: 600; }
 `;
