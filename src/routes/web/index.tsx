@@ -22,6 +22,7 @@ import { registerAdminArea } from './admin/admin-area.ts';
 import { registerProjectSettings } from './project-settings/index.ts';
 import { securityHeaders } from './security-headers.ts';
 import { registerDashboardPages } from './dashboard-pages.tsx';
+import { registerGroupPages } from './group-pages.tsx';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -117,5 +118,6 @@ export function registerWeb(app: FastifyInstance, deps: Deps): void {
     registerProjectSettings(web, deps);
     registerLabelMilestonePages(web, deps);
     registerDashboardPages(web, deps);
+    registerGroupPages(web, deps);
   });
 }
