@@ -62,6 +62,51 @@ function DashboardFrame(props: {
   );
 }
 
+/** An issue or merge request dashboard: whose, the state tabs with counts, the rows and their pages. */
+function PersonListPage<S extends string>(props: {
+  ctx: PageContext;
+  title: string;
+  base: string;
+  filter: DashboardFilter;
+  state: S;
+  tabs: Array<[S, string]>;
+  counts: Record<S, number | undefined>;
+  cap: number;
+  page: number;
+  hasNext: boolean;
+  children: ComponentChildren;
+}) {
+  const keep = filterQuery(props.filter);
+  const first = props.tabs[0]![0];
+  const stateQuery = (state: S) => (state === first ? undefined : state);
+  return (
+    <DashboardFrame ctx={props.ctx} title={props.title}>
+      <PersonSwitch base={props.base} filter={props.filter} />
+      <StateTabs
+        label={`${props.title} states`}
+        current={props.state}
+        cap={props.cap}
+        tabs={props.tabs.map(([state, text]) => ({
+          state,
+          text,
+          count: props.counts[state],
+          href: withQuery(props.base, { ...keep, state: stateQuery(state) }),
+        }))}
+      />
+      {props.children}
+      <Pager
+        base={props.base}
+        query={{ ...keep, state: stateQuery(props.state) }}
+        page={props.page}
+        hasNext={props.hasNext}
+      />
+    </DashboardFrame>
+  );
+}
+
+const emptyText = (filter: DashboardFilter, things: string) =>
+  `No ${things} ${filter.role === 'author' ? 'created by' : 'assigned to'} you here.`;
+
 export type DashboardIssueState = 'opened' | 'closed' | 'all';
 
 export function DashboardIssuesPage(props: {
@@ -74,38 +119,19 @@ export function DashboardIssuesPage(props: {
   page: number;
   hasNext: boolean;
 }) {
-  const base = '/dashboard/issues';
-  const keep = filterQuery(props.filter);
-  const tab = (state: DashboardIssueState, text: string) => ({
-    state,
-    text,
-    count: props.counts[state],
-    href: withQuery(base, { ...keep, state: state === 'opened' ? undefined : state }),
-  });
   return (
-    <DashboardFrame ctx={props.ctx} title="Issues">
-      <PersonSwitch base={base} filter={props.filter} />
-      <StateTabs
-        label="Issue states"
-        current={props.state}
-        cap={props.cap}
-        tabs={[tab('opened', 'Open'), tab('closed', 'Closed'), tab('all', 'All')]}
-      />
-      <IssueListAcrossProjects
-        issues={props.issues}
-        empty={
-          props.filter.role === 'author'
-            ? 'No issues created by you here.'
-            : 'No issues assigned to you here.'
-        }
-      />
-      <Pager
-        base={base}
-        query={{ ...keep, state: props.state === 'opened' ? undefined : props.state }}
-        page={props.page}
-        hasNext={props.hasNext}
-      />
-    </DashboardFrame>
+    <PersonListPage
+      {...props}
+      title="Issues"
+      base="/dashboard/issues"
+      tabs={[
+        ['opened', 'Open'],
+        ['closed', 'Closed'],
+        ['all', 'All'],
+      ]}
+    >
+      <IssueListAcrossProjects issues={props.issues} empty={emptyText(props.filter, 'issues')} />
+    </PersonListPage>
   );
 }
 
@@ -120,39 +146,25 @@ export function DashboardMergeRequestsPage(props: {
   page: number;
   hasNext: boolean;
 }) {
-  const base = '/dashboard/merge_requests';
-  const keep = filterQuery(props.filter);
-  const tab = (state: DashboardMergeRequestState, text: string) => ({
-    state,
-    text,
-    count: props.counts[state],
-    href: withQuery(base, { ...keep, state: state === 'opened' ? undefined : state }),
-  });
   return (
-    <DashboardFrame ctx={props.ctx} title="Merge Requests">
-      <PersonSwitch base={base} filter={props.filter} />
-      <StateTabs
-        label="Merge request states"
-        current={props.state}
-        cap={Number.MAX_SAFE_INTEGER}
-        tabs={[tab('opened', 'Open'), tab('merged', 'Merged'), tab('closed', 'Closed'), tab('all', 'All')]}
-      />
+    <PersonListPage
+      {...props}
+      title="Merge Requests"
+      base="/dashboard/merge_requests"
+      cap={Number.MAX_SAFE_INTEGER}
+      tabs={[
+        ['opened', 'Open'],
+        ['merged', 'Merged'],
+        ['closed', 'Closed'],
+        ['all', 'All'],
+      ]}
+    >
       <MergeRequestList
         mergeRequests={props.mergeRequests}
         showProject
-        empty={
-          props.filter.role === 'author'
-            ? 'No merge requests created by you here.'
-            : 'No merge requests assigned to you here.'
-        }
+        empty={emptyText(props.filter, 'merge requests')}
       />
-      <Pager
-        base={base}
-        query={{ ...keep, state: props.state === 'opened' ? undefined : props.state }}
-        page={props.page}
-        hasNext={props.hasNext}
-      />
-    </DashboardFrame>
+    </PersonListPage>
   );
 }
 

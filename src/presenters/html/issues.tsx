@@ -347,13 +347,16 @@ export function IssueListPage(props: {
     >
       <div class="row">
         <h1>Issues</h1>
-        <a href={`/${project.path_with_namespace}/labels`}>Labels</a>
-        <a href={`/${project.path_with_namespace}/milestones`}>Milestones</a>
-        {props.canCreate ? (
-          <a class="btn btn-primary" href={`${base}/new`}>
-            New issue
-          </a>
-        ) : null}
+        {/* One group at the row's end: spread out, the links read as unrelated to each other. */}
+        <div class="head-links">
+          <a href={`/${project.path_with_namespace}/labels`}>Labels</a>
+          <a href={`/${project.path_with_namespace}/milestones`}>Milestones</a>
+          {props.canCreate ? (
+            <a class="btn btn-primary" href={`${base}/new`}>
+              New issue
+            </a>
+          ) : null}
+        </div>
       </div>
       <StateTabs
         label="Issue states"

@@ -101,4 +101,6 @@ details > summary { cursor: pointer; color: var(--link); }
   .clone button { grid-column: 2; } }
 /* Dashboards: the selected one of a pair of filter buttons ("Assigned to me" / "Created by me"). */
 .btn[aria-current=true] { background: #e8eef9; border-color: var(--link); font-weight: 600; }
+/* Links at the end of a heading row, kept together (the row itself spreads its children apart). */
+.head-links { display: flex; flex-wrap: wrap; gap: 4px 16px; align-items: baseline; }
 `;
