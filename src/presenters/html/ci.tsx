@@ -229,7 +229,7 @@ export function PipelinesPage(props: {
     <ScopedListPage {...props} title="Pipelines" tab="pipelines" scopes={PIPELINE_SCOPES}>
       <ListTable
         label="Pipelines"
-        empty="No pipelines to show."
+        empty="No pipelines to show. A push of a commit with a .gitlab-ci.yml file starts one."
         columns={['Status', 'Pipeline', 'Commit', 'Stages', 'Duration']}
         items={props.pipelines}
         row={(pipeline) => (

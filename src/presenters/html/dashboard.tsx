@@ -293,7 +293,8 @@ export function ActivityPage(props: {
                   {ref ? <strong>{ref}</strong> : null}
                   {event.project_path ? (
                     <>
-                      {' at '}
+                      {/* "created project x", "joined project x"; else "… at x". */}
+                      {event.target_type === null && !ref ? ' project ' : ' at '}
                       <a href={`/${event.project_path}`}>{event.project_path}</a>
                     </>
                   ) : null}

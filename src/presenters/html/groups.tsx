@@ -160,6 +160,7 @@ export function GroupMembersPage(props: {
         <a href={`/groups/${props.group.path}`}>{props.group.name}</a>
       </p>
       <h1>Members</h1>
+      {props.canManage ? <h2>Add a member</h2> : null}
       {props.canManage ? (
         <form class="stack" method="post" action={base}>
           <Csrf ctx={props.ctx} />

@@ -103,4 +103,7 @@ details > summary { cursor: pointer; color: var(--link); }
 .btn[aria-current=true] { background: #e8eef9; border-color: var(--link); font-weight: 600; }
 /* Links at the end of a heading row, kept together (the row itself spreads its children apart). */
 .head-links { display: flex; flex-wrap: wrap; gap: 4px 16px; align-items: baseline; }
+/* The header's links sit together (the row's spreading put wide gaps between them on a phone). */
+.navbar nav.row { justify-content: flex-end; gap: 4px 14px; }
+@media (max-width: 600px) { .navbar nav.row { justify-content: flex-start; } }
 `;
