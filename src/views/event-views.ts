@@ -24,7 +24,7 @@ interface PageWindow {
   limit: number;
 }
 
-async function presentEventPage(deps: Deps, events: EventRow[]) {
+export async function presentEventPage(deps: Deps, events: EventRow[]) {
   if (events.length === 0) return [];
   const db = deps.db.kysely;
   const created = events.filter(

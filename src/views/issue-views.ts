@@ -148,20 +148,28 @@ export function confidentialFilter(
   return canSeeAll ? undefined : { viewerId: viewer?.id ?? 0, visibleInProjects: [] };
 }
 
+/** A group's issues come from its projects whose issues the viewer may read (see readableIssueScope). */
+export async function groupIssueScope(db: Executor, viewer: UserRow, group: NamespaceRow) {
+  return readableIssueScope(
+    db,
+    viewer,
+    await findProjectRecordsByIds(db, await namespaceProjectIds(db, group.id)),
+  );
+}
+
 /**
- * A group's issues come from its projects whose issues the viewer may read; confidential ones from the
- * projects where the viewer is a reporter or more, elsewhere only the viewer's own.
+ * Of these projects, those whose issues the viewer may read; confidential issues from the projects where
+ * the viewer is a reporter or more, elsewhere only the viewer's own.
  */
-export async function groupIssueScope(
+export async function readableIssueScope(
   db: Executor,
   viewer: UserRow,
-  group: NamespaceRow,
+  records: ProjectRecord[],
 ): Promise<{
   projectIds: number[];
   confidential: IssueListFilter['confidential'] | undefined;
   records: ProjectRecord[];
 }> {
-  const records = await findProjectRecordsByIds(db, await namespaceProjectIds(db, group.id));
   const access = await projectAccessMany(db, viewer, records);
   const readable = records.filter((record) => canReadIssues(access.get(record.project.id)!, record));
   const seeAll = readable.filter((record) => canReadConfidentialIssues(access.get(record.project.id)!));

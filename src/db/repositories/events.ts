@@ -120,3 +120,20 @@ export function listUserEvents(
     .offset(offset);
   return db.selectFrom('events').selectAll().where('id', 'in', ids).orderBy('id', 'desc').execute();
 }
+
+/** Events of the projects a user is a member of (directly, through a group, or as owner), newest first. */
+export function listMemberProjectEvents(
+  db: Executor,
+  userId: number,
+  limit: number,
+  offset: number,
+): Promise<EventRow[]> {
+  const ids = db
+    .selectFrom('events as e')
+    .select('e.id')
+    .where('e.project_id', 'in', authorizedProjectIds(db, userId))
+    .orderBy('e.id', 'desc')
+    .limit(limit)
+    .offset(offset);
+  return db.selectFrom('events').selectAll().where('id', 'in', ids).orderBy('id', 'desc').execute();
+}

@@ -229,6 +229,18 @@ export async function countIssuesUpTo(db: Executor, filter: IssueListFilter, cap
   return Number(row.count);
 }
 
+/** The projects holding issues that match (before any project filter): a dashboard's candidates. */
+export async function issueProjectIds(
+  db: Executor,
+  filter: Pick<IssueListFilter, 'authorId' | 'assigneeId'>,
+): Promise<number[]> {
+  const rows = await filtered(db, { ...filter, orderBy: 'created_at', sort: 'desc' })
+    .select('issues.project_id')
+    .distinct()
+    .execute();
+  return rows.map((row) => row.project_id);
+}
+
 export function listIssues(
   db: Executor,
   filter: IssueListFilter,

@@ -131,6 +131,69 @@ export async function listMergeRequests(
   return ids.flatMap((row) => byId.get(row.id) ?? []);
 }
 
+/** A person's merge requests across projects (the dashboard): assigned to or written by one user. */
+export interface UserMergeRequestQuery {
+  assigneeId?: number;
+  authorId?: number;
+  /** Target projects the viewer may read the merge requests of. */
+  targetProjectIds?: number[];
+  /** null: every state. */
+  states: MergeRequestState[] | null;
+}
+
+function userFilter(db: Executor, query: UserMergeRequestQuery) {
+  let select = db.selectFrom('merge_requests').where('deleted_at', 'is', null);
+  if (query.assigneeId !== undefined) select = select.where('assignee_id', '=', query.assigneeId);
+  if (query.authorId !== undefined) select = select.where('author_id', '=', query.authorId);
+  if (query.targetProjectIds !== undefined) {
+    const ids = query.targetProjectIds;
+    select = select.where('target_project_id', 'in', ids.length > 0 ? ids : [-1]);
+  }
+  if (query.states) select = select.where('state', 'in', query.states);
+  return select;
+}
+
+/** The target projects of a person's merge requests in any state: a dashboard's candidates. */
+export async function userMergeRequestProjectIds(
+  db: Executor,
+  query: Pick<UserMergeRequestQuery, 'assigneeId' | 'authorId'>,
+): Promise<number[]> {
+  const rows = await userFilter(db, { ...query, states: null })
+    .select('target_project_id')
+    .distinct()
+    .execute();
+  return rows.map((row) => row.target_project_id);
+}
+
+export async function countUserMergeRequests(db: Executor, query: UserMergeRequestQuery): Promise<number> {
+  const row = await userFilter(db, query)
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Newest first, the page's rows only. */
+export function listUserMergeRequests(
+  db: Executor,
+  query: UserMergeRequestQuery,
+  offset: number,
+  limit: number,
+): Promise<MergeRequestRow[]> {
+  const ids = userFilter(db, query)
+    .select('id')
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .offset(offset)
+    .limit(limit);
+  return db
+    .selectFrom('merge_requests')
+    .selectAll()
+    .where('id', 'in', ids)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
 /**
  * Applies `changes` if the row still has `expected` (compare-and-swap on any columns, e.g. state), and
  * returns the new row, or undefined when another request changed it first.

@@ -110,6 +110,8 @@ export interface GroupListFilter {
   memberUserId?: number;
   search?: string;
   skipIds?: number[];
+  /** Groups at least this visible, plus those this user (if any) is a member of (explore). */
+  visibleTo?: { userId: number | null; minimumVisibility: number };
 }
 
 function groupListQuery(db: Executor, filter: GroupListFilter) {
@@ -122,6 +124,23 @@ function groupListQuery(db: Executor, filter: GroupListFilter) {
         .select('members.source_id')
         .where('members.user_id', '=', userId)
         .where('members.source_type', '=', 'Namespace'),
+    );
+  }
+  if (filter.visibleTo !== undefined) {
+    const { userId, minimumVisibility } = filter.visibleTo;
+    query = query.where((eb) =>
+      eb.or([
+        eb('namespaces.visibility_level', '>=', minimumVisibility),
+        eb(
+          'namespaces.id',
+          'in',
+          eb
+            .selectFrom('members')
+            .select('members.source_id')
+            .where('members.user_id', '=', userId ?? -1)
+            .where('members.source_type', '=', 'Namespace'),
+        ),
+      ]),
     );
   }
   if (filter.search) query = query.where(nameOrPathContains(filter.search));

@@ -5,6 +5,8 @@ import type { Executor, UserRow, WebSessionRow } from '../types.ts';
 export interface SessionWithUser {
   session: Pick<WebSessionRow, 'id' | 'csrf_token' | 'expires_at'>;
   user: UserRow;
+  /** The user's pending todos: the count every page's header shows, read in the same statement. */
+  pendingTodos: number;
 }
 
 export async function findLiveSession(
@@ -21,14 +23,23 @@ export async function findLiveSession(
       'web_sessions.csrf_token as session_csrf_token',
       'web_sessions.expires_at as session_expires_at',
     ])
+    .select((eb) =>
+      eb
+        .selectFrom('todos')
+        .select((inner) => inner.fn.countAll<number>().as('count'))
+        .whereRef('todos.user_id', '=', 'users.id')
+        .where('todos.state', '=', 'pending')
+        .as('pending_todos'),
+    )
     .where('web_sessions.token_hash', '=', tokenHash)
     .where('web_sessions.expires_at', '>', at)
     .executeTakeFirst();
   if (!row) return undefined;
-  const { session_id, session_csrf_token, session_expires_at, ...user } = row;
+  const { session_id, session_csrf_token, session_expires_at, pending_todos, ...user } = row;
   return {
     session: { id: session_id, csrf_token: session_csrf_token, expires_at: session_expires_at },
     user: user as UserRow,
+    pendingTodos: Number(pending_todos ?? 0),
   };
 }
 

@@ -3,7 +3,7 @@
 // pipeline status shown on commit and branch pages. Props are the API's shapes (presenters/pipeline.ts,
 // presenters/build.ts) plus what the pages add; actions are offered only when the same policies as the
 // API allow them, and each is a POST form with the form token (no script needed).
-import type { ComponentChildren } from 'preact';
+import type { ComponentChildren, VNode } from 'preact';
 import { Csrf, type Flash, type PageContext } from './layout.tsx';
 import { TimeAgo } from './projects.tsx';
 import { RawPre, type TrustedHtml } from './raw-html.tsx';
@@ -157,6 +157,65 @@ export const PIPELINE_SCOPES: Array<[string, string]> = [
   ['tags', 'Tags'],
 ];
 
+/** A project's pipelines or builds: the heading, the scope tabs, the list and its pages. */
+function ScopedListPage(props: {
+  ctx: PageContext;
+  project: ProjectHead;
+  title: 'Pipelines' | 'Builds';
+  tab: 'pipelines' | 'builds';
+  scopes: Array<[string, string]>;
+  scope: string;
+  page: number;
+  hasNext: boolean;
+  children: ComponentChildren;
+}) {
+  const { project } = props;
+  const base = `${projectBase(project)}/${props.tab}`;
+  return (
+    <ProjectFrame
+      ctx={props.ctx}
+      project={project}
+      title={`${props.title} · ${project.path_with_namespace}`}
+      tab={props.tab}
+    >
+      <h1>{props.title}</h1>
+      <ScopeTabs
+        label={`${props.title.slice(0, -1)} scopes`}
+        base={base}
+        current={props.scope}
+        scopes={props.scopes}
+      />
+      {props.children}
+      <Pages base={base} scope={props.scope} page={props.page} hasNext={props.hasNext} />
+    </ProjectFrame>
+  );
+}
+
+/** A table of items under named columns (scrolling sideways on a phone), or a line saying it is empty. */
+function ListTable<T>(props: {
+  label: string;
+  empty: string;
+  columns: string[];
+  items: T[];
+  row: (item: T) => VNode;
+}) {
+  if (props.items.length === 0) return <p class="muted">{props.empty}</p>;
+  return (
+    <div class="table-wrap">
+      <table aria-label={props.label}>
+        <thead>
+          <tr>
+            {props.columns.map((column) => (
+              <th scope="col">{column}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{props.items.map(props.row)}</tbody>
+      </table>
+    </div>
+  );
+}
+
 export function PipelinesPage(props: {
   ctx: PageContext;
   project: ProjectHead;
@@ -166,70 +225,48 @@ export function PipelinesPage(props: {
   hasNext: boolean;
 }) {
   const { project } = props;
-  const base = `${projectBase(project)}/pipelines`;
   return (
-    <ProjectFrame
-      ctx={props.ctx}
-      project={project}
-      title={`Pipelines · ${project.path_with_namespace}`}
-      tab="pipelines"
-    >
-      <h1>Pipelines</h1>
-      <ScopeTabs label="Pipeline scopes" base={base} current={props.scope} scopes={PIPELINE_SCOPES} />
-      {props.pipelines.length === 0 ? (
-        <p class="muted">No pipelines to show.</p>
-      ) : (
-        <div class="table-wrap">
-          <table aria-label="Pipelines">
-            <thead>
-              <tr>
-                <th scope="col">Status</th>
-                <th scope="col">Pipeline</th>
-                <th scope="col">Commit</th>
-                <th scope="col">Stages</th>
-                <th scope="col">Duration</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.pipelines.map((pipeline) => (
-                <tr>
-                  <td>
-                    <CiStatusBadge status={pipeline.status} href={pipelineUrl(project, pipeline.id)} />
-                  </td>
-                  <td>
-                    <a href={pipelineUrl(project, pipeline.id)}>#{pipeline.id}</a>{' '}
-                    {pipeline.user ? <span class="muted">by {pipeline.user.username}</span> : null}
-                    {pipeline.yaml_errors ? <span class="badge">yaml invalid</span> : null}
-                  </td>
-                  <td>
-                    <span class="mono">{pipeline.ref}</span> ·{' '}
-                    <a class="mono" href={`${projectBase(project)}/commit/${pipeline.sha}`}>
-                      {pipeline.sha.slice(0, 8)}
-                    </a>{' '}
-                    {pipeline.commit_title ?? ''}
-                  </td>
-                  <td>
-                    <Stages project={project} stages={pipeline.stages} />
-                  </td>
-                  <td>
-                    {formatDuration(pipeline.duration)}
-                    {pipeline.finished_at ? (
-                      <>
-                        <br />
-                        <span class="muted">
-                          <TimeAgo at={pipeline.finished_at} />
-                        </span>
-                      </>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <Pages base={base} scope={props.scope} page={props.page} hasNext={props.hasNext} />
-    </ProjectFrame>
+    <ScopedListPage {...props} title="Pipelines" tab="pipelines" scopes={PIPELINE_SCOPES}>
+      <ListTable
+        label="Pipelines"
+        empty="No pipelines to show. A push of a commit with a .gitlab-ci.yml file starts one."
+        columns={['Status', 'Pipeline', 'Commit', 'Stages', 'Duration']}
+        items={props.pipelines}
+        row={(pipeline) => (
+          <tr>
+            <td>
+              <CiStatusBadge status={pipeline.status} href={pipelineUrl(project, pipeline.id)} />
+            </td>
+            <td>
+              <a href={pipelineUrl(project, pipeline.id)}>#{pipeline.id}</a>{' '}
+              {pipeline.user ? <span class="muted">by {pipeline.user.username}</span> : null}
+              {pipeline.yaml_errors ? <span class="badge">yaml invalid</span> : null}
+            </td>
+            <td>
+              <span class="mono">{pipeline.ref}</span> ·{' '}
+              <a class="mono" href={`${projectBase(project)}/commit/${pipeline.sha}`}>
+                {pipeline.sha.slice(0, 8)}
+              </a>{' '}
+              {pipeline.commit_title ?? ''}
+            </td>
+            <td>
+              <Stages project={project} stages={pipeline.stages} />
+            </td>
+            <td>
+              {formatDuration(pipeline.duration)}
+              {pipeline.finished_at ? (
+                <>
+                  <br />
+                  <span class="muted">
+                    <TimeAgo at={pipeline.finished_at} />
+                  </span>
+                </>
+              ) : null}
+            </td>
+          </tr>
+        )}
+      />
+    </ScopedListPage>
   );
 }
 
@@ -333,64 +370,40 @@ export function BuildsPage(props: {
   hasNext: boolean;
 }) {
   const { project } = props;
-  const base = `${projectBase(project)}/builds`;
   return (
-    <ProjectFrame
-      ctx={props.ctx}
-      project={project}
-      title={`Builds · ${project.path_with_namespace}`}
-      tab="builds"
-    >
-      <h1>Builds</h1>
-      <ScopeTabs label="Build scopes" base={base} current={props.scope} scopes={BUILD_SCOPES} />
-      {props.builds.length === 0 ? (
-        <p class="muted">No builds to show.</p>
-      ) : (
-        <div class="table-wrap">
-          <table aria-label="Builds">
-            <thead>
-              <tr>
-                <th scope="col">Status</th>
-                <th scope="col">Build</th>
-                <th scope="col">Pipeline</th>
-                <th scope="col">Stage</th>
-                <th scope="col">Name</th>
-                <th scope="col">Duration</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.builds.map((build) => (
-                <tr>
-                  <td>
-                    <CiStatusBadge status={build.status} href={buildUrl(project, build.id)} />
-                  </td>
-                  <td>
-                    <a href={buildUrl(project, build.id)}>#{build.id}</a>{' '}
-                    <span class="mono">{build.ref}</span>
-                    {build.commit ? (
-                      <>
-                        {' · '}
-                        <a class="mono" href={`${projectBase(project)}/commit/${build.commit.id}`}>
-                          {build.commit.short_id}
-                        </a>
-                      </>
-                    ) : null}
-                    {build.runner ? <span class="muted"> · runner #{build.runner.id}</span> : null}
-                  </td>
-                  <td>
-                    <a href={pipelineUrl(project, build.pipeline.id)}>#{build.pipeline.id}</a>
-                  </td>
-                  <td>{build.stage}</td>
-                  <td>{build.name}</td>
-                  <td>{formatDuration(buildDuration(build))}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      <Pages base={base} scope={props.scope} page={props.page} hasNext={props.hasNext} />
-    </ProjectFrame>
+    <ScopedListPage {...props} title="Builds" tab="builds" scopes={BUILD_SCOPES}>
+      <ListTable
+        label="Builds"
+        empty="No builds to show."
+        columns={['Status', 'Build', 'Pipeline', 'Stage', 'Name', 'Duration']}
+        items={props.builds}
+        row={(build) => (
+          <tr>
+            <td>
+              <CiStatusBadge status={build.status} href={buildUrl(project, build.id)} />
+            </td>
+            <td>
+              <a href={buildUrl(project, build.id)}>#{build.id}</a> <span class="mono">{build.ref}</span>
+              {build.commit ? (
+                <>
+                  {' · '}
+                  <a class="mono" href={`${projectBase(project)}/commit/${build.commit.id}`}>
+                    {build.commit.short_id}
+                  </a>
+                </>
+              ) : null}
+              {build.runner ? <span class="muted"> · runner #{build.runner.id}</span> : null}
+            </td>
+            <td>
+              <a href={pipelineUrl(project, build.pipeline.id)}>#{build.pipeline.id}</a>
+            </td>
+            <td>{build.stage}</td>
+            <td>{build.name}</td>
+            <td>{formatDuration(buildDuration(build))}</td>
+          </tr>
+        )}
+      />
+    </ScopedListPage>
   );
 }
 

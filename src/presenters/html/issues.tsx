@@ -5,7 +5,7 @@
 import type { ComponentChildren } from 'preact';
 import { Csrf, type Flash, type PageContext } from './layout.tsx';
 import { Pager, TimeAgo } from './projects.tsx';
-import { ProjectFrame, type ProjectHead } from './repository.tsx';
+import { counted, ProjectFrame, type ProjectHead } from './repository.tsx';
 import { RawHtml } from './raw-html.tsx';
 import { renderCommentMarkdown } from './markdown.ts';
 
@@ -103,9 +103,7 @@ export function StateBadge(props: { state: string }) {
 function NoteList(props: { notes: NoteItem[]; total: number }) {
   return (
     <section aria-labelledby="notes-title">
-      <h2 id="notes-title">
-        {props.total} {props.total === 1 ? 'comment' : 'comments'}
-      </h2>
+      <h2 id="notes-title">{counted(props.total, 'comment')}</h2>
       {props.notes.length === 0 ? <p class="muted">No comments yet.</p> : null}
       <ul class="list" aria-label="Comments">
         {props.notes.map((note) => (
@@ -257,9 +255,10 @@ function queryHref(base: string, query: Record<string, string | undefined>): str
   return text ? `${base}?${text}` : base;
 }
 
-function IssueRow(props: { project: ProjectHead; issue: IssueItem }) {
+/** One issue as a list row; `showProject` names its project too (lists across projects). */
+function IssueRow(props: { projectPath: string; issue: IssueItem; showProject?: boolean }) {
   const { issue } = props;
-  const base = `/${props.project.path_with_namespace}`;
+  const base = `/${props.projectPath}`;
   return (
     <li>
       <div class="row">
@@ -275,7 +274,8 @@ function IssueRow(props: { project: ProjectHead; issue: IssueItem }) {
         {issue.state === 'closed' ? <StateBadge state="closed" /> : null}
       </div>
       <span class="muted">
-        #{issue.iid} opened <TimeAgo at={issue.created_at} /> by <UserLink user={issue.author} />
+        {props.showProject ? `${props.projectPath}#${issue.iid}` : `#${issue.iid}`} opened{' '}
+        <TimeAgo at={issue.created_at} /> by <UserLink user={issue.author} />
         {issue.milestone ? ` · milestone ${issue.milestone.title}` : ''}
         {issue.assignee ? (
           <>
@@ -283,7 +283,7 @@ function IssueRow(props: { project: ProjectHead; issue: IssueItem }) {
             <UserLink user={issue.assignee} />
           </>
         ) : null}
-        {` · ${issue.user_notes_count} comments`}
+        {` · ${counted(issue.user_notes_count, 'comment')}`}
       </span>
     </li>
   );
@@ -295,7 +295,22 @@ export function IssueList(props: { project: ProjectHead; issues: IssueItem[] }) 
   return (
     <ul class="list" aria-label="Issues">
       {props.issues.map((issue) => (
-        <IssueRow project={props.project} issue={issue} />
+        <IssueRow projectPath={props.project.path_with_namespace} issue={issue} />
+      ))}
+    </ul>
+  );
+}
+
+/** Issues of several projects (a dashboard), each row naming its project. */
+export function IssueListAcrossProjects(props: {
+  issues: Array<IssueItem & { project_path: string }>;
+  empty: string;
+}) {
+  if (props.issues.length === 0) return <p class="muted">{props.empty}</p>;
+  return (
+    <ul class="list" aria-label="Issues">
+      {props.issues.map((issue) => (
+        <IssueRow projectPath={issue.project_path} issue={issue} showProject />
       ))}
     </ul>
   );
@@ -332,13 +347,16 @@ export function IssueListPage(props: {
     >
       <div class="row">
         <h1>Issues</h1>
-        <a href={`/${project.path_with_namespace}/labels`}>Labels</a>
-        <a href={`/${project.path_with_namespace}/milestones`}>Milestones</a>
-        {props.canCreate ? (
-          <a class="btn btn-primary" href={`${base}/new`}>
-            New issue
-          </a>
-        ) : null}
+        {/* One group at the row's end: spread out, the links read as unrelated to each other. */}
+        <div class="head-links">
+          <a href={`/${project.path_with_namespace}/labels`}>Labels</a>
+          <a href={`/${project.path_with_namespace}/milestones`}>Milestones</a>
+          {props.canCreate ? (
+            <a class="btn btn-primary" href={`${base}/new`}>
+              New issue
+            </a>
+          ) : null}
+        </div>
       </div>
       <StateTabs
         label="Issue states"

@@ -1,6 +1,7 @@
 // Labels and milestones as pages (GitLab 8.13's projects/labels and projects/milestones views): the
 // label list with issue counts and the new label form; the milestone list with its state tabs, one
 // milestone with its issues, and the new milestone form. Props are the API's presented shapes.
+import type { ComponentChildren } from 'preact';
 import { Csrf, type Flash, type PageContext } from './layout.tsx';
 import { Pager } from './projects.tsx';
 import { ProjectFrame, type ProjectHead } from './repository.tsx';
@@ -73,6 +74,35 @@ export function LabelListPage(props: {
   );
 }
 
+/** The new label and new milestone forms: heading, refusals, the fields, Create and Cancel. */
+function NewThingPage(props: {
+  ctx: PageContext;
+  project: ProjectHead;
+  errors: string[];
+  title: string;
+  kind: 'labels' | 'milestones';
+  button: string;
+  children: ComponentChildren;
+}) {
+  const base = `/${props.project.path_with_namespace}/${props.kind}`;
+  return (
+    <ProjectFrame ctx={props.ctx} project={props.project} title={props.title} tab="issues">
+      <h1>{props.title}</h1>
+      <FormErrors errors={props.errors} />
+      <form class="stack" method="post" action={base}>
+        <Csrf ctx={props.ctx} />
+        {props.children}
+        <button type="submit" class="btn-primary">
+          {props.button}
+        </button>
+      </form>
+      <p>
+        <a href={base}>Cancel</a>
+      </p>
+    </ProjectFrame>
+  );
+}
+
 export interface LabelFormValues {
   title: string;
   color: string;
@@ -85,34 +115,22 @@ export function LabelFormPage(props: {
   values: LabelFormValues;
   errors: string[];
 }) {
-  const { project, values } = props;
-  const base = `/${project.path_with_namespace}/labels`;
+  const { values } = props;
   return (
-    <ProjectFrame ctx={props.ctx} project={project} title="New label" tab="issues">
-      <h1>New label</h1>
-      <FormErrors errors={props.errors} />
-      <form class="stack" method="post" action={base}>
-        <Csrf ctx={props.ctx} />
-        <label>
-          Title
-          <input type="text" name="label[title]" value={values.title} required maxLength={255} />
-        </label>
-        <label>
-          Description
-          <input type="text" name="label[description]" value={values.description} />
-        </label>
-        <label>
-          Background color
-          <input type="color" name="label[color]" value={values.color} />
-        </label>
-        <button type="submit" class="btn-primary">
-          Create label
-        </button>
-      </form>
-      <p>
-        <a href={base}>Cancel</a>
-      </p>
-    </ProjectFrame>
+    <NewThingPage {...props} title="New label" kind="labels" button="Create label">
+      <label>
+        Title
+        <input type="text" name="label[title]" value={values.title} required maxLength={255} />
+      </label>
+      <label>
+        Description
+        <input type="text" name="label[description]" value={values.description} />
+      </label>
+      <label>
+        Background color
+        <input type="color" name="label[color]" value={values.color} />
+      </label>
+    </NewThingPage>
   );
 }
 
@@ -245,35 +263,23 @@ export function MilestoneFormPage(props: {
   values: MilestoneFormValues;
   errors: string[];
 }) {
-  const { project, values } = props;
-  const base = `/${project.path_with_namespace}/milestones`;
+  const { values } = props;
   return (
-    <ProjectFrame ctx={props.ctx} project={project} title="New milestone" tab="issues">
-      <h1>New milestone</h1>
-      <FormErrors errors={props.errors} />
-      <form class="stack" method="post" action={base}>
-        <Csrf ctx={props.ctx} />
-        <label>
-          Title
-          <input type="text" name="milestone[title]" value={values.title} required maxLength={255} />
-        </label>
-        <label>
-          Description (Markdown)
-          <textarea name="milestone[description]" rows={6}>
-            {values.description}
-          </textarea>
-        </label>
-        <label>
-          Due date
-          <input type="date" name="milestone[due_date]" value={values.dueDate} />
-        </label>
-        <button type="submit" class="btn-primary">
-          Create milestone
-        </button>
-      </form>
-      <p>
-        <a href={base}>Cancel</a>
-      </p>
-    </ProjectFrame>
+    <NewThingPage {...props} title="New milestone" kind="milestones" button="Create milestone">
+      <label>
+        Title
+        <input type="text" name="milestone[title]" value={values.title} required maxLength={255} />
+      </label>
+      <label>
+        Description (Markdown)
+        <textarea name="milestone[description]" rows={6}>
+          {values.description}
+        </textarea>
+      </label>
+      <label>
+        Due date
+        <input type="date" name="milestone[due_date]" value={values.dueDate} />
+      </label>
+    </NewThingPage>
   );
 }

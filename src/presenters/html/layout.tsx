@@ -3,7 +3,7 @@
 import type { ComponentChildren } from 'preact';
 
 export interface PageContext {
-  viewer: { username: string; name: string; admin: boolean } | null;
+  viewer: { username: string; name: string; admin: boolean; pendingTodos: number } | null;
   /** The form token of this browser (session or anonymous cookie). */
   csrfToken: string;
   /** The request's path and query, for "sign in and come back". */
@@ -47,9 +47,25 @@ export function Layout(props: {
             Labrador
           </a>
           <nav aria-label="Main" class="row">
-            <a href="/explore/projects">Explore</a>
             {ctx.viewer ? (
               <>
+                <a href="/dashboard/projects">Projects</a>
+                <a href="/dashboard/activity">Activity</a>
+                <a href="/dashboard/groups">Groups</a>
+                <a href="/dashboard/issues">Issues</a>
+                <a href="/dashboard/merge_requests">Merge Requests</a>
+                <a href="/dashboard/todos">
+                  Todos
+                  {ctx.viewer.pendingTodos > 0 ? (
+                    <>
+                      {' '}
+                      <span class="badge" aria-label={`${ctx.viewer.pendingTodos} pending`}>
+                        {ctx.viewer.pendingTodos}
+                      </span>
+                    </>
+                  ) : null}
+                </a>
+                <a href="/explore/projects">Explore</a>
                 <a href="/projects/new">New project</a>
                 <a href={`/${ctx.viewer.username}`}>{ctx.viewer.username}</a>
                 <a href="/profile">Profile</a>
@@ -62,7 +78,10 @@ export function Layout(props: {
                 </form>
               </>
             ) : (
-              <a href={`/users/sign_in?redirect_to=${encodeURIComponent(ctx.path)}`}>Sign in</a>
+              <>
+                <a href="/explore/projects">Explore</a>
+                <a href={`/users/sign_in?redirect_to=${encodeURIComponent(ctx.path)}`}>Sign in</a>
+              </>
             )}
           </nav>
         </header>

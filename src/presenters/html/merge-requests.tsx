@@ -91,32 +91,13 @@ export function MergeRequestListPage(props: {
         cap={Number.MAX_SAFE_INTEGER}
         tabs={[tab('opened', 'Open'), tab('merged', 'Merged'), tab('closed', 'Closed'), tab('all', 'All')]}
       />
-      {props.mergeRequests.length === 0 ? (
-        <p class="muted">No merge requests to show.</p>
-      ) : (
-        <ul class="list" aria-label="Merge requests">
-          {props.mergeRequests.map((mr) => (
-            <li>
-              <div class="row">
-                <a href={`${base}/${mr.iid}`}>
-                  <strong>{mr.title}</strong>
-                </a>
-                {mr.state === 'opened' || mr.state === 'reopened' ? null : <StateBadge state={mr.state} />}
-              </div>
-              <span class="muted">
-                !{mr.iid} opened <TimeAgo at={mr.created_at} />
-                {mr.author ? (
-                  <>
-                    {' by '}
-                    <UserLink user={mr.author} />
-                  </>
-                ) : null}{' '}
-                · {mr.source_branch} → {mr.target_branch}
-              </span>
-            </li>
-          ))}
-        </ul>
-      )}
+      <MergeRequestList
+        mergeRequests={props.mergeRequests.map((mr) => ({
+          ...mr,
+          project_path: project.path_with_namespace,
+        }))}
+        empty="No merge requests to show."
+      />
       <Pager
         base={base}
         query={{ state: props.state === 'opened' ? undefined : props.state }}
@@ -124,6 +105,43 @@ export function MergeRequestListPage(props: {
         hasNext={props.hasNext}
       />
     </ProjectFrame>
+  );
+}
+
+/**
+ * Merge requests as list rows, each linked in its target project; `showProject` names the project too
+ * (lists across projects).
+ */
+export function MergeRequestList(props: {
+  mergeRequests: Array<MergeRequestItem & { project_path: string }>;
+  empty: string;
+  showProject?: boolean;
+}) {
+  if (props.mergeRequests.length === 0) return <p class="muted">{props.empty}</p>;
+  return (
+    <ul class="list" aria-label="Merge requests">
+      {props.mergeRequests.map((mr) => (
+        <li>
+          <div class="row">
+            <a href={`/${mr.project_path}/merge_requests/${mr.iid}`}>
+              <strong>{mr.title}</strong>
+            </a>
+            {mr.state === 'opened' || mr.state === 'reopened' ? null : <StateBadge state={mr.state} />}
+          </div>
+          <span class="muted">
+            {props.showProject ? `${mr.project_path}!${mr.iid}` : `!${mr.iid}`} opened{' '}
+            <TimeAgo at={mr.created_at} />
+            {mr.author ? (
+              <>
+                {' by '}
+                <UserLink user={mr.author} />
+              </>
+            ) : null}{' '}
+            · {mr.source_branch} → {mr.target_branch}
+          </span>
+        </li>
+      ))}
+    </ul>
   );
 }
 

@@ -176,11 +176,22 @@ export function NamespacePage(props: {
   projects: ProjectSummary[];
   page: number;
   hasNext: boolean;
+  /** Pages of this namespace (a group's members). */
+  links?: Array<{ href: string; text: string }>;
 }) {
   return (
     <Layout ctx={props.ctx} title={props.title}>
       <h1>{props.title}</h1>
       <p class="muted">{props.subtitle}</p>
+      {props.links ? (
+        <nav class="actions" aria-label="Group">
+          {props.links.map((link) => (
+            <a class="btn" href={link.href}>
+              {link.text}
+            </a>
+          ))}
+        </nav>
+      ) : null}
       {props.description ? <p>{props.description}</p> : null}
       <h2>Projects</h2>
       <ProjectList projects={props.projects} empty="No projects to show." />

@@ -54,7 +54,7 @@ function shortId(id: string): string {
 }
 
 /** "1 addition", "2 additions": GitLab's pluralize. */
-function counted(count: number, noun: string): string {
+export function counted(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 

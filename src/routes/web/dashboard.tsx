@@ -131,6 +131,7 @@ export function registerDashboard(web: FastifyInstance, deps: Deps): void {
         subtitle={`Group · ${group.path}`}
         description={group.description}
         base={`/groups/${group.path}`}
+        links={[{ href: `/groups/${group.path}/group_members`, text: 'Members' }]}
         projects={projects}
         page={page}
         hasNext={hasNext}

@@ -21,6 +21,8 @@ import { registerProfile } from './profile.tsx';
 import { registerAdminArea } from './admin/admin-area.ts';
 import { registerProjectSettings } from './project-settings/index.ts';
 import { securityHeaders } from './security-headers.ts';
+import { registerDashboardPages } from './dashboard-pages.tsx';
+import { registerGroupPages } from './group-pages.tsx';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -115,5 +117,7 @@ export function registerWeb(app: FastifyInstance, deps: Deps): void {
     registerAdminArea(web, deps);
     registerProjectSettings(web, deps);
     registerLabelMilestonePages(web, deps);
+    registerDashboardPages(web, deps);
+    registerGroupPages(web, deps);
   });
 }

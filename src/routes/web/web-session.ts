@@ -93,7 +93,14 @@ export function csrfTokenValid(request: FastifyRequest): boolean {
 export function pageContext(deps: Deps, request: FastifyRequest, reply: FastifyReply): PageContext {
   const user = request.webSession?.user ?? null;
   return {
-    viewer: user ? { username: user.username, name: user.name, admin: user.admin === 1 } : null,
+    viewer: user
+      ? {
+          username: user.username,
+          name: user.name,
+          admin: user.admin === 1,
+          pendingTodos: request.webSession?.pendingTodos ?? 0,
+        }
+      : null,
     csrfToken: csrfTokenFor(deps, request, reply),
     path: request.url,
     assets: { stylesheet: ASSETS.stylesheet.url, script: ASSETS.script.url },

@@ -21,6 +21,7 @@ export interface WebSession {
   user: UserRow;
   csrfToken: string;
   expiresAt: string;
+  pendingTodos: number;
 }
 
 export function randomToken(): string {
@@ -41,6 +42,7 @@ export async function findWebSession(deps: Deps, token: string): Promise<WebSess
     user: found.user,
     csrfToken: found.session.csrf_token,
     expiresAt: found.session.expires_at,
+    pendingTodos: found.pendingTodos,
   };
 }
 

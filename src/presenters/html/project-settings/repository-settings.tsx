@@ -11,12 +11,18 @@ import {
   type SettingsProject,
 } from './settings-frame.tsx';
 
-function LevelSelect(props: { name: string; value: number; label: string }) {
+/** An access level select: a project's levels, or `levels` (a group's, with Owner). */
+export function LevelSelect(props: {
+  name: string;
+  value: number;
+  label: string;
+  levels?: Array<[number, string]>;
+}) {
   return (
     <label>
       {props.label}
       <select name={props.name}>
-        {ACCESS_LEVELS.map(([level, text]) => (
+        {(props.levels ?? ACCESS_LEVELS).map(([level, text]) => (
           <option value={String(level)} selected={level === props.value}>
             {text}
           </option>

@@ -99,4 +99,11 @@ details > summary { cursor: pointer; color: var(--link); }
   .clone input { grid-column: 1 / -1; font-size: 12px; }
   .clone label { grid-column: 1; }
   .clone button { grid-column: 2; } }
+/* Dashboards: the selected one of a pair of filter buttons ("Assigned to me" / "Created by me"). */
+.btn[aria-current=true] { background: #e8eef9; border-color: var(--link); font-weight: 600; }
+/* Links at the end of a heading row, kept together (the row itself spreads its children apart). */
+.head-links { display: flex; flex-wrap: wrap; gap: 4px 16px; align-items: baseline; }
+/* The header's links sit together (the row's spreading put wide gaps between them on a phone). */
+.navbar nav.row { justify-content: flex-end; gap: 4px 14px; }
+@media (max-width: 600px) { .navbar nav.row { justify-content: flex-start; } }
 `;
