@@ -13,20 +13,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { processAlive } from './test-databases.mjs';
 
 const BUILD_DIR = /^test-build-(\d+)$/;
 /** A compiled test file's path: the checkout, the run's build folder, the source's path in the checkout. */
 const BUILT_FILE = /^(.*)\/node_modules\/\.cache\/labrador\/test-build-\d+\/(.*)\.mjs$/;
-
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return error.code === 'EPERM';
-  }
-}
 
 /** The folder of the compiled tests of the run of process `pid`. */
 function buildDir(root, pid) {
@@ -39,7 +30,7 @@ export function removeStaleTestBuilds(root) {
   if (!fs.existsSync(parent)) return;
   for (const name of fs.readdirSync(parent)) {
     const owner = Number(BUILD_DIR.exec(name)?.[1]);
-    if (owner && !alive(owner)) fs.rmSync(path.join(parent, name), { recursive: true, force: true });
+    if (owner && !processAlive(owner)) fs.rmSync(path.join(parent, name), { recursive: true, force: true });
   }
 }
 
