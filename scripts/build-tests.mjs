@@ -1,6 +1,6 @@
 // Compiles the test files (and through them src/) once per run of the suite, so each test process loads
 // plain JavaScript instead of transforming ~430 TypeScript modules through the tsx loader: that load took
-// ~3 s of CPU per test file, the bundle takes under 1 s. One ES module per test file, shared code split
+// ~3 s of CPU per test file under load, the bundle ~1 s. One ES module per test file, shared code split
 // into chunks, packages left to node_modules, source maps linked (node --enable-source-maps maps stack
 // lines back to the .ts files).
 //
