@@ -1,7 +1,10 @@
 // Runs the whole test suite on SQLite, then again on PostgreSQL (each test app creates and drops its own
 // database there, copied from a migrated template). Prints node's summary per run and one total line.
 // Builds dist/ once first: the tests of `npm start`, `npm run admin` and the runner run that build
-// (LABRADOR_TEST_DIST), so what they run is what those commands run, from the current src/.
+// (LABRADOR_TEST_DIST), so what they run is what those commands run, from the current src/. Then compiles
+// the test files once (scripts/build-tests.mjs) and runs the compiled ones with plain node: a test process
+// then loads in under 1 s of CPU instead of ~3 s through the tsx loader. Source maps name the .ts files in
+// failures and stack lines; a compile error fails the run before any test starts.
 //
 // A missing PostgreSQL (no answer within the wait, LABRADOR_TEST_PG_WAIT_MS: 120 s under CI, 10 s
 // locally) skips its run with one line locally; under CI (CI=true, as CI runs .ci/run) it fails the run
@@ -21,6 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { buildTests, removeStaleTestBuilds, removeTestBuild, sourceOfBuilt } from './build-tests.mjs';
 import { dropRunDatabases } from './test-databases.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -86,11 +90,10 @@ function slowestFirst(files, timings) {
 let running;
 let interrupted;
 
-function run(label, env, timings) {
+/** Runs the test `files` (their compiled paths by source path) on one engine. */
+function run(label, env, timings, compiled) {
   return new Promise((resolve) => {
-    let files = testFiles(path.join(root, 'test'));
-    if (filter.length > 0) files = files.filter((file) => filter.some((part) => file.includes(part)));
-    files = slowestFirst(files, timings[label] ?? {});
+    const files = slowestFirst([...compiled.keys()], timings[label] ?? {});
     const timingFile = path.join(os.tmpdir(), `labrador-timings-${process.pid}-${label}.json`);
     console.log(`\n=== ${label}: ${files.length} test files ===`);
     // node --test given no files would look for tests by its own patterns instead.
@@ -99,18 +102,17 @@ function run(label, env, timings) {
     const child = spawn(
       process.execPath,
       [
-        '--import',
-        'tsx',
+        '--enable-source-maps',
         '--test',
         '--test-concurrency=2',
         // Only a bound on a hang: a test file of the runner or the process tests needed over 180 s on a
         // two-core machine running several suites at once, and a test may not fail for being slow.
         '--test-timeout=900000',
-        '--test-reporter=spec',
+        `--test-reporter=${path.join(root, 'scripts/test-spec-reporter.mjs')}`,
         '--test-reporter-destination=stdout',
         `--test-reporter=${path.join(root, 'scripts/test-timings-reporter.mjs')}`,
         `--test-reporter-destination=${timingFile}`,
-        ...files,
+        ...files.map((file) => compiled.get(file)),
       ],
       { cwd: root, env: { ...process.env, ...env }, stdio: 'inherit' },
     );
@@ -127,7 +129,7 @@ function run(label, env, timings) {
       fs.rmSync(timingFile, { force: true });
       const mine = (timings[label] ??= {});
       for (const [file, ms] of Object.entries(report.files)) {
-        mine[path.relative(root, file)] = Math.round(ms / 100) / 10;
+        mine[path.relative(root, sourceOfBuilt(file))] = Math.round(ms / 100) / 10;
       }
       const count = (name) => report.summary[name] ?? 0;
       const result = { label, seconds, code: code ?? 1, pass: count('pass'), fail: count('fail') };
@@ -195,14 +197,26 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
+let files = testFiles(path.join(root, 'test'));
+if (filter.length > 0) files = files.filter((file) => filter.some((part) => file.includes(part)));
+removeStaleTestBuilds(root);
+const compiled = files.length > 0 ? await buildTests(root, process.pid, files) : new Map();
+if (!compiled) {
+  console.error('Compiling the tests failed (errors above); no test ran.');
+  process.exit(1);
+}
+
 const timings = readTimings();
-const results = [await run('sqlite', { ...shared, LABRADOR_TEST_PG_URL: '' }, timings)];
+const results = [await run('sqlite', { ...shared, LABRADOR_TEST_PG_URL: '' }, timings, compiled)];
 if (missingPg) {
   console.log(`\nPostgreSQL run skipped: ${missingPg}`);
 } else {
-  if (!interrupted) results.push(await run('postgres', { ...shared, LABRADOR_TEST_PG_URL: pgUrl }, timings));
+  if (!interrupted) {
+    results.push(await run('postgres', { ...shared, LABRADOR_TEST_PG_URL: pgUrl }, timings, compiled));
+  }
   await dropDatabases({ pid: process.pid });
 }
+removeTestBuild(root, process.pid);
 if (interrupted) {
   console.log(`\nInterrupted (${interrupted}); the run's test databases are dropped.`);
   process.exit(interrupted === 'SIGINT' ? 130 : 143);

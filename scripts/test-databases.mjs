@@ -11,7 +11,8 @@ export function runDatabasePrefix(pid) {
   return `labrador_run_${pid}_`;
 }
 
-function alive(pid) {
+/** Whether process `pid` is running (a run's leftovers are only removed once its process is gone). */
+export function processAlive(pid) {
   try {
     process.kill(pid, 0);
     return true;
@@ -34,7 +35,7 @@ export async function dropRunDatabases(client, options) {
     .filter((name) => {
       const owner = Number(RUN_DATABASE.exec(name)?.[1]);
       if (!owner) return false;
-      return options.stale ? !alive(owner) : owner === options.pid;
+      return options.stale ? !processAlive(owner) : owner === options.pid;
     });
   for (const name of doomed) await client.query(`drop database if exists "${name}" with (force)`);
   return doomed;

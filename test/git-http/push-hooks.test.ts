@@ -8,6 +8,7 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createProject, createUser, type TestProject, type TestUser } from '../helpers/factory.ts';
 import { GitClient, listen, repoUrl } from '../helpers/git.ts';
 import { selfSignedCertificate, startReceiver, type Receiver } from '../helpers/receiver.ts';
+import { HOOK_PROJECT_KEYS } from '../helpers/entity-keys.ts';
 
 const BLANK = '0000000000000000000000000000000000000000';
 
@@ -96,22 +97,7 @@ describe('push and tag push hooks', () => {
     assert.equal(payload.user_name, 'pusher Name');
     assert.equal(payload.user_email, 'pusher@example.com');
     assert.equal(payload.project_id, project.id);
-    assert.deepEqual(Object.keys(payload.project), [
-      'name',
-      'description',
-      'web_url',
-      'avatar_url',
-      'git_ssh_url',
-      'git_http_url',
-      'namespace',
-      'visibility_level',
-      'path_with_namespace',
-      'default_branch',
-      'homepage',
-      'url',
-      'ssh_url',
-      'http_url',
-    ]);
+    assert.deepEqual(Object.keys(payload.project), HOOK_PROJECT_KEYS);
     assert.equal(payload.project.web_url, 'http://labrador.test/pusher/hooked');
     assert.equal(payload.project.path_with_namespace, 'pusher/hooked');
     assert.equal(payload.project.default_branch, 'master');

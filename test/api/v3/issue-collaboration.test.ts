@@ -10,7 +10,7 @@ import {
   type TestProject,
   type TestUser,
 } from '../../helpers/factory.ts';
-import { ISSUE_KEYS, USER_BASIC_KEYS } from '../../helpers/entity-keys.ts';
+import { ISSUE_KEYS, MILESTONE_KEYS, USER_BASIC_KEYS } from '../../helpers/entity-keys.ts';
 
 const LABEL_KEYS = [
   'name',
@@ -20,17 +20,6 @@ const LABEL_KEYS = [
   'closed_issues_count',
   'open_merge_requests_count',
   'subscribed',
-];
-const MILESTONE_KEYS = [
-  'id',
-  'iid',
-  'project_id',
-  'title',
-  'description',
-  'state',
-  'created_at',
-  'updated_at',
-  'due_date',
 ];
 const NOTE_KEYS = [
   'id',

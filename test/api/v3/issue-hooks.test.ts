@@ -13,45 +13,9 @@ import {
 } from '../../helpers/factory.ts';
 import { GitClient, listen, repoUrl } from '../../helpers/git.ts';
 import { startReceiver, type ReceivedHook, type Receiver } from '../../helpers/receiver.ts';
+import { HOOK_PROJECT_KEYS, ISSUE_COLUMNS } from '../../helpers/entity-keys.ts';
 
 const HOOK_TIME = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/;
-const PROJECT_HOOK_KEYS = [
-  'name',
-  'description',
-  'web_url',
-  'avatar_url',
-  'git_ssh_url',
-  'git_http_url',
-  'namespace',
-  'visibility_level',
-  'path_with_namespace',
-  'default_branch',
-  'homepage',
-  'url',
-  'ssh_url',
-  'http_url',
-];
-const ISSUE_COLUMNS = [
-  'id',
-  'title',
-  'assignee_id',
-  'author_id',
-  'project_id',
-  'created_at',
-  'updated_at',
-  'position',
-  'branch_name',
-  'description',
-  'milestone_id',
-  'state',
-  'iid',
-  'updated_by_id',
-  'confidential',
-  'deleted_at',
-  'due_date',
-  'moved_to_id',
-  'lock_version',
-];
 const NOTE_ATTRIBUTES = [
   'id',
   'note',
@@ -155,7 +119,7 @@ describe('issue and note hooks, events, closing pushes', () => {
     assert.equal(body.object_kind, 'issue');
     assert.deepEqual(Object.keys(body.user), ['name', 'username', 'avatar_url']);
     assert.equal(body.user.username, owner.username);
-    assert.deepEqual(Object.keys(body.project), PROJECT_HOOK_KEYS);
+    assert.deepEqual(Object.keys(body.project), HOOK_PROJECT_KEYS);
     assert.equal(body.project.path_with_namespace, project.fullPath);
     assert.deepEqual(Object.keys(body.object_attributes), [...ISSUE_COLUMNS, 'url', 'action']);
     const attrs = body.object_attributes;

@@ -10,7 +10,7 @@ import {
   type TestProject,
   type TestUser,
 } from '../../helpers/factory.ts';
-import { ISSUE_KEYS, USER_BASIC_KEYS } from '../../helpers/entity-keys.ts';
+import { ISSUE_COLUMNS, ISSUE_KEYS, MILESTONE_KEYS, USER_BASIC_KEYS } from '../../helpers/entity-keys.ts';
 
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
@@ -74,17 +74,7 @@ describe('issues API', () => {
     assert.match(issue.created_at, ISO_MS);
     assert.deepEqual(issue.labels, ['bug', 'urgent']);
     assert.equal(issue.milestone.title, 'v1.0');
-    assert.deepEqual(Object.keys(issue.milestone), [
-      'id',
-      'iid',
-      'project_id',
-      'title',
-      'description',
-      'state',
-      'created_at',
-      'updated_at',
-      'due_date',
-    ]);
+    assert.deepEqual(Object.keys(issue.milestone), MILESTONE_KEYS);
     assert.deepEqual(Object.keys(issue.assignee), USER_BASIC_KEYS);
     assert.equal(issue.assignee.username, reporter.username);
     assert.equal(issue.author.username, owner.username);
@@ -339,27 +329,7 @@ describe('issues API', () => {
     assert.equal(missing.status, 403);
     const deleted = await t.request('DELETE', url, { token: owner.token });
     assert.equal(deleted.status, 200);
-    assert.deepEqual(Object.keys(deleted.body), [
-      'id',
-      'title',
-      'assignee_id',
-      'author_id',
-      'project_id',
-      'created_at',
-      'updated_at',
-      'position',
-      'branch_name',
-      'description',
-      'milestone_id',
-      'state',
-      'iid',
-      'updated_by_id',
-      'confidential',
-      'deleted_at',
-      'due_date',
-      'moved_to_id',
-      'lock_version',
-    ]);
+    assert.deepEqual(Object.keys(deleted.body), ISSUE_COLUMNS);
     assert.equal(deleted.body.id, created.body.id);
     assert.match(deleted.body.deleted_at, ISO_MS);
     const gone = await t.request('GET', url, { token: owner.token });

@@ -13,6 +13,7 @@ import {
   type TestUser,
 } from '../../helpers/factory.ts';
 import { startReceiver, type Receiver } from '../../helpers/receiver.ts';
+import { MERGE_REQUEST_HOOK_KEYS } from '../../helpers/entity-keys.ts';
 import { AccessLevel } from '../../../src/domain/types.ts';
 
 const NOTE_KEYS = [
@@ -27,38 +28,6 @@ const NOTE_KEYS = [
   'noteable_type',
   'upvote?',
   'downvote?',
-];
-const NOTE_HOOK_MR_KEYS = [
-  'id',
-  'target_branch',
-  'source_branch',
-  'source_project_id',
-  'author_id',
-  'assignee_id',
-  'title',
-  'created_at',
-  'updated_at',
-  'milestone_id',
-  'state',
-  'merge_status',
-  'target_project_id',
-  'iid',
-  'description',
-  'position',
-  'locked_at',
-  'updated_by_id',
-  'merge_error',
-  'merge_params',
-  'merge_when_build_succeeds',
-  'merge_user_id',
-  'merge_commit_sha',
-  'deleted_at',
-  'in_progress_merge_commit_sha',
-  'lock_version',
-  'source',
-  'target',
-  'last_commit',
-  'work_in_progress',
 ];
 
 describe('merge request notes, awards and subscriptions', () => {
@@ -168,7 +137,7 @@ describe('merge request notes, awards and subscriptions', () => {
     ]);
     assert.equal(hook.body.object_attributes.noteable_type, 'MergeRequest');
     assert.equal(hook.body.object_attributes.url, `${mr.web_url}#note_${created.body.id}`);
-    assert.deepEqual(Object.keys(hook.body.merge_request), NOTE_HOOK_MR_KEYS);
+    assert.deepEqual(Object.keys(hook.body.merge_request), MERGE_REQUEST_HOOK_KEYS);
     assert.equal(hook.body.merge_request.id, mr.id);
     assert.equal(hook.body.merge_request.last_commit.id, mr.sha);
     assert.match(hook.body.merge_request.updated_at, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);

@@ -17,6 +17,7 @@ import {
 } from '../../helpers/factory.ts';
 import { GitClient, listen, repoUrl } from '../../helpers/git.ts';
 import { startReceiver, type Receiver } from '../../helpers/receiver.ts';
+import { MERGE_REQUEST_HOOK_KEYS } from '../../helpers/entity-keys.ts';
 import { AccessLevel } from '../../../src/domain/types.ts';
 
 const MR_KEYS = [
@@ -50,40 +51,7 @@ const MR_KEYS = [
   'web_url',
 ];
 
-const HOOK_ATTRIBUTE_KEYS = [
-  'id',
-  'target_branch',
-  'source_branch',
-  'source_project_id',
-  'author_id',
-  'assignee_id',
-  'title',
-  'created_at',
-  'updated_at',
-  'milestone_id',
-  'state',
-  'merge_status',
-  'target_project_id',
-  'iid',
-  'description',
-  'position',
-  'locked_at',
-  'updated_by_id',
-  'merge_error',
-  'merge_params',
-  'merge_when_build_succeeds',
-  'merge_user_id',
-  'merge_commit_sha',
-  'deleted_at',
-  'in_progress_merge_commit_sha',
-  'lock_version',
-  'source',
-  'target',
-  'last_commit',
-  'work_in_progress',
-  'url',
-  'action',
-];
+const HOOK_ATTRIBUTE_KEYS = [...MERGE_REQUEST_HOOK_KEYS, 'url', 'action'];
 
 describe('merge requests', () => {
   let t: TestApp;
