@@ -619,6 +619,8 @@ export interface MergeRequestsTable {
   assignee_id: number | null;
   updated_by_id: number | null;
   merge_user_id: number | null;
+  /** A milestone of the target project (migration 047). */
+  milestone_id: number | null;
   title: string;
   description: string | null;
   state: MergeRequestState;

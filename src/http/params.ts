@@ -66,6 +66,23 @@ export function presentString(params: Params, name: string, options?: TextOption
   return value === undefined || value.trim() === '' ? undefined : value;
 }
 
+/** IssuableFinder::NONE: `0` names no user and no milestone. */
+const NONE = '0';
+
+/** An issuable's assignee_id or milestone_id: `0` is none (null), a non-number is not given. */
+export function optionalLink(params: Params, name: string): number | null | undefined {
+  const text = presentString(params, name)?.trim();
+  if (text === undefined) return undefined;
+  if (text === NONE) return null;
+  return /^\d{1,10}$/.test(text) ? Number(text) : undefined;
+}
+
+/** An issuable's `labels`: comma-separated titles; an empty string is the empty set (it clears them). */
+export function optionalLabelTitles(params: Params): string[] | undefined {
+  const labels = optionalString(params, 'labels');
+  return labels === undefined ? undefined : labels.split(',').filter((label) => label.trim() !== '');
+}
+
 /**
  * Longest search text: longer than any name, and well inside SQLite's 50,000-byte LIKE pattern limit
  * (past it the query fails); a longer one is a 400 `<name> is invalid`.

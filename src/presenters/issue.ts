@@ -102,6 +102,7 @@ export function presentIssueRecord(issue: IssueRow, deletedAt: string) {
 export interface LabelExtras {
   openIssues: number;
   closedIssues: number;
+  openMergeRequests: number;
   subscribed: boolean;
 }
 
@@ -112,7 +113,7 @@ export function presentLabel(label: LabelRow, extras: LabelExtras) {
     description: label.description,
     open_issues_count: extras.openIssues,
     closed_issues_count: extras.closedIssues,
-    open_merge_requests_count: 0,
+    open_merge_requests_count: extras.openMergeRequests,
     subscribed: extras.subscribed,
   };
 }

@@ -1,17 +1,23 @@
 // Merge requests as GitLab 8.13 showed them: the MergeRequest entity (lib/api/entities.rb, key order
 // kept), MergeRequestChanges, the raw row of a DELETE, and the merge request hook body
-// (Issuable#to_hook_data + MergeRequest#hook_attrs). Notes, awards, labels and milestones are not built
-// yet, so their counts are 0, their lists empty, and `subscribed` is 8.13's default without a
-// subscription row: the caller takes part (author or assignee).
+// (Issuable#to_hook_data + MergeRequest#hook_attrs). `subscribed` without a subscription row is 8.13's
+// default: whether the caller takes part (author, assignee or commenter).
 import { presentUserBasic } from './user.ts';
 import { presentRepoDiff } from './diff.ts';
 import { presentRepoCommit } from './commit.ts';
 import { projectHookAttrs, xmlschema } from './hook-attrs.ts';
 import { hookTime } from './ci-hook-payloads.ts';
 import { projectUrls } from './project.ts';
+import { presentMilestone } from './issue.ts';
 import type { Commit } from '../git/commits.ts';
 import type { FileDiff } from '../git/diffs.ts';
-import type { MergeRequestDiffRow, MergeRequestRow, ProjectRecord, UserRow } from '../db/types.ts';
+import type {
+  MergeRequestDiffRow,
+  MergeRequestRow,
+  MilestoneRow,
+  ProjectRecord,
+  UserRow,
+} from '../db/types.ts';
 
 /** MergeRequest#work_in_progress?: the WIP prefixes of 8.13. */
 const WIP = /^\s*(\[WIP\]\s*|WIP:\s*|WIP\s+)+/i;
@@ -29,6 +35,9 @@ export interface MergeRequestView {
   upvotes: number;
   downvotes: number;
   userNotesCount: number;
+  /** Label titles, A→Z. */
+  labels: string[];
+  milestone: MilestoneRow | null;
   /** The viewer's choice, else whether the viewer takes part. */
   subscribed: boolean;
 }
@@ -66,9 +75,9 @@ export function presentMergeRequest(view: MergeRequestView, baseUrl: string) {
     assignee: view.assignee ? presentUserBasic(view.assignee, baseUrl) : null,
     source_project_id: mr.source_project_id,
     target_project_id: mr.target_project_id,
-    labels: [] as string[],
+    labels: view.labels,
     work_in_progress: isWorkInProgress(mr.title),
-    milestone: null,
+    milestone: view.milestone ? presentMilestone(view.milestone) : null,
     merge_when_build_succeeds: mr.merge_when_build_succeeds === 1,
     merge_status: mr.merge_status,
     sha: mr.head_sha,
@@ -97,7 +106,7 @@ export function presentMergeRequestRow(mr: MergeRequestRow) {
     title: mr.title,
     created_at: mr.created_at,
     updated_at: mr.updated_at,
-    milestone_id: null,
+    milestone_id: mr.milestone_id,
     state: mr.state,
     merge_status: mr.merge_status,
     target_project_id: mr.target_project_id,

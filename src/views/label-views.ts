@@ -1,10 +1,11 @@
-// Labels of a project (unpaginated, A→Z) with their issue counts and the viewer's subscription, in three
-// statements. 8.13 counted as an anonymous user: nothing on a project that is not public.
+// Labels of a project (unpaginated, A→Z) with their issue and open MR counts and the viewer's
+// subscription, in four statements. 8.13 counted as an anonymous user: nothing on a project that is not public.
 import type { Deps } from '../deps.ts';
 import {
   findLabelById,
   findLabelByTitle,
   labelIssueCounts,
+  labelOpenMergeRequestCounts,
   listProjectLabels,
 } from '../db/repositories/labels.ts';
 import { subscriptionsOf } from '../db/repositories/subscriptions.ts';
@@ -16,14 +17,17 @@ async function presentLabels(deps: Deps, viewer: UserRow | null, record: Project
   const db = deps.db.kysely;
   const ids = labels.map((label) => label.id);
   const counted = record.project.visibility_level === Visibility.Public;
-  const [counts, subscriptions] = await Promise.all([
+  const mergeRequestsCounted = counted && record.project.merge_requests_enabled === 1;
+  const [counts, mergeRequestCounts, subscriptions] = await Promise.all([
     counted ? labelIssueCounts(db, ids) : new Map<number, { open: number; closed: number }>(),
+    mergeRequestsCounted ? labelOpenMergeRequestCounts(db, ids) : new Map<number, number>(),
     viewer ? subscriptionsOf(db, 'Label', ids, viewer.id) : new Map<number, boolean>(),
   ]);
   return labels.map((label) =>
     presentLabel(label, {
       openIssues: counts.get(label.id)?.open ?? 0,
       closedIssues: counts.get(label.id)?.closed ?? 0,
+      openMergeRequests: mergeRequestCounts.get(label.id) ?? 0,
       subscribed: subscriptions.get(label.id) ?? false,
     }),
   );

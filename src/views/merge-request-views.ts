@@ -1,5 +1,6 @@
 // Reads of merge requests: a page is two statements for the rows (an indexed walk of ids, then the
-// rows) and one for their authors and assignees; commits and changes read the target repository, where
+// rows), then one each for their authors and assignees, milestones, labels, votes, note counts and the
+// viewer's subscriptions and participation; commits and changes read the target repository, where
 // the source head lives (a fork's is fetched there first).
 import type { Deps } from '../deps.ts';
 import {
@@ -9,7 +10,13 @@ import {
   type MergeRequestListQuery,
 } from '../db/repositories/merge-requests.ts';
 import { usersByIds } from '../db/repositories/users.ts';
-import { findIssuesByIids, userNoteCounts, voteCounts } from '../db/repositories/issues.ts';
+import {
+  findIssuesByIids,
+  labelTitlesByTarget,
+  userNoteCounts,
+  voteCounts,
+} from '../db/repositories/issues.ts';
+import { milestonesByIds } from '../db/repositories/milestones.ts';
 import { subscriptionsOf } from '../db/repositories/subscriptions.ts';
 import { participatedIds } from '../db/repositories/participants.ts';
 import { MERGE_REQUEST } from '../services/merge-requests/collaboration.ts';
@@ -78,14 +85,18 @@ async function mergeRequestViews(
   rows: MergeRequestRow[],
 ): Promise<MergeRequestView[]> {
   const ids = new Set<number>();
+  const milestoneIds = new Set<number>();
   for (const mr of rows) {
     if (mr.author_id !== null) ids.add(mr.author_id);
     if (mr.assignee_id !== null) ids.add(mr.assignee_id);
+    if (mr.milestone_id !== null) milestoneIds.add(mr.milestone_id);
   }
   const db = deps.db.kysely;
   const mrIds = rows.map((mr) => mr.id);
-  const [users, votes, notes, subscriptions, participated] = await Promise.all([
+  const [users, milestones, labels, votes, notes, subscriptions, participated] = await Promise.all([
     usersByIds(db, [...ids]),
+    milestonesByIds(db, [...milestoneIds]),
+    labelTitlesByTarget(db, MERGE_REQUEST, mrIds),
     voteCounts(db, MERGE_REQUEST, mrIds),
     userNoteCounts(db, MERGE_REQUEST, mrIds),
     viewer ? subscriptionsOf(db, MERGE_REQUEST, mrIds, viewer.id) : new Map<number, boolean>(),
@@ -107,6 +118,8 @@ async function mergeRequestViews(
         upvotes: votes.get(mr.id)?.up ?? 0,
         downvotes: votes.get(mr.id)?.down ?? 0,
         userNotesCount: notes.get(mr.id) ?? 0,
+        labels: labels.get(mr.id) ?? [],
+        milestone: mr.milestone_id === null ? null : (milestones.get(mr.milestone_id) ?? null),
         subscribed: subscriptions.get(mr.id) ?? participant,
       },
     ];

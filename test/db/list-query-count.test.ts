@@ -1,8 +1,8 @@
 // Every list costs a fixed number of statements whatever its page size: a page of 1, of 20 and of 100 read
 // the same statements, and that number is pinned, so a statement added per row (an N+1) or per page fails
 // here. The rows are made so that even a page of one has everything a longer page may embed: the newest
-// project is a fork shared with a group, every issue has an assignee, labels and a milestone, builds and
-// pipelines have a user.
+// project is a fork shared with a group, every issue and merge request has an assignee, labels and a
+// milestone, builds and pipelines have a user.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
@@ -17,6 +17,8 @@ import {
 } from '../helpers/factory.ts';
 import { seedPipeline } from '../helpers/ci.ts';
 import { recordEvent } from '../../src/services/activity/events.ts';
+import { insertMergeRequest } from '../../src/db/repositories/merge-requests.ts';
+import { setLabelLinks } from '../../src/db/repositories/issues.ts';
 import { EventAction } from '../../src/domain/types.ts';
 
 /** More rows than the largest page asked for, in each list. */
@@ -86,6 +88,37 @@ describe('statements of each list at per_page 1, 20 and 100', () => {
       });
       assert.equal(issue.status, 201, issue.text);
     }
+    // Merge requests written straight to the tables (their lists read no git): each with an assignee,
+    // the issues' labels (so bug and area<n> exist) and the milestone.
+    const labels = await t.server.deps.db.kysely
+      .selectFrom('labels')
+      .select(['id', 'title'])
+      .where('project_id', '=', listed.id)
+      .execute();
+    const bug = labels.find((label) => label.title === 'bug')!.id;
+    const areas = labels.filter((label) => label.title !== 'bug').map((label) => label.id);
+    await t.server.deps.db.kysely.transaction().execute(async (trx) => {
+      const at = new Date().toISOString();
+      for (let i = 0; i < ROWS; i++) {
+        const mr = await insertMergeRequest(trx, {
+          target_project_id: listed.id,
+          target_branch: 'master',
+          source_project_id: listed.id,
+          source_branch: `topic${i}`,
+          author_id: (i % 2 === 0 ? owner : others[i % 7]!).id,
+          assignee_id: owner.id,
+          milestone_id: (milestone.body as { id: number }).id,
+          title: `Merge request ${i}`,
+          description: null,
+          state: 'opened',
+          merge_status: 'unchecked',
+          head_sha: null,
+          created_at: at,
+          updated_at: at,
+        });
+        await setLabelLinks(trx, 'MergeRequest', mr.id, [bug, areas[i % areas.length]!], at);
+      }
+    });
 
     // One pipeline of ROWS builds, and ROWS pipelines of one build each.
     const builds = Array.from({ length: ROWS }, (_, i) => ({ name: `job${i}`, status: 'success' as const }));
@@ -168,6 +201,33 @@ describe('statements of each list at per_page 1, 20 and 100', () => {
   it('GET /projects/:id/issues: the project, the count, the page, then one statement per embedded kind', async () => {
     // users, milestones, labels, award counts, note counts, the caller's subscriptions, notes and awards
     await assertFixedCount(`projects/${listed.id}/issues`, 12);
+  });
+
+  it('GET /projects/:id/merge_requests: the project, the count, the ids and rows, then one per embedded kind', async () => {
+    // the ids and the rows; users, milestones, labels, award counts, note counts, the caller's
+    // subscriptions, and the caller's awards and notes (participation)
+    await assertFixedCount(`projects/${listed.id}/merge_requests`, 13);
+  });
+
+  it('the merge request list page: the same statements for a full page and a last page of two', async () => {
+    const statementsOfPage = async (page: number, rows: number) => {
+      const statements: string[] = [];
+      t.server.deps.db.onQuery = (sql) => statements.push(shape(sql));
+      try {
+        const response = await t.request('GET', `/${owner.username}/listed0/merge_requests?page=${page}`);
+        assert.equal(response.status, 200, response.text);
+        assert.equal(response.text.match(/>Merge request \d+</g)?.length, rows);
+        // Every row shows its labels as chips.
+        assert.equal(response.text.match(/<span class="badge">bug<\/span>/g)?.length, rows);
+      } finally {
+        t.server.deps.db.onQuery = undefined;
+      }
+      return statements.sort();
+    };
+    // 102 open MRs at 20 a page: page 1 has 20, page 6 has 2.
+    const full = await statementsOfPage(1, 20);
+    const last = await statementsOfPage(6, 2);
+    assert.deepEqual(last, full);
   });
 
   it('GET /users and GET /groups: the count and the page', async () => {

@@ -464,6 +464,82 @@ describe('pages: merge requests', () => {
     assert.equal(after.description, 'New **text**');
   });
 
+  it('milestone and labels: set in the forms by developers, shown on the page and list; a reporter may not', async () => {
+    for (const name of ['bug', 'ui']) {
+      const label = await api('POST', `/api/v3/projects/${project.id}/labels`, { name, color: '#d9534f' });
+      assert.equal(label.status, 201, label.text);
+    }
+    const milestone = await api('POST', `/api/v3/projects/${project.id}/milestones`, { title: 'Sprint 1' });
+    assert.equal(milestone.status, 201, milestone.text);
+    const labelIds = new Map(
+      (
+        await t.server.deps.db.kysely
+          .selectFrom('labels')
+          .select(['id', 'title'])
+          .where('project_id', '=', project.id)
+          .execute()
+      ).map((label) => [label.title, String(label.id)]),
+    );
+    await branchWithFile('labelled', 'labelled.txt', 'labelled\n');
+    const web = await signedIn(developer);
+    const form = await web.get(`${base}/merge_requests/new`);
+    assert.match(form.text, /name="merge_request\[milestone_id\]"/);
+    assert.match(
+      form.text,
+      new RegExp(`name="merge_request\\[label_ids\\]\\[\\]" value="${labelIds.get('bug')}"`),
+    );
+    const posted = await web.post(`${base}/merge_requests`, {
+      'merge_request[source_branch]': 'labelled',
+      'merge_request[target_branch]': 'master',
+      'merge_request[title]': 'Labelled in the form',
+      'merge_request[milestone_id]': String(milestone.body.id),
+      'merge_request[label_ids][]': labelIds.get('bug')!,
+    });
+    assert.equal(posted.status, 302, posted.text);
+    const iid = Number(/\/merge_requests\/(\d+)$/.exec(String(posted.headers.location))?.[1]);
+    const created = await apiMergeRequest(iid);
+    assert.deepEqual(created.labels, ['bug']);
+    assert.equal(created.milestone.title, 'Sprint 1');
+
+    const page = await web.get(`${base}/merge_requests/${iid}`);
+    assert.match(page.text, /<dt>Milestone<\/dt><dd>Sprint 1<\/dd>/);
+    assert.match(page.text, /<dt>Labels<\/dt><dd><span class="badge">bug<\/span><\/dd>/);
+    const list = await web.get(`${base}/merge_requests`);
+    assert.match(list.text, /Labelled in the form<\/strong><\/a><span class="badge">bug<\/span>/);
+
+    // The edit form shows what is set; ticking `ui` alone replaces `bug`.
+    const edit = await web.get(`${base}/merge_requests/${iid}/edit`);
+    assert.match(edit.text, new RegExp(`value="${milestone.body.id}" selected`));
+    const edited = await web.post(`${base}/merge_requests/${iid}`, {
+      'merge_request[title]': 'Labelled in the form',
+      'merge_request[milestone_id]': String(milestone.body.id),
+      'merge_request[label_ids][]': labelIds.get('ui')!,
+    });
+    assert.equal(edited.status, 302, edited.text);
+    assert.deepEqual((await apiMergeRequest(iid)).labels, ['ui']);
+
+    // A reporter assigned to the MR may edit it, but is offered no milestone or labels, and a post of
+    // them changes neither (filter_params).
+    const assigned = await api('PUT', `/api/v3/projects/${project.id}/merge_requests/${created.id}`, {
+      assignee_id: reporter.id,
+    });
+    assert.equal(assigned.status, 200, assigned.text);
+    const reporterWeb = await signedIn(reporter);
+    const reporterForm = await reporterWeb.get(`${base}/merge_requests/${iid}/edit`);
+    assert.equal(reporterForm.status, 200);
+    assert.doesNotMatch(reporterForm.text, /merge_request\[label_ids\]|merge_request\[milestone_id\]/);
+    const sneaky = await reporterWeb.post(`${base}/merge_requests/${iid}`, {
+      'merge_request[title]': 'Retitled by the reporter',
+      'merge_request[milestone_id]': '',
+      'merge_request[label_ids][]': labelIds.get('bug')!,
+    });
+    assert.equal(sneaky.status, 302, sneaky.text);
+    const after = await apiMergeRequest(iid);
+    assert.equal(after.title, 'Retitled by the reporter');
+    assert.deepEqual(after.labels, ['ui']);
+    assert.equal(after.milestone.title, 'Sprint 1');
+  });
+
   it('thumbs up and down: a press awards, a second takes it back, as the API counts; not the author', async () => {
     await branchWithFile('feature-v', 'v.txt', 'v\n');
     const authorWeb = await signedIn(developer);

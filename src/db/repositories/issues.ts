@@ -263,16 +263,20 @@ export function listIssues(
     .execute();
 }
 
-/** Label titles of a page of issues, A→Z, keyed by issue id. */
-export async function labelTitlesByIssue(db: Executor, issueIds: number[]): Promise<Map<number, string[]>> {
+/** Label titles of a page of issues or merge requests (`targetType`), A→Z, keyed by their id. */
+export async function labelTitlesByTarget(
+  db: Executor,
+  targetType: string,
+  targetIds: number[],
+): Promise<Map<number, string[]>> {
   const result = new Map<number, string[]>();
-  if (issueIds.length === 0) return result;
+  if (targetIds.length === 0) return result;
   const rows = await db
     .selectFrom('label_links as ll')
     .innerJoin('labels as l', 'l.id', 'll.label_id')
     .select(['ll.target_id', 'l.title'])
-    .where('ll.target_type', '=', 'Issue')
-    .where('ll.target_id', 'in', issueIds)
+    .where('ll.target_type', '=', targetType)
+    .where('ll.target_id', 'in', targetIds)
     .orderBy('l.title')
     .execute();
   for (const row of rows) {
@@ -293,7 +297,7 @@ export async function labelIdsOf(db: Executor, targetType: string, targetId: num
   return rows.map((row) => row.label_id);
 }
 
-/** Replaces the labels of an issue (or later a merge request) with these. */
+/** Replaces the labels of an issue or a merge request with these. */
 export async function setLabelLinks(
   db: Executor,
   targetType: string,

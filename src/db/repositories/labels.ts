@@ -1,4 +1,4 @@
-// Project labels, looked up by (project_id, title) on its unique index, and their issue counts.
+// Project labels, looked up by (project_id, title) on its unique index, and their issue and MR counts.
 import type { Executor, LabelRow } from '../types.ts';
 import type { Database } from '../schema.ts';
 import type { Insertable, Updateable } from 'kysely';
@@ -99,6 +99,28 @@ export async function labelIssueCounts(
     else entry.open = Number(row.count);
     result.set(row.label_id, entry);
   }
+  return result;
+}
+
+/** Open (opened or reopened) merge requests per label, for the Label entity; deleted MRs do not count. */
+export async function labelOpenMergeRequestCounts(
+  db: Executor,
+  labelIds: number[],
+): Promise<Map<number, number>> {
+  const result = new Map<number, number>();
+  if (labelIds.length === 0) return result;
+  const rows = await db
+    .selectFrom('label_links as ll')
+    .innerJoin('merge_requests as mr', 'mr.id', 'll.target_id')
+    .select('ll.label_id')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('ll.target_type', '=', 'MergeRequest')
+    .where('ll.label_id', 'in', labelIds)
+    .where('mr.state', 'in', ['opened', 'reopened'])
+    .where('mr.deleted_at', 'is', null)
+    .groupBy('ll.label_id')
+    .execute();
+  for (const row of rows) result.set(row.label_id, Number(row.count));
   return result;
 }
 

@@ -229,7 +229,7 @@ export async function refreshForBranchPush(
 ): Promise<MergeRequestRow[]> {
   const moved = await db
     .updateTable('merge_requests')
-    .set({ head_sha: head, merge_status: 'unchecked', merge_when_build_succeeds: 0, updated_at: at })
+    .set({ head_sha: head, merge_status: 'unchecked', updated_at: at })
     .where('source_project_id', '=', projectId)
     .where('source_branch', '=', branch)
     .where('state', 'in', OPEN_STATES)

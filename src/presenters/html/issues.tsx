@@ -464,7 +464,7 @@ export function StateButton(props: {
   );
 }
 
-function Sidebar(props: { children: ComponentChildren }) {
+export function Sidebar(props: { children: ComponentChildren }) {
   return (
     <aside aria-label="Details">
       <dl>{props.children}</dl>
@@ -615,36 +615,7 @@ export function IssueFormPage(props: {
                 ))}
               </select>
             </label>
-            <label>
-              Milestone
-              <select name="issue[milestone_id]">
-                <option value="">No milestone</option>
-                {props.choices.milestones.map((milestone) => (
-                  <option value={String(milestone.id)} selected={String(milestone.id) === values.milestoneId}>
-                    {milestone.title}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <fieldset>
-              <legend>Labels</legend>
-              {/* An empty value keeps "no label ticked" apart from "labels not in the form". */}
-              <input type="hidden" name="issue[label_ids][]" value="" />
-              {props.choices.labels.length === 0 ? (
-                <p class="muted">This project has no labels yet.</p>
-              ) : null}
-              {props.choices.labels.map((label) => (
-                <label class="check">
-                  <input
-                    type="checkbox"
-                    name="issue[label_ids][]"
-                    value={String(label.id)}
-                    checked={values.labelIds.includes(String(label.id))}
-                  />{' '}
-                  {label.title}
-                </label>
-              ))}
-            </fieldset>
+            <MilestoneAndLabelFields scope="issue" choices={props.choices} values={values} />
           </>
         ) : null}
         <button type="submit" class="btn-primary">
@@ -655,6 +626,50 @@ export function IssueFormPage(props: {
         <a href={props.issue ? `${base}/${props.issue.iid}` : base}>Cancel</a>
       </p>
     </ProjectFrame>
+  );
+}
+
+/**
+ * The milestone select and the label checkboxes of the issue and merge request forms, named
+ * `<scope>[milestone_id]` and `<scope>[label_ids][]` as GitLab's forms named them.
+ */
+export function MilestoneAndLabelFields(props: {
+  scope: 'issue' | 'merge_request';
+  choices: Pick<IssueChoiceLists, 'labels' | 'milestones'>;
+  values: { milestoneId: string; labelIds: string[] };
+}) {
+  const { scope, choices, values } = props;
+  return (
+    <>
+      <label>
+        Milestone
+        <select name={`${scope}[milestone_id]`}>
+          <option value="">No milestone</option>
+          {choices.milestones.map((milestone) => (
+            <option value={String(milestone.id)} selected={String(milestone.id) === values.milestoneId}>
+              {milestone.title}
+            </option>
+          ))}
+        </select>
+      </label>
+      <fieldset>
+        <legend>Labels</legend>
+        {/* An empty value keeps "no label ticked" apart from "labels not in the form". */}
+        <input type="hidden" name={`${scope}[label_ids][]`} value="" />
+        {choices.labels.length === 0 ? <p class="muted">This project has no labels yet.</p> : null}
+        {choices.labels.map((label) => (
+          <label class="check">
+            <input
+              type="checkbox"
+              name={`${scope}[label_ids][]`}
+              value={String(label.id)}
+              checked={values.labelIds.includes(String(label.id))}
+            />{' '}
+            {label.title}
+          </label>
+        ))}
+      </fieldset>
+    </>
   );
 }
 

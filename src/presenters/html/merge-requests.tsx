@@ -1,6 +1,6 @@
 // Merge requests as pages (GitLab 8.13's projects/merge_requests views): the list with its state tabs
 // and pages; one merge request with its branches, state, merge status and Merge button, and its tabs
-// (discussion with its comment form, commits, changes); the new and edit forms. Props are the API's
+// (discussion with its comment form, commits, changes), its milestone and labels; the new and edit forms. Props are the API's
 // presented shapes and the git readers' commits and diffs.
 import type { Commit } from '../../git/commits.ts';
 import { Csrf, type Flash, type PageContext } from './layout.tsx';
@@ -18,11 +18,14 @@ import {
   Discussion,
   FormErrors,
   MarkdownBlock,
+  MilestoneAndLabelFields,
+  Sidebar,
   StateBadge,
   StateButton,
   StateTabs,
   SubscribeButton,
   UserLink,
+  type IssueChoiceLists,
   type NoteItem,
   type UserBasic,
 } from './issues.tsx';
@@ -47,6 +50,19 @@ export interface MergeRequestItem {
   merge_commit_sha: string | null;
   source_project_id: number | null;
   target_project_id: number;
+  /** Label titles, A→Z. */
+  labels: string[];
+  milestone: { id: number; title: string } | null;
+}
+
+function LabelChips(props: { labels: string[] }) {
+  return (
+    <>
+      {props.labels.map((label) => (
+        <span class="badge">{label}</span>
+      ))}
+    </>
+  );
 }
 
 export type MergeRequestState = 'opened' | 'merged' | 'closed' | 'all';
@@ -126,6 +142,7 @@ export function MergeRequestList(props: {
             <a href={`/${mr.project_path}/merge_requests/${mr.iid}`}>
               <strong>{mr.title}</strong>
             </a>
+            <LabelChips labels={mr.labels} />
             {mr.state === 'opened' || mr.state === 'reopened' ? null : <StateBadge state={mr.state} />}
           </div>
           <span class="muted">
@@ -138,6 +155,7 @@ export function MergeRequestList(props: {
               </>
             ) : null}{' '}
             · {mr.source_branch} → {mr.target_branch}
+            {mr.milestone ? ` · milestone ${mr.milestone.title}` : ''}
           </span>
         </li>
       ))}
@@ -284,6 +302,12 @@ export function MergeRequestPage(props: {
         {...props.awards}
       />
       <SubscribeButton ctx={props.ctx} action={`${url}/toggle_subscription`} subscribed={mr.subscribed} />
+      <Sidebar>
+        <dt>Milestone</dt>
+        <dd>{mr.milestone ? mr.milestone.title : 'None'}</dd>
+        <dt>Labels</dt>
+        <dd>{mr.labels.length === 0 ? 'None' : <LabelChips labels={mr.labels} />}</dd>
+      </Sidebar>
       <MergeBox ctx={props.ctx} url={url} mr={mr} canMerge={props.canMerge} />
       <nav aria-label="Merge request">
         <ul class="tabs">
@@ -327,14 +351,20 @@ export interface MergeRequestFormValues {
   targetBranch: string;
   title: string;
   description: string;
+  milestoneId: string;
+  labelIds: string[];
 }
 
-/** The new merge request form, or with `editing` the edit form of its title and description. */
+/**
+ * The new merge request form, or with `editing` the edit form of its title, description, milestone and
+ * labels; milestone and labels are offered only to who may set them (`choices`, developers and up).
+ */
 export function MergeRequestFormPage(props: {
   ctx: PageContext;
   project: ProjectHead;
   branches: string[];
   values: MergeRequestFormValues;
+  choices: Pick<IssueChoiceLists, 'labels' | 'milestones'> | null;
   errors: string[];
   editing?: { iid: number };
 }) {
@@ -379,6 +409,9 @@ export function MergeRequestFormPage(props: {
             {values.description}
           </textarea>
         </label>
+        {props.choices ? (
+          <MilestoneAndLabelFields scope="merge_request" choices={props.choices} values={values} />
+        ) : null}
         <button type="submit" class="btn-primary">
           {editing ? 'Save changes' : 'Submit merge request'}
         </button>

@@ -9,6 +9,8 @@ import { loadGroup, loadProject, readableProjectByIdParam } from '../../http/loa
 import { loadIssue } from '../../http/issue-loaders.ts';
 import { paginateCapped, parsePage, setPaginationHeaders } from '../../http/pagination.ts';
 import {
+  optionalLabelTitles,
+  optionalLink,
   optionalOneOf,
   optionalString,
   presentString,
@@ -35,9 +37,6 @@ import {
   type IssueListFilter,
 } from '../../views/issue-views.ts';
 import { presentIssueRecord } from '../../presenters/issue.ts';
-
-/** IssuableFinder::NONE: `0` names no user and no milestone. */
-const NONE = '0';
 
 function listOptions(params: Params, defaultState?: 'opened') {
   const state = optionalString(params, 'state') ?? defaultState;
@@ -68,13 +67,6 @@ function idParam(params: Params, name: string): number | undefined {
   return /^\d{1,10}$/.test(text) ? Number(text) : -1;
 }
 
-function optionalLink(params: Params, name: string): number | null | undefined {
-  const text = presentString(params, name)?.trim();
-  if (text === undefined) return undefined;
-  if (text === NONE) return null;
-  return /^\d{1,10}$/.test(text) ? Number(text) : undefined;
-}
-
 function dayParam(params: Params, name: string): string | null | undefined {
   const text = presentString(params, name)?.trim();
   if (text === undefined) return undefined;
@@ -93,13 +85,12 @@ function timeParam(params: Params, name: string): string | undefined {
 }
 
 function issueInput(params: Params): IssueInput {
-  const labels = optionalString(params, 'labels');
   return {
     title: presentString(params, 'title'),
     description: presentString(params, 'description'),
     assigneeId: optionalLink(params, 'assignee_id'),
     milestoneId: optionalLink(params, 'milestone_id'),
-    labels: labels === undefined ? undefined : labels.split(',').filter((label) => label.trim() !== ''),
+    labels: optionalLabelTitles(params),
     dueDate: dayParam(params, 'due_date'),
     confidential: toBoolean(params, 'confidential'),
     createdAt: timeParam(params, 'created_at'),

@@ -8,6 +8,8 @@ import { loadMergeRequestOf, loadMergeRequestProject } from '../../http/merge-re
 import { paginate } from '../../http/pagination.ts';
 import {
   optionalInteger,
+  optionalLabelTitles,
+  optionalLink,
   optionalOneOf,
   optionalString,
   optionalStringList,
@@ -84,6 +86,8 @@ export function register(app: FastifyInstance, deps: Deps): void {
       title: optionalString(params, 'title'),
       description: optionalString(params, 'description'),
       assignee_id: optionalInteger(params, 'assignee_id'),
+      milestone_id: optionalLink(params, 'milestone_id'),
+      labels: optionalLabelTitles(params),
     });
     reply.code(201);
     return presentMergeRequestOf(deps, target, viewer, mr);
@@ -151,6 +155,8 @@ export function register(app: FastifyInstance, deps: Deps): void {
         target_branch: optionalString(params, 'target_branch'),
         source_branch: optionalString(params, 'source_branch'),
         assignee_id: optionalInteger(params, 'assignee_id'),
+        milestone_id: optionalLink(params, 'milestone_id'),
+        labels: optionalLabelTitles(params),
         state_event: optionalOneOf(params, 'state_event', ['close', 'reopen', 'merge'] as const, () =>
           paramValueInvalid('state_event'),
         ),

@@ -47,7 +47,7 @@ import {
 import type { Flash } from '../../presenters/html/layout.tsx';
 import type { IssueRow } from '../../db/types.ts';
 import { pageContext } from './web-session.ts';
-import { positiveInteger, signedIn } from './page-params.ts';
+import { milestoneAndLabelInput, positiveInteger, signedIn } from './page-params.ts';
 import { errorTexts, isFormRefusal } from './form-errors.ts';
 import { hiddenAsks, sendPage } from './render.ts';
 import type { CommentTargets } from './note-pages.ts';
@@ -69,15 +69,7 @@ function issueInput(params: Params, choices: IssueChoices): IssueInput & { title
   };
   const assignee = optionalString(params, 'issue[assignee_id]');
   if (assignee !== undefined) input.assigneeId = positiveInteger(assignee) ?? null;
-  const milestone = optionalString(params, 'issue[milestone_id]');
-  if (milestone !== undefined) input.milestoneId = positiveInteger(milestone) ?? null;
-  const labelIds = optionalStringList(params, 'issue[label_ids]');
-  if (labelIds !== undefined) {
-    // Ids of this project's labels only; the service takes titles.
-    const wanted = new Set(labelIds);
-    input.labels = choices.labels.filter((label) => wanted.has(String(label.id))).map((label) => label.title);
-  }
-  return input;
+  return { ...input, ...milestoneAndLabelInput(params, 'issue', choices.labels) };
 }
 
 function formValues(params: Params): IssueFormValues {

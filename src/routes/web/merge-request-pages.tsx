@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { loadProject, type LoadedProject } from '../../http/loaders.ts';
-import { optionalString, requestParams, type Params } from '../../http/params.ts';
+import { optionalString, optionalStringList, requestParams, type Params } from '../../http/params.ts';
 import { ApiError, forbidden, notFound } from '../../errors.ts';
 import {
   canReadMergeRequests,
@@ -47,11 +47,11 @@ import {
 import type { Flash } from '../../presenters/html/layout.tsx';
 import type { MergeRequestRow, UserRow } from '../../db/types.ts';
 import { pageContext } from './web-session.ts';
-import { positiveInteger, signedIn } from './page-params.ts';
+import { milestoneAndLabelInput, positiveInteger, signedIn } from './page-params.ts';
 import { hiddenAsks, sendPage } from './render.ts';
 import { errorTexts, isFormRefusal } from './form-errors.ts';
 import type { CommentTargets } from './note-pages.ts';
-import { noteThread } from '../../views/issue-pages.ts';
+import { issueChoices, noteThread } from '../../views/issue-pages.ts';
 
 const PER_PAGE = 20;
 
@@ -75,6 +75,8 @@ function formValues(params: Params, defaultTarget = ''): MergeRequestFormValues 
     targetBranch: optionalString(params, 'merge_request[target_branch]') ?? defaultTarget,
     title: optionalString(params, 'merge_request[title]') ?? '',
     description: optionalString(params, 'merge_request[description]') ?? '',
+    milestoneId: optionalString(params, 'merge_request[milestone_id]') ?? '',
+    labelIds: optionalStringList(params, 'merge_request[label_ids]') ?? [],
   };
 }
 
@@ -150,6 +152,17 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): Com
     );
   };
 
+  /** The project's milestones and labels for who may set them on MRs (admin_merge_request), else null. */
+  const linkChoices = async (loaded: LoadedProject) =>
+    canWriteMergeRequests(loaded.access, loaded) ? issueChoices(deps, loaded) : null;
+  /** The form's milestone and label fields as the services take them (absent ones change nothing). */
+  const linkInput = async (loaded: LoadedProject, params: Params) => {
+    const choices = await linkChoices(loaded);
+    if (!choices) return {};
+    const input = milestoneAndLabelInput(params, 'merge_request', choices.labels);
+    return { milestone_id: input.milestoneId, labels: input.labels };
+  };
+
   const showForm = async (
     request: FastifyRequest,
     reply: FastifyReply,
@@ -158,8 +171,12 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): Com
     errors: string[] = [],
     editing?: MergeRequestRow,
   ) => {
-    // The edit form changes title and description only: it offers no branches.
-    const [project, branches] = await Promise.all([head(loaded), editing ? [] : branchNames(deps, loaded)]);
+    // The edit form offers no branches; milestone and labels only to who may set them.
+    const [project, branches, choices] = await Promise.all([
+      head(loaded),
+      editing ? [] : branchNames(deps, loaded),
+      linkChoices(loaded),
+    ]);
     return sendPage(
       reply,
       <MergeRequestFormPage
@@ -167,6 +184,7 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): Com
         project={project}
         branches={branches}
         values={values}
+        choices={choices}
         errors={errors}
         editing={editing && { iid: editing.iid }}
       />,
@@ -243,6 +261,7 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): Com
         target_branch: values.targetBranch,
         title: values.title,
         description: values.description,
+        ...(await linkInput(loaded, params)),
       });
       return reply.redirect(mergeRequestUrl(loaded, mr), 302);
     } catch (error) {
@@ -268,11 +287,19 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): Com
     const { loaded, mr } = await loadPageMergeRequest(request);
     const viewer = signedIn(request);
     if (!canUpdateMergeRequest(loaded.access, loaded, viewer, mr)) throw notFound();
+    const [presented, choices] = await Promise.all([
+      presentMergeRequestOf(deps, loaded, viewer, mr),
+      linkChoices(loaded),
+    ]);
     const values = {
       sourceBranch: mr.source_branch,
       targetBranch: mr.target_branch,
       title: mr.title,
       description: mr.description ?? '',
+      milestoneId: mr.milestone_id === null ? '' : String(mr.milestone_id),
+      labelIds: (choices?.labels ?? [])
+        .filter((label) => presented.labels.includes(label.title))
+        .map((label) => String(label.id)),
     };
     return showForm(request, reply, loaded, values, [], mr);
   });
@@ -292,7 +319,7 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): Com
     const viewer = signedIn(request);
     const params = requestParams(request);
     const stateEvent = optionalString(params, 'merge_request[state_event]');
-    if (stateEvent === undefined) return editFields(request, reply, loaded, viewer, mr, formValues(params));
+    if (stateEvent === undefined) return editFields(request, reply, loaded, viewer, mr, params);
     if (stateEvent !== 'close' && stateEvent !== 'reopen') {
       return showMergeRequest(request, reply, loaded, mr, 'discussion', {
         flash: { kind: 'alert', text: 'Unknown state change.' },
@@ -311,15 +338,16 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): Com
     return reply.redirect(mergeRequestUrl(loaded, mr), 302);
   });
 
-  /** The edit form's post: title and description through PUT …/merge_requests/:id's service. */
+  /** The edit form's post: title, description, milestone and labels through PUT …/merge_requests/:id's service. */
   const editFields = async (
     request: FastifyRequest,
     reply: FastifyReply,
     loaded: LoadedProject,
     viewer: UserRow,
     mr: MergeRequestRow,
-    values: MergeRequestFormValues,
+    params: Params,
   ) => {
+    const values = formValues(params);
     // Who may read but not edit is refused before the form is judged, as the API's PUT is.
     if (!canUpdateMergeRequest(loaded.access, loaded, viewer, mr)) throw forbidden();
     if (values.title.trim() === '') {
@@ -329,6 +357,7 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): Com
       await updateMergeRequestFields(deps, viewer, loaded, mr, {
         title: values.title,
         description: values.description,
+        ...(await linkInput(loaded, params)),
       });
     } catch (error) {
       if (!isFormRefusal(error)) throw error;

@@ -14,17 +14,24 @@ import type { Executor, IssueRow, NoteRow, ProjectRecord, UserRow } from '../../
 
 export const ISSUE = 'Issue';
 
-export async function addSystemNote(
+/** What a system note is on: an issue or a merge request (its target project). */
+export interface SystemNoteTarget {
+  type: 'Issue' | 'MergeRequest';
+  id: number;
+  projectId: number;
+}
+
+export async function addSystemNoteOn(
   trx: Executor,
-  issue: IssueRow,
+  target: SystemNoteTarget,
   author: UserRow,
   body: string,
   at: string,
 ): Promise<NoteRow> {
   return insertNote(trx, {
-    project_id: issue.project_id,
-    noteable_type: ISSUE,
-    noteable_id: issue.id,
+    project_id: target.projectId,
+    noteable_type: target.type,
+    noteable_id: target.id,
     commit_id: null,
     author_id: author.id,
     note: body,
@@ -35,6 +42,16 @@ export async function addSystemNote(
     created_at: at,
     updated_at: at,
   });
+}
+
+export function addSystemNote(
+  trx: Executor,
+  issue: IssueRow,
+  author: UserRow,
+  body: string,
+  at: string,
+): Promise<NoteRow> {
+  return addSystemNoteOn(trx, { type: ISSUE, id: issue.id, projectId: issue.project_id }, author, body, at);
 }
 
 export async function announceIssue(

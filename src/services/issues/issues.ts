@@ -15,12 +15,7 @@ import {
   setLabelLinks,
   updateIssue,
 } from '../../db/repositories/issues.ts';
-import {
-  findLabelByTitle,
-  findLabelsByTitles,
-  findProjectLabelsByIds,
-  insertLabelIfMissing,
-} from '../../db/repositories/labels.ts';
+import { findLabelsByTitles, findProjectLabelsByIds } from '../../db/repositories/labels.ts';
 import { findMilestoneByTitle, findProjectMilestone } from '../../db/repositories/milestones.ts';
 import { findUserById } from '../../db/repositories/users.ts';
 import { findSubscription, setSubscription } from '../../db/repositories/subscriptions.ts';
@@ -39,10 +34,14 @@ import {
   reopenIssueIn,
 } from './issue-activity.ts';
 import { isParticipant, type Participable } from './participants.ts';
-import type { Executor, IssueRow, LabelRow, ProjectRecord, TodoRow, UserRow } from '../../db/types.ts';
+import {
+  findOrCreateLabels,
+  noteMilestoneChange,
+  projectMilestoneOrNone,
+  replaceLabels,
+} from './issuable-links.ts';
+import type { Executor, IssueRow, ProjectRecord, TodoRow, UserRow } from '../../db/types.ts';
 
-/** New labels named in an issue's `labels` get GitLab's default colour. */
-const DEFAULT_LABEL_COLOR = '#428BCA';
 const TITLE_MAX = 255;
 
 export interface IssueInput {
@@ -65,38 +64,12 @@ function checkTitle(title: string | undefined): void {
     throw validationFailed({ title: ['is too long (maximum is 255 characters)'] });
 }
 
-/** Labels by title, the missing ones created (Labels::FindOrCreateService); titles with a comma are dropped. */
-async function findOrCreateLabels(trx: Executor, projectId: number, titles: string[], at: string) {
-  const wanted = [...new Set(titles.map((title) => title.trim()).filter((title) => title !== ''))];
-  const labels: LabelRow[] = [];
-  for (const title of wanted) {
-    const found =
-      (await findLabelByTitle(trx, projectId, title)) ??
-      (await insertLabelIfMissing(trx, {
-        project_id: projectId,
-        title,
-        color: DEFAULT_LABEL_COLOR,
-        description: null,
-        created_at: at,
-        updated_at: at,
-      }));
-    labels.push(found);
-  }
-  return labels;
-}
-
 /** The assignee and milestone as 8.13 filtered them: a missing user or a milestone of another project is none. */
 async function resolveLinks(trx: Executor, projectId: number, input: IssueInput) {
   let assigneeId = input.assigneeId;
   if (assigneeId !== undefined && assigneeId !== null && !(await findUserById(trx, assigneeId)))
     assigneeId = null;
-  let milestoneId = input.milestoneId;
-  if (
-    milestoneId !== undefined &&
-    milestoneId !== null &&
-    !(await findProjectMilestone(trx, projectId, milestoneId))
-  )
-    milestoneId = null;
+  const milestoneId = await projectMilestoneOrNone(trx, projectId, input.milestoneId);
   return { assigneeId, milestoneId };
 }
 
@@ -265,43 +238,13 @@ export async function editIssue(
         at,
       );
     }
-    if (input.labels !== undefined) {
-      const old = await labelIdsOf(trx, ISSUE, updated.id);
-      const labels = await findOrCreateLabels(trx, loaded.project.id, input.labels, at);
-      const next = labels.map((label) => label.id);
-      const added = next.filter((id) => !old.includes(id));
-      const removed = old.filter((id) => !next.includes(id));
-      if (added.length > 0 || removed.length > 0) {
-        await setLabelLinks(trx, ISSUE, updated.id, next, at);
-        await addSystemNote(trx, updated, viewer, labelsNote(added, removed), at);
-      }
-    }
-    if (updated.milestone_id !== before.milestone_id) {
-      const milestone =
-        updated.milestone_id === null
-          ? undefined
-          : await findProjectMilestone(trx, loaded.project.id, updated.milestone_id);
-      await addSystemNote(
-        trx,
-        updated,
-        viewer,
-        milestone ? `Milestone changed to %${milestone.iid}` : 'Milestone removed',
-        at,
-      );
-    }
+    const target = { type: ISSUE, id: updated.id, projectId: updated.project_id } as const;
+    if (input.labels !== undefined) await replaceLabels(trx, target, viewer, input.labels, at);
+    if (updated.milestone_id !== before.milestone_id)
+      await noteMilestoneChange(trx, target, viewer, updated.milestone_id, at);
     await announceIssue(trx, deps, loaded, viewer, updated, 'update');
     return updated;
   });
-}
-
-/** SystemNoteService.change_label: `Added ~1 and removed ~2 ~3 labels`. */
-function labelsNote(added: number[], removed: number[]): string {
-  let body = '';
-  if (added.length > 0) body += `added ${added.map((id) => `~${id}`).join(' ')}`;
-  if (added.length > 0 && removed.length > 0) body += ' and ';
-  if (removed.length > 0) body += `removed ${removed.map((id) => `~${id}`).join(' ')}`;
-  body += added.length + removed.length === 1 ? ' label' : ' labels';
-  return body.charAt(0).toUpperCase() + body.slice(1);
 }
 
 /** DELETE /projects/:id/issues/:issue_id: the row, gone with its notes, awards, links and todos. */

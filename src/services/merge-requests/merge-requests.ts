@@ -31,6 +31,14 @@ import { recordEvent } from '../activity/events.ts';
 import { enqueueProjectHooks } from '../hooks/hook-outbox.ts';
 import { mayPushToBranch } from '../push/ref-updates.ts';
 import { planVersion, recordVersion } from './versions.ts';
+import { MERGE_REQUEST } from './collaboration.ts';
+import {
+  findOrCreateLabels,
+  noteMilestoneChange,
+  projectMilestoneOrNone,
+  replaceLabels,
+} from '../issues/issuable-links.ts';
+import { setLabelLinks } from '../../db/repositories/issues.ts';
 import {
   apiError,
   ApiError,
@@ -194,12 +202,33 @@ async function validAssignee(deps: Deps, assigneeId: number | null | undefined):
   return (await findUserById(deps.db.kysely, assigneeId)) ? assigneeId : null;
 }
 
-export interface NewMergeRequestParams {
+/** What only those who may administer the target's MRs set (8.13's filter_params); others' is dropped. */
+export interface MergeRequestLinks {
+  /** null removes the assignee; undefined leaves it. */
+  assignee_id?: number | null;
+  /** A milestone of the target project; another id counts as none, as 8.13 had it. */
+  milestone_id?: number | null;
+  /** The whole set of label titles, created in the target project when missing; [] removes every label. */
+  labels?: string[];
+}
+
+export interface NewMergeRequestParams extends MergeRequestLinks {
   source_branch?: string;
   target_branch?: string;
   title?: string;
   description?: string;
-  assignee_id?: number;
+}
+
+/** IssuableBaseService#filter_params with admin_merge_request on the target project (developer+). */
+function filterLinks<T extends MergeRequestLinks>(target: AccessibleProject, params: T): T {
+  if (canWriteMergeRequests(target.access, target)) return params;
+  const { assignee_id: _assignee, milestone_id: _milestone, labels: _labels, ...rest } = params;
+  return rest as T;
+}
+
+/** The MR as its system notes name it. */
+export function mergeRequestNoteTarget(mr: MergeRequestRow) {
+  return { type: MERGE_REQUEST, id: mr.id, projectId: mr.target_project_id } as const;
 }
 
 /**
@@ -211,8 +240,9 @@ export async function createMergeRequest(
   viewer: UserRow,
   source: AccessibleProject,
   target: AccessibleProject,
-  params: NewMergeRequestParams,
+  rawParams: NewMergeRequestParams,
 ): Promise<MergeRequestRow> {
+  const params = filterLinks(target, rawParams);
   for (const name of ['source_branch', 'target_branch', 'title'] as const) {
     if (params[name] === undefined || params[name]!.trim() === '') throw badRequest(name);
   }
@@ -236,6 +266,8 @@ export async function createMergeRequest(
   const twin = await findOpenTwin(deps.db.kysely, shape, null);
   if (twin) throw alreadyExists(twin);
   const assigneeId = await validAssignee(deps, params.assignee_id);
+  const milestoneId =
+    (await projectMilestoneOrNone(deps.db.kysely, target.project.id, params.milestone_id)) ?? null;
   const fetched = await fetchSourceHead(deps, source, target, sourceBranch);
   // What the `open` hook needs is read first, so the MR, its event and its hook are one transaction.
   const parts = await hookParts(deps, target, {
@@ -253,6 +285,7 @@ export async function createMergeRequest(
           ...shape,
           author_id: viewer.id,
           assignee_id: assigneeId,
+          milestone_id: milestoneId,
           title: params.title!.trim(),
           description: params.description ?? null,
           state: 'opened',
@@ -262,6 +295,14 @@ export async function createMergeRequest(
           updated_at: at,
         });
         if (version) await recordVersion(trx, row.id, version, at);
+        const labels = await findOrCreateLabels(trx, target.project.id, params.labels ?? [], at);
+        await setLabelLinks(
+          trx,
+          MERGE_REQUEST,
+          row.id,
+          labels.map((label) => label.id),
+          at,
+        );
         await recordMergeRequestEvent(trx, row, viewer.id, EventAction.Created, at);
         await announceMergeRequest(deps, trx, target, row, parts, { action: 'open', user: viewer });
         return row;
@@ -305,11 +346,10 @@ async function fetchSourceHead(
   return fetched ? { head: fetched, stagingRef } : { head };
 }
 
-export interface MergeRequestEdit {
+export interface MergeRequestEdit extends MergeRequestLinks {
   title?: string;
   description?: string;
   target_branch?: string;
-  assignee_id?: number | null;
   state_event?: 'close' | 'reopen' | 'merge';
   source_branch?: string;
 }
@@ -320,14 +360,17 @@ export async function updateMergeRequestFields(
   viewer: UserRow,
   target: AccessibleProject,
   mr: MergeRequestRow,
-  edit: MergeRequestEdit,
+  rawEdit: MergeRequestEdit,
 ): Promise<MergeRequestRow> {
   if (!canUpdateMergeRequest(target.access, target, viewer, mr)) throw forbidden();
+  const edit = filterLinks(target, rawEdit);
   if (edit.source_branch !== undefined) throw apiError(400, 'Source branch cannot be changed');
   const changes: Partial<MergeRequestRow> = {};
   if (edit.title !== undefined && edit.title.trim() !== '') changes.title = edit.title.trim();
   if (edit.description !== undefined && edit.description !== '') changes.description = edit.description;
   if (edit.assignee_id !== undefined) changes.assignee_id = await validAssignee(deps, edit.assignee_id);
+  const milestoneId = await projectMilestoneOrNone(deps.db.kysely, target.project.id, edit.milestone_id);
+  if (milestoneId !== undefined) changes.milestone_id = milestoneId;
   if (
     edit.target_branch !== undefined &&
     edit.target_branch !== '' &&
@@ -369,6 +412,10 @@ export async function updateMergeRequestFields(
       { state: mr.state },
     );
     if (!row) return undefined;
+    if (edit.labels !== undefined)
+      await replaceLabels(trx, mergeRequestNoteTarget(row), viewer, edit.labels, at);
+    if (row.milestone_id !== mr.milestone_id)
+      await noteMilestoneChange(trx, mergeRequestNoteTarget(row), viewer, row.milestone_id, at);
     if (transition) {
       await recordMergeRequestEvent(trx, row, viewer.id, transition.event, at);
       await announceMergeRequest(deps, trx, target, row, parts, {

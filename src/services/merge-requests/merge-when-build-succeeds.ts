@@ -13,7 +13,8 @@ import {
 } from '../../db/repositories/merge-request-auto-merges.ts';
 import { updateMergeRequest } from '../../db/repositories/merge-requests.ts';
 import { conflict, unauthorized } from '../../errors.ts';
-import { canBeMergedBy, type AccessibleProject } from './merge-requests.ts';
+import { canBeMergedBy, isOpen, mergeRequestNoteTarget, type AccessibleProject } from './merge-requests.ts';
+import { addSystemNoteOn } from '../issues/issue-activity.ts';
 import type { CiPipelineRow, Executor, MergeRequestRow, UserRow } from '../../db/types.ts';
 
 /** MergeRequest#pipeline: the source project's newest pipeline of the source branch at the MR's head. */
@@ -37,27 +38,48 @@ export async function setMergeWhenBuildSucceeds(
   mr: MergeRequestRow,
   mergeParams: Record<string, unknown>,
 ): Promise<MergeRequestRow> {
-  const updated = await updateMergeRequest(
-    deps.db.kysely,
-    mr.id,
-    {
-      merge_params: JSON.stringify(mergeParams),
-      ...(Number(mr.merge_when_build_succeeds) === 1
-        ? {}
-        : { merge_when_build_succeeds: 1, merge_user_id: viewer.id }),
-      updated_at: now(),
-    },
-    { state: mr.state, head_sha: mr.head_sha },
-  );
+  const enabling = Number(mr.merge_when_build_succeeds) !== 1;
+  const at = now();
+  const updated = await deps.db.kysely.transaction().execute(async (trx) => {
+    const row = await updateMergeRequest(
+      trx,
+      mr.id,
+      {
+        merge_params: JSON.stringify(mergeParams),
+        ...(enabling ? { merge_when_build_succeeds: 1, merge_user_id: viewer.id } : {}),
+        updated_at: at,
+      },
+      { state: mr.state, head_sha: mr.head_sha },
+    );
+    if (row && enabling) {
+      const body = `Enabled an automatic merge when the build for ${row.head_sha} succeeds`;
+      await addSystemNoteOn(trx, mergeRequestNoteTarget(row), viewer, body, at);
+    }
+    return row;
+  });
   if (!updated) throw conflict();
   return updated;
+}
+
+/**
+ * MergeRequest#reset_merge_when_build_succeeds: the flag off, no merging user, and the merge's own params
+ * (should_remove_source_branch, commit_message) forgotten. Undefined when the flag is off already.
+ */
+export function autoMergeReset(
+  mr: MergeRequestRow,
+): Pick<MergeRequestRow, 'merge_when_build_succeeds' | 'merge_user_id' | 'merge_params'> | undefined {
+  if (Number(mr.merge_when_build_succeeds) !== 1) return undefined;
+  const params = mr.merge_params ? (JSON.parse(mr.merge_params) as Record<string, unknown>) : {};
+  delete params.should_remove_source_branch;
+  delete params.commit_message;
+  return { merge_when_build_succeeds: 0, merge_user_id: null, merge_params: JSON.stringify(params) };
 }
 
 export type CancelResult = { status: 'success' } | { message: string; status: 'error'; http_status: 406 };
 
 /**
- * cancel: turns the flag off and forgets the merging user and the merge's own params (8.13's
- * reset_merge_when_build_succeeds), or answers the service's error hash when there is nothing to cancel.
+ * cancel: the reset above with the `Canceled the automatic merge` note, or the service's error hash when
+ * there is nothing to cancel.
  */
 export async function cancelMergeWhenBuildSucceeds(
   deps: Deps,
@@ -72,22 +94,15 @@ export async function cancelMergeWhenBuildSucceeds(
     status: 'error',
     http_status: 406,
   };
-  const open = mr.state === 'opened' || mr.state === 'reopened';
-  if (Number(mr.merge_when_build_succeeds) !== 1 || !open) return refused;
-  const params = mr.merge_params ? (JSON.parse(mr.merge_params) as Record<string, unknown>) : {};
-  delete params.should_remove_source_branch;
-  delete params.commit_message;
-  const updated = await updateMergeRequest(
-    deps.db.kysely,
-    mr.id,
-    {
-      merge_when_build_succeeds: 0,
-      merge_user_id: null,
-      merge_params: JSON.stringify(params),
-      updated_at: now(),
-    },
-    { state: mr.state },
-  );
+  const reset = autoMergeReset(mr);
+  if (!reset || !isOpen(mr)) return refused;
+  const at = now();
+  const updated = await deps.db.kysely.transaction().execute(async (trx) => {
+    const row = await updateMergeRequest(trx, mr.id, { ...reset, updated_at: at }, { state: mr.state });
+    if (row)
+      await addSystemNoteOn(trx, mergeRequestNoteTarget(row), viewer, 'Canceled the automatic merge', at);
+    return row;
+  });
   return updated ? { status: 'success' } : refused;
 }
 

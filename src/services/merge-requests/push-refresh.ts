@@ -1,7 +1,7 @@
 // What a push means for merge requests (GitLab 8.13's MergeRequests::RefreshService and the end of
 // MergeService), recorded in the push's own transaction: open MRs from a moved branch see its new head,
-// MRs from or into it are checked again (merge_status back to `unchecked`, merge_when_build_succeeds
-// off), and a merge whose commit this push put on the target branch is complete: the MR is merged, with
+// MRs from or into it are checked again (merge_status back to `unchecked`), an automatic merge armed on
+// a moved source branch is reset (flag off, no merging user, its merge params forgotten), and a merge whose commit this push put on the target branch is complete: the MR is merged, with
 // its event and `merge` hook; open MRs from a moved branch send an `update` hook with `oldrev`. So a crash between a merge's ref write and its processing is finished by
 // the start-up recovery of pending pushes, like any push.
 import type { Deps } from '../../deps.ts';
@@ -18,6 +18,7 @@ import { EventAction } from '../../domain/types.ts';
 import { recordEvent } from '../activity/events.ts';
 import { announceMergeRequest, ensureHeadInTarget, hookParts } from './merge-requests.ts';
 import { planVersion, recordVersion, type PlannedVersion } from './versions.ts';
+import { autoMergeReset } from './merge-when-build-succeeds.ts';
 import type { Executor, MergeRequestRow, ProjectRecord, UserRow } from '../../db/types.ts';
 
 const BRANCH_PREFIX = 'refs/heads/';
@@ -78,12 +79,16 @@ export async function applyMergeRequestRefresh(
   at: string,
 ): Promise<void> {
   for (const { branch, head } of plan.branches) {
-    await refreshForBranchPush(trx, record.project.id, branch, head, at);
+    for (const moved of await refreshForBranchPush(trx, record.project.id, branch, head, at)) {
+      // RefreshService#reset_merge_when_build_succeeds: a new head is not what the merge was armed for.
+      const reset = autoMergeReset(moved);
+      if (reset) await updateMergeRequest(trx, moved.id, reset);
+    }
   }
   for (const { mr, version } of plan.updates) await recordVersion(trx, mr.id, version, at);
   if (user) {
     for (const { mr, target, oldrev, parts } of plan.updates) {
-      await announceMergeRequest(deps, trx, target, { ...mr, updated_at: at }, parts, {
+      await announceMergeRequest(deps, trx, target, { ...mr, ...autoMergeReset(mr), updated_at: at }, parts, {
         action: 'update',
         user,
         ...(oldrev ? { oldrev } : {}),

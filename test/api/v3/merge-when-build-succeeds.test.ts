@@ -3,7 +3,8 @@
 // merges it (a two-parent commit on master that git shows), even across a restart in between; its
 // failure leaves it open with the flag on;
 // POST …/cancel_merge_when_build_succeeds turns the flag off (201), so a later success merges nothing;
-// with no active pipeline the flag is ignored and the merge happens at once.
+// with no active pipeline the flag is ignored and the merge happens at once. Enabling and cancelling
+// leave 8.13's system notes; a push to the source branch resets an armed merge.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { addProjectMember, createUser, type TestUser } from '../../helpers/factory.ts';
@@ -60,6 +61,14 @@ describe('merge when build succeeds', () => {
     const response = await call('GET', `${mrs}/${id}`);
     assert.equal(response.status, 200, response.text);
     return response.body;
+  };
+
+  const systemNotes = async (id: number) => {
+    const response = await call('GET', `${mrs}/${id}/notes?per_page=100`);
+    assert.equal(response.status, 200, response.text);
+    return (response.body as Array<{ body: string; system: boolean }>)
+      .filter((note) => note.system)
+      .map((note) => note.body);
   };
 
   before(async () => {
@@ -163,6 +172,10 @@ describe('merge when build succeeds', () => {
     assert.equal(cancelled.status, 201, cancelled.text);
     assert.deepEqual(cancelled.body, { status: 'success' });
     assert.equal((await mergeRequest(mr.id)).merge_when_build_succeeds, false);
+    assert.deepEqual(await systemNotes(mr.id), [
+      `Enabled an automatic merge when the build for ${pipeline.sha} succeeds`,
+      'Canceled the automatic merge',
+    ]);
 
     const masterBefore = await rev('refs/heads/master');
     await runJob('cancelled', 'success');
@@ -182,6 +195,36 @@ describe('merge when build succeeds', () => {
     assert.equal(merged.status, 200, merged.text);
     assert.equal(merged.body.state, 'merged');
     assert.equal(merged.body.merge_commit_sha, await rev('refs/heads/master'));
+  });
+
+  it('resets an armed merge when the source branch is pushed to (8.13 RefreshService)', async () => {
+    const { head } = await pushBranch('rearmed');
+    const mr = await openMergeRequest('rearmed');
+    const waiting = await call('PUT', `${mrs}/${mr.id}/merge`, {
+      merge_when_build_succeeds: true,
+      should_remove_source_branch: true,
+    });
+    assert.equal(waiting.body.merge_when_build_succeeds, true);
+    assert.equal(waiting.body.should_remove_source_branch, true);
+
+    const newHead = await commitFiles(ci.client, ci.work, { 'again.txt': 'again\n' }, 'Push again');
+    await ci.client.ok(['push', '-q', 'origin', 'rearmed'], ci.work);
+    const reset = await mergeRequest(mr.id);
+    assert.equal(reset.sha, newHead);
+    assert.equal(reset.merge_when_build_succeeds, false);
+    // The merge's own params went with it, as reset_merge_when_build_succeeds dropped them.
+    assert.equal(reset.should_remove_source_branch, false);
+    // The push leaves no note of its own; only the enabling one is there.
+    assert.deepEqual(await systemNotes(mr.id), [
+      `Enabled an automatic merge when the build for ${head} succeeds`,
+    ]);
+
+    // Both heads' pipelines succeed; nothing is owed, so nothing merges.
+    await runJob('rearmed', 'success');
+    await runJob('rearmed', 'success');
+    assert.equal(await runner.requestJob(), null);
+    await ci.t.server.autoMergeWorker.drain();
+    assert.equal((await mergeRequest(mr.id)).state, 'opened');
   });
 
   it('keeps the merge owed across a restart between the success and the merge', async () => {

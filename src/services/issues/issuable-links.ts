@@ -1,0 +1,100 @@
+// Labels and milestones of issues and merge requests, one implementation for both (GitLab 8.13's
+// IssuableBaseService#filter_milestone / find_or_create_label_ids and SystemNoteService#change_label /
+// change_milestone). Both kinds take labels and milestones from the project they live in (an MR's target).
+import { labelIdsOf, setLabelLinks } from '../../db/repositories/issues.ts';
+import { findLabelByTitle, insertLabelIfMissing } from '../../db/repositories/labels.ts';
+import { findProjectMilestone } from '../../db/repositories/milestones.ts';
+import { addSystemNoteOn, type SystemNoteTarget } from './issue-activity.ts';
+import type { Executor, LabelRow, UserRow } from '../../db/types.ts';
+
+/** New labels named in an issuable's `labels` get GitLab's default colour. */
+const DEFAULT_LABEL_COLOR = '#428BCA';
+
+/** Labels by title, the missing ones created (Labels::FindOrCreateService); titles with a comma are dropped. */
+export async function findOrCreateLabels(
+  trx: Executor,
+  projectId: number,
+  titles: string[],
+  at: string,
+): Promise<LabelRow[]> {
+  const wanted = [...new Set(titles.map((title) => title.trim()).filter((title) => title !== ''))];
+  const labels: LabelRow[] = [];
+  for (const title of wanted) {
+    const found =
+      (await findLabelByTitle(trx, projectId, title)) ??
+      (await insertLabelIfMissing(trx, {
+        project_id: projectId,
+        title,
+        color: DEFAULT_LABEL_COLOR,
+        description: null,
+        created_at: at,
+        updated_at: at,
+      }));
+    labels.push(found);
+  }
+  return labels;
+}
+
+/**
+ * filter_milestone: a milestone id that is not one of the project's becomes none (8.13 answered no
+ * error). undefined leaves the milestone as it is.
+ */
+export async function projectMilestoneOrNone(
+  trx: Executor,
+  projectId: number,
+  milestoneId: number | null | undefined,
+): Promise<number | null | undefined> {
+  if (milestoneId === undefined || milestoneId === null) return milestoneId;
+  return (await findProjectMilestone(trx, projectId, milestoneId)) ? milestoneId : null;
+}
+
+/**
+ * Replaces the issuable's labels with those titled (created when missing) and, when the set changed,
+ * writes the `Added ~1 and removed ~2 labels` note. Whether anything changed.
+ */
+export async function replaceLabels(
+  trx: Executor,
+  target: SystemNoteTarget,
+  actor: UserRow,
+  titles: string[],
+  at: string,
+): Promise<boolean> {
+  const old = await labelIdsOf(trx, target.type, target.id);
+  const labels = await findOrCreateLabels(trx, target.projectId, titles, at);
+  const next = labels.map((label) => label.id);
+  const added = next.filter((id) => !old.includes(id));
+  const removed = old.filter((id) => !next.includes(id));
+  if (added.length === 0 && removed.length === 0) return false;
+  await setLabelLinks(trx, target.type, target.id, next, at);
+  await addSystemNoteOn(trx, target, actor, labelsNote(added, removed), at);
+  return true;
+}
+
+/** SystemNoteService.change_label: `Added ~1 and removed ~2 ~3 labels`. */
+function labelsNote(added: number[], removed: number[]): string {
+  let body = '';
+  if (added.length > 0) body += `added ${added.map((id) => `~${id}`).join(' ')}`;
+  if (added.length > 0 && removed.length > 0) body += ' and ';
+  if (removed.length > 0) body += `removed ${removed.map((id) => `~${id}`).join(' ')}`;
+  body += added.length + removed.length === 1 ? ' label' : ' labels';
+  return body.charAt(0).toUpperCase() + body.slice(1);
+}
+
+/** SystemNoteService.change_milestone, after the milestone changed: `Milestone changed to %1` or removed. */
+export async function noteMilestoneChange(
+  trx: Executor,
+  target: SystemNoteTarget,
+  actor: UserRow,
+  milestoneId: number | null,
+  at: string,
+): Promise<void> {
+  const milestone =
+    milestoneId === null ? undefined : await findProjectMilestone(trx, target.projectId, milestoneId);
+  await addSystemNoteOn(
+    trx,
+    target,
+    actor,
+    milestone ? `Milestone changed to %${milestone.iid}` : 'Milestone removed',
+    at,
+  );
+}
