@@ -31,6 +31,8 @@ form.stack { display: grid; gap: 10px; max-width: 460px; }
 form.stack label { font-weight: 600; display: grid; gap: 4px; }
 form.stack label.check { display: block; font-weight: normal; }
 form.stack > button { justify-self: start; }
+form.stack.wide { max-width: none; }
+textarea.editor { min-height: 24em; white-space: pre; overflow-wrap: normal; tab-size: 4; }
 input[type=text], input[type=password], input[type=email], input[type=search], input[type=number],
 input[type=url], input[type=date], select, textarea {
   font: inherit; padding: 6px 8px; border: 1px solid #c7c7c7; border-radius: 4px; width: 100%; background: #fff; }
