@@ -290,7 +290,7 @@ function StarAndFork(props: {
   const base = `/${project.path_with_namespace}`;
   if (!viewer) return null;
   return (
-    <div class="searchbar" aria-label="Star and fork">
+    <div class="actions" role="group" aria-label="Star and fork">
       <form class="inline" method="post" action={`${base}/toggle_star`}>
         <Csrf ctx={props.ctx} />
         <button type="submit" aria-pressed={viewer.starred ? 'true' : 'false'}>
@@ -748,7 +748,7 @@ export function RefsPage(props: {
   const branchActions = (ref: { name: string; protected?: boolean }) => {
     if (!branches || ref.name === project.default_branch) return null;
     return (
-      <span class="row">
+      <span class="actions">
         {project.canOpenMergeRequest ? (
           <a
             class="btn"
@@ -798,11 +798,23 @@ export function RefsPage(props: {
           {props.refs.map((ref) => (
             <li>
               <div class="row">
-                <a href={refUrl(project, 'tree', ref.name)}>
-                  <strong>{ref.name}</strong>
-                </a>
-                {branches && ref.name === project.default_branch ? <span class="badge">default</span> : null}
-                {branches && ref.protected ? <span class="badge">protected</span> : null}
+                <span>
+                  <a href={refUrl(project, 'tree', ref.name)}>
+                    <strong>{ref.name}</strong>
+                  </a>
+                  {branches && ref.name === project.default_branch ? (
+                    <>
+                      {' '}
+                      <span class="badge">default</span>
+                    </>
+                  ) : null}
+                  {branches && ref.protected ? (
+                    <>
+                      {' '}
+                      <span class="badge">protected</span>
+                    </>
+                  ) : null}
+                </span>
                 {branchActions(ref)}
               </div>
               <span class="muted">
