@@ -253,6 +253,37 @@ describe('pages: branches, file editor, compare and activity', () => {
     assert.equal(await fileText('docs/guide.md', 'topic/one'), 'theirs\n');
   });
 
+  it('deletes a file with the blob page button, as one commit; a reporter and a forged form cannot', async () => {
+    const web = await signedIn(developer);
+    const page = await web.get(`${base}/blob/topic/one/docs/guide.md`);
+    assert.match(page.text, /<summary>Delete this file<\/summary>/);
+    assert.match(
+      page.text,
+      /<form class="stack" method="post" action="\/olga\/edited\/blob\/topic\/one\/docs\/guide\.md">/,
+    );
+    const head = await sha('refs/heads/topic/one');
+    const forged = await web.post(`${base}/blob/topic/one/docs/guide.md`, { authenticity_token: 'forged' });
+    assert.equal(forged.status, 422);
+    const reader = await signedIn(reporter);
+    await reader.get(`${base}/blob/topic/one/docs/guide.md`);
+    assert.equal((await reader.post(`${base}/blob/topic/one/docs/guide.md`)).status, 403);
+    assert.equal(await sha('refs/heads/topic/one'), head);
+
+    const deleted = await web.post(`${base}/blob/topic/one/docs/guide.md`, {
+      commit_message: 'Drop the guide',
+    });
+    assert.equal(deleted.status, 302, deleted.text);
+    assert.equal(deleted.headers.location, '/olga/edited/tree/topic/one');
+    assert.equal(await sha('refs/heads/topic/one^'), head);
+    const gone = await api(
+      'GET',
+      `/api/v3/projects/${project.id}/repository/files?file_path=docs%2Fguide.md&ref=topic%2Fone`,
+    );
+    assert.equal(gone.status, 404);
+    const commit = await api('GET', `/api/v3/projects/${project.id}/repository/commits/topic%2Fone`);
+    assert.equal(commit.body.title, 'Drop the guide');
+  });
+
   it('refuses the editor and branch forms to a reporter (403) and a stranger (404)', async () => {
     const reader = await signedIn(reporter);
     const blob = await reader.get(`${base}/blob/master/README.md`);

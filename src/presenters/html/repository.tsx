@@ -475,6 +475,21 @@ export function BlobPage(props: {
             <a href={raw}>Raw</a> · <a href={refUrl(project, 'commits', refs.ref, path)}>History</a>
           </span>
         </div>
+        {onBranch(project, refs) ? (
+          <details class="file-delete">
+            <summary>Delete this file</summary>
+            <form class="stack" method="post" action={refUrl(project, 'blob', refs.ref, path)}>
+              <Csrf ctx={props.ctx} />
+              <label>
+                Commit message
+                <input type="text" name="commit_message" value={`Delete ${name}`} required />
+              </label>
+              <button type="submit" class="btn-danger">
+                Delete file
+              </button>
+            </form>
+          </details>
+        ) : null}
         {body.kind === 'code' ? (
           <div class="code">
             <table>

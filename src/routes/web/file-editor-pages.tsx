@@ -4,15 +4,17 @@
 // viewer: push rules, protection, events, hooks and pipelines follow). A target branch other than the
 // one being edited is first created from it (8.13's Files::BaseService did the same), and the editor
 // then offers a merge request from it. Refusals are shown above the form, which keeps what was typed.
+// The blob page's Delete button posts to …/blob/<branch>/<path> (8.13's DELETE there).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { optionalString, requestParams, type Params } from '../../http/params.ts';
 import { apiError, notFound } from '../../errors.ts';
 import { createBranch } from '../../services/repository/branch-changes.ts';
-import { createFile, updateFile } from '../../services/repository/file-commits.ts';
+import { createFile, deleteFile, updateFile } from '../../services/repository/file-commits.ts';
 import { mayPushToBranch, type Pusher } from '../../services/push/ref-updates.ts';
 import { atRefPath, blobView, type RefPoint } from '../../views/repository-pages.ts';
 import { refUrl } from '../../presenters/html/repository.tsx';
+import { ErrorPage } from '../../presenters/html/layout.tsx';
 import { FileEditorPage, type FileEditorValues } from '../../presenters/html/repository-forms.tsx';
 import { loadProjectHead } from './project-head.ts';
 import { loadWritableProject } from './repository-loaders.ts';
@@ -212,5 +214,33 @@ export function registerFileEditorPages(web: FastifyInstance, deps: Deps): void 
         commitMessage: values.commitMessage,
       }),
     );
+  });
+
+  // 8.13's DELETE …/blob/<branch>/<path>: one commit removing the file on its branch.
+  web.post('/:namespace/:project/blob/*', async (request, reply) => {
+    const pusher = await loadWritableProject(deps, request);
+    const point = await editorPoint(pusher, request, false);
+    if (point.path === '') throw notFound();
+    const name = point.path.slice(point.path.lastIndexOf('/') + 1);
+    const message =
+      (optionalString(requestParams(request), 'commit_message') ?? '').trim() || `Delete ${name}`;
+    const project = { path_with_namespace: `${pusher.namespace.path}/${pusher.project.path}` };
+    try {
+      await deleteFile(deps, pusher, { filePath: point.path, branchName: point.ref, commitMessage: message });
+    } catch (error) {
+      if (!isFormRefusal(error)) throw error;
+      return sendPage(
+        reply,
+        <ErrorPage
+          ctx={pageContext(deps, request, reply)}
+          status={422}
+          title="The file was not deleted"
+          text={errorTexts(error).join(' ')}
+        />,
+        422,
+      );
+    }
+    // The branch's root, as 8.13 went back to: the file's directory may be gone with it.
+    return reply.redirect(refUrl(project, 'tree', point.ref), 302);
   });
 }

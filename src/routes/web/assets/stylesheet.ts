@@ -63,6 +63,7 @@ th, td { text-align: left; padding: 6px 10px; border-bottom: 1px solid var(--lin
 .table-wrap { overflow-x: auto; }
 form.inline { display: inline-block; margin: 0 4px 4px 0; }
 a.btn { text-decoration: none; }
+details.file-delete { padding: 6px 10px; border-bottom: 1px solid var(--line); }
 .actions { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin: 0 0 8px; }
 .actions form.inline { margin: 0; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; margin: 8px 0; }
