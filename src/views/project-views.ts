@@ -12,6 +12,7 @@ import { findProjectPageByIds } from '../db/repositories/project-access-records.
 import { projectAccessFromRows, projectAccessMany, type ProjectAccess } from '../policies/access.ts';
 import { presentBasicProject, presentProject, type ProjectPresentOptions } from '../presenters/project.ts';
 import { countProjects, pageProjectIds } from '../db/repositories/project-lists.ts';
+import { hasStar } from '../db/repositories/stars.ts';
 import type { ProjectListQuery, ProjectRecord, SharedGroupRow, UserBasicRow, UserRow } from '../db/types.ts';
 
 function personalOwnerId(record: ProjectRecord): number | null {
@@ -196,4 +197,9 @@ export function listProjectsPage(
   page: { limit: number; offset: number },
 ): Promise<number[]> {
   return pageProjectIds(deps.db.kysely, query, page.limit, page.offset);
+}
+
+/** Whether the viewer has starred the project (the project page's Star or Unstar button). */
+export function viewerStarred(deps: Deps, viewer: UserRow | null, projectId: number): Promise<boolean> {
+  return viewer ? hasStar(deps.db.kysely, viewer.id, projectId) : Promise.resolve(false);
 }

@@ -12,12 +12,12 @@ import { parseTreeObject, treeSpec, type TreeEntry } from '../git/trees.ts';
 import { blobContent } from '../git/blobs.ts';
 import { collectCommits, lastCommitIdForPath } from '../git/commit-log.ts';
 import { parseCommitObject, type Commit } from '../git/commits.ts';
-import { diffTrees, EMPTY_TREE, rawCommitPatch, type FileDiff } from '../git/diffs.ts';
+import { diffTrees, EMPTY_TREE, mergeBase, rawCommitPatch, type FileDiff } from '../git/diffs.ts';
 import { resolveCommit } from '../git/revisions.ts';
 import { withObjectReader, type ObjectReader } from '../git/object-reader.ts';
 import { BoundedMap } from '../lib/bounded-map.ts';
 import { COMMIT_DIFF_LIMITS } from './commit-views.ts';
-import { defaultRef } from './repository-access.ts';
+import { defaultRef, findCommitId } from './repository-access.ts';
 import type { ProjectRecord } from '../db/types.ts';
 
 /** A blob page shows files up to this size; larger ones are offered as a download. */
@@ -253,4 +253,52 @@ export async function smallFileText(
   const info = await point.objects.info(`${point.commitId}:${path}`);
   if (info?.type !== 'blob' || info.size > maxBytes) return undefined;
   return (await point.objects.contents(info.id))?.body.toString('utf8');
+}
+
+/** The compare page lists this many commits; the rest are counted as "and more". */
+const COMPARE_COMMITS_SHOWN = 100;
+
+export interface RefComparison {
+  /** Newest first, at most COMPARE_COMMITS_SHOWN. */
+  commits: Commit[];
+  moreCommits: boolean;
+  diffs: Array<FileDiff & { additions: number; deletions: number }>;
+  overflow: boolean;
+}
+
+/**
+ * What `to` has that `from` lacks, as the compare page shows it: its commits (one `rev-list`) and the
+ * diff from their merge base to `to` (one `diff-tree`, within the commit page's limits). Undefined when
+ * either names no commit.
+ */
+export async function compareForPage(
+  deps: Deps,
+  record: ProjectRecord,
+  from: string,
+  to: string,
+): Promise<RefComparison | undefined> {
+  if (from.startsWith('-') || to.startsWith('-')) return undefined;
+  const [base, head] = await Promise.all([findCommitId(deps, record, from), findCommitId(deps, record, to)]);
+  if (!base || !head) return undefined;
+  const repoPath = head.repoPath;
+  const [commits, fork] = await Promise.all([
+    collectCommits(repoPath, [
+      '--date-order',
+      `--max-count=${COMPARE_COMMITS_SHOWN + 1}`,
+      `^${base.commitId}`,
+      head.commitId,
+      '--',
+    ]),
+    mergeBase(repoPath, base.commitId, head.commitId),
+  ]);
+  const { diffs, overflow } =
+    base.commitId === head.commitId
+      ? { diffs: [], overflow: false }
+      : await diffTrees(repoPath, fork ?? EMPTY_TREE, head.commitId, COMMIT_DIFF_LIMITS);
+  return {
+    commits: commits.slice(0, COMPARE_COMMITS_SHOWN),
+    moreCommits: commits.length > COMPARE_COMMITS_SHOWN,
+    diffs: withLineStats(diffs),
+    overflow: overflow || diffs.some((diff) => diff.tooLarge),
+  };
 }

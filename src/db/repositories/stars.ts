@@ -39,3 +39,13 @@ export async function deleteStar(
     .execute();
   return true;
 }
+
+export async function hasStar(db: Executor, userId: number, projectId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('users_star_projects')
+    .select('project_id')
+    .where('project_id', '=', projectId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -5,7 +5,7 @@ import type { ComponentChildren } from 'preact';
 import type { TreeEntry } from '../../git/trees.ts';
 import type { Commit } from '../../git/commits.ts';
 import type { FileDiff } from '../../git/diffs.ts';
-import { Layout, type Flash, type PageContext } from './layout.tsx';
+import { Csrf, Layout, type Flash, type PageContext } from './layout.tsx';
 import { TimeAgo, visibilityName } from './projects.tsx';
 import { RawHtml, RawRows, type TrustedHtml } from './raw-html.tsx';
 import { PipelineStatusLink } from './ci-status.tsx';
@@ -24,8 +24,13 @@ export interface ProjectHead {
   default_branch: string;
   issues_enabled: boolean;
   merge_requests_enabled: boolean;
+  forked_from_project?: { name_with_namespace: string; path_with_namespace: string };
   /** Whether the viewer may open the project's settings (the route asks the policy). */
   settings?: boolean;
+  /** Whether the viewer may push: branch, file editor and delete buttons. */
+  canPush?: boolean;
+  /** Whether the viewer may open merge requests here. */
+  canOpenMergeRequest?: boolean;
 }
 
 export type ProjectTab =
@@ -44,7 +49,12 @@ export type ProjectTab =
 const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
 
 /** `/<ns>/<p>/<kind>/<ref>/<path>` with each part encoded. */
-export function refUrl(project: ProjectHead, kind: string, ref: string, path = ''): string {
+export function refUrl(
+  project: Pick<ProjectHead, 'path_with_namespace'>,
+  kind: string,
+  ref: string,
+  path = '',
+): string {
   const tail = path === '' ? '' : `/${encodePath(path)}`;
   return `/${project.path_with_namespace}/${kind}/${encodePath(ref)}${tail}`;
 }
@@ -254,21 +264,90 @@ export interface RefListing {
   tags: string[];
 }
 
+/** The file editor edits branches only (GitLab's "You can only create or edit files when you are on a branch"). */
+function onBranch(project: ProjectHead, refs: RefListing): boolean {
+  return project.canPush === true && refs.branches.includes(refs.ref);
+}
+
+function NewFileLink(props: { project: ProjectHead; refs: RefListing; dir: string }) {
+  if (!onBranch(props.project, props.refs)) return null;
+  return (
+    <p>
+      <a class="btn" href={refUrl(props.project, 'new', props.refs.ref, props.dir)}>
+        + New file
+      </a>
+    </p>
+  );
+}
+
+/** The star and fork buttons of the project page (a signed-out visitor has the counts line only). */
+function StarAndFork(props: {
+  ctx: PageContext;
+  project: ProjectHead;
+  viewer?: { starred: boolean; canFork: boolean };
+}) {
+  const { project, viewer } = props;
+  const base = `/${project.path_with_namespace}`;
+  if (!viewer) return null;
+  return (
+    <div class="actions" role="group" aria-label="Star and fork">
+      <form class="inline" method="post" action={`${base}/toggle_star`}>
+        <Csrf ctx={props.ctx} />
+        <button type="submit" aria-pressed={viewer.starred ? 'true' : 'false'}>
+          {viewer.starred ? '★ Unstar' : '☆ Star'}
+        </button>{' '}
+        <span class="badge" aria-label="Stars">
+          {project.star_count}
+        </span>
+      </form>
+      {viewer.canFork ? (
+        <a class="btn" href={`${base}/forks/new`}>
+          Fork
+        </a>
+      ) : (
+        <span class="btn" aria-disabled="true">
+          Fork
+        </span>
+      )}
+      <span class="badge" aria-label="Forks">
+        {project.forks_count}
+      </span>
+    </div>
+  );
+}
+
 export function ProjectPage(props: {
   ctx: PageContext;
   project: ProjectHead;
   tree?: { refs: RefListing; entries: TreeEntry[]; lastCommit: Commit | undefined };
   readme?: { name: string; html: TrustedHtml | null };
+  /** The signed-in viewer's star and whether they may fork. */
+  viewer?: { starred: boolean; canFork: boolean };
+  flash?: Flash | null;
 }) {
   const { project } = props;
+  const source = project.forked_from_project;
   return (
-    <ProjectFrame ctx={props.ctx} project={project} title={project.name_with_namespace} tab="files">
+    <ProjectFrame
+      ctx={props.ctx}
+      project={project}
+      title={project.name_with_namespace}
+      tab="files"
+      flash={props.flash}
+    >
       <h1>{project.name}</h1>
+      {source ? (
+        <p>
+          Forked from <a href={`/${source.path_with_namespace}`}>{source.name_with_namespace}</a>
+        </p>
+      ) : null}
       {project.description ? <p>{project.description}</p> : null}
       <p class="muted">
         <span class="badge">{visibilityName(project.visibility_level)}</span> ★ {project.star_count} stars ·{' '}
-        {project.forks_count} forks · last activity <TimeAgo at={project.last_activity_at} />
+        {project.forks_count} forks · last activity <TimeAgo at={project.last_activity_at} /> ·{' '}
+        <a href={`/${project.path_with_namespace}/activity`}>Activity</a>
       </p>
+      <StarAndFork ctx={props.ctx} project={project} viewer={props.viewer} />
       <CloneUrls project={project} />
       {props.tree ? (
         <>
@@ -280,6 +359,7 @@ export function ProjectPage(props: {
             destination="tree"
             path=""
           />
+          <NewFileLink project={project} refs={props.tree.refs} dir="" />
           <LastCommit project={project} commit={props.tree.lastCommit} />
           <TreeTable project={project} ref={props.tree.refs.ref} dir="" entries={props.tree.entries} />
           {props.readme ? (
@@ -339,6 +419,7 @@ export function TreePage(props: {
         path={props.path}
       />
       <Crumbs project={props.project} ref={props.refs.ref} path={props.path} />
+      <NewFileLink project={props.project} refs={props.refs} dir={props.path} />
       <LastCommit project={props.project} commit={props.lastCommit} />
       <TreeTable project={props.project} ref={props.refs.ref} dir={props.path} entries={props.entries} />
       <p>
@@ -386,9 +467,29 @@ export function BlobPage(props: {
         <div class="file-head">
           <span class="muted">{props.size.toLocaleString('en')} bytes</span>
           <span>
+            {onBranch(project, refs) && (body.kind === 'code' || body.kind === 'markdown') ? (
+              <>
+                <a href={refUrl(project, 'edit', refs.ref, path)}>Edit</a> ·{' '}
+              </>
+            ) : null}
             <a href={raw}>Raw</a> · <a href={refUrl(project, 'commits', refs.ref, path)}>History</a>
           </span>
         </div>
+        {onBranch(project, refs) ? (
+          <details class="file-delete">
+            <summary>Delete this file</summary>
+            <form class="stack" method="post" action={refUrl(project, 'blob', refs.ref, path)}>
+              <Csrf ctx={props.ctx} />
+              <label>
+                Commit message
+                <input type="text" name="commit_message" value={`Delete ${name}`} required />
+              </label>
+              <button type="submit" class="btn-danger">
+                Delete file
+              </button>
+            </form>
+          </details>
+        ) : null}
         {body.kind === 'code' ? (
           <div class="code">
             <table>
@@ -645,20 +746,66 @@ export function RefsPage(props: {
   ctx: PageContext;
   project: ProjectHead;
   kind: 'branches' | 'tags';
-  refs: Array<{ name: string; commit: { id: string; message: string; authored_date: string } }>;
+  refs: Array<{
+    name: string;
+    protected?: boolean;
+    commit: { id: string; message: string; authored_date: string };
+  }>;
   /** The newest pipeline of each ref that has one, by name. */
   pipelines?: Map<string, { id: number; status: string }>;
+  flash?: Flash | null;
 }) {
   const { project } = props;
+  const base = `/${project.path_with_namespace}`;
   const title = props.kind === 'branches' ? 'Branches' : 'Tags';
+  const branches = props.kind === 'branches';
+  /** What a branch other than the default one offers: a merge request, and deletion unless protected. */
+  const branchActions = (ref: { name: string; protected?: boolean }) => {
+    if (!branches || ref.name === project.default_branch) return null;
+    return (
+      <span class="actions">
+        {project.canOpenMergeRequest ? (
+          <a
+            class="btn"
+            href={`${base}/merge_requests/new?${new URLSearchParams({ 'merge_request[source_branch]': ref.name })}`}
+          >
+            Merge request
+          </a>
+        ) : null}
+        <a
+          class="btn"
+          href={`${base}/compare/${encodeURIComponent(project.default_branch)}...${encodeURIComponent(ref.name)}`}
+        >
+          Compare
+        </a>
+        {project.canPush && !ref.protected ? (
+          <form class="inline" method="post" action={`${base}/branches/delete`}>
+            <Csrf ctx={props.ctx} />
+            <input type="hidden" name="id" value={ref.name} />
+            <button type="submit" class="btn-danger" aria-label={`Delete branch ${ref.name}`}>
+              Delete
+            </button>
+          </form>
+        ) : null}
+      </span>
+    );
+  };
   return (
     <ProjectFrame
       ctx={props.ctx}
       project={project}
       title={`${title} · ${project.path_with_namespace}`}
       tab={props.kind}
+      flash={props.flash}
     >
-      <h1>{title}</h1>
+      <div class="row">
+        <h1>{title}</h1>
+        {branches && project.canPush ? (
+          <a class="btn btn-primary" href={`${base}/branches/new`}>
+            New branch
+          </a>
+        ) : null}
+      </div>
       {props.refs.length === 0 ? (
         <p class="muted">No {props.kind} yet.</p>
       ) : (
@@ -666,12 +813,24 @@ export function RefsPage(props: {
           {props.refs.map((ref) => (
             <li>
               <div class="row">
-                <a href={refUrl(project, 'tree', ref.name)}>
-                  <strong>{ref.name}</strong>
-                </a>
-                {props.kind === 'branches' && ref.name === project.default_branch ? (
-                  <span class="badge">default</span>
-                ) : null}
+                <span>
+                  <a href={refUrl(project, 'tree', ref.name)}>
+                    <strong>{ref.name}</strong>
+                  </a>
+                  {branches && ref.name === project.default_branch ? (
+                    <>
+                      {' '}
+                      <span class="badge">default</span>
+                    </>
+                  ) : null}
+                  {branches && ref.protected ? (
+                    <>
+                      {' '}
+                      <span class="badge">protected</span>
+                    </>
+                  ) : null}
+                </span>
+                {branchActions(ref)}
               </div>
               <span class="muted">
                 <a href={`/${project.path_with_namespace}/commit/${ref.commit.id}`}>

@@ -12,6 +12,10 @@ import { redirectToSignIn, sendPage } from './render.ts';
 import { registerSignIn } from './sign-in.tsx';
 import { registerDashboard } from './dashboard.tsx';
 import { registerProjectPages } from './project-pages.tsx';
+import { registerProjectActions } from './project-actions.tsx';
+import { registerBranchPages } from './branch-pages.tsx';
+import { registerFileEditorPages } from './file-editor-pages.tsx';
+import { registerComparePages } from './compare-pages.tsx';
 import { registerIssuePages } from './issue-pages.tsx';
 import { registerMergeRequestPages } from './merge-request-pages.tsx';
 import { registerNotePages } from './note-pages.ts';
@@ -109,6 +113,10 @@ export function registerWeb(app: FastifyInstance, deps: Deps): void {
     registerProfile(web, deps);
     registerDashboard(web, deps);
     registerProjectPages(web, deps);
+    registerProjectActions(web, deps);
+    registerBranchPages(web, deps);
+    registerFileEditorPages(web, deps);
+    registerComparePages(web, deps);
     registerNotePages(web, deps, {
       Issue: registerIssuePages(web, deps),
       MergeRequest: registerMergeRequestPages(web, deps),

@@ -80,6 +80,15 @@ function formValues(params: Params, defaultTarget = ''): MergeRequestFormValues 
   };
 }
 
+/** `fix-login_page` → `Fix login page` (Rails' titleize.humanize as 8.13's BuildService used it). */
+function titleFromBranch(branch: string): string {
+  const words = branch
+    .replace(/[-_/]+/g, ' ')
+    .trim()
+    .toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 function mergeRequestAwardable(mr: MergeRequestRow): Awardable {
   return { type: MERGE_REQUEST, id: mr.id, projectId: mr.target_project_id, authorId: mr.author_id };
 }
@@ -225,12 +234,11 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): Com
     const loaded = await loadMergeRequestsProject(request);
     signedIn(request);
     if (!canWriteMergeRequests(loaded.access, loaded)) throw notFound();
-    return showForm(
-      request,
-      reply,
-      loaded,
-      formValues(requestParams(request), loaded.project.default_branch ?? 'master'),
-    );
+    const values = formValues(requestParams(request), loaded.project.default_branch ?? 'master');
+    // A branch's "Merge request" link names only the branch: 8.13 titled it after the branch.
+    if (values.title === '' && values.sourceBranch !== '')
+      values.title = titleFromBranch(values.sourceBranch);
+    return showForm(request, reply, loaded, values);
   });
 
   web.post('/:namespace/:project/merge_requests', async (request, reply) => {

@@ -1,8 +1,10 @@
-// The header every project page shows: the project as the API presents it to this viewer, and whether
-// the viewer may open its settings (so the Settings tab is the same on every tab).
+// The header every project page shows: the project as the API presents it to this viewer, and what the
+// viewer may do from its tabs (settings, push, merge requests), so the buttons are the same everywhere.
 import type { Deps } from '../../deps.ts';
 import type { LoadedProject } from '../../http/loaders.ts';
 import { canAdminProject } from '../../policies/access.ts';
+import { canWriteRepository } from '../../policies/git-access.ts';
+import { canWriteMergeRequests } from '../../policies/merge-requests.ts';
 import type { ProjectHead } from '../../presenters/html/repository.tsx';
 import { loadProjectWithAccess } from '../../views/project-views.ts';
 
@@ -10,5 +12,7 @@ export async function loadProjectHead(deps: Deps, loaded: LoadedProject): Promis
   return {
     ...(await loadProjectWithAccess(deps, loaded, loaded.access)),
     settings: canAdminProject(loaded.access),
+    canPush: canWriteRepository(loaded.access, loaded),
+    canOpenMergeRequest: canWriteMergeRequests(loaded.access, loaded),
   };
 }

@@ -7,9 +7,8 @@ import { loadProject, type LoadedProject } from '../../http/loaders.ts';
 import { optionalInteger, optionalString, requestParams } from '../../http/params.ts';
 import { notFound, paramInvalid } from '../../errors.ts';
 import { loadProjectHead } from './project-head.ts';
-import { newestPipelineOfCommit, newestPipelinesOfRefs } from '../../views/ci-page-views.ts';
+import { newestPipelineOfCommit } from '../../views/ci-page-views.ts';
 import { canReadPipelines } from '../../policies/ci.ts';
-import { branchList } from '../../views/branch-views.ts';
 import { projectTags } from '../../views/tag-views.ts';
 import {
   atDefaultRef,
@@ -38,8 +37,16 @@ import {
 import { renderBlobMarkdown } from '../../presenters/html/markdown.ts';
 import { highlightedRows } from '../../presenters/html/highlight.ts';
 import { pageContext } from './web-session.ts';
+import { doneNotice } from './form-errors.ts';
+import { viewerStarred } from '../../views/project-views.ts';
+import { canForkProject } from '../../policies/access.ts';
 import { hiddenAsks, sendPage } from './render.ts';
 import { securityHeaders } from './security-headers.ts';
+
+/** The notices of a redirect back to the project page (`?done=`). */
+const PROJECT_NOTICES: Record<string, string> = {
+  forked: 'The project was successfully forked.',
+};
 
 interface ProjectParams {
   namespace: string;
@@ -116,8 +123,18 @@ export function registerProjectPages(web: FastifyInstance, deps: Deps): void {
         return { at, listing, entries, readme: { name: readmeEntry.path, html } };
       }),
     ]);
+    const viewer = request.viewer;
+    const actions = viewer
+      ? {
+          starred: await viewerStarred(deps, viewer, loaded.project.id),
+          canFork: canForkProject(viewer, loaded, loaded.access),
+        }
+      : undefined;
     const ctx = pageContext(deps, request, reply);
-    if (!home) return sendPage(reply, <ProjectPage ctx={ctx} project={project} />);
+    const flash = doneNotice(request, PROJECT_NOTICES);
+    if (!home) {
+      return sendPage(reply, <ProjectPage ctx={ctx} project={project} viewer={actions} flash={flash} />);
+    }
     return sendPage(
       reply,
       <ProjectPage
@@ -125,6 +142,8 @@ export function registerProjectPages(web: FastifyInstance, deps: Deps): void {
         project={project}
         tree={{ refs: refs(home.at), entries: home.entries, lastCommit: home.listing?.lastCommit }}
         readme={home.readme}
+        viewer={actions}
+        flash={flash}
       />,
     );
   });
@@ -294,28 +313,6 @@ export function registerProjectPages(web: FastifyInstance, deps: Deps): void {
         diffs={found.diffs}
         overflow={found.overflow}
         pipeline={pipeline}
-      />,
-    );
-  });
-
-  web.get('/:namespace/:project/branches', async (request, reply) => {
-    const loaded = await load(request);
-    const [project, branches] = await Promise.all([head(loaded), branchList(deps, loaded)]);
-    const pipelines = canReadPipelines(loaded.access, loaded.project)
-      ? await newestPipelinesOfRefs(
-          deps,
-          loaded,
-          branches.map((branch) => branch.name),
-        )
-      : undefined;
-    return sendPage(
-      reply,
-      <RefsPage
-        ctx={pageContext(deps, request, reply)}
-        project={project}
-        kind="branches"
-        refs={branches}
-        pipelines={pipelines}
       />,
     );
   });

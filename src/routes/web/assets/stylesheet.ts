@@ -31,6 +31,9 @@ form.stack { display: grid; gap: 10px; max-width: 460px; }
 form.stack label { font-weight: 600; display: grid; gap: 4px; }
 form.stack label.check { display: block; font-weight: normal; }
 form.stack > button { justify-self: start; }
+form.stack.wide { max-width: none; }
+form.stack label .muted { font-weight: normal; }
+textarea.editor { min-height: 24em; white-space: pre; overflow-wrap: normal; tab-size: 4; }
 input[type=text], input[type=password], input[type=email], input[type=search], input[type=number],
 input[type=url], input[type=date], select, textarea {
   font: inherit; padding: 6px 8px; border: 1px solid #c7c7c7; border-radius: 4px; width: 100%; background: #fff; }
@@ -59,6 +62,10 @@ table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 6px 10px; border-bottom: 1px solid var(--line); vertical-align: top; }
 .table-wrap { overflow-x: auto; }
 form.inline { display: inline-block; margin: 0 4px 4px 0; }
+a.btn { text-decoration: none; }
+details.file-delete { padding: 6px 10px; border-bottom: 1px solid var(--line); }
+.actions { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin: 0 0 8px; }
+.actions form.inline { margin: 0; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; margin: 8px 0; }
 dl.facts dt { font-weight: 600; } dl.facts dd { margin: 0; }
 code, pre, .mono { font-family: var(--mono); font-size: 13px; }
