@@ -149,6 +149,11 @@ export function presentNote(note: NoteRow, author: UserRow, baseUrl: string) {
   };
 }
 
+/** MRNote, what the deprecated merge request comments routes answer: the text and its author only. */
+export function presentMergeRequestComment(note: Pick<NoteRow, 'note'>, author: UserRow, baseUrl: string) {
+  return { note: note.note, author: presentUserBasic(author, baseUrl) };
+}
+
 export function presentAwardEmoji(award: AwardEmojiRow, user: UserRow, baseUrl: string) {
   return {
     id: award.id,

@@ -6,20 +6,25 @@ import { countAwards, findAward, listAwards, listUserAwards } from '../db/reposi
 import { usersByIds } from '../db/repositories/users.ts';
 import { presentAwardEmoji, presentNote } from '../presenters/issue.ts';
 import type { Page } from '../http/pagination.ts';
-import type { AwardEmojiRow, NoteRow } from '../db/types.ts';
+import type { AwardEmojiRow, NoteRow, UserRow } from '../db/types.ts';
 
 export function countNoteList(deps: Deps, noteableType: string, noteableId: number): Promise<number> {
   return countNotes(deps.db.kysely, noteableType, noteableId);
 }
 
-export async function presentNotes(deps: Deps, notes: NoteRow[]) {
+/** Notes in one of their shapes (Note by default), their authors read in one statement. */
+export async function presentNotes<T = ReturnType<typeof presentNote>>(
+  deps: Deps,
+  notes: NoteRow[],
+  present: (note: NoteRow, author: UserRow, baseUrl: string) => T = presentNote as never,
+): Promise<T[]> {
   const users = await usersByIds(
     deps.db.kysely,
     notes.map((note) => note.author_id),
   );
   return notes.flatMap((note) => {
     const author = users.get(note.author_id);
-    return author ? [presentNote(note, author, deps.config.externalUrl)] : [];
+    return author ? [present(note, author, deps.config.externalUrl)] : [];
   });
 }
 
@@ -28,11 +33,16 @@ export async function presentNoteOne(deps: Deps, note: NoteRow) {
   return presented!;
 }
 
-export async function noteListPage(deps: Deps, noteableType: string, noteableId: number, page: Page) {
-  return presentNotes(
-    deps,
-    await listNotes(deps.db.kysely, noteableType, noteableId, page.limit, page.offset),
-  );
+/** A page of a noteable's notes, oldest first, in the Note shape or another (`present`). */
+export async function noteListPage<T = ReturnType<typeof presentNote>>(
+  deps: Deps,
+  noteableType: string,
+  noteableId: number,
+  page: Page,
+  present?: (note: NoteRow, author: UserRow, baseUrl: string) => T,
+): Promise<T[]> {
+  const notes = await listNotes(deps.db.kysely, noteableType, noteableId, page.limit, page.offset);
+  return presentNotes(deps, notes, present);
 }
 
 export function findNoteOfProject(deps: Deps, projectId: number, id: number): Promise<NoteRow | undefined> {

@@ -27,6 +27,7 @@ import * as repositoryFiles from './repository-files.ts';
 import * as tags from './tags.ts';
 import * as branchChanges from './branch-changes.ts';
 import * as mergeRequests from './merge-requests.ts';
+import * as mergeRequestComments from './merge-request-comments.ts';
 import * as projectTransfer from './project-transfer.ts';
 import * as builds from './builds.ts';
 import * as pipelines from './pipelines.ts';
@@ -69,6 +70,7 @@ const modules = [
   tags,
   branchChanges,
   mergeRequests,
+  mergeRequestComments,
   projectTransfer,
   builds,
   pipelines,
