@@ -1,12 +1,20 @@
-// Notes of an issue (oldest first, paginated) and award emoji of an issue or a note, each page with its
-// authors in one more statement.
+// Notes of an issue or a merge request and comments on a commit (oldest first, paginated), and award
+// emoji of an issue or a note, each page with its authors in one more statement (a commit's page also
+// reads its diff once when a comment on it is a line comment).
 import type { Deps } from '../deps.ts';
-import { countNotes, findProjectNote, listNotes } from '../db/repositories/notes.ts';
+import {
+  countCommitNotes,
+  countNotes,
+  findProjectNote,
+  listCommitNotes,
+  listNotes,
+} from '../db/repositories/notes.ts';
+import { commitNotePositions, type CommentedCommit } from '../services/repository/commit-notes.ts';
 import { countAwards, findAward, listAwards, listUserAwards } from '../db/repositories/award-emoji.ts';
 import { usersByIds } from '../db/repositories/users.ts';
-import { presentAwardEmoji, presentNote } from '../presenters/issue.ts';
+import { presentAwardEmoji, presentCommitNote, presentNote } from '../presenters/issue.ts';
 import type { Page } from '../http/pagination.ts';
-import type { AwardEmojiRow, NoteRow, UserRow } from '../db/types.ts';
+import type { AwardEmojiRow, NoteRow, ProjectRecord, UserRow } from '../db/types.ts';
 
 export function countNoteList(deps: Deps, noteableType: string, noteableId: number): Promise<number> {
   return countNotes(deps.db.kysely, noteableType, noteableId);
@@ -43,6 +51,35 @@ export async function noteListPage<T = ReturnType<typeof presentNote>>(
 ): Promise<T[]> {
   const notes = await listNotes(deps.db.kysely, noteableType, noteableId, page.limit, page.offset);
   return presentNotes(deps, notes, present);
+}
+
+/** A page of a commit's comments in the project (CommitNote), oldest first. */
+export async function commitNotePage(
+  deps: Deps,
+  record: ProjectRecord,
+  commented: CommentedCommit,
+  page: Page,
+) {
+  const notes = await listCommitNotes(
+    deps.db.kysely,
+    record.project.id,
+    commented.commit.id,
+    page.limit,
+    page.offset,
+  );
+  const positions = await commitNotePositions(commented, notes);
+  return presentNotes(deps, notes, (note, author, baseUrl) =>
+    presentCommitNote(
+      note,
+      author,
+      baseUrl,
+      note.line_code === null ? undefined : positions.get(note.line_code),
+    ),
+  );
+}
+
+export function countCommitNoteList(deps: Deps, record: ProjectRecord, commitId: string): Promise<number> {
+  return countCommitNotes(deps.db.kysely, record.project.id, commitId);
 }
 
 export function findNoteOfProject(deps: Deps, projectId: number, id: number): Promise<NoteRow | undefined> {

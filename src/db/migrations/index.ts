@@ -25,6 +25,7 @@ import { up as webSessions } from './025-web-sessions.ts';
 import { up as mergeRequests } from './040-merge-requests.ts';
 import { up as mergeRequestAutoMerges } from './045-merge-request-auto-merges.ts';
 import { up as mergeRequestDiffs } from './046-merge-request-diffs.ts';
+import { up as commitNotes } from './048-commit-notes.ts';
 import { up as projectListVacuum } from './075-project-list-vacuum.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
@@ -50,6 +51,7 @@ const migrations: Array<[string, MigrationFn]> = [
   ['040-merge-requests', mergeRequests],
   ['045-merge-request-auto-merges', mergeRequestAutoMerges],
   ['046-merge-request-diffs', mergeRequestDiffs],
+  ['048-commit-notes', commitNotes],
   ['075-project-list-vacuum', projectListVacuum],
 ];
 

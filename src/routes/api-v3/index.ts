@@ -23,6 +23,7 @@ import * as systemHooks from './system-hooks.ts';
 import * as projectHooks from './project-hooks.ts';
 import * as repository from './repository.ts';
 import * as commits from './commits.ts';
+import * as commitComments from './commit-comments.ts';
 import * as repositoryFiles from './repository-files.ts';
 import * as tags from './tags.ts';
 import * as branchChanges from './branch-changes.ts';
@@ -66,6 +67,7 @@ const modules = [
   projectHooks,
   repository,
   commits,
+  commitComments,
   repositoryFiles,
   tags,
   branchChanges,

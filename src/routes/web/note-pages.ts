@@ -36,7 +36,7 @@ export interface CommentTargets {
 export function registerNotePages(
   web: FastifyInstance,
   deps: Deps,
-  targets: Record<Noteable['type'], CommentTargets>,
+  targets: Record<Exclude<Noteable['type'], 'Commit'>, CommentTargets>,
 ): void {
   web.post('/:namespace/:project/notes', async (request, reply) => {
     const params = requestParams(request);
