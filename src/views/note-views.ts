@@ -2,6 +2,8 @@
 // emoji of an issue or a note, each page with its authors in one more statement (a commit's page also
 // reads its diff once when a comment on it is a line comment).
 import type { Deps } from '../deps.ts';
+import type { Commit } from '../git/commits.ts';
+import { repositoryPath } from '../git/repository.ts';
 import {
   countCommitNotes,
   countNotes,
@@ -15,6 +17,9 @@ import { usersByIds } from '../db/repositories/users.ts';
 import { presentAwardEmoji, presentCommitNote, presentNote } from '../presenters/issue.ts';
 import type { Page } from '../http/pagination.ts';
 import type { AwardEmojiRow, NoteRow, ProjectRecord, UserRow } from '../db/types.ts';
+
+/** How many comments an issue's, merge request's or commit's page shows at most. */
+export const NOTES_SHOWN_ON_PAGE = 500;
 
 export function countNoteList(deps: Deps, noteableType: string, noteableId: number): Promise<number> {
   return countNotes(deps.db.kysely, noteableType, noteableId);
@@ -76,6 +81,26 @@ export async function commitNotePage(
       note.line_code === null ? undefined : positions.get(note.line_code),
     ),
   );
+}
+
+/** Comments shown on a commit's page: the first of them with their diff lines, and how many there are. */
+export async function commitNoteThread(deps: Deps, record: ProjectRecord, commit: Commit) {
+  const db = deps.db.kysely;
+  const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
+  const commented = { repoPath, commit };
+  const [total, notes] = await Promise.all([
+    countCommitNotes(db, record.project.id, commented.commit.id),
+    listCommitNotes(db, record.project.id, commented.commit.id, NOTES_SHOWN_ON_PAGE, 0),
+  ]);
+  const positions = await commitNotePositions(commented, notes);
+  const presented = await presentNotes(deps, notes, (note, author, baseUrl) => {
+    const position = note.line_code === null ? undefined : positions.get(note.line_code);
+    return {
+      ...presentNote(note, author, baseUrl),
+      ...(position ? { onLine: { path: position.path, line: position.line } } : {}),
+    };
+  });
+  return { total, notes: presented };
 }
 
 export function countCommitNoteList(deps: Deps, record: ProjectRecord, commitId: string): Promise<number> {

@@ -106,8 +106,8 @@ export function registerWeb(app: FastifyInstance, deps: Deps): void {
     registerSignIn(web, deps);
     registerProfile(web, deps);
     registerDashboard(web, deps);
-    registerProjectPages(web, deps);
     registerNotePages(web, deps, {
+      Commit: registerProjectPages(web, deps),
       Issue: registerIssuePages(web, deps),
       MergeRequest: registerMergeRequestPages(web, deps),
     });

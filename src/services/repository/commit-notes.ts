@@ -72,11 +72,12 @@ export async function commitNotePositions(
   return positions;
 }
 
-function commitNoteable(
+/** The commit as a note's noteable: a plain comment unless `lineCodeOfNote` names a diff line. */
+export function commitNoteable(
   deps: Deps,
   record: ProjectRecord,
-  commit: Commit,
-  lineCodeOfNote: string | null,
+  { commit }: CommentedCommit,
+  lineCodeOfNote: string | null = null,
 ): Noteable {
   const attributes = commitBaseHookAttrs(deps.config.externalUrl, record, commit);
   return {
@@ -108,7 +109,7 @@ export async function createCommitNote(
           candidate.lineType === position.lineType,
       )
     : undefined;
-  const noteable = commitNoteable(deps, loaded, commented.commit, line?.code ?? null);
+  const noteable = commitNoteable(deps, loaded, commented, line?.code ?? null);
   const created = await createNote(deps, viewer, loaded, noteable, body);
   if (!('note' in created)) throw new Error('a comment on a commit never becomes an award');
   return created.note;

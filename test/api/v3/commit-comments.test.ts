@@ -2,7 +2,8 @@
 // them: the CommitNote shape field by field, a line comment when path/line/line_type name a line of the
 // commit's diff (its line_code as 8.13 computed it: sha1(path)_old_new) and a plain comment otherwise,
 // the branch-or-sha lookup of the list with its pagination headers, 8.13's 400s, 404 for an unknown
-// commit or a hidden project, 403 for a guest of a private project, and the note hook with `commit`.
+// commit or a hidden project, 403 for a guest of a private project, the note hook with `commit`; and
+// the commit page, which shows the comments below the diff and posts new ones through the notes route.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
@@ -16,6 +17,7 @@ import {
 } from '../../helpers/factory.ts';
 import { startReceiver, type Receiver } from '../../helpers/receiver.ts';
 import { until } from '../../helpers/wait.ts';
+import { WebClient } from '../../helpers/web.ts';
 import { AccessLevel } from '../../../src/domain/types.ts';
 
 const COMMIT_NOTE_KEYS = ['note', 'path', 'line', 'line_type', 'author', 'created_at'];
@@ -260,5 +262,67 @@ describe('commit comments', () => {
       const guestOnly = await call(method, comments, guest.token, body);
       assert.equal(guestOnly.status, 403, guestOnly.text);
     }
+  });
+
+  it('shows the comments on the commit page, and its form comments on the commit', async () => {
+    const line = await call('POST', comments, owner.token, {
+      note: 'On the _page_',
+      path: 'lib/a.txt',
+      line: 2,
+      line_type: 'new',
+    });
+    assert.equal(line.status, 201, line.text);
+    const web = new WebClient(t);
+    assert.equal((await web.signIn(owner.username, owner.password)).status, 302);
+    const pageUrl = `/${project.fullPath}/commit/${sha}`;
+    const page = await web.get(pageUrl);
+    assert.equal(page.status, 200, page.text);
+    const discussion = page.text.indexOf('id="discussion"');
+    assert.ok(discussion > page.text.indexOf('lib/a.txt'), 'the discussion follows the diff');
+    assert.match(page.text, /On the <em>page<\/em>/);
+    assert.match(page.text, /on <code>lib\/a.txt<\/code> line 2/);
+    assert.match(page.text, /name="note\[noteable_type\]" value="Commit"/);
+    assert.match(page.text, new RegExp(`name="note\\[commit_id\\]" value="${sha}"`));
+
+    const posted = await web.post(`/${project.fullPath}/notes`, {
+      'note[noteable_type]': 'Commit',
+      'note[commit_id]': sha,
+      'note[note]': 'From the form',
+    });
+    assert.equal(posted.status, 302, posted.text);
+    const list = await call('GET', `${comments}?per_page=100`, owner.token);
+    const last = list.body.at(-1);
+    assert.equal(last.note, 'From the form');
+    assert.deepEqual([last.path, last.line, last.line_type], [null, null, null]);
+    assert.match(String(posted.headers.location), new RegExp(`^${pageUrl}#note_\\d+$`));
+    const after = await web.get(pageUrl);
+    assert.match(after.text, /From the form/);
+
+    // A blank comment is shown again with its error; an unknown commit or a guest without code: 404.
+    const blank = await web.post(`/${project.fullPath}/notes`, {
+      'note[noteable_type]': 'Commit',
+      'note[commit_id]': sha,
+      'note[note]': ' ',
+    });
+    assert.equal(blank.status, 422, blank.text);
+    assert.match(blank.text, /id="discussion"/);
+    const unknown = await web.post(`/${project.fullPath}/notes`, {
+      'note[noteable_type]': 'Commit',
+      'note[commit_id]': 'abcdef0123',
+      'note[note]': 'lost',
+    });
+    assert.equal(unknown.status, 404, unknown.text);
+    const guestWeb = new WebClient(t);
+    assert.equal((await guestWeb.signIn(guest.username, guest.password)).status, 302);
+    // The guest's form token comes from a page they may see (the project's).
+    assert.equal((await guestWeb.get(`/${project.fullPath}`)).status, 200);
+    const refused = await guestWeb.post(`/${project.fullPath}/notes`, {
+      'note[noteable_type]': 'Commit',
+      'note[commit_id]': sha,
+      'note[note]': 'guest',
+    });
+    assert.equal(refused.status, 404, refused.text);
+    const total = (await call('GET', comments, owner.token)).headers['x-total'];
+    assert.equal(total, String(list.body.length));
   });
 });
