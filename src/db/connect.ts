@@ -9,6 +9,7 @@ import { attachDirectReader, rowBuilder, type RowBuilder } from './prepared.ts';
 import { ReadCache, readCacheKey } from './read-cache.ts';
 import { listenForChanges } from './change-notifications.ts';
 import { lazy } from '../lib/lazy.ts';
+import { sessionLocks, type SessionLocks } from './session-locks.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -22,6 +23,8 @@ export interface Db {
    * one look at the database's version (see the SQLite reader).
    */
   requestArrived(): void;
+  /** Locks that die with this process (see session-locks.ts). */
+  locks: SessionLocks;
   close(): Promise<void>;
 }
 
@@ -88,6 +91,7 @@ export async function openDatabase(options: DbOptions): Promise<Db> {
     dialect: options.databaseUrl ? 'postgres' : 'sqlite',
     onQuery: undefined,
     requestArrived: () => {},
+    locks: sessionLocks(),
     close: async () => {},
   };
   /**
@@ -123,6 +127,7 @@ export async function openDatabase(options: DbOptions): Promise<Db> {
       version += 1;
     };
     const changes = listenForChanges(pg.Client, options.databaseUrl, changed);
+    db.locks = sessionLocks({ client: pg.Client, connectionString: options.databaseUrl });
     const cache = new ReadCache();
     db.kysely = new Kysely<Schema>({
       dialect: new PostgresDialect({ pool }),
@@ -149,6 +154,7 @@ export async function openDatabase(options: DbOptions): Promise<Db> {
     });
     db.close = async () => {
       await changes.close();
+      await db.locks.close();
       await db.kysely.destroy();
     };
     return db;

@@ -43,13 +43,8 @@ export function repositoryHookAttrs(project: ReturnType<typeof projectHookAttrs>
   };
 }
 
-/** Commit#hook_attrs(with_changed_files: true). */
-export function commitHookAttrs(
-  baseUrl: string,
-  record: ProjectRecord,
-  commit: Commit,
-  files: ChangedFiles | undefined,
-) {
+/** Commit#hook_attrs without its changed files: what a note hook on a commit carries. */
+export function commitBaseHookAttrs(baseUrl: string, record: ProjectRecord, commit: Commit) {
   const { webUrl } = projectUrls(baseUrl, record);
   return {
     id: commit.id,
@@ -57,6 +52,18 @@ export function commitHookAttrs(
     timestamp: xmlschema(commit.committedDate),
     url: `${webUrl}/commit/${commit.id}`,
     author: { name: commit.authorName, email: commit.authorEmail },
+  };
+}
+
+/** Commit#hook_attrs(with_changed_files: true). */
+export function commitHookAttrs(
+  baseUrl: string,
+  record: ProjectRecord,
+  commit: Commit,
+  files: ChangedFiles | undefined,
+) {
+  return {
+    ...commitBaseHookAttrs(baseUrl, record, commit),
     added: files?.added ?? [],
     modified: files?.modified ?? [],
     removed: files?.removed ?? [],

@@ -60,9 +60,12 @@ export function presentIssueHookPayload(
   };
 }
 
-/** The noteable part of a note hook: its key (`issue`, `merge_request`), its attributes and web URL. */
+/**
+ * The noteable part of a note hook: its key (`issue`, `merge_request`, `commit`), its attributes and web
+ * URL.
+ */
 export interface NoteHookNoteable {
-  key: 'issue' | 'merge_request';
+  key: 'issue' | 'merge_request' | 'commit';
   attributes: object;
   url: string;
 }
@@ -102,7 +105,8 @@ export function presentNoteHookPayload(context: HookContext, note: NoteRow, note
       system: note.system === 1,
       st_diff: null,
       updated_by_id: note.updated_by_id,
-      type: null,
+      // A comment on a line of a commit's diff was a LegacyDiffNote in 8.13.
+      type: note.line_code === null ? null : 'LegacyDiffNote',
       position: null,
       original_position: null,
       resolved_at: null,

@@ -1,6 +1,6 @@
 // The collaboration JSON shapes of GitLab 8.13's lib/api/entities.rb, keys in its order: Issue,
-// Milestone, Label (no id in 8.13), Note (with the `upvote?`/`downvote?` keys), AwardEmoji, Todo, and the
-// raw issue row a DELETE answers with. Everything embedded arrives precomputed (views batch it).
+// Milestone, Label (no id in 8.13), Note (with the `upvote?`/`downvote?` keys), MRNote, CommitNote,
+// AwardEmoji, Todo, and the raw issue row a DELETE answers with. Everything embedded arrives precomputed (views batch it).
 import type { presentMergeRequest } from './merge-request.ts';
 import { presentUserBasic } from './user.ts';
 import { presentBasicProject, projectUrls } from './project.ts';
@@ -147,6 +147,31 @@ export function presentNote(note: NoteRow, author: UserRow, baseUrl: string) {
     noteable_type: note.noteable_type,
     'upvote?': false,
     'downvote?': false,
+  };
+}
+
+/** MRNote, what the deprecated merge request comments routes answer: the text and its author only. */
+export function presentMergeRequestComment(note: Pick<NoteRow, 'note'>, author: UserRow, baseUrl: string) {
+  return { note: note.note, author: presentUserBasic(author, baseUrl) };
+}
+
+/**
+ * CommitNote: a comment on a commit; `path`, `line` and `line_type` name the diff line of a line comment
+ * (null for a plain one).
+ */
+export function presentCommitNote(
+  note: NoteRow,
+  author: UserRow,
+  baseUrl: string,
+  position: { path: string; line: number; lineType: string } | undefined,
+) {
+  return {
+    note: note.note,
+    path: position?.path ?? null,
+    line: position?.line ?? null,
+    line_type: position?.lineType ?? null,
+    author: presentUserBasic(author, baseUrl),
+    created_at: note.created_at,
   };
 }
 

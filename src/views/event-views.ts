@@ -78,7 +78,8 @@ async function eventTargets(deps: Deps, events: EventRow[]) {
   for (const issue of issues.values()) titles.set(`Issue:${issue.id}`, issue.title);
   for (const milestone of milestones.values()) titles.set(`Milestone:${milestone.id}`, milestone.title);
   for (const note of notes.values()) {
-    const issue = note.noteable_id === null ? undefined : issues.get(note.noteable_id);
+    const issue =
+      note.noteable_type !== 'Issue' || note.noteable_id === null ? undefined : issues.get(note.noteable_id);
     if (issue) titles.set(`Note:${note.id}`, issue.title);
   }
   const presented = await presentNotes(deps, [...notes.values()]);

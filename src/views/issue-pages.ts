@@ -9,15 +9,13 @@ import { countNotes, listNotes } from '../db/repositories/notes.ts';
 import { presentMilestone } from '../presenters/issue.ts';
 import { presentUserBasic } from '../presenters/user.ts';
 import { countIssueList, issueListPage, type IssueListFilter } from './issue-views.ts';
-import { presentNotes } from './note-views.ts';
+import { NOTES_SHOWN_ON_PAGE, presentNotes } from './note-views.ts';
 import type { MilestoneRow, ProjectRecord, UserRow } from '../db/types.ts';
 
 /** Tab counts stop here (shown as "1000+"), as the API's X-Total stops counting. */
 export const TAB_COUNT_CAP = 1000;
 /** Choices offered in the assignee, milestone and label selects. */
 const CHOICES = 200;
-/** Notes shown on one issue page, oldest first. */
-const NOTES_SHOWN = 500;
 
 export type IssueTabState = 'opened' | 'closed' | 'all';
 
@@ -73,7 +71,7 @@ export async function noteThread(deps: Deps, noteableType: string, noteableId: n
   const db = deps.db.kysely;
   const [total, notes] = await Promise.all([
     countNotes(db, noteableType, noteableId),
-    listNotes(db, noteableType, noteableId, NOTES_SHOWN, 0),
+    listNotes(db, noteableType, noteableId, NOTES_SHOWN_ON_PAGE, 0),
   ]);
   return { total, notes: await presentNotes(deps, notes) };
 }

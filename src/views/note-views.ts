@@ -1,25 +1,43 @@
-// Notes of an issue (oldest first, paginated) and award emoji of an issue or a note, each page with its
-// authors in one more statement.
+// Notes of an issue or a merge request and comments on a commit (oldest first, paginated), and award
+// emoji of an issue or a note, each page with its authors in one more statement (a commit's page also
+// reads its diff once when a comment on it is a line comment).
 import type { Deps } from '../deps.ts';
-import { countNotes, findProjectNote, listNotes } from '../db/repositories/notes.ts';
+import type { Commit } from '../git/commits.ts';
+import { repositoryPath } from '../git/repository.ts';
+import {
+  countCommitNotes,
+  countNotes,
+  findProjectNote,
+  listCommitNotes,
+  listNotes,
+} from '../db/repositories/notes.ts';
+import { commitNotePositions, type CommentedCommit } from '../services/repository/commit-notes.ts';
 import { countAwards, findAward, listAwards, listUserAwards } from '../db/repositories/award-emoji.ts';
 import { usersByIds } from '../db/repositories/users.ts';
-import { presentAwardEmoji, presentNote } from '../presenters/issue.ts';
+import { presentAwardEmoji, presentCommitNote, presentNote } from '../presenters/issue.ts';
 import type { Page } from '../http/pagination.ts';
-import type { AwardEmojiRow, NoteRow } from '../db/types.ts';
+import type { AwardEmojiRow, NoteRow, ProjectRecord, UserRow } from '../db/types.ts';
+
+/** How many comments an issue's, merge request's or commit's page shows at most. */
+export const NOTES_SHOWN_ON_PAGE = 500;
 
 export function countNoteList(deps: Deps, noteableType: string, noteableId: number): Promise<number> {
   return countNotes(deps.db.kysely, noteableType, noteableId);
 }
 
-export async function presentNotes(deps: Deps, notes: NoteRow[]) {
+/** Notes in one of their shapes (Note by default), their authors read in one statement. */
+export async function presentNotes<T = ReturnType<typeof presentNote>>(
+  deps: Deps,
+  notes: NoteRow[],
+  present: (note: NoteRow, author: UserRow, baseUrl: string) => T = presentNote as never,
+): Promise<T[]> {
   const users = await usersByIds(
     deps.db.kysely,
     notes.map((note) => note.author_id),
   );
   return notes.flatMap((note) => {
     const author = users.get(note.author_id);
-    return author ? [presentNote(note, author, deps.config.externalUrl)] : [];
+    return author ? [present(note, author, deps.config.externalUrl)] : [];
   });
 }
 
@@ -28,11 +46,65 @@ export async function presentNoteOne(deps: Deps, note: NoteRow) {
   return presented!;
 }
 
-export async function noteListPage(deps: Deps, noteableType: string, noteableId: number, page: Page) {
-  return presentNotes(
-    deps,
-    await listNotes(deps.db.kysely, noteableType, noteableId, page.limit, page.offset),
+/** A page of a noteable's notes, oldest first, in the Note shape or another (`present`). */
+export async function noteListPage<T = ReturnType<typeof presentNote>>(
+  deps: Deps,
+  noteableType: string,
+  noteableId: number,
+  page: Page,
+  present?: (note: NoteRow, author: UserRow, baseUrl: string) => T,
+): Promise<T[]> {
+  const notes = await listNotes(deps.db.kysely, noteableType, noteableId, page.limit, page.offset);
+  return presentNotes(deps, notes, present);
+}
+
+/** A page of a commit's comments in the project (CommitNote), oldest first. */
+export async function commitNotePage(
+  deps: Deps,
+  record: ProjectRecord,
+  commented: CommentedCommit,
+  page: Page,
+) {
+  const notes = await listCommitNotes(
+    deps.db.kysely,
+    record.project.id,
+    commented.commit.id,
+    page.limit,
+    page.offset,
   );
+  const positions = await commitNotePositions(commented, notes);
+  return presentNotes(deps, notes, (note, author, baseUrl) =>
+    presentCommitNote(
+      note,
+      author,
+      baseUrl,
+      note.line_code === null ? undefined : positions.get(note.line_code),
+    ),
+  );
+}
+
+/** Comments shown on a commit's page: the first of them with their diff lines, and how many there are. */
+export async function commitNoteThread(deps: Deps, record: ProjectRecord, commit: Commit) {
+  const db = deps.db.kysely;
+  const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
+  const commented = { repoPath, commit };
+  const [total, notes] = await Promise.all([
+    countCommitNotes(db, record.project.id, commented.commit.id),
+    listCommitNotes(db, record.project.id, commented.commit.id, NOTES_SHOWN_ON_PAGE, 0),
+  ]);
+  const positions = await commitNotePositions(commented, notes);
+  const presented = await presentNotes(deps, notes, (note, author, baseUrl) => {
+    const position = note.line_code === null ? undefined : positions.get(note.line_code);
+    return {
+      ...presentNote(note, author, baseUrl),
+      ...(position ? { onLine: { path: position.path, line: position.line } } : {}),
+    };
+  });
+  return { total, notes: presented };
+}
+
+export function countCommitNoteList(deps: Deps, record: ProjectRecord, commitId: string): Promise<number> {
+  return countCommitNotes(deps.db.kysely, record.project.id, commitId);
 }
 
 export function findNoteOfProject(deps: Deps, projectId: number, id: number): Promise<NoteRow | undefined> {

@@ -26,6 +26,7 @@ import { up as mergeRequests } from './040-merge-requests.ts';
 import { up as mergeRequestAutoMerges } from './045-merge-request-auto-merges.ts';
 import { up as mergeRequestDiffs } from './046-merge-request-diffs.ts';
 import { up as mergeRequestMilestones } from './047-merge-request-milestones.ts';
+import { up as commitNotes } from './048-commit-notes.ts';
 import { up as projectListVacuum } from './075-project-list-vacuum.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
@@ -52,6 +53,7 @@ const migrations: Array<[string, MigrationFn]> = [
   ['045-merge-request-auto-merges', mergeRequestAutoMerges],
   ['046-merge-request-diffs', mergeRequestDiffs],
   ['047-merge-request-milestones', mergeRequestMilestones],
+  ['048-commit-notes', commitNotes],
   ['075-project-list-vacuum', projectListVacuum],
 ];
 

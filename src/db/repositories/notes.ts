@@ -1,4 +1,5 @@
-// Notes on a noteable (an issue; merge requests later), walked by (noteable_type, noteable_id, id).
+// Notes on a noteable (an issue or a merge request), walked by (noteable_type, noteable_id, id); comments
+// on a commit, walked by (project_id, commit_id, created_at, id).
 import type { Updateable } from 'kysely';
 import type { Database } from '../schema.ts';
 import type { Executor, NewNote, NoteRow } from '../types.ts';
@@ -71,4 +72,34 @@ export async function notesByIds(db: Executor, ids: number[]): Promise<Map<numbe
     .execute())
     result.set(row.id, row);
   return result;
+}
+
+export async function countCommitNotes(db: Executor, projectId: number, commitId: string): Promise<number> {
+  const row = await db
+    .selectFrom('notes')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('project_id', '=', projectId)
+    .where('commit_id', '=', commitId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** A commit's comments in the project, oldest first (8.13 ordered them by created_at). */
+export function listCommitNotes(
+  db: Executor,
+  projectId: number,
+  commitId: string,
+  limit: number,
+  offset: number,
+): Promise<NoteRow[]> {
+  return db
+    .selectFrom('notes')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('commit_id', '=', commitId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
+    .offset(offset)
+    .execute();
 }

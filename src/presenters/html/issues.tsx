@@ -40,6 +40,8 @@ export interface NoteItem {
   author: UserBasic;
   created_at: string;
   system: boolean;
+  /** The diff line a comment on a commit is on, for a line comment. */
+  onLine?: { path: string; line: number };
 }
 
 export interface IssueChoiceLists {
@@ -99,7 +101,7 @@ export function StateBadge(props: { state: string }) {
   return <span class={`badge state-${props.state}`}>{text}</span>;
 }
 
-/** The thread of an issue or merge request: comments rendered, system notes in one muted line each. */
+/** The thread of an issue, merge request or commit: comments rendered, system notes in one muted line each. */
 function NoteList(props: { notes: NoteItem[]; total: number }) {
   return (
     <section aria-labelledby="notes-title">
@@ -110,6 +112,11 @@ function NoteList(props: { notes: NoteItem[]; total: number }) {
           <li id={`note_${note.id}`} class={note.system ? 'note system' : 'note'}>
             <p class="muted">
               <UserLink user={note.author} /> {note.system ? '' : 'commented '}
+              {note.onLine ? (
+                <>
+                  on <code>{note.onLine.path}</code> line {note.onLine.line}{' '}
+                </>
+              ) : null}
               <a href={`#note_${note.id}`}>
                 <TimeAgo at={note.created_at} />
               </a>
@@ -127,11 +134,8 @@ function NoteList(props: { notes: NoteItem[]; total: number }) {
   );
 }
 
-/** What a comment is on: 8.13's notes form names it by type and global id. */
-export interface CommentNoteable {
-  type: 'Issue' | 'MergeRequest';
-  id: number;
-}
+/** What a comment is on: 8.13's notes form names it by type and global id, or a commit by its sha. */
+export type CommentNoteable = { type: 'Issue' | 'MergeRequest'; id: number } | { type: 'Commit'; id: string };
 
 /** The form posting to the project's one notes route (a signed-out visitor is offered sign in). */
 function CommentForm(props: {
@@ -151,7 +155,11 @@ function CommentForm(props: {
     <form class="stack" method="post" action={`/${props.project.path_with_namespace}/notes`}>
       <Csrf ctx={props.ctx} />
       <input type="hidden" name="note[noteable_type]" value={props.noteable.type} />
-      <input type="hidden" name="note[noteable_id]" value={String(props.noteable.id)} />
+      <input
+        type="hidden"
+        name={props.noteable.type === 'Commit' ? 'note[commit_id]' : 'note[noteable_id]'}
+        value={String(props.noteable.id)}
+      />
       <label>
         Comment (Markdown)
         <textarea name="note[note]" rows={5} required>
@@ -212,7 +220,7 @@ export function SubscribeButton(props: { ctx: PageContext; action: string; subsc
   );
 }
 
-/** The discussion of an issue or merge request: its notes, then the comment form. */
+/** The discussion of an issue, merge request or commit: its notes, then the comment form. */
 export function Discussion(props: {
   ctx: PageContext;
   project: ProjectHead;

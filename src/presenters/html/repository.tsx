@@ -9,6 +9,7 @@ import { Csrf, Layout, type Flash, type PageContext } from './layout.tsx';
 import { TimeAgo, visibilityName } from './projects.tsx';
 import { RawHtml, RawRows, type TrustedHtml } from './raw-html.tsx';
 import { PipelineStatusLink } from './ci-status.tsx';
+import { Discussion, type NoteItem } from './issues.tsx';
 
 export interface ProjectHead {
   name: string;
@@ -700,6 +701,11 @@ export function CommitPage(props: {
   overflow: boolean;
   /** The commit's newest pipeline, when it has one. */
   pipeline?: { id: number; status: string } | null;
+  /** Comments on the commit (the first of them), below its diff with the comment form. */
+  notes: NoteItem[];
+  noteTotal: number;
+  comment?: string;
+  flash?: Flash;
 }) {
   const { project, commit } = props;
   const base = `/${project.path_with_namespace}/commit/${commit.id}`;
@@ -709,6 +715,7 @@ export function CommitPage(props: {
       project={project}
       title={`${commitTitle(commit.message)} · ${shortId(commit.id)}`}
       tab="commits"
+      flash={props.flash}
     >
       <h1>{commitTitle(commit.message)}</h1>
       <p class="mono">
@@ -738,6 +745,16 @@ export function CommitPage(props: {
         · <a href={`${base}.patch`}>Email patch</a>
       </p>
       <DiffFiles diffs={props.diffs} overflow={props.overflow} rawBase={base} />
+      <section aria-label="Discussion" id="discussion">
+        <Discussion
+          ctx={props.ctx}
+          project={project}
+          noteable={{ type: 'Commit', id: commit.id }}
+          notes={props.notes}
+          total={props.noteTotal}
+          comment={props.comment}
+        />
+      </section>
     </ProjectFrame>
   );
 }

@@ -23,10 +23,12 @@ import * as systemHooks from './system-hooks.ts';
 import * as projectHooks from './project-hooks.ts';
 import * as repository from './repository.ts';
 import * as commits from './commits.ts';
+import * as commitComments from './commit-comments.ts';
 import * as repositoryFiles from './repository-files.ts';
 import * as tags from './tags.ts';
 import * as branchChanges from './branch-changes.ts';
 import * as mergeRequests from './merge-requests.ts';
+import * as mergeRequestComments from './merge-request-comments.ts';
 import * as projectTransfer from './project-transfer.ts';
 import * as builds from './builds.ts';
 import * as pipelines from './pipelines.ts';
@@ -65,10 +67,12 @@ const modules = [
   projectHooks,
   repository,
   commits,
+  commitComments,
   repositoryFiles,
   tags,
   branchChanges,
   mergeRequests,
+  mergeRequestComments,
   projectTransfer,
   builds,
   pipelines,

@@ -112,12 +112,12 @@ export function registerWeb(app: FastifyInstance, deps: Deps): void {
     registerSignIn(web, deps);
     registerProfile(web, deps);
     registerDashboard(web, deps);
-    registerProjectPages(web, deps);
     registerProjectActions(web, deps);
     registerBranchPages(web, deps);
     registerFileEditorPages(web, deps);
     registerComparePages(web, deps);
     registerNotePages(web, deps, {
+      Commit: registerProjectPages(web, deps),
       Issue: registerIssuePages(web, deps),
       MergeRequest: registerMergeRequestPages(web, deps),
     });

@@ -9,6 +9,12 @@ import { notFound, paramInvalid } from '../../errors.ts';
 import { loadProjectHead } from './project-head.ts';
 import { newestPipelineOfCommit } from '../../views/ci-page-views.ts';
 import { canReadPipelines } from '../../policies/ci.ts';
+import { canDownloadCode } from '../../policies/git-access.ts';
+import { commitNoteable, readCommentedCommit } from '../../services/repository/commit-notes.ts';
+import { commitNoteThread } from '../../views/note-views.ts';
+import { findCommitId } from '../../views/repository-access.ts';
+import type { Flash } from '../../presenters/html/layout.tsx';
+import type { CommentTargets } from './note-pages.ts';
 import { projectTags } from '../../views/tag-views.ts';
 import {
   atDefaultRef,
@@ -81,7 +87,8 @@ export function contentDisposition(kind: 'inline' | 'attachment', filename: stri
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }
 
-export function registerProjectPages(web: FastifyInstance, deps: Deps): void {
+/** Registers the project's pages; answers how the notes route reaches a commit (its comment form). */
+export function registerProjectPages(web: FastifyInstance, deps: Deps): CommentTargets<string> {
   const load = (request: FastifyRequest): Promise<LoadedProject> => {
     const params = request.params as ProjectParams;
     return hiddenAsks(request, () => loadProject(deps, request, `${params.namespace}/${params.project}`));
@@ -289,6 +296,39 @@ export function registerProjectPages(web: FastifyInstance, deps: Deps): void {
     commits(request, reply, (request.params as ProjectParams)['*']),
   );
 
+  const showCommit = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    loaded: LoadedProject,
+    sha: string,
+    options: { flash?: Flash; status?: number; comment?: string } = {},
+  ) => {
+    const [project, found] = await Promise.all([head(loaded), commitWithDiff(deps, loaded, sha)]);
+    if (!found) throw notFound('Commit');
+    const [pipeline, thread] = await Promise.all([
+      canReadPipelines(loaded.access, loaded.project)
+        ? newestPipelineOfCommit(deps, loaded, found.commit.id)
+        : undefined,
+      commitNoteThread(deps, loaded, found.commit),
+    ]);
+    return sendPage(
+      reply,
+      <CommitPage
+        ctx={pageContext(deps, request, reply)}
+        project={project}
+        commit={found.commit}
+        diffs={found.diffs}
+        overflow={found.overflow}
+        pipeline={pipeline}
+        notes={thread.notes}
+        noteTotal={thread.total}
+        comment={options.comment}
+        flash={options.flash}
+      />,
+      options.status,
+    );
+  };
+
   web.get('/:namespace/:project/commit/:sha', async (request, reply) => {
     const loaded = await load(request);
     const sha = (request.params as ProjectParams).sha ?? '';
@@ -299,22 +339,7 @@ export function registerProjectPages(web: FastifyInstance, deps: Deps): void {
       securityHeaders(reply, RAW_CSP);
       return reply.type('text/plain; charset=utf-8').send(stream);
     }
-    const [project, found] = await Promise.all([head(loaded), commitWithDiff(deps, loaded, sha)]);
-    if (!found) throw notFound('Commit');
-    const pipeline = canReadPipelines(loaded.access, loaded.project)
-      ? await newestPipelineOfCommit(deps, loaded, found.commit.id)
-      : undefined;
-    return sendPage(
-      reply,
-      <CommitPage
-        ctx={pageContext(deps, request, reply)}
-        project={project}
-        commit={found.commit}
-        diffs={found.diffs}
-        overflow={found.overflow}
-        pipeline={pipeline}
-      />,
-    );
+    return showCommit(request, reply, loaded, sha);
   });
 
   web.get('/:namespace/:project/tags', async (request, reply) => {
@@ -326,4 +351,25 @@ export function registerProjectPages(web: FastifyInstance, deps: Deps): void {
       <RefsPage ctx={pageContext(deps, request, reply)} project={project} kind="tags" refs={withCommits} />,
     );
   });
+
+  return {
+    // A comment on a commit needs its code: a viewer who may not download it finds nothing (404).
+    async project(request) {
+      const loaded = await load(request);
+      if (!canDownloadCode(loaded.access, loaded)) throw notFound();
+      return loaded;
+    },
+    async find(request, reply, loaded, _viewer, sha) {
+      const found = /^[0-9a-fA-F]{6,40}$/.test(sha) ? await findCommitId(deps, loaded, sha) : undefined;
+      if (!found) throw notFound();
+      const commented = await readCommentedCommit(found.repoPath, found.commitId);
+      const id = commented.commit.id;
+      return {
+        url: `/${loaded.namespace.path}/${loaded.project.path}/commit/${id}`,
+        noteable: async () => commitNoteable(deps, loaded, commented),
+        showAgain: (flash, status, comment) =>
+          showCommit(request, reply, loaded, id, { flash, status, comment }),
+      };
+    },
+  };
 }

@@ -33,12 +33,16 @@ function emojiOnly(body: string): string | undefined {
 }
 
 /**
- * What a note is on (an issue or a merge request): the note's noteable columns, the author who may not
- * thumb it, and, in the note's transaction, the touch of its updated_at that answers the hook's part.
+ * What a note is on (an issue, a merge request or a commit): the note's noteable columns, the author who
+ * may not thumb it, and, in the note's transaction, the touch of its updated_at that answers the hook's
+ * part. A commit has no id (its notes name its sha, and the diff line for a line comment) and takes no
+ * awards, so an emoji-only comment on it stays a comment, as 8.13's Note#award_emoji? had it.
  */
 export interface Noteable {
-  type: 'Issue' | 'MergeRequest';
-  id: number;
+  type: 'Issue' | 'MergeRequest' | 'Commit';
+  id: number | null;
+  commitId?: string;
+  lineCode?: string | null;
   projectId: number;
   authorId: number | null;
   touch(trx: Executor, at: string): Promise<NoteHookNoteable>;
@@ -71,26 +75,28 @@ export async function createNote(
   return deps.db.kysely.transaction().execute(async (trx) => {
     const at = now();
     const emoji = emojiOnly(body);
-    const awardable = {
-      type: noteable.type,
-      id: noteable.id,
-      projectId: noteable.projectId,
-      authorId: noteable.authorId,
-    };
-    if (emoji !== undefined && mayAward(viewer, awardable, emoji)) {
-      return { award: await awardIn(trx, viewer, awardable, emoji, at, { existingIsFine: true }) };
+    if (emoji !== undefined && noteable.id !== null) {
+      const awardable = {
+        type: noteable.type,
+        id: noteable.id,
+        projectId: noteable.projectId,
+        authorId: noteable.authorId,
+      };
+      if (mayAward(viewer, awardable, emoji)) {
+        return { award: await awardIn(trx, viewer, awardable, emoji, at, { existingIsFine: true }) };
+      }
     }
     const stamp = createdAt ?? at;
     const note = await insertNote(trx, {
       project_id: noteable.projectId,
       noteable_type: noteable.type,
       noteable_id: noteable.id,
-      commit_id: null,
+      commit_id: noteable.commitId ?? null,
       author_id: viewer.id,
       note: body,
       system: 0,
       attachment: null,
-      line_code: null,
+      line_code: noteable.lineCode ?? null,
       updated_by_id: null,
       created_at: stamp,
       updated_at: stamp,

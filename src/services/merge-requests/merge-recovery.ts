@@ -5,7 +5,8 @@
 // branch (unlocked, as 8.13's unlock_mr did after a failed merge), so no MR stays locked forever.
 import type { Deps } from '../../deps.ts';
 import { now } from '../../lib/clock.ts';
-import { listLockedMergeRequests } from '../../db/repositories/merge-requests.ts';
+import { findMergeRequestById, listLockedMergeRequests } from '../../db/repositories/merge-requests.ts';
+import { LockScope } from '../../db/session-locks.ts';
 import { findProjectRecordById } from '../../db/repositories/projects.ts';
 import { findUserByEmail, findUserById } from '../../db/repositories/users.ts';
 import { readCommits } from '../../git/commits.ts';
@@ -16,13 +17,25 @@ import { INTERRUPTED, unlockMergeRequest } from './merge.ts';
 import { completeMerge } from './push-refresh.ts';
 import type { MergeRequestRow, ProjectRecord, UserRow } from '../../db/types.ts';
 
-/** Runs after recoverPendingPushes. Returns how many locked MRs it settled. */
+/**
+ * Runs after recoverPendingPushes. Returns how many locked MRs it settled. An MR whose merge session lock
+ * a live process holds (another server on the same PostgreSQL database, mid-merge) is left to it: only
+ * a merge whose process died is finished or undone here, holding the lock meanwhile.
+ */
 export async function recoverLockedMerges(deps: Deps): Promise<number> {
   let settled = 0;
   for (const mr of await listLockedMergeRequests(deps.db.kysely)) {
     try {
-      await recoverLockedMerge(deps, mr);
-      settled++;
+      if (!(await deps.db.locks.tryAcquire(LockScope.MergeRequestMerge, mr.id))) {
+        deps.log.info({ mergeRequestId: mr.id }, 'locked merge request left to its live merge');
+        continue;
+      }
+      try {
+        await recoverLockedMerge(deps, mr.id);
+        settled++;
+      } finally {
+        await deps.db.locks.release(LockScope.MergeRequestMerge, mr.id);
+      }
     } catch (error) {
       deps.log.error({ err: error, mergeRequestId: mr.id }, 'recovering a locked merge request failed');
     }
@@ -30,8 +43,11 @@ export async function recoverLockedMerges(deps: Deps): Promise<number> {
   return settled;
 }
 
-async function recoverLockedMerge(deps: Deps, mr: MergeRequestRow): Promise<void> {
+async function recoverLockedMerge(deps: Deps, id: number): Promise<void> {
   const db = deps.db.kysely;
+  // Read again under the lock: the merge may have settled between the list and the lock.
+  const mr = await findMergeRequestById(db, id);
+  if (!mr || mr.state !== 'locked') return;
   const target = await findProjectRecordById(db, mr.target_project_id);
   const commit = mr.in_progress_merge_commit_sha;
   if (target && commit && (await isOnTargetBranch(deps, target, mr.target_branch, commit))) {

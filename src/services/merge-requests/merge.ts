@@ -4,6 +4,7 @@
 // the ref moves with compare-and-swap, and push processing marks the MR merged (event, `merge` hook) in
 // the same transaction as the push's own events, hooks and pipelines. A crash after the ref moved leaves
 // the pending push, and the start-up recovery finishes the merge; before it, nothing moved.
+import { LockScope } from '../../db/session-locks.ts';
 import type { Deps } from '../../deps.ts';
 import { now } from '../../lib/clock.ts';
 import { findMergeRequestById, updateMergeRequest } from '../../db/repositories/merge-requests.ts';
@@ -130,21 +131,31 @@ export async function mergeMergeRequest(
   if (params.merge_when_build_succeeds && isActivePipeline(await headPipeline(deps, mr))) {
     return setMergeWhenBuildSucceeds(deps, viewer, mr, mergeParams);
   }
-  // lock_mr: only one merge of this MR gets past here; a racing one sees it locked (405).
-  const locked = await updateMergeRequest(
-    db,
-    mr.id,
-    { state: 'locked', locked_at: now(), merge_params: JSON.stringify(mergeParams), merge_error: null },
-    { state: mr.state, head_sha: mr.head_sha },
-  );
-  if (!locked) throw apiError(405, '405 Method Not Allowed');
-  const error = await mergeLocked(deps, pusher, target, locked, params, checked);
-  if (error !== null) {
-    await unlockMergeRequest(deps, mr.id, error);
-  } else if (shouldRemoveSource(params.should_remove_source_branch)) {
-    await removeSourceBranch(deps, viewer, locked);
+  // While this process merges it holds the MR's session lock, so start-up recovery in another process
+  // on the same database leaves the merge alone; the lock dies with the process, making a crashed
+  // merge recoverable. It is taken before the MR is locked and let go once the MR is settled.
+  if (!(await deps.db.locks.tryAcquire(LockScope.MergeRequestMerge, mr.id))) {
+    throw apiError(405, '405 Method Not Allowed');
   }
-  return (await findMergeRequestById(db, mr.id)) ?? locked;
+  try {
+    // lock_mr: only one merge of this MR gets past here; a racing one sees it locked (405).
+    const locked = await updateMergeRequest(
+      db,
+      mr.id,
+      { state: 'locked', locked_at: now(), merge_params: JSON.stringify(mergeParams), merge_error: null },
+      { state: mr.state, head_sha: mr.head_sha },
+    );
+    if (!locked) throw apiError(405, '405 Method Not Allowed');
+    const error = await mergeLocked(deps, pusher, target, locked, params, checked);
+    if (error !== null) {
+      await unlockMergeRequest(deps, mr.id, error);
+    } else if (shouldRemoveSource(params.should_remove_source_branch)) {
+      await removeSourceBranch(deps, viewer, locked);
+    }
+    return (await findMergeRequestById(db, mr.id)) ?? locked;
+  } finally {
+    await deps.db.locks.release(LockScope.MergeRequestMerge, mr.id);
+  }
 }
 
 /** unlock_mr: back to reopened, as 8.13's state machine did, with the reason kept. */
