@@ -10,30 +10,35 @@ const CHANGE_CHANNEL = 'labrador_changes';
 
 /**
  * The notifying trigger on every table of the schema (tables a later migration adds get it at the next
- * start: this runs after the migrations, and adds only what is missing).
+ * start: this runs after the migrations, and adds only what is missing). Processes starting at once on
+ * one database take turns (a transaction-level advisory lock): otherwise both see a trigger missing and
+ * the second `create trigger` fails its start, as a concurrent `create or replace function` can.
  */
 export async function ensureChangeTriggers(kysely: Kysely<never>): Promise<void> {
-  await sql`
-    create or replace function labrador_notify_change() returns trigger language plpgsql as $$
-    begin
-      perform pg_notify(${sql.lit(CHANGE_CHANNEL)}, '');
-      return null;
-    end
-    $$`.execute(kysely);
-  await sql`
-    do $$
-    declare missing record;
-    begin
-      for missing in
-        select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace
-        where n.nspname = current_schema() and c.relkind = 'r'
-          and not exists (select 1 from pg_trigger t where t.tgrelid = c.oid and t.tgname = 'labrador_change')
-      loop
-        execute format('create trigger labrador_change after insert or update or delete or truncate on %I '
-          || 'for each statement execute function labrador_notify_change()', missing.relname);
-      end loop;
-    end
-    $$`.execute(kysely);
+  await kysely.transaction().execute(async (tx) => {
+    await sql`select pg_advisory_xact_lock(hashtext('labrador.change-triggers'))`.execute(tx);
+    await sql`
+      create or replace function labrador_notify_change() returns trigger language plpgsql as $$
+      begin
+        perform pg_notify(${sql.lit(CHANGE_CHANNEL)}, '');
+        return null;
+      end
+      $$`.execute(tx);
+    await sql`
+      do $$
+      declare missing record;
+      begin
+        for missing in
+          select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace
+          where n.nspname = current_schema() and c.relkind = 'r'
+            and not exists (select 1 from pg_trigger t where t.tgrelid = c.oid and t.tgname = 'labrador_change')
+        loop
+          execute format('create trigger labrador_change after insert or update or delete or truncate on %I '
+            || 'for each statement execute function labrador_notify_change()', missing.relname);
+        end loop;
+      end
+      $$`.execute(tx);
+  });
 }
 
 export interface ChangeListener {

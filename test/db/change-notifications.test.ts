@@ -9,7 +9,9 @@ import pg from 'pg';
 import { startTestApp, type TestApp, type TestResponse } from '../helpers/app.ts';
 import { createProject, createUser, type TestUser } from '../helpers/factory.ts';
 import { until } from '../helpers/wait.ts';
+import type { Kysely } from 'kysely';
 import type { Server } from '../../src/server.ts';
+import { ensureChangeTriggers } from '../../src/db/change-notifications.ts';
 
 const onPostgres = Boolean(process.env.LABRADOR_TEST_PG_URL);
 
@@ -109,6 +111,32 @@ describe(
       assert.equal((await read()).status, 200);
       await onOther('DELETE', `/api/v3/projects/${projectId}/members/${member.id}`);
       await until('the member to be refused after the reconnect', async () => (await read()).status === 404);
+    });
+
+    it('adds each missing trigger once when two processes start at once', async () => {
+      const kyselies = [t.server.deps.db.kysely, other.deps.db.kysely] as unknown as Array<Kysely<never>>;
+      const triggers = async () =>
+        (
+          await admin.query(
+            `select count(*)::int as count from pg_trigger where tgname = 'labrador_change'
+             and tgrelid in (select oid from pg_class where relnamespace = current_schema()::regnamespace)`,
+          )
+        ).rows[0].count as number;
+      const tables = (
+        await admin.query(
+          `select count(*)::int as count from pg_class
+           where relnamespace = current_schema()::regnamespace and relkind = 'r'`,
+        )
+      ).rows[0].count as number;
+      // A fresh database's start, ten times over: every trigger missing, both processes adding them.
+      for (let round = 0; round < 10; round++) {
+        await admin.query(
+          `drop trigger if exists labrador_change on users; drop trigger if exists labrador_change on projects`,
+        );
+        assert.equal(await triggers(), tables - 2);
+        await Promise.all(kyselies.map((kysely) => ensureChangeTriggers(kysely)));
+        assert.equal(await triggers(), tables);
+      }
     });
   },
 );
