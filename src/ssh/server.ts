@@ -73,8 +73,10 @@ class SshServer implements Worker {
       {
         hostKeys: options.hostKeys.map((key) => key.privateKey),
         ident: 'Labrador',
-        // AES through Node's crypto (hardware-accelerated). OpenSSH prefers chacha20-poly1305, which the
-        // library computes partly in JavaScript unless its optional native addon was built.
+        // AES through Node's crypto (hardware-accelerated). The client's order decides: OpenSSH asks for
+        // chacha20-poly1305 first (not offered: the library computes it partly in JavaScript unless its
+        // optional native addon was built), then the CTR modes, so it settles on aes128-ctr with an
+        // encrypt-then-MAC HMAC, both native too; GCM serves clients that list it first.
         algorithms: { cipher: CIPHERS },
       },
       (client, info) => this.accept(client, this.entries.get(`${info.ip}:${info.port}`)),
