@@ -137,7 +137,7 @@ export async function dashboardActivity(deps: Deps, viewer: UserRow, page: PageW
     ...new Set(shown.flatMap((event) => (event.project_id === null ? [] : [event.project_id]))),
   ];
   const [presented, records] = await Promise.all([
-    presentEventPage(deps, shown),
+    presentEventPage(deps, shown, viewer),
     findProjectRecordsByIds(db, projectIds),
   ]);
   const paths = projectPaths(records);

@@ -1,5 +1,8 @@
 // Activity pages, newest first: a page of events, then their authors and the import flag of their
-// projects in one query each.
+// projects in one query each. The API shows every event of a project it may read (8.13's API did); pages
+// for people hide events about issues and merge requests the viewer may not read (8.13's
+// Event#visible_to_user?, which its pages applied), so a confidential issue's title stays with who may
+// read it.
 import type { Deps } from '../deps.ts';
 import {
   countProjectEvents,
@@ -12,19 +15,30 @@ import { findBasicUsersByIds } from '../db/repositories/users.ts';
 import { issuesByIds } from '../db/repositories/issues.ts';
 import { milestonesByIds } from '../db/repositories/milestones.ts';
 import { notesByIds } from '../db/repositories/notes.ts';
+import { mergeRequestsByIds } from '../db/repositories/merge-requests.ts';
+import { findProjectRecordsByIds } from '../db/repositories/projects.ts';
+import { projectAccessMany } from '../policies/access.ts';
+import { canReadIssue } from '../policies/issues.ts';
+import { canReadMergeRequests } from '../policies/merge-requests.ts';
 import { presentNotes } from './note-views.ts';
 import { importedProjectIds } from '../db/repositories/projects.ts';
 import { presentEvent } from '../presenters/event.ts';
 import { EventAction } from '../domain/types.ts';
 import { minimumVisibilityWithoutMembership, canSeeEverything } from '../policies/visibility.ts';
-import type { EventRow, UserRow } from '../db/types.ts';
+import type { EventRow, IssueRow, UserRow } from '../db/types.ts';
 
 interface PageWindow {
   offset: number;
   limit: number;
 }
 
-export async function presentEventPage(deps: Deps, events: EventRow[]) {
+/**
+ * The events as the Event entity. Given a viewer (`null` for a visitor), only those 8.13's pages showed
+ * them: an event about an issue (or a comment on one) needs read access to that issue, one about a merge
+ * request (or a comment on one) read access to merge requests; pushes, memberships, creations, milestones
+ * and commit comments show to whoever sees the project.
+ */
+export async function presentEventPage(deps: Deps, events: EventRow[], viewer?: UserRow | null) {
   if (events.length === 0) return [];
   const db = deps.db.kysely;
   const created = events.filter(
@@ -41,7 +55,8 @@ export async function presentEventPage(deps: Deps, events: EventRow[]) {
     ),
     eventTargets(deps, events),
   ]);
-  return events.map((event) =>
+  const shown = viewer === undefined ? events : await visibleEvents(deps, viewer, events, targets);
+  return shown.map((event) =>
     presentEvent(
       event,
       {
@@ -59,31 +74,85 @@ export async function presentEventPage(deps: Deps, events: EventRow[]) {
   );
 }
 
-/** Titles of the events' issues, milestones and notes (a note's is its issue's), and the notes' entities. */
+type EventTargets = Awaited<ReturnType<typeof eventTargets>>;
+
+/** What an event is about for its visibility: an issue (null when gone), merge requests, or nothing to check. */
+function eventSubject(
+  event: EventRow,
+  targets: EventTargets,
+): { issue: IssueRow | null } | 'merge request' | null {
+  let type = event.target_type;
+  let id = event.target_id;
+  if (type === 'Note' && id !== null) {
+    const note = targets.noteRows.get(id);
+    type = note?.noteable_type ?? null;
+    id = note?.noteable_id ?? null;
+  }
+  if (type === 'Issue') return { issue: id === null ? null : (targets.issues.get(id) ?? null) };
+  return type === 'MergeRequest' ? 'merge request' : null;
+}
+
+async function visibleEvents(
+  deps: Deps,
+  viewer: UserRow | null,
+  events: EventRow[],
+  targets: EventTargets,
+): Promise<EventRow[]> {
+  const checked = events.filter((event) => eventSubject(event, targets) !== null);
+  if (checked.length === 0) return events;
+  const db = deps.db.kysely;
+  const records = await findProjectRecordsByIds(db, [
+    ...new Set(checked.flatMap((event) => (event.project_id === null ? [] : [event.project_id]))),
+  ]);
+  const access = await projectAccessMany(db, viewer, records);
+  const recordsById = new Map(records.map((record) => [record.project.id, record]));
+  return events.filter((event) => {
+    const subject = eventSubject(event, targets);
+    if (subject === null) return true;
+    const record = event.project_id === null ? undefined : recordsById.get(event.project_id);
+    const projectAccess = record && access.get(record.project.id);
+    if (!record || !projectAccess) return false;
+    if (subject === 'merge request') return canReadMergeRequests(projectAccess, record);
+    return subject.issue !== null && canReadIssue(viewer, projectAccess, record, subject.issue);
+  });
+}
+
+/**
+ * The events' issues, merge requests, milestones and notes: their titles (a note's is what it comments
+ * on, as 8.13's Note delegated `title` to its noteable), the notes' entities and the rows visibility needs.
+ */
 async function eventTargets(deps: Deps, events: EventRow[]) {
   const db = deps.db.kysely;
   const ids = (type: string) =>
     events.flatMap((e) => (e.target_type === type && e.target_id !== null ? [e.target_id] : []));
-  const [notes, milestones] = await Promise.all([
+  const [noteRows, milestones] = await Promise.all([
     notesByIds(db, ids('Note')),
     milestonesByIds(db, ids('Milestone')),
   ]);
-  const issues = await issuesByIds(db, [
-    ...ids('Issue'),
-    ...[...notes.values()].flatMap((n) =>
-      n.noteable_type === 'Issue' && n.noteable_id !== null ? [n.noteable_id] : [],
-    ),
+  const noteables = (type: string) =>
+    [...noteRows.values()].flatMap((n) =>
+      n.noteable_type === type && n.noteable_id !== null ? [n.noteable_id] : [],
+    );
+  const [issues, mergeRequests] = await Promise.all([
+    issuesByIds(db, [...ids('Issue'), ...noteables('Issue')]),
+    mergeRequestsByIds(db, [...ids('MergeRequest'), ...noteables('MergeRequest')]),
   ]);
   const titles = new Map<string, string>();
   for (const issue of issues.values()) titles.set(`Issue:${issue.id}`, issue.title);
+  for (const mr of mergeRequests.values()) titles.set(`MergeRequest:${mr.id}`, mr.title);
   for (const milestone of milestones.values()) titles.set(`Milestone:${milestone.id}`, milestone.title);
-  for (const note of notes.values()) {
-    const issue =
-      note.noteable_type !== 'Issue' || note.noteable_id === null ? undefined : issues.get(note.noteable_id);
-    if (issue) titles.set(`Note:${note.id}`, issue.title);
+  for (const note of noteRows.values()) {
+    const title =
+      note.noteable_id === null ? undefined : titles.get(`${note.noteable_type}:${note.noteable_id}`);
+    if (title !== undefined) titles.set(`Note:${note.id}`, title);
   }
-  const presented = await presentNotes(deps, [...notes.values()]);
-  return { titles, notes: new Map(presented.map((note) => [note.id, note as object])) };
+  const presented = await presentNotes(deps, [...noteRows.values()]);
+  return {
+    titles,
+    notes: new Map(presented.map((note) => [note.id, note as object])),
+    noteRows,
+    issues,
+  };
 }
 
 export function countProjectEventList(deps: Deps, projectId: number): Promise<number> {
@@ -92,6 +161,23 @@ export function countProjectEventList(deps: Deps, projectId: number): Promise<nu
 
 export async function listProjectEventsPage(deps: Deps, projectId: number, page: PageWindow) {
   return presentEventPage(deps, await listProjectEvents(deps.db.kysely, projectId, page.limit, page.offset));
+}
+
+/**
+ * A page of the project's activity as the viewer may see it, and whether an older page exists (one more
+ * event than the page is read, so nothing is counted; the page may show fewer when some are hidden).
+ */
+export async function projectActivityPage(
+  deps: Deps,
+  viewer: UserRow | null,
+  projectId: number,
+  page: PageWindow,
+) {
+  const events = await listProjectEvents(deps.db.kysely, projectId, page.limit + 1, page.offset);
+  return {
+    events: await presentEventPage(deps, events.slice(0, page.limit), viewer),
+    hasNext: events.length > page.limit,
+  };
 }
 
 /** A user's events come only from projects the viewer can see. */

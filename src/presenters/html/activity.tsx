@@ -5,7 +5,7 @@ import type { PageContext } from './layout.tsx';
 import { TimeAgo } from './projects.tsx';
 import { ProjectFrame, refUrl, type ProjectHead } from './repository.tsx';
 
-/** The fields of the Event entity the page shows. */
+/** The fields of the Event entity the lists show, with the path of the event's project. */
 export interface ActivityEvent {
   action_name: string;
   target_type: string | null;
@@ -14,6 +14,7 @@ export interface ActivityEvent {
   author_username: string | null;
   author?: { name: string; username: string };
   data: Record<string, unknown> | null;
+  project_path: string | null;
 }
 
 interface PushData {
@@ -29,7 +30,8 @@ const TARGET_NAMES: Record<string, string> = {
   Note: 'a comment on',
 };
 
-function PushSummary(props: { project: ProjectHead; data: PushData }) {
+function PushSummary(props: { projectPath: string; data: PushData }) {
+  const project = { path_with_namespace: props.projectPath };
   const ref = typeof props.data.ref === 'string' ? props.data.ref : '';
   const branch = ref.replace(/^refs\/(heads|tags)\//, '');
   const commits = Array.isArray(props.data.commits)
@@ -39,14 +41,14 @@ function PushSummary(props: { project: ProjectHead; data: PushData }) {
   return (
     <>
       {ref.startsWith('refs/tags/') ? ' tag ' : ' branch '}
-      {branch !== '' ? <a href={refUrl(props.project, 'commits', branch)}>{branch}</a> : null}
+      {branch !== '' ? <a href={refUrl(project, 'commits', branch)}>{branch}</a> : null}
       {commits.length > 0 ? (
         <ul>
           {commits.map((commit) => {
             const id = String(commit.id ?? '');
             return (
               <li>
-                <a class="mono" href={`/${props.project.path_with_namespace}/commit/${id}`}>
+                <a class="mono" href={`/${props.projectPath}/commit/${id}`}>
                   {id.slice(0, 8)}
                 </a>{' '}
                 {String(commit.message ?? '').split('\n', 1)[0]}
@@ -57,6 +59,63 @@ function PushSummary(props: { project: ProjectHead; data: PushData }) {
         </ul>
       ) : null}
     </>
+  );
+}
+
+/**
+ * Events newest first: who did what (pushed to a branch with its newest commits, opened or closed an issue,
+ * commented, joined), where (with `showProject`, the project's path) and when.
+ */
+export function EventList(props: { events: ActivityEvent[]; empty: string; showProject?: boolean }) {
+  if (props.events.length === 0) return <p class="muted">{props.empty}</p>;
+  return (
+    <ul class="list" aria-label="Events">
+      {props.events.map((event) => {
+        const path = event.project_path;
+        const isPush = event.data !== null && event.target_type === null && 'ref' in event.data;
+        return (
+          <li>
+            <div class="row">
+              <span>
+                {event.author ? (
+                  <a href={`/${event.author.username}`}>{event.author.name}</a>
+                ) : (
+                  <span class="muted">{event.author_username ?? 'A removed user'}</span>
+                )}{' '}
+                {event.action_name}
+                {isPush && path !== null ? (
+                  <PushSummary projectPath={path} data={event.data as PushData} />
+                ) : event.target_type ? (
+                  <>
+                    {' '}
+                    {TARGET_NAMES[event.target_type] ?? event.target_type}
+                    {event.target_title ? (
+                      <>
+                        {' '}
+                        <strong>{event.target_title}</strong>
+                      </>
+                    ) : null}
+                  </>
+                ) : (event.action_name === 'created' || event.action_name === 'imported') &&
+                  !props.showProject ? (
+                  ' this project'
+                ) : null}
+                {props.showProject && path !== null ? (
+                  <>
+                    {/* "created project x", "joined project x"; else "… at x". */}
+                    {event.target_type === null && !isPush ? ' project ' : ' at '}
+                    <a href={`/${path}`}>{path}</a>
+                  </>
+                ) : null}
+              </span>
+              <span class="muted">
+                <TimeAgo at={event.created_at} />
+              </span>
+            </div>
+          </li>
+        );
+      })}
+    </ul>
   );
 }
 
@@ -77,40 +136,7 @@ export function ActivityPage(props: {
       tab="files"
     >
       <h1>Activity</h1>
-      {props.events.length === 0 ? (
-        <p class="muted">No activity yet.</p>
-      ) : (
-        <ul class="list" aria-label="Events">
-          {props.events.map((event) => (
-            <li>
-              <div class="row">
-                <span>
-                  {event.author ? (
-                    <a href={`/${event.author.username}`}>{event.author.name}</a>
-                  ) : (
-                    <span class="muted">{event.author_username ?? 'A removed user'}</span>
-                  )}{' '}
-                  {event.action_name}
-                  {event.data && event.target_type === null && 'ref' in event.data ? (
-                    <PushSummary project={project} data={event.data as PushData} />
-                  ) : event.target_type ? (
-                    <>
-                      {' '}
-                      {TARGET_NAMES[event.target_type] ?? event.target_type}
-                      {event.target_title ? <strong> {event.target_title}</strong> : null}
-                    </>
-                  ) : event.action_name === 'created' || event.action_name === 'imported' ? (
-                    ' this project'
-                  ) : null}
-                </span>
-                <span class="muted">
-                  <TimeAgo at={event.created_at} />
-                </span>
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
+      <EventList events={props.events} empty="No activity yet." />
       <nav class="pagination" aria-label="Pages">
         {props.page > 1 ? (
           <a href={props.page === 2 ? base : `${base}?page=${props.page - 1}`}>‹ Newer</a>

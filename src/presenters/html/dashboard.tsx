@@ -6,6 +6,7 @@ import { Csrf, Layout, type Flash, type PageContext } from './layout.tsx';
 import { Pager, TimeAgo } from './projects.tsx';
 import { IssueListAcrossProjects, StateTabs, UserLink, type IssueItem, type UserBasic } from './issues.tsx';
 import { MergeRequestList, type MergeRequestItem } from './merge-requests.tsx';
+import { EventList, type ActivityEvent } from './activity.tsx';
 
 /** Whose rows a dashboard lists, as the query names it (8.13's `assignee_id` / `author_id`). */
 export interface DashboardFilter {
@@ -247,66 +248,15 @@ export function TodosPage(props: {
   );
 }
 
-export interface ActivityItem {
-  action_name: string;
-  target_type: string | null;
-  target_title: string | null;
-  created_at: string;
-  author?: UserBasic;
-  data: Record<string, unknown> | null;
-  project_path: string | null;
-}
-
-/** What a push event pushed to: its ref without refs/heads/ or refs/tags/. */
-function pushedRef(data: Record<string, unknown> | null): string | null {
-  const ref = data?.ref;
-  return typeof ref === 'string' ? ref.replace(/^refs\/(heads|tags)\//, '') : null;
-}
-
-const TARGET_NAMES: Record<string, string> = {
-  Issue: 'issue',
-  MergeRequest: 'merge request',
-  Milestone: 'milestone',
-  Note: 'a comment on',
-};
-
 export function ActivityPage(props: {
   ctx: PageContext;
-  events: ActivityItem[];
+  events: ActivityEvent[];
   page: number;
   hasNext: boolean;
 }) {
   return (
     <DashboardFrame ctx={props.ctx} title="Activity">
-      {props.events.length === 0 ? (
-        <p class="muted">No activity yet in your projects.</p>
-      ) : (
-        <ul class="list" aria-label="Events">
-          {props.events.map((event) => {
-            const ref = event.target_type === null ? pushedRef(event.data) : null;
-            return (
-              <li>
-                <div>
-                  {event.author ? <UserLink user={event.author} /> : <span>Someone</span>} {event.action_name}{' '}
-                  {event.target_type ? `${TARGET_NAMES[event.target_type] ?? event.target_type} ` : ''}
-                  {event.target_title ? <strong>{event.target_title}</strong> : null}
-                  {ref ? <strong>{ref}</strong> : null}
-                  {event.project_path ? (
-                    <>
-                      {/* "created project x", "joined project x"; else "… at x". */}
-                      {event.target_type === null && !ref ? ' project ' : ' at '}
-                      <a href={`/${event.project_path}`}>{event.project_path}</a>
-                    </>
-                  ) : null}
-                </div>
-                <span class="muted">
-                  <TimeAgo at={event.created_at} />
-                </span>
-              </li>
-            );
-          })}
-        </ul>
-      )}
+      <EventList events={props.events} empty="No activity yet in your projects." showProject />
       <Pager base="/dashboard/activity" query={{}} page={props.page} hasNext={props.hasNext} />
     </DashboardFrame>
   );

@@ -8,7 +8,7 @@ import { notFound } from '../../errors.ts';
 import { canDownloadCode } from '../../policies/git-access.ts';
 import { compareForPage } from '../../views/repository-pages.ts';
 import { branchNames } from '../../views/merge-request-pages.ts';
-import { listProjectEventsPage } from '../../views/event-views.ts';
+import { projectActivityPage } from '../../views/event-views.ts';
 import { CompareIndexPage, ComparePage } from '../../presenters/html/compare.tsx';
 import { ActivityPage } from '../../presenters/html/activity.tsx';
 import { loadProjectHead } from './project-head.ts';
@@ -90,12 +90,11 @@ export function registerComparePages(web: FastifyInstance, deps: Deps): void {
   web.get('/:namespace/:project/activity', async (request, reply) => {
     const loaded = await loadReadableProject(deps, request);
     const page = pageNumber(request);
-    // One more than a page is read to know whether an older page exists, without counting them all.
-    const [project, events] = await Promise.all([
+    const [project, activity] = await Promise.all([
       loadProjectHead(deps, loaded),
-      listProjectEventsPage(deps, loaded.project.id, {
+      projectActivityPage(deps, request.viewer, loaded.project.id, {
         offset: (page - 1) * EVENTS_PER_PAGE,
-        limit: EVENTS_PER_PAGE + 1,
+        limit: EVENTS_PER_PAGE,
       }),
     ]);
     return sendPage(
@@ -103,9 +102,9 @@ export function registerComparePages(web: FastifyInstance, deps: Deps): void {
       <ActivityPage
         ctx={pageContext(deps, request, reply)}
         project={project}
-        events={events.slice(0, EVENTS_PER_PAGE)}
+        events={activity.events.map((event) => ({ ...event, project_path: project.path_with_namespace }))}
         page={page}
-        hasNext={events.length > EVENTS_PER_PAGE}
+        hasNext={activity.hasNext}
       />,
     );
   });
