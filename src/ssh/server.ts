@@ -111,6 +111,9 @@ class SshServer implements Worker {
       this.entries.delete(name);
     });
     socket.on('error', () => {});
+    // Each step of the handshake is a small write answered by the client; with Nagle's algorithm on, a
+    // write waits for the ACK of the one before, which the client delays (up to 40 ms on Linux).
+    socket.setNoDelay(true);
     this.ssh.injectSocket(socket);
   }
 
