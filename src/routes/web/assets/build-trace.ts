@@ -3,8 +3,9 @@
 // what the trace gained after byte N, rendered and escaped by the server, and appends it; only new bytes
 // travel. It follows the end while the reader is at the bottom, asks again at once when it fell behind,
 // reloads the page when the build's status changes (buttons and facts follow), and stops when the build
-// has finished and its trace has been read to the end. Without script the page shows the trace as it
-// was and a reload shows more.
+// has finished and its trace has been read to the end, or once a form on the page is sent (a reload then
+// would cancel the form's navigation and lose its answer, e.g. "The build was canceled."). Without script
+// the page shows the trace as it was and a reload shows more.
 export const BUILD_TRACE_SCRIPT = `
 (() => {
   const box = document.getElementById('build-trace-box');
@@ -14,7 +15,10 @@ export const BUILD_TRACE_SCRIPT = `
   let offset = Number(box.dataset.offset) || 0;
   let state = box.dataset.state || '';
   const atBottom = () => window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 40;
+  let leaving = false;
+  document.addEventListener('submit', () => { leaving = true; });
   const poll = async () => {
+    if (leaving) return;
     let next = pollMs;
     try {
       const query = 'offset=' + offset + '&state=' + encodeURIComponent(state);
@@ -30,6 +34,7 @@ export const BUILD_TRACE_SCRIPT = `
         offset = piece.offset;
         state = piece.state;
         if (follow && piece.html) window.scrollTo(0, document.documentElement.scrollHeight);
+        if (leaving) return;
         if (piece.status !== box.dataset.status) return location.reload();
         if (piece.complete) return;
         if (piece.more) next = 0;
