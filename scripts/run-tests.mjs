@@ -14,7 +14,10 @@
 // The PostgreSQL databases of a run (scripts/test-databases.mjs) are dropped when it ends, also when it is
 // interrupted (SIGINT, SIGTERM), and a run killed outright has its databases dropped by the next run's start.
 //
-// Files start slowest first, so the two workers do not end with one long file running alone: by the
+// Test files run LABRADOR_TEST_CONCURRENCY at a time, by default two per core: a file waits on git, Chromium,
+// PostgreSQL and child processes for about half its time, so on two cores four at once kept the CPU busy and
+// took the whole run from 429 + 526 s to 140 + 214 s (SQLite + PostgreSQL, a quiet machine).
+// Files start slowest first, so the workers do not end with one long file running alone: by the
 // seconds each file took in this checkout's last run (node_modules/.cache), else by test/timings.json (a
 // fresh clone, CI); files in neither (new ones) go first of all. `npm run test:timings`
 // (LABRADOR_TEST_WRITE_TIMINGS=1) runs the suite and writes its times into test/timings.json.
@@ -35,6 +38,8 @@ const underCi = ciValue !== '' && ciValue !== '0' && ciValue !== 'false';
 const pgWaitMs = Number(process.env.LABRADOR_TEST_PG_WAIT_MS ?? (underCi ? 120_000 : 10_000));
 const cachedTimingsFile = path.join(root, 'node_modules', '.cache', 'labrador', 'test-seconds.json');
 const committedTimingsFile = path.join(root, 'test', 'timings.json');
+const concurrency =
+  Number(process.env.LABRADOR_TEST_CONCURRENCY) || Math.max(2, os.availableParallelism() * 2);
 const writeCommittedTimings = ['1', 'true'].includes(process.env.LABRADOR_TEST_WRITE_TIMINGS ?? '');
 
 function testFiles(dir) {
@@ -104,7 +109,7 @@ function run(label, env, timings, compiled) {
       [
         '--enable-source-maps',
         '--test',
-        '--test-concurrency=2',
+        `--test-concurrency=${concurrency}`,
         // Only a bound on a hang: a test file of the runner or the process tests needed over 180 s on a
         // two-core machine running several suites at once, and a test may not fail for being slow.
         '--test-timeout=900000',
