@@ -71,11 +71,15 @@ async function deliver(channel: ServerChannel, answer: UploadPackAnswer): Promis
   const exited = child ? exitStatus(child) : Promise.resolve(0);
   child?.stderr!.pipe(channel.stderr, { end: false });
   output.pipe(channel, { end: false });
+  // A closed channel takes no more data and never drains: a stored answer would stay open for good.
+  const abandon = () => output.destroy();
+  channel.once('close', abandon);
   const ended = await new Promise<boolean>((resolve) => {
     output.once('end', () => resolve(true));
     output.once('error', () => resolve(false));
     output.once('close', () => resolve(output.readableEnded));
   });
+  channel.off('close', abandon);
   const status = await exited;
   return ended ? status : status || 128;
 }
