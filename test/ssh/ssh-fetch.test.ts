@@ -2,6 +2,8 @@
 // answered from the stored upload-pack answers HTTP also uses (no git process for a repeated clone),
 // never with a stale one, and incremental fetches negotiate as with git itself.
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { gitSpawns } from '../../src/git/exec.ts';
@@ -128,13 +130,32 @@ describe('fetching over SSH', () => {
       const work = path.join(client.home, dir);
 
       const pushed = await pushCommit(`new for v${version}`);
-      const fetched = await git(version, ['-C', work, 'fetch', 'origin'], undefined, { GIT_TRACE_PACKET: '1' });
+      const fetched = await git(version, ['-C', work, 'fetch', 'origin'], undefined, {
+        GIT_TRACE_PACKET: '1',
+      });
       assert.equal(fetched.code, 0, fetched.stderr);
       assert.match(fetched.stderr, /> have [0-9a-f]{40}/, 'the fetch told the server what it has');
       assert.equal((await client.ok(['-C', work, 'rev-parse', 'origin/master'])).trim(), pushed);
       await client.ok(['-C', work, 'fsck', '--strict']);
     });
   }
+
+  it('clones a pack many times larger than what the server sends ahead of OpenSSH', async () => {
+    const work = path.join(client.home, 'pusher');
+    // Incompressible, so the pack is as large as the file: 2 MiB against 256 KiB sent ahead.
+    fs.writeFileSync(path.join(work, 'large.bin'), crypto.randomBytes(2 * 1024 * 1024));
+    await client.ok(['add', 'large.bin'], work);
+    await client.ok(['commit', '-q', '-m', 'large'], work);
+    await ok(2, ['-C', work, 'push', '-q', 'origin', 'HEAD:master']);
+    await t.server.deps.pushQueue.drain();
+    const pushed = (await client.ok(['rev-parse', 'HEAD'], work)).trim();
+    for (const version of [0, 2] as const) {
+      const target = path.join(client.home, `large-v${version}.git`);
+      await ok(version, ['clone', '-q', '--bare', sshUrl, target]);
+      await client.ok(['--git-dir', target, 'fsck', '--strict']);
+      assert.equal(await tip(target), pushed);
+    }
+  });
 
   it('fails a v2 fetch of an object the server does not have, with git’s message', async () => {
     const work = path.join(client.home, 'incremental-v2');
