@@ -7,11 +7,14 @@ import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServerChannel } from 'ssh2';
 import type { Deps } from '../deps.ts';
+import { uploadPackV2Advertisement } from '../git/protocol/capabilities.ts';
 import { startUploadArchive, startUploadPack } from '../git/protocol/upload-pack.ts';
+import { wantsProtocolV2 } from '../services/fetch/upload-pack-request.ts';
 import { authorizeGit, GitAccessRefused, PROJECT_NOT_FOUND } from '../services/push/git-access.ts';
 import { startReceivePack } from '../services/push/receive-pack.ts';
 import type { SshKeyOwner } from '../services/users/ssh-keys.ts';
 import { parseCommand } from './commands.ts';
+import { serveUploadPackV2 } from './upload-pack-v2.ts';
 
 /** Only the documented key=value[:key=value] form of GIT_PROTOCOL is passed on to git. */
 export function acceptableGitProtocol(value: string): boolean {
@@ -76,6 +79,12 @@ export async function runCommand(
     throw error;
   }
   if (channel.destroyed) return;
+  if (service === 'git-upload-pack' && wantsProtocolV2(context.env)) {
+    const advertisement = await uploadPackV2Advertisement(auth.repoPath, context.env.GIT_PROTOCOL!);
+    // Without a v2 advertisement from git (an older git), git holds the conversation as below.
+    if (advertisement)
+      return finish(channel, await serveUploadPackV2(context, channel, auth.repoPath, advertisement));
+  }
 
   let child: ChildProcess;
   let output: Readable;

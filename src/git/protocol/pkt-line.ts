@@ -181,3 +181,22 @@ export function isFullFetchRequest(body: Buffer): boolean {
   }
   return wants > 0 && done;
 }
+
+/**
+ * The length of the protocol v2 request at the start of `buffer`: its pkt-lines up to and including
+ * the flush packet that ends it (a lone flush, 4 bytes, is how a client ends the conversation). Null
+ * while more bytes are needed; throws on bytes that are not pkt-lines.
+ */
+export function v2RequestLength(buffer: Buffer): number | null {
+  let offset = 0;
+  while (offset + 4 <= buffer.length) {
+    const hex = buffer.toString('latin1', offset, offset + 4);
+    if (!/^[0-9a-f]{4}$/.test(hex)) throw new Error('malformed pkt-line');
+    const length = parseInt(hex, 16);
+    if (length === 0) return offset + 4;
+    // 0001 (delimiter) and 0002 (response end) are bare 4-byte packets; 0003 is never valid.
+    if (length === 3) throw new Error('malformed pkt-line');
+    offset += length < 4 ? 4 : length;
+  }
+  return null;
+}

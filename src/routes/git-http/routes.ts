@@ -4,7 +4,6 @@
 // alone (receive-pack's advertisement, v2 ls-refs) are answered in process: starting git costs more than
 // the answer. Other request bodies are never parsed or buffered (only their first pkt-line is looked at).
 import fs from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough, pipeline, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
@@ -13,11 +12,9 @@ import type { Deps } from '../../deps.ts';
 import { findProjectByFullPath } from '../../http/loaders.ts';
 import { FLUSH, pktLine } from '../../git/protocol/pkt-lines-out.ts';
 import { uploadPackV2Advertisement } from '../../git/protocol/capabilities.ts';
-import { startRefAdvertisement, startUploadPack } from '../../git/protocol/upload-pack.ts';
-import { gitConfigState } from '../../git/config-state.ts';
-import { lsRefsAnswer, parseLsRefsRequest, startsWithLsRefs } from '../../git/protocol/ls-refs.ts';
+import { startRefAdvertisement } from '../../git/protocol/upload-pack.ts';
+import { startsWithLsRefs } from '../../git/protocol/ls-refs.ts';
 import { receivePackAdvertisement } from '../../git/protocol/receive-pack-advertisement.ts';
-import { refsState } from '../../git/ref-files.ts';
 import { repositoryPath } from '../../git/repository.ts';
 import {
   authorizeGit,
@@ -26,7 +23,8 @@ import {
   type GitService,
 } from '../../services/push/git-access.ts';
 import { receivePackArgs, startReceivePack } from '../../services/push/receive-pack.ts';
-import { CACHEABLE_REQUEST_MAX_BYTES, PackCache } from '../../storage/pack-cache.ts';
+import { CACHEABLE_REQUEST_MAX_BYTES } from '../../storage/pack-cache.ts';
+import { answerUploadPackRequest, wantsProtocolV2 } from '../../services/fetch/upload-pack-request.ts';
 import { readRequestStart, wholeBody, type RequestStart } from './request-start.ts';
 import { prestartForConnection, takePrestarted } from './receive-pack-prestart.ts';
 import { accessDenied, authenticateBuild, authenticateGitUser, GitHttpError, REALM } from './auth.ts';
@@ -117,35 +115,6 @@ function gitProtocol(request: FastifyRequest): Record<string, string> {
   return {};
 }
 
-/**
- * The stored answer to this request (hit: an open file), or where to keep git's (miss), or null when the
- * request is not one whose answer is kept (see storage/pack-cache.ts).
- */
-async function cachedAnswer(
-  deps: Deps,
-  repoPath: string,
-  env: Record<string, string>,
-  body: Buffer,
-): Promise<{ hit?: FileHandle; miss?: { key: string; refs: string } } | null> {
-  if (!(await deps.packCache.enabled)) return null;
-  try {
-    const refs = refsState(repoPath);
-    const config = await gitConfigState(repoPath);
-    // Refs git would list differently from their files are not keyed here.
-    if (refs === null || !config.plain) return null;
-    const key = PackCache.keyOf(
-      { repoPath, refs, config: config.key, protocol: env.GIT_PROTOCOL ?? '' },
-      body,
-    );
-    if (!key) return null;
-    const hit = await deps.packCache.open(key);
-    return hit ? { hit } : { miss: { key, refs } };
-  } catch (error) {
-    deps.log.warn({ err: error, repoPath }, 'looking up a stored upload-pack answer failed');
-    return null;
-  }
-}
-
 function requestBody(request: FastifyRequest): Readable {
   const encoding = String(request.headers['content-encoding'] ?? '').toLowerCase();
   if (encoding === 'gzip' || encoding === 'x-gzip') {
@@ -179,7 +148,7 @@ export function registerGitHttp(app: FastifyInstance, deps: Deps): void {
           return sendError(reply, error);
         }
         const env = service === 'git-upload-pack' ? gitProtocol(request) : {};
-        const v2 = /version=2/.test(env.GIT_PROTOCOL ?? '');
+        const v2 = wantsProtocolV2(env);
         noCache(reply);
         reply.type(`application/x-${service}-advertisement`);
         if (v2) {
@@ -227,34 +196,17 @@ export function registerGitHttp(app: FastifyInstance, deps: Deps): void {
       }
       noCache(reply);
       reply.type('application/x-git-upload-pack-result');
-      if (start.complete && /version=2/.test(env.GIT_PROTOCOL ?? '')) {
-        const lsRefs = parseLsRefsRequest(start.bytes);
-        const answer = lsRefs && (await lsRefsAnswer(auth.repoPath, lsRefs));
-        if (answer) return reply.send(answer);
+      const answer = await answerUploadPackRequest(deps, auth.repoPath, env, {
+        start: start.bytes,
+        complete: start.complete,
+        whole: () => wholeBody(body, start),
+      });
+      const { child } = answer;
+      if (child) {
+        child.stderr!.resume();
+        reply.raw.on('close', () => child.exitCode === null && child.kill());
       }
-      const cached = start.complete ? await cachedAnswer(deps, auth.repoPath, env, start.bytes) : null;
-      if (cached?.hit) return reply.send(cached.hit.createReadStream());
-      const child = startUploadPack(auth.repoPath, { stateless: true, env });
-      child.stderr!.resume();
-      child.stdin!.on('error', () => {});
-      pipeline(wholeBody(body, start), child.stdin!, () => {});
-      child.on('error', (error) => child.stdout!.destroy(error));
-      if (cached?.miss) {
-        const { key, refs } = cached.miss;
-        // Kept only when git succeeded and the refs it answered for are still the ones in the key.
-        const succeeded = new Promise<boolean>((resolve) =>
-          child.on('close', (code) => {
-            try {
-              resolve(code === 0 && refsState(auth.repoPath) === refs);
-            } catch {
-              resolve(false);
-            }
-          }),
-        );
-        child.stdout!.pipe(deps.packCache.sink(key, succeeded));
-      }
-      reply.raw.on('close', () => child.exitCode === null && child.kill());
-      return reply.send(child.stdout);
+      return reply.send(answer.output);
     });
 
     scope.post<{ Params: RepoParams }>('/:namespace/:project/git-receive-pack', async (request, reply) => {
