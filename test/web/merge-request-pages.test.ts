@@ -505,7 +505,10 @@ describe('pages: merge requests', () => {
     assert.match(page.text, /<dt>Milestone<\/dt><dd>Sprint 1<\/dd>/);
     assert.match(page.text, /<dt>Labels<\/dt><dd><span class="badge">bug<\/span><\/dd>/);
     const list = await web.get(`${base}/merge_requests`);
-    assert.match(list.text, /Labelled in the form<\/strong><\/a><span class="badge">bug<\/span>/);
+    assert.match(
+      list.text,
+      /Labelled in the form<\/strong><\/a><span class="badges"><span class="badge">bug<\/span>/,
+    );
 
     // The edit form shows what is set; ticking `ui` alone replaces `bug`.
     const edit = await web.get(`${base}/merge_requests/${iid}/edit`);
