@@ -143,6 +143,11 @@ describe('pages: merge requests', () => {
     const mergedPage = await web.get(`${base}/merge_requests/${iid}`);
     assert.match(mergedPage.text, /Merged into master/);
     assert.doesNotMatch(mergedPage.text, />Merge<\/button>/);
+    // Merged, it still shows what it brought (the target now holds those commits).
+    assert.match((await web.get(`${base}/merge_requests/${iid}/commits`)).text, /Write a\.txt on feature-a/);
+    const mergedDiffs = (await web.get(`${base}/merge_requests/${iid}/diffs`)).text;
+    assert.match(mergedDiffs, /1 changed file with 1 addition and 0 deletions/);
+    assert.match(mergedDiffs, /\+alpha &lt;line>/);
   });
 
   it('a refused merge is shown on the page and writes nothing: protected branch, then conflicts', async () => {
