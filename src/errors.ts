@@ -8,6 +8,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly body: ErrorBody,
     readonly headers: Record<string, string> = {},
+    /** The messages per field behind a body that holds them only as text (see `failedWith`), for pages. */
+    readonly fields?: Record<string, string[]>,
   ) {
     super(typeof body?.message === 'string' ? body.message : `HTTP ${status}`);
   }
@@ -61,6 +63,19 @@ export const conflict = (message: string | Record<string, string[]> = '409 Confl
 
 /** render_api_error!: any status with `{"message": "<text>"}`. */
 export const apiError = (status: number, message: string) => new ApiError(status, { message });
+
+/**
+ * render_api_error! with a model's errors interpolated as Ruby printed the hash, as GitLab answered a few
+ * failed saves: `{"message":"Failed to save group {:path=>[\"has already been taken\"]}"}`. The fields
+ * travel beside the text so a page can say them in words.
+ */
+export function failedWith(prefix: string, errors: Record<string, string[]>, status = 400): ApiError {
+  const quote = (text: string) => `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+  const inspected = Object.entries(errors).map(
+    ([field, messages]) => `:${field}=>[${messages.map(quote).join(', ')}]`,
+  );
+  return new ApiError(status, { message: `${prefix} {${inspected.join(', ')}}` }, {}, errors);
+}
 
 /** Grape error!: any status with `{"error": "<text>"}`. */
 export const grapeError = (status: number, error: unknown) => new ApiError(status, { error });

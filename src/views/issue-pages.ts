@@ -52,15 +52,19 @@ export async function issueListView(
 /** Labels, active milestones and project members, for the filters and the issue form. */
 export async function issueChoices(deps: Deps, record: ProjectRecord) {
   const db = deps.db.kysely;
-  const [labels, milestones, members] = await Promise.all([
+  const inGroup = record.namespace.type === 'Group';
+  const [labels, milestones, members, groupMembers] = await Promise.all([
     listProjectLabels(db, record.project.id),
     listMilestones(db, { projectId: record.project.id, state: 'active' }, CHOICES, 0),
     listMembers(db, 'Project', record.project.id, { offset: 0, limit: CHOICES }),
+    // A group's members work on its projects without a row of their own, as in 8.13's assignee list.
+    inGroup ? listMembers(db, 'Namespace', record.namespace.id, { offset: 0, limit: CHOICES }) : [],
   ]);
+  const users = new Map([...members, ...groupMembers].map(({ user }) => [user.id, user]));
   return {
     labels: labels.map((label) => ({ id: label.id, title: label.title, color: label.color })),
     milestones: milestones.map(presentMilestone),
-    users: members.map(({ user }) => presentUserBasic(user, deps.config.externalUrl)),
+    users: [...users.values()].map((user) => presentUserBasic(user, deps.config.externalUrl)),
   };
 }
 

@@ -166,11 +166,22 @@ export async function presentMergeRequestOf(
   return (await presentMany(deps, target, viewer, [mr]))[0]!;
 }
 
-async function targetHead(
+/**
+ * What the MR's commits and changes are read against: the target branch's head, or for a merged MR the
+ * target as the merge found it (after a merge the target holds every commit, which would leave the
+ * Commits and Changes of a merged MR empty; 8.13 kept them).
+ */
+async function comparisonBase(
   deps: Deps,
   target: ProjectRecord,
   mr: MergeRequestRow,
 ): Promise<string | undefined> {
+  if (mr.merge_commit_sha) return `${mr.merge_commit_sha}^1`;
+  if (mr.state === 'merged') {
+    // Merged by a push of its commits to the target: the merge base its last version recorded.
+    const [latest] = await listMergeRequestDiffs(deps.db.kysely, mr.id);
+    if (latest?.base_commit_sha) return latest.base_commit_sha;
+  }
   const ref = `refs/heads/${mr.target_branch}`;
   return (await resolveRefs(repoPathOf(deps, target), [ref])).get(ref);
 }
@@ -178,7 +189,7 @@ async function targetHead(
 /** The MR's commits as git reads them, newest first: those of its head that the target branch lacks. */
 export async function mergeRequestGitCommits(deps: Deps, target: ProjectRecord, mr: MergeRequestRow) {
   if (!(await ensureHeadInTarget(deps, target, mr))) return [];
-  const base = await targetHead(deps, target, mr);
+  const base = await comparisonBase(deps, target, mr);
   return collectCommits(repoPathOf(deps, target), [mr.head_sha!, ...(base ? [`^${base}`] : []), '--']);
 }
 
@@ -190,7 +201,7 @@ export async function mergeRequestCommits(deps: Deps, target: ProjectRecord, mr:
 export async function mergeRequestDiffs(deps: Deps, target: ProjectRecord, mr: MergeRequestRow) {
   if (!(await ensureHeadInTarget(deps, target, mr))) return { diffs: [], overflow: false };
   const repoPath = repoPathOf(deps, target);
-  const base = await targetHead(deps, target, mr);
+  const base = await comparisonBase(deps, target, mr);
   const from = (base && (await mergeBase(repoPath, base, mr.head_sha!))) ?? EMPTY_TREE;
   return diffTrees(repoPath, from, mr.head_sha!, COMMIT_DIFF_LIMITS);
 }
@@ -210,7 +221,7 @@ export async function mergeRequestChanges(
 /**
  * MergeRequest#closes_issues: when the MR targets the default branch, the issues of the target project
  * that its description and commit messages close with the closing pattern, those the viewer may read, in
- * the order they are named. A merged MR's commits are those its merge commit brought.
+ * the order they are named.
  */
 export async function mergeRequestClosesIssues(
   deps: Deps,
@@ -221,7 +232,7 @@ export async function mergeRequestClosesIssues(
   if (mr.target_branch !== target.project.default_branch) return [];
   const messages = [mr.description ?? ''];
   if (await ensureHeadInTarget(deps, target, mr)) {
-    const base = mr.merge_commit_sha ? `${mr.merge_commit_sha}^1` : await targetHead(deps, target, mr);
+    const base = await comparisonBase(deps, target, mr);
     const commits = await collectCommits(repoPathOf(deps, target), [
       mr.head_sha!,
       ...(base ? [`^${base}`] : []),

@@ -168,6 +168,48 @@ describe('pages in Chromium', { skip }, () => {
     await context.close();
   });
 
+  it('on a 390-px phone a long unbroken title wraps instead of widening the page; labels stay together', async () => {
+    const api = (method: string, url: string, body?: Record<string, unknown>) =>
+      t.request(method, `/api/v3${url}`, { token: t.rootToken, body });
+    const made = await api('POST', '/projects', { name: 'long-words', visibility_level: 20 });
+    assert.equal(made.status, 201);
+    const word = 'x'.repeat(150);
+    const dir = await client.workTree('long-words');
+    fs.writeFileSync(path.join(dir, 'README.md'), '# Long\n');
+    await client.ok(['add', '-A'], dir);
+    await client.ok(['commit', '-q', '-m', `Change ${word}`], dir);
+    await client.ok(['push', '-q', repoUrl(base, 'root/long-words', 'root', t.rootPassword), 'master'], dir);
+    for (const name of ['bug', 'ui'])
+      await api('POST', `/projects/${made.body.id}/labels`, { name, color: '#c00' });
+    const issue = await api('POST', `/projects/${made.body.id}/issues`, {
+      title: `Issue ${word}`,
+      labels: 'bug,ui',
+    });
+    assert.equal(issue.status, 201);
+    const sha = (await api('GET', `/projects/${made.body.id}/repository/commits`)).body[0].id;
+
+    const context = await browser.newContext({ baseURL: base, viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    for (const url of [
+      '/root/long-words',
+      '/root/long-words/commits/master',
+      `/root/long-words/commit/${sha}`,
+      '/root/long-words/issues',
+      `/root/long-words/issues/${issue.body.iid}`,
+      '/root/long-words/activity',
+    ]) {
+      await page.goto(url);
+      assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390, url);
+    }
+    // In a list row the two labels sit side by side, not at opposite ends of the row.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto('/root/long-words/issues');
+    const bug = (await page.getByRole('link', { name: 'bug', exact: true }).boundingBox())!;
+    const ui = (await page.getByRole('link', { name: 'ui', exact: true }).boundingBox())!;
+    assert.ok(ui.x - (bug.x + bug.width) < 20, `bug ends at ${bug.x + bug.width}, ui starts at ${ui.x}`);
+    await context.close();
+  });
+
   it('axe finds no serious or critical violation on any page type', async () => {
     // axe is injected as a script, which the pages' CSP rightly refuses: this context bypasses it.
     const context = await browser.newContext({ baseURL: base, bypassCSP: true });

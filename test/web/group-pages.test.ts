@@ -68,7 +68,7 @@ describe('pages: groups', () => {
     const fields = {
       'group[name]': 'Rocket Team',
       'group[path]': 'rockets',
-      'group[description]': 'We build <rockets>',
+      'group[description]': 'We build <rockets> **fast**',
       'group[visibility_level]': '10',
     };
     const forged = await web.request('POST', '/groups', { ...fields, authenticity_token: 'forged' });
@@ -78,21 +78,26 @@ describe('pages: groups', () => {
 
     const created = await web.post('/groups', fields);
     assert.equal(created.status, 302);
-    assert.equal(created.headers.location, '/groups/rockets');
+    assert.equal(created.headers.location, '/groups/rockets?done=created');
     const listed = await t.request('GET', '/api/v3/groups?search=rockets', { token: owner.token });
     assert.equal(listed.body.length, 1);
     assert.equal(listed.body[0].name, 'Rocket Team');
-    assert.equal(listed.body[0].description, 'We build <rockets>');
+    assert.equal(listed.body[0].description, 'We build <rockets> **fast**');
     assert.equal(listed.body[0].visibility_level, 10);
     assert.deepEqual(await apiMembers(listed.body[0].id), ['gwen:50']);
-    const page = await web.get('/groups/rockets');
+    const page = await web.get(created.headers.location!);
     assert.equal(page.status, 200);
-    assert.match(page.text, /<p>We build &lt;rockets/);
+    assert.match(page.text, /role="status">Group 'Rocket Team' was successfully created\.</);
+    // The description is Markdown, its HTML escaped.
+    assert.match(page.text, /<p>We build &lt;rockets&gt; <strong>fast<\/strong><\/p>/);
+    assert.doesNotMatch((await web.get('/groups/rockets')).text, /successfully created/);
     assert.match(page.text, /href="\/groups\/rockets\/group_members"/);
 
     const again = await web.post('/groups', { ...fields, 'group[name]': 'Other name' });
     assert.equal(again.status, 422);
-    assert.match(again.text, /has already been taken/);
+    // In words, not the API's Ruby-printed hash ({:path=>[…]}).
+    assert.match(again.text, /Path has already been taken/);
+    assert.doesNotMatch(again.text, /=&gt;|\{:/);
     assert.match(again.text, /value="Other name"/);
     const still = await t.request('GET', '/api/v3/groups?search=rockets', { token: owner.token });
     assert.equal(still.body.length, 1);

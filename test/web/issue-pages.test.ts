@@ -6,7 +6,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import {
+  addGroupMember,
   addProjectMember,
+  createGroup,
   createProject,
   createUser,
   type TestProject,
@@ -163,7 +165,6 @@ describe('pages: issues', () => {
       'issue[description]': 'New text',
       'issue[assignee_id]': '',
       'issue[milestone_id]': '',
-      'issue[label_ids][]': '',
     });
     assert.equal(saved.status, 302);
     const [after] = await apiIssues(`&iid=${issue.iid}`);
@@ -368,5 +369,45 @@ describe('pages: issues', () => {
     assert.equal(asked.status, 302);
     assert.equal(await subscribed(), !before);
     assert.match((await web.get(page)).text, new RegExp(`>${before ? 'Subscribe' : 'Unsubscribe'}</button>`));
+  });
+
+  it("offers a group's members as assignees on the group's projects; labels stay one group in the list", async () => {
+    const groupId = await createGroup(t, 'crew', 0);
+    const lead = await createUser(t, 'lena');
+    const hand = await createUser(t, 'hugo');
+    await addGroupMember(t, groupId, lead.id, 50);
+    await addGroupMember(t, groupId, hand.id, 30);
+    const shared = await createProject(t, { owner: lead, namespace: 'crew', path: 'deck', visibility: 0 });
+    await addProjectMember(t, shared.id, reporter.id, 20);
+    for (const name of ['bug', 'ui'])
+      await t.request('POST', `/api/v3/projects/${shared.id}/labels`, {
+        token: lead.token,
+        body: { name, color: '#00ff00' },
+      });
+    const web = await signedIn(lead);
+    const form = await web.get('/crew/deck/issues/new');
+    assert.equal(form.status, 200);
+    const choices = /<select name="issue\[assignee_id\]">(.*?)<\/select>/s.exec(form.text)?.[1] ?? '';
+    // The project's own member and both group members, each once.
+    for (const user of [reporter, lead, hand]) {
+      assert.equal(choices.split(`value="${user.id}"`).length - 1, 1, `${user.username} in ${choices}`);
+    }
+    const created = await web.post('/crew/deck/issues', {
+      'issue[title]': 'Swab the deck',
+      'issue[assignee_id]': String(hand.id),
+    });
+    assert.equal(created.status, 302, created.text);
+    const issue = await t.request('GET', `/api/v3/projects/${shared.id}/issues`, { token: lead.token });
+    assert.equal(issue.body[0].assignee.username, 'hugo');
+    await t.request('PUT', `/api/v3/projects/${shared.id}/issues/${issue.body[0].id}`, {
+      token: lead.token,
+      body: { labels: 'bug,ui' },
+    });
+    const list = await web.get('/crew/deck/issues');
+    // One box for the badges, so the row does not spread them along its width.
+    assert.match(
+      list.text,
+      /<span class="badges"><a class="badge"[^>]*>bug<\/a><a class="badge"[^>]*>ui<\/a><\/span>/,
+    );
   });
 });

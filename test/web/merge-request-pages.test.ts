@@ -143,6 +143,11 @@ describe('pages: merge requests', () => {
     const mergedPage = await web.get(`${base}/merge_requests/${iid}`);
     assert.match(mergedPage.text, /Merged into master/);
     assert.doesNotMatch(mergedPage.text, />Merge<\/button>/);
+    // Merged, it still shows what it brought (the target now holds those commits).
+    assert.match((await web.get(`${base}/merge_requests/${iid}/commits`)).text, /Write a\.txt on feature-a/);
+    const mergedDiffs = (await web.get(`${base}/merge_requests/${iid}/diffs`)).text;
+    assert.match(mergedDiffs, /1 changed file with 1 addition and 0 deletions/);
+    assert.match(mergedDiffs, /\+alpha &lt;line>/);
   });
 
   it('a refused merge is shown on the page and writes nothing: protected branch, then conflicts', async () => {
@@ -505,7 +510,10 @@ describe('pages: merge requests', () => {
     assert.match(page.text, /<dt>Milestone<\/dt><dd>Sprint 1<\/dd>/);
     assert.match(page.text, /<dt>Labels<\/dt><dd><span class="badge">bug<\/span><\/dd>/);
     const list = await web.get(`${base}/merge_requests`);
-    assert.match(list.text, /Labelled in the form<\/strong><\/a><span class="badge">bug<\/span>/);
+    assert.match(
+      list.text,
+      /Labelled in the form<\/strong><\/a><span class="badges"><span class="badge">bug<\/span>/,
+    );
 
     // The edit form shows what is set; ticking `ui` alone replaces `bug`.
     const edit = await web.get(`${base}/merge_requests/${iid}/edit`);

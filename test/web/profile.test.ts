@@ -149,7 +149,9 @@ describe('pages: profile and new project', () => {
       'project[visibility_level]': '20',
     });
     assert.equal(created.status, 302);
-    assert.equal(created.headers.location, '/fran/web-made');
+    assert.equal(created.headers.location, '/fran/web-made?done=created');
+    const home = await web.get(created.headers.location!);
+    assert.match(home.text, /role="status">Project 'Web Made' was successfully created\.</);
     const api = await t.request('GET', `/api/v3/projects/${encodeURIComponent('fran/web-made')}`, {
       token: user.token,
     });

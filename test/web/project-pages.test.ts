@@ -227,4 +227,18 @@ describe('pages: project and repository', () => {
       assert.equal(response.status, 200, url);
     }
   });
+
+  it("shows the project's description as Markdown, its HTML escaped", async () => {
+    const edited = await t.request('PUT', `/api/v3/projects/${project.id}`, {
+      token: owner.token,
+      body: { name: 'demo', description: 'A **demo** with <script>alert("desc")</script>' },
+    });
+    assert.equal(edited.status, 200, JSON.stringify(edited.body));
+    const page = await new WebClient(t).get('/dana/demo');
+    assert.match(
+      page.text,
+      /<div class="md"><p>A <strong>demo<\/strong> with &lt;script&gt;alert\(&quot;desc&quot;\)&lt;\/script&gt;<\/p>/,
+    );
+    assert.doesNotMatch(page.text, /<script>alert/);
+  });
 });

@@ -152,7 +152,11 @@ describe('pages: branches, file editor, compare and activity', () => {
       target_branch: 'topic/one',
     });
     assert.equal(created.status, 302, created.text);
-    assert.equal(created.headers.location, '/olga/edited/blob/topic/one/docs/guide.md');
+    assert.equal(created.headers.location, '/olga/edited/blob/topic/one/docs/guide.md?done=created');
+    assert.match(
+      (await web.get(created.headers.location!)).text,
+      /role="status">The file has been successfully created\.</,
+    );
     assert.equal(await fileText('docs/guide.md', 'topic/one'), '# Guide\n\nHello <b>.\n');
     const head = await sha('refs/heads/topic/one');
     assert.equal(await sha(`${head}^`), before);
@@ -251,6 +255,23 @@ describe('pages: branches, file editor, compare and activity', () => {
     assert.match(mine.text, />mine\n<\/textarea>/);
     assert.equal(await sha('refs/heads/topic/one'), head);
     assert.equal(await fileText('docs/guide.md', 'topic/one'), 'theirs\n');
+
+    // Sent again from the fresh form, it lands, and the file's page says so.
+    const fresh = await web.get(`${base}/edit/topic/one/docs/guide.md`);
+    const current = /name="original_blob_id" value="([0-9a-f]{40})"/.exec(fresh.text)?.[1];
+    const again = await web.post(`${base}/update/topic/one/docs/guide.md`, {
+      original_blob_id: current!,
+      content: 'theirs and mine\n',
+      commit_message: 'My change, again',
+      target_branch: 'topic/one',
+    });
+    assert.equal(again.status, 302, again.text);
+    assert.equal(again.headers.location, '/olga/edited/blob/topic/one/docs/guide.md?done=committed');
+    assert.match(
+      (await web.get(again.headers.location!)).text,
+      /role="status">Your changes have been successfully committed\.</,
+    );
+    assert.equal(await fileText('docs/guide.md', 'topic/one'), 'theirs and mine\n');
   });
 
   it('deletes a file with the blob page button, as one commit; a reporter and a forged form cannot', async () => {
@@ -273,7 +294,11 @@ describe('pages: branches, file editor, compare and activity', () => {
       commit_message: 'Drop the guide',
     });
     assert.equal(deleted.status, 302, deleted.text);
-    assert.equal(deleted.headers.location, '/olga/edited/tree/topic/one');
+    assert.equal(deleted.headers.location, '/olga/edited/tree/topic/one?done=deleted');
+    assert.match(
+      (await web.get(deleted.headers.location!)).text,
+      /role="status">The file has been successfully deleted\.</,
+    );
     assert.equal(await sha('refs/heads/topic/one^'), head);
     const gone = await api(
       'GET',

@@ -68,6 +68,9 @@ describe('pages: sessions and sign-in', () => {
     const stolen = web.cookies.get('_labrador_session')!;
     const out = await web.post('/users/sign_out');
     assert.equal(out.status, 302);
+    assert.equal(out.headers.location, '/users/sign_in?done=signed_out');
+    assert.match((await web.get(out.headers.location!)).text, /role="status">Signed out successfully\.</);
+    assert.doesNotMatch((await web.get('/users/sign_in')).text, /Signed out/);
     // The old cookie, replayed, is nobody.
     const replay = new WebClient(t);
     replay.cookies.set('_labrador_session', stolen);

@@ -199,7 +199,7 @@ export function AwardButtons(props: {
       </span>
     );
   return (
-    <div class="row" role="group" aria-label="Votes">
+    <div class="actions" role="group" aria-label="Votes">
       {vote('thumbsup', '👍', 'Thumbs up', props.upvotes)}
       {vote('thumbsdown', '👎', 'Thumbs down', props.downvotes)}
     </div>
@@ -273,13 +273,16 @@ function IssueRow(props: { projectPath: string; issue: IssueItem; showProject?: 
         <a href={`${base}/issues/${issue.iid}`}>
           <strong>{issue.title}</strong>
         </a>
-        {issue.confidential ? <span class="badge">Confidential</span> : null}
-        {issue.labels.map((label) => (
-          <a class="badge" href={queryHref(`${base}/issues`, { label_name: label })}>
-            {label}
-          </a>
-        ))}
-        {issue.state === 'closed' ? <StateBadge state="closed" /> : null}
+        {/* One group: each badge a child of the row would be spread out along it. */}
+        <span class="badges">
+          {issue.confidential ? <span class="badge">Confidential</span> : null}
+          {issue.labels.map((label) => (
+            <a class="badge" href={queryHref(`${base}/issues`, { label_name: label })}>
+              {label}
+            </a>
+          ))}
+          {issue.state === 'closed' ? <StateBadge state="closed" /> : null}
+        </span>
       </div>
       <span class="muted">
         {props.showProject ? `${props.projectPath}#${issue.iid}` : `#${issue.iid}`} opened{' '}
@@ -503,7 +506,7 @@ export function IssuePage(props: {
       tab="issues"
       flash={props.flash}
     >
-      <div class="row">
+      <div class="meta">
         <StateBadge state={issue.state} />
         <span class="muted">
           Issue #{issue.iid} opened <TimeAgo at={issue.created_at} /> by <UserLink user={issue.author} />

@@ -142,8 +142,10 @@ export function MergeRequestList(props: {
             <a href={`/${mr.project_path}/merge_requests/${mr.iid}`}>
               <strong>{mr.title}</strong>
             </a>
-            <LabelChips labels={mr.labels} />
-            {mr.state === 'opened' || mr.state === 'reopened' ? null : <StateBadge state={mr.state} />}
+            <span class="badges">
+              <LabelChips labels={mr.labels} />
+              {mr.state === 'opened' || mr.state === 'reopened' ? null : <StateBadge state={mr.state} />}
+            </span>
           </div>
           <span class="muted">
             {props.showProject ? `${mr.project_path}!${mr.iid}` : `!${mr.iid}`} opened{' '}
@@ -243,7 +245,7 @@ export function MergeRequestPage(props: {
       tab="merge_requests"
       flash={props.flash}
     >
-      <div class="row">
+      <div class="meta">
         <StateBadge state={mr.state} />
         <span class="muted">
           Merge request !{mr.iid} opened <TimeAgo at={mr.created_at} />

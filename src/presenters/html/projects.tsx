@@ -1,5 +1,7 @@
 // Project lists: the start page (your projects, starred), explore, a user's page and a group's page.
-import { Layout, type PageContext } from './layout.tsx';
+import { Layout, type Flash, type PageContext } from './layout.tsx';
+import { renderCommentMarkdown } from './markdown.ts';
+import { RawHtml } from './raw-html.tsx';
 
 export interface ProjectSummary {
   path_with_namespace: string;
@@ -172,15 +174,18 @@ export function NamespacePage(props: {
   title: string;
   subtitle: string;
   description?: string | null;
+  /** A group's description is Markdown, a user's bio plain text (as 8.13's pages showed them). */
+  markdown?: boolean;
   base: string;
   projects: ProjectSummary[];
   page: number;
   hasNext: boolean;
   /** Pages of this namespace (a group's members). */
   links?: Array<{ href: string; text: string }>;
+  flash?: Flash | null;
 }) {
   return (
-    <Layout ctx={props.ctx} title={props.title}>
+    <Layout ctx={props.ctx} title={props.title} flash={props.flash}>
       <h1>{props.title}</h1>
       <p class="muted">{props.subtitle}</p>
       {props.links ? (
@@ -192,7 +197,11 @@ export function NamespacePage(props: {
           ))}
         </nav>
       ) : null}
-      {props.description ? <p>{props.description}</p> : null}
+      {!props.description ? null : props.markdown ? (
+        <RawHtml class="md" html={renderCommentMarkdown(props.description)} />
+      ) : (
+        <p>{props.description}</p>
+      )}
       <h2>Projects</h2>
       <ProjectList projects={props.projects} empty="No projects to show." />
       <Pager base={props.base} query={{}} page={props.page} hasNext={props.hasNext} />

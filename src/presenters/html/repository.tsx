@@ -9,7 +9,7 @@ import { Csrf, Layout, type Flash, type PageContext } from './layout.tsx';
 import { TimeAgo, visibilityName } from './projects.tsx';
 import { RawHtml, RawRows, type TrustedHtml } from './raw-html.tsx';
 import { PipelineStatusLink } from './ci-status.tsx';
-import { Discussion, type NoteItem } from './issues.tsx';
+import { Discussion, MarkdownBlock, type NoteItem } from './issues.tsx';
 
 export interface ProjectHead {
   name: string;
@@ -342,7 +342,8 @@ export function ProjectPage(props: {
           Forked from <a href={`/${source.path_with_namespace}`}>{source.name_with_namespace}</a>
         </p>
       ) : null}
-      {project.description ? <p>{project.description}</p> : null}
+      {/* Markdown, as 8.13's home panel rendered it (markdown_field). */}
+      <MarkdownBlock text={project.description} />
       <p class="muted">
         <span class="badge">{visibilityName(project.visibility_level)}</span> ★ {project.star_count} stars ·{' '}
         {project.forks_count} forks · last activity <TimeAgo at={project.last_activity_at} /> ·{' '}
@@ -402,6 +403,7 @@ export function TreePage(props: {
   path: string;
   entries: TreeEntry[];
   lastCommit: Commit | undefined;
+  flash?: Flash | null;
 }) {
   return (
     <ProjectFrame
@@ -409,6 +411,7 @@ export function TreePage(props: {
       project={props.project}
       title={`${props.path || '/'} · ${props.project.path_with_namespace}`}
       tab="files"
+      flash={props.flash}
     >
       <h1>Files</h1>
       <RefSwitcher
@@ -443,6 +446,7 @@ export function BlobPage(props: {
   path: string;
   size: number;
   body: BlobBody;
+  flash?: Flash | null;
 }) {
   const { project, refs, path, body } = props;
   const raw = refUrl(project, 'raw', refs.ref, path);
@@ -453,6 +457,7 @@ export function BlobPage(props: {
       project={project}
       title={`${path} · ${project.path_with_namespace}`}
       tab="files"
+      flash={props.flash}
     >
       <h1>{name}</h1>
       <RefSwitcher

@@ -22,6 +22,7 @@ import {
 import { pageContext } from './web-session.ts';
 import { hiddenAsks, redirectToSignIn, sendPage } from './render.ts';
 import { pageNumber } from './paging.ts';
+import { doneNotice } from './form-errors.ts';
 
 export function registerDashboard(web: FastifyInstance, deps: Deps): void {
   const explore = async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
@@ -130,8 +131,10 @@ export function registerDashboard(web: FastifyInstance, deps: Deps): void {
         title={group.name}
         subtitle={`Group · ${group.path}`}
         description={group.description}
+        markdown
         base={`/groups/${group.path}`}
         links={[{ href: `/groups/${group.path}/group_members`, text: 'Members' }]}
+        flash={doneNotice(request, { created: `Group '${group.name}' was successfully created.` })}
         projects={projects}
         page={page}
         hasNext={hasNext}

@@ -125,7 +125,8 @@ export function registerFileEditorPages(web: FastifyInstance, deps: Deps): void 
       });
       return reply.redirect(`${base}/merge_requests/new?${query}`, 302);
     }
-    return reply.redirect(refUrl({ path_with_namespace: base.slice(1) }, 'blob', target, written), 302);
+    const blob = refUrl({ path_with_namespace: base.slice(1) }, 'blob', target, written);
+    return reply.redirect(`${blob}?done=${mode === 'new' ? 'created' : 'committed'}`, 302);
   };
 
   web.get('/:namespace/:project/new/*', async (request, reply) => {
@@ -241,6 +242,6 @@ export function registerFileEditorPages(web: FastifyInstance, deps: Deps): void 
       );
     }
     // The branch's root, as 8.13 went back to: the file's directory may be gone with it.
-    return reply.redirect(refUrl(project, 'tree', point.ref), 302);
+    return reply.redirect(`${refUrl(project, 'tree', point.ref)}?done=deleted`, 302);
   });
 }

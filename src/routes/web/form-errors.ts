@@ -7,19 +7,24 @@ import type { Flash } from '../../presenters/html/layout.tsx';
 
 /** The texts of a refused write, from the API's error bodies (`{"message":{"title":[…]}}` and the rest). */
 export function errorTexts(error: ApiError): string[] {
+  // A message that holds a Ruby-printed hash (`Failed to save group {:path=>[…]}`) is said field by field.
+  if (error.fields) return fieldTexts(error.fields);
   const body = error.body ?? {};
   const message = body.message ?? body.error;
   if (typeof message === 'string') return [message.replace(/^\d{3} /, '')];
   if (Array.isArray(message)) return message.map(String);
-  if (message && typeof message === 'object') {
-    return Object.entries(message as Record<string, unknown>).flatMap(([field, texts]) =>
-      (Array.isArray(texts) ? texts : [texts]).map((text) => {
-        const name = field.replace(/_/g, ' ');
-        return `${name.charAt(0).toUpperCase()}${name.slice(1)} ${String(text)}`;
-      }),
-    );
-  }
+  if (message && typeof message === 'object') return fieldTexts(message as Record<string, unknown>);
   return ['The change was refused.'];
+}
+
+/** `{"path":["has already been taken"]}` → `Path has already been taken`, as Rails' full messages read. */
+function fieldTexts(fields: Record<string, unknown>): string[] {
+  return Object.entries(fields).flatMap(([field, texts]) =>
+    (Array.isArray(texts) ? texts : [texts]).map((text) => {
+      const name = field.replace(/_/g, ' ');
+      return `${name.charAt(0).toUpperCase()}${name.slice(1)} ${String(text)}`;
+    }),
+  );
 }
 
 /** The same texts on one line. */

@@ -131,7 +131,7 @@ export function registerGroupPages(web: FastifyInstance, deps: Deps): void {
         description: form.description,
         visibility_level: form.visibility_level,
       });
-      return reply.redirect(`/groups/${encodeURIComponent(group.path)}`, 302);
+      return reply.redirect(`/groups/${encodeURIComponent(group.path)}?done=created`, 302);
     } catch (error) {
       if (!isFormRefusal(error)) throw error;
       return newGroupPage(request, reply, form, errorTexts(error), 422);

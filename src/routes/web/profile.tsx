@@ -271,7 +271,7 @@ export function registerProfile(web: FastifyInstance, deps: Deps): void {
         },
         limitStyle: 'forbidden',
       });
-      return reply.redirect(`/${record.namespace.path}/${record.project.path}`, 302);
+      return reply.redirect(`/${record.namespace.path}/${record.project.path}?done=created`, 302);
     } catch (error) {
       if (!(error instanceof ApiError) || error.status >= 500) throw error;
       return newProjectPage(request, reply, form, { kind: 'alert', text: errorText(error) }, 422);

@@ -54,6 +54,13 @@ const PROJECT_NOTICES: Record<string, string> = {
   forked: 'The project was successfully forked.',
 };
 
+/** The notices of a redirect after a commit from the web editor (`?done=`), in 8.13's words. */
+const FILE_NOTICES: Record<string, string> = {
+  created: 'The file has been successfully created.',
+  committed: 'Your changes have been successfully committed.',
+  deleted: 'The file has been successfully deleted.',
+};
+
 interface ProjectParams {
   namespace: string;
   project: string;
@@ -138,7 +145,10 @@ export function registerProjectPages(web: FastifyInstance, deps: Deps): CommentT
         }
       : undefined;
     const ctx = pageContext(deps, request, reply);
-    const flash = doneNotice(request, PROJECT_NOTICES);
+    const flash = doneNotice(request, {
+      ...PROJECT_NOTICES,
+      created: `Project '${loaded.project.name}' was successfully created.`,
+    });
     if (!home) {
       return sendPage(reply, <ProjectPage ctx={ctx} project={project} viewer={actions} flash={flash} />);
     }
@@ -185,6 +195,7 @@ export function registerProjectPages(web: FastifyInstance, deps: Deps): CommentT
         path={at.path}
         entries={listing.entries}
         lastCommit={listing.lastCommit}
+        flash={doneNotice(request, FILE_NOTICES)}
       />,
     );
   });
@@ -223,6 +234,7 @@ export function registerProjectPages(web: FastifyInstance, deps: Deps): CommentT
         path={at.path}
         size={file.size}
         body={body}
+        flash={doneNotice(request, FILE_NOTICES)}
       />,
     );
   });

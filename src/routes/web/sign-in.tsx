@@ -10,11 +10,14 @@ import { SignInPage } from '../../presenters/html/sign-in.tsx';
 import type { Flash } from '../../presenters/html/layout.tsx';
 import { clearSessionCookie, pageContext, sessionToken, setSessionCookie } from './web-session.ts';
 import { safeReturnPath, sendPage } from './render.ts';
+import { doneNotice } from './form-errors.ts';
 
 /** Devise's texts as GitLab 8.13 showed them. */
 const INVALID = 'Invalid Login or password.';
 const BLOCKED =
   'Your account has been blocked. Please contact your GitLab administrator if you think this is an error.';
+/** Devise's notice after a redirect (`?done=<key>`). */
+const DONE = { signed_out: 'Signed out successfully.' };
 
 export function registerSignIn(web: FastifyInstance, deps: Deps): void {
   web.get('/users/sign_in', async (request, reply) => {
@@ -22,7 +25,12 @@ export function registerSignIn(web: FastifyInstance, deps: Deps): void {
     if (request.webSession) return reply.redirect(redirectTo, 302);
     return sendPage(
       reply,
-      <SignInPage ctx={pageContext(deps, request, reply)} login="" redirectTo={redirectTo} />,
+      <SignInPage
+        ctx={pageContext(deps, request, reply)}
+        login=""
+        redirectTo={redirectTo}
+        flash={doneNotice(request, DONE) ?? undefined}
+      />,
     );
   });
 
@@ -71,6 +79,6 @@ export function registerSignIn(web: FastifyInstance, deps: Deps): void {
     const token = sessionToken(request);
     if (token) await endWebSession(deps, token);
     clearSessionCookie(deps, reply);
-    return reply.redirect('/users/sign_in', 302);
+    return reply.redirect('/users/sign_in?done=signed_out', 302);
   });
 }

@@ -14,7 +14,7 @@ import {
 import { insertMember } from '../../db/repositories/members.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { now } from '../../lib/clock.ts';
-import { apiError, ValidationErrors, validationFailed } from '../../errors.ts';
+import { failedWith, ValidationErrors, validationFailed } from '../../errors.ts';
 import { AccessLevel, VISIBILITY_NAMES } from '../../domain/types.ts';
 import { repositoriesRoot } from '../../git/repository.ts';
 import { moveUploadsDir, namespaceUploadsDir } from '../../storage/uploads.ts';
@@ -82,17 +82,7 @@ async function validateGroup(
   return errors;
 }
 
-/** Ruby's Hash#inspect of ActiveModel errors, as GitLab interpolated it: `{:path=>["has already been taken"]}`. */
-function rubyErrorsInspect(errors: Record<string, string[]>): string {
-  const quote = (text: string) => `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
-  const entries = Object.entries(errors).map(
-    ([field, messages]) => `:${field}=>[${messages.map(quote).join(', ')}]`,
-  );
-  return `{${entries.join(', ')}}`;
-}
-
-const failedToSave = (errors: Record<string, string[]>) =>
-  apiError(400, `Failed to save group ${rubyErrorsInspect(errors)}`);
+const failedToSave = (errors: Record<string, string[]>) => failedWith('Failed to save group', errors);
 
 export async function createGroup(
   deps: Deps,

@@ -4,7 +4,7 @@
 import type { Deps } from '../../deps.ts';
 import { now } from '../../lib/clock.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { apiError } from '../../errors.ts';
+import { failedWith } from '../../errors.ts';
 import { nextInternalId } from '../../db/repositories/issues.ts';
 import { findMilestoneByTitle, insertMilestone, updateMilestone } from '../../db/repositories/milestones.ts';
 import { recordEvent } from '../activity/events.ts';
@@ -18,7 +18,8 @@ export interface MilestoneInput {
   stateEvent?: 'close' | 'activate';
 }
 
-const TAKEN = '{:title=>["has already been taken"]}';
+const titleTaken = (verb: 'create' | 'update') =>
+  failedWith(`Failed to ${verb} milestone`, { title: ['has already been taken'] });
 
 export async function createMilestone(
   deps: Deps,
@@ -28,8 +29,7 @@ export async function createMilestone(
 ): Promise<MilestoneRow> {
   try {
     return await deps.db.kysely.transaction().execute(async (trx) => {
-      if (await findMilestoneByTitle(trx, projectId, input.title))
-        throw apiError(400, `Failed to create milestone ${TAKEN}`);
+      if (await findMilestoneByTitle(trx, projectId, input.title)) throw titleTaken('create');
       const at = now();
       const milestone = await insertMilestone(trx, {
         project_id: projectId,
@@ -52,7 +52,7 @@ export async function createMilestone(
       return milestone;
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw apiError(400, `Failed to create milestone ${TAKEN}`);
+    if (isUniqueViolation(error)) throw titleTaken('create');
     throw error;
   }
 }
@@ -66,8 +66,7 @@ export async function editMilestone(
   try {
     return await deps.db.kysely.transaction().execute(async (trx) => {
       if (input.title !== undefined && input.title !== milestone.title) {
-        if (await findMilestoneByTitle(trx, milestone.project_id, input.title))
-          throw apiError(400, `Failed to update milestone ${TAKEN}`);
+        if (await findMilestoneByTitle(trx, milestone.project_id, input.title)) throw titleTaken('update');
       }
       const at = now();
       const state =
@@ -96,7 +95,7 @@ export async function editMilestone(
       return updated ?? milestone;
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw apiError(400, `Failed to update milestone ${TAKEN}`);
+    if (isUniqueViolation(error)) throw titleTaken('update');
     throw error;
   }
 }

@@ -12,7 +12,7 @@ import {
   moveProjectToNamespace,
 } from '../../db/repositories/projects.ts';
 import { repositoryExists, repositoryPath } from '../../git/repository.ts';
-import { apiError, recordNotFound } from '../../errors.ts';
+import { failedWith, recordNotFound } from '../../errors.ts';
 import { announceProjectMove } from '../hooks/system-hook-announcements.ts';
 import {
   finishRepositoryMove,
@@ -23,7 +23,7 @@ import type { NamespaceRow } from '../../db/types.ts';
 
 /** GitLab answered with the Ruby inspection of the project's errors. */
 const failed = (field: string, message: string) =>
-  apiError(400, `Failed to transfer project {:${field}=>[${JSON.stringify(message)}]}`);
+  failedWith('Failed to transfer project', { [field]: [message] });
 
 const PATH_TAKEN = 'Project with same path in target namespace already exists';
 

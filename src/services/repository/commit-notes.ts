@@ -5,7 +5,7 @@
 // hook (the commit under `commit`) come in its transaction. Which line a stored code names is read back
 // from the diff, as 8.13 read it, so nothing of the diff is stored twice.
 import type { Deps } from '../../deps.ts';
-import { apiError } from '../../errors.ts';
+import { failedWith } from '../../errors.ts';
 import { readCommits, type Commit } from '../../git/commits.ts';
 import { diffTrees, EMPTY_TREE } from '../../git/diffs.ts';
 import { lineCode, parseDiffLines } from '../../git/diff-lines.ts';
@@ -100,7 +100,7 @@ export async function createCommitNote(
   body: string,
   position?: DiffPosition,
 ): Promise<NoteRow> {
-  if (body.trim() === '') throw apiError(400, `Failed to save note {:note=>["can't be blank"]}`);
+  if (body.trim() === '') throw failedWith('Failed to save note', { note: ["can't be blank"] });
   const line = position
     ? (await commentableLines(commented)).find(
         (candidate) =>

@@ -248,6 +248,18 @@ describe('merge requests', () => {
       `Merge branch 'feature-merge' into 'master'\n\nMerge me\n\nWhy it matters.\n\nSee merge request !${mr.iid}`,
     );
     assert.equal(await sha(project.repoPath, 'refs/heads/feature-merge'), '', 'source branch removed');
+    // What it brought stays readable after the merge, as 8.13's stored diff kept it.
+    const mrPath = `/api/v3/projects/${project.id}/merge_requests/${mr.id}`;
+    const commits = await call('GET', `${mrPath}/commits`);
+    assert.deepEqual(
+      commits.body.map((commit: { id: string }) => commit.id),
+      [mr.sha],
+    );
+    const changes = await call('GET', `${mrPath}/changes`);
+    assert.deepEqual(
+      changes.body.changes.map((change: { new_path: string }) => change.new_path),
+      ['m.txt'],
+    );
 
     const events = await t.request('GET', `/api/v3/projects/${project.id}/events`, { token: owner.token });
     const accepted = events.body.find(

@@ -21,7 +21,7 @@ a:hover, a:focus { text-decoration: underline; }
 .navbar .brand { font-weight: 700; margin-right: auto; }
 .navbar form { display: inline; margin: 0; }
 button.link { background: none; border: 0; padding: 0; font: inherit; cursor: pointer; color: var(--link); }
-main { max-width: 1100px; margin: 0 auto; padding: 16px; }
+main { max-width: 1100px; margin: 0 auto; padding: 16px; overflow-wrap: anywhere; }
 h1 { font-size: 1.6em; margin: 8px 0 12px; } h2 { font-size: 1.3em; } h3 { font-size: 1.1em; }
 .muted { color: var(--muted); }
 .flash { padding: 8px 12px; border-radius: 4px; margin: 0 0 12px; border: 1px solid; }
@@ -52,6 +52,9 @@ ul.list { list-style: none; margin: 0; padding: 0; border: 1px solid var(--line)
 ul.list > li { padding: 10px 12px; border-top: 1px solid var(--line); }
 ul.list > li:first-child { border-top: 0; }
 .row { display: flex; flex-wrap: wrap; gap: 4px 12px; align-items: baseline; justify-content: space-between; }
+/* A state badge and the words about it, kept together (a .row would push them to opposite ends). */
+.meta { display: flex; flex-wrap: wrap; gap: 4px 8px; align-items: baseline; margin: 0 0 8px; }
+.badges { display: inline-flex; flex-wrap: wrap; gap: 4px; }
 .badge { display: inline-block; font-size: .8em; padding: 0 6px; border-radius: 8px; background: #eee;
   color: #444; border: 1px solid #ddd; }
 .pagination { display: flex; gap: 12px; margin: 12px 0; }
@@ -83,7 +86,6 @@ pre { overflow-x: auto; background: var(--soft); padding: 8px; border: 1px solid
 .code td.ln a { color: var(--muted); }
 .code tr:target td, .code tr:target td.ln a { background: #fff8c5; }
 .diff .add td.c { background: #e6ffec; } .diff .del td.c { background: #ffebe9; } .diff .hunk td { background: #f1f8ff; color: var(--muted); }
-.md { overflow-wrap: anywhere; }
 .md img { max-width: 100%; }
 .md table { width: auto; }
 .md th, .md td { border: 1px solid var(--line); }
