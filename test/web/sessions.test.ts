@@ -38,6 +38,16 @@ describe('pages: sessions and sign-in', () => {
     assert.match(String(sheet.headers['content-type']), /^text\/css/);
     assert.equal(sheet.headers['cache-control'], 'public, max-age=31536000, immutable');
     assert.equal((await web.get('/-/assets/application-0000000000000000.css')).status, 404);
+    // An icon link, so the browser does not ask for /favicon.ico (a 404 in its console) on every page.
+    const icon =
+      /<link rel="icon" type="image\/svg\+xml" href="(\/-\/assets\/favicon-[0-9a-f]{16}\.svg)"/.exec(
+        page.text,
+      );
+    assert.ok(icon, 'hashed icon link');
+    const iconFile = await web.get(icon[1]);
+    assert.equal(iconFile.status, 200);
+    assert.equal(iconFile.headers['content-type'], 'image/svg+xml');
+    assert.match(iconFile.text, /^<svg /);
     // A 404 page has the headers too.
     const missing = await web.get('/nobody-here-at-all');
     assert.equal(missing.status, 404);

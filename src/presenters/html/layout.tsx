@@ -8,7 +8,7 @@ export interface PageContext {
   csrfToken: string;
   /** The request's path and query, for "sign in and come back". */
   path: string;
-  assets: { stylesheet: string; script: string };
+  assets: { stylesheet: string; script: string; icon: string };
 }
 
 export interface Flash {
@@ -35,6 +35,7 @@ export function Layout(props: {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="csrf-token" content={ctx.csrfToken} />
         <title>{`${props.title} · Labrador`}</title>
+        <link rel="icon" type="image/svg+xml" href={ctx.assets.icon} />
         <link rel="stylesheet" href={ctx.assets.stylesheet} />
         <script src={ctx.assets.script} defer />
       </head>

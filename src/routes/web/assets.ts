@@ -1,4 +1,4 @@
-// The stylesheet and the script, served from memory under URLs that carry a hash of their content, so
+// The stylesheet, the script and the icon, served from memory under URLs that carry a hash of their content, so
 // they are cached for a year and a new release changes the URL rather than waiting for caches to expire.
 import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
@@ -20,6 +20,12 @@ function asset(name: string, extension: string, type: string, text: string): Ass
   return { url: `/-/assets/${name}-${hash}.${extension}`, type, body };
 }
 
+/** A paw on the navbar's colour: without an icon link every page makes the browser ask for /favicon.ico. */
+const ICON =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#2b2b3d"/>' +
+  '<g fill="#f2c14e"><ellipse cx="16" cy="21" rx="7" ry="6"/><circle cx="8" cy="13" r="3"/><circle cx="13" cy="8" r="3"/>' +
+  '<circle cx="19" cy="8" r="3"/><circle cx="24" cy="13" r="3"/></g></svg>';
+
 export const ASSETS = {
   stylesheet: asset('application', 'css', 'text/css; charset=utf-8', STYLESHEET + CI_STYLESHEET),
   script: asset(
@@ -28,6 +34,7 @@ export const ASSETS = {
     'text/javascript; charset=utf-8',
     COPY_SCRIPT + BUILD_TRACE_SCRIPT + LIVE_REGION_SCRIPT,
   ),
+  icon: asset('favicon', 'svg', 'image/svg+xml', ICON),
 };
 
 export function registerAssets(app: FastifyInstance): void {

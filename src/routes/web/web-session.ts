@@ -103,6 +103,6 @@ export function pageContext(deps: Deps, request: FastifyRequest, reply: FastifyR
       : null,
     csrfToken: csrfTokenFor(deps, request, reply),
     path: request.url,
-    assets: { stylesheet: ASSETS.stylesheet.url, script: ASSETS.script.url },
+    assets: { stylesheet: ASSETS.stylesheet.url, script: ASSETS.script.url, icon: ASSETS.icon.url },
   };
 }
