@@ -1,10 +1,13 @@
 // Labels and milestones of issues and merge requests, one implementation for both (GitLab 8.13's
 // IssuableBaseService#filter_milestone / find_or_create_label_ids and SystemNoteService#change_label /
-// change_milestone). Both kinds take labels and milestones from the project they live in (an MR's target).
+// change_milestone), and the other system notes both kinds write on an edit (assignee, task list items).
+// Both kinds take labels and milestones from the project they live in (an MR's target).
 import { labelIdsOf, setLabelLinks } from '../../db/repositories/issues.ts';
 import { findLabelByTitle, insertLabelIfMissing } from '../../db/repositories/labels.ts';
 import { findProjectMilestone } from '../../db/repositories/milestones.ts';
+import { findUserById } from '../../db/repositories/users.ts';
 import { addSystemNoteOn, type SystemNoteTarget } from './issue-activity.ts';
+import { taskChangeNotes } from './system-note-texts.ts';
 import type { Executor, LabelRow, UserRow } from '../../db/types.ts';
 
 /** New labels named in an issuable's `labels` get GitLab's default colour. */
@@ -97,4 +100,36 @@ export async function noteMilestoneChange(
     milestone ? `Milestone changed to %${milestone.iid}` : 'Milestone removed',
     at,
   );
+}
+
+/** SystemNoteService.change_assignee, after the assignee changed: `Reassigned to @user` or removed. */
+export async function noteAssigneeChange(
+  trx: Executor,
+  target: SystemNoteTarget,
+  actor: UserRow,
+  assigneeId: number | null,
+  at: string,
+): Promise<void> {
+  const assignee = assigneeId === null ? undefined : await findUserById(trx, assigneeId);
+  await addSystemNoteOn(
+    trx,
+    target,
+    actor,
+    assignee ? `Reassigned to @${assignee.username}` : 'Assignee removed',
+    at,
+  );
+}
+
+/** SystemNoteService.change_task_status, one note per task list item a description edit ticked or unticked. */
+export async function noteTaskChanges(
+  trx: Executor,
+  target: SystemNoteTarget,
+  actor: UserRow,
+  oldDescription: string | null,
+  newDescription: string | null,
+  at: string,
+): Promise<void> {
+  if (oldDescription === newDescription) return;
+  for (const body of taskChangeNotes(oldDescription, newDescription))
+    await addSystemNoteOn(trx, target, actor, body, at);
 }

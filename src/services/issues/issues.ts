@@ -28,15 +28,19 @@ import type { LoadedProject } from '../../http/loaders.ts';
 import {
   ISSUE,
   addSystemNote,
+  addSystemNoteOn,
   announceIssue,
   closeIssueIn,
   recordIssueEvent,
   reopenIssueIn,
 } from './issue-activity.ts';
+import { titleChangeNote } from './system-note-texts.ts';
 import { isParticipant, type Participable } from './participants.ts';
 import {
   findOrCreateLabels,
+  noteAssigneeChange,
   noteMilestoneChange,
+  noteTaskChanges,
   projectMilestoneOrNone,
   replaceLabels,
 } from './issuable-links.ts';
@@ -217,16 +221,16 @@ export async function editIssue(
     const before = current;
     const updated = (await updateIssue(trx, current.id, changes)) ?? current;
 
+    // IssuableBaseService#update's order: title, tasks and labels, then milestone, assignee, confidential.
+    const target = { type: ISSUE, id: updated.id, projectId: updated.project_id } as const;
+    if (updated.title !== before.title)
+      await addSystemNoteOn(trx, target, viewer, titleChangeNote(before.title, updated.title), at);
+    await noteTaskChanges(trx, target, viewer, before.description, updated.description, at);
+    if (input.labels !== undefined) await replaceLabels(trx, target, viewer, input.labels, at);
+    if (updated.milestone_id !== before.milestone_id)
+      await noteMilestoneChange(trx, target, viewer, updated.milestone_id, at);
     if (updated.assignee_id !== before.assignee_id) {
-      const assignee =
-        updated.assignee_id === null ? undefined : await findUserById(trx, updated.assignee_id);
-      await addSystemNote(
-        trx,
-        updated,
-        viewer,
-        assignee ? `Reassigned to @${assignee.username}` : 'Assignee removed',
-        at,
-      );
+      await noteAssigneeChange(trx, target, viewer, updated.assignee_id, at);
       await assignTodo(trx, updated, viewer, at);
     }
     if (updated.confidential !== before.confidential) {
@@ -238,10 +242,6 @@ export async function editIssue(
         at,
       );
     }
-    const target = { type: ISSUE, id: updated.id, projectId: updated.project_id } as const;
-    if (input.labels !== undefined) await replaceLabels(trx, target, viewer, input.labels, at);
-    if (updated.milestone_id !== before.milestone_id)
-      await noteMilestoneChange(trx, target, viewer, updated.milestone_id, at);
     await announceIssue(trx, deps, loaded, viewer, updated, 'update');
     return updated;
   });

@@ -16,7 +16,7 @@ import { BLANK_SHA } from '../../domain/types.ts';
 import type { RefUpdate } from '../../git/protocol/pkt-line.ts';
 import { EventAction } from '../../domain/types.ts';
 import { recordEvent } from '../activity/events.ts';
-import { announceMergeRequest, ensureHeadInTarget, hookParts } from './merge-requests.ts';
+import { announceMergeRequest, ensureHeadInTarget, hookParts, noteStatusChange } from './merge-requests.ts';
 import { planVersion, recordVersion, type PlannedVersion } from './versions.ts';
 import { autoMergeReset } from './merge-when-build-succeeds.ts';
 import type { Executor, MergeRequestRow, ProjectRecord, UserRow } from '../../db/types.ts';
@@ -139,5 +139,6 @@ export async function completeMerge(
     title: merged.title,
     at,
   });
+  await noteStatusChange(trx, merged, user, at);
   await announceMergeRequest(deps, trx, record, merged, parts, { action: 'merge', user });
 }
