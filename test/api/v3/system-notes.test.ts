@@ -3,6 +3,7 @@
 // by characters), task list items ticked or unticked, an MR's WIP prefix, state changes (merged too),
 // target branch, milestone and assignee; and those a push writes on an MR from the pushed branch.
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import {
@@ -12,10 +13,13 @@ import {
   type TestProject,
   type TestUser,
 } from '../../helpers/factory.ts';
+import { GitClient, listen, repoUrl } from '../../helpers/git.ts';
 import { AccessLevel } from '../../../src/domain/types.ts';
 
 describe('system notes', () => {
   let t: TestApp;
+  let http: string;
+  let client: GitClient;
   let owner: TestUser;
   let developer: TestUser;
   let project: TestProject;
@@ -63,6 +67,8 @@ describe('system notes', () => {
 
   before(async () => {
     t = await startTestApp();
+    http = await listen(t);
+    client = new GitClient();
     owner = await createUser(t, 'snowner');
     developer = await createUser(t, 'sndev');
     project = await createProject(t, { owner, path: 'noted', commit: true });
@@ -75,7 +81,10 @@ describe('system notes', () => {
     issues = `/api/v3/projects/${project.id}/issues`;
     mrs = `/api/v3/projects/${project.id}/merge_requests`;
   });
-  after(() => t.close());
+  after(async () => {
+    client.close();
+    await t.close();
+  });
 
   it('notes an issue title change with the changed run marked, escaped, by characters', async () => {
     const created = await call('POST', issues, { title: 'Fix the login page' });
@@ -155,5 +164,53 @@ describe('system notes', () => {
     assert.equal(last.body, 'Status changed to merged');
     assert.equal(last.system, true);
     assert.equal(last.author.id, owner.id);
+  });
+
+  it('notes a push to the source branch: commits added, the branch deleted and restored', async () => {
+    const mr = await openMergeRequest('notes-push', 'Push me');
+    const url = `${mrs}/${mr.id}`;
+    const branchHead = async (branch: string) => {
+      const response = await call('GET', `/api/v3/projects/${project.id}/repository/branches/${branch}`);
+      assert.equal(response.status, 200, response.text);
+      return response.body.commit.id as string;
+    };
+    const newestVersion = async () => (await call('GET', `${url}/versions`)).body[0].id as number;
+    const webUrl = (await call('GET', url)).body.web_url as string;
+
+    const before = await branchHead('notes-push');
+    await writeFile('notes-push', 'more.txt', 'more\n', "More <stuff>/'here'\n\nBody text");
+    const pushed = await branchHead('notes-push');
+    const firstVersion = await newestVersion();
+
+    await writeFile('master', 'master.txt', 'master\n', 'On master');
+    const onMaster = await branchHead('master');
+    // A merge of master into the branch: master's commit is already in the target, so it is summed up.
+    const dir = path.join(client.home, 'notes-push');
+    await client.ok(['clone', '-q', repoUrl(http, project.fullPath, owner.username, owner.password), dir]);
+    await client.ok(['checkout', '-q', 'notes-push'], dir);
+    await client.ok(['merge', '-q', '--no-ff', '-m', 'Merge master in', 'origin/master'], dir);
+    await client.ok(['push', '-q', 'origin', 'notes-push'], dir);
+    const merged = await branchHead('notes-push');
+    const secondVersion = await newestVersion();
+
+    const deleted = await call('DELETE', `/api/v3/projects/${project.id}/repository/branches/notes-push`);
+    assert.equal(deleted.status, 200, deleted.text);
+    const restored = await call('POST', `/api/v3/projects/${project.id}/repository/branches`, {
+      branch_name: 'notes-push',
+      ref: 'master',
+    });
+    assert.equal(restored.status, 201, restored.text);
+
+    const compare = (version: number, start: string) =>
+      `[Compare with previous version](${webUrl}/diffs?diff_id=${version}&start_sha=${start})`;
+    assert.deepEqual(await systemNotes(url), [
+      `Added 1 commit:\n\n* ${pushed.slice(0, 8)} - More &lt;stuff&gt;&#x2F;&#x27;here&#x27;\n\n` +
+        compare(firstVersion, before),
+      `Added 2 commits:\n\n* ${onMaster.slice(0, 8)} - 1 commit from branch \`master\`\n` +
+        `* ${merged.slice(0, 8)} - Merge master in\n\n${compare(secondVersion, pushed)}`,
+      'Deleted source branch `notes-push`',
+      // 8.13 lists no commits for a restored branch once its deletion left the MR without a head.
+      'Restored source branch `notes-push`',
+    ]);
   });
 });
