@@ -8,7 +8,14 @@ import { findProjectMilestone } from '../../db/repositories/milestones.ts';
 import { findUserById } from '../../db/repositories/users.ts';
 import { addSystemNoteOn, type SystemNoteTarget } from './issue-activity.ts';
 import { taskChangeNotes } from './system-note-texts.ts';
+import { validationFailed } from '../../errors.ts';
 import type { Executor, LabelRow, UserRow } from '../../db/types.ts';
+
+/** Issuable's `validates :title, length: { within: 0..255 }`, in characters as Ruby counts them. */
+export function checkIssuableTitle(title: string | undefined): void {
+  if (title !== undefined && Array.from(title).length > 255)
+    throw validationFailed({ title: ['is too long (maximum is 255 characters)'] });
+}
 
 /** New labels named in an issuable's `labels` get GitLab's default colour. */
 const DEFAULT_LABEL_COLOR = '#428BCA';

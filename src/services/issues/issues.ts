@@ -4,7 +4,7 @@
 // Callers below reporter have assignee, milestone, labels and due date dropped silently, as 8.13 did.
 import type { Deps } from '../../deps.ts';
 import { now } from '../../lib/clock.ts';
-import { validationFailed, apiError, notModified, forbidden } from '../../errors.ts';
+import { apiError, notModified, forbidden } from '../../errors.ts';
 import {
   deleteIssue,
   deleteIssueDependents,
@@ -37,6 +37,7 @@ import {
 import { titleChangeNote } from './system-note-texts.ts';
 import { isParticipant, type Participable } from './participants.ts';
 import {
+  checkIssuableTitle,
   findOrCreateLabels,
   noteAssigneeChange,
   noteMilestoneChange,
@@ -46,7 +47,6 @@ import {
 } from './issuable-links.ts';
 import type { Executor, IssueRow, ProjectRecord, TodoRow, UserRow } from '../../db/types.ts';
 
-const TITLE_MAX = 255;
 
 export interface IssueInput {
   title?: string;
@@ -61,11 +61,6 @@ export interface IssueInput {
   createdAt?: string;
   updatedAt?: string;
   stateEvent?: 'close' | 'reopen';
-}
-
-function checkTitle(title: string | undefined): void {
-  if (title !== undefined && title.length > TITLE_MAX)
-    throw validationFailed({ title: ['is too long (maximum is 255 characters)'] });
 }
 
 /** The assignee and milestone as 8.13 filtered them: a missing user or a milestone of another project is none. */
@@ -164,7 +159,7 @@ export async function createIssue(
 ): Promise<IssueRow> {
   // 8.13 never checked create_issue; refusing it while issues are off is what a user would expect.
   if (loaded.project.issues_enabled !== 1) throw forbidden();
-  checkTitle(rawInput.title);
+  checkIssuableTitle(rawInput.title);
   const input = filtered(loaded, rawInput);
   return deps.db.kysely.transaction().execute(async (trx) => {
     const at = now();
@@ -198,7 +193,7 @@ export async function editIssue(
   rawInput: IssueInput,
 ): Promise<IssueRow> {
   if (!canUpdateIssue(viewer, loaded.access, loaded, issue)) throw forbidden();
-  checkTitle(rawInput.title);
+  checkIssuableTitle(rawInput.title);
   const input = filtered(loaded, rawInput);
   return deps.db.kysely.transaction().execute(async (trx) => {
     const at = now();

@@ -38,6 +38,7 @@ import { mayPushToBranch } from '../push/ref-updates.ts';
 import { planVersion, recordVersion } from './versions.ts';
 import { MERGE_REQUEST } from './collaboration.ts';
 import {
+  checkIssuableTitle,
   findOrCreateLabels,
   noteAssigneeChange,
   noteMilestoneChange,
@@ -274,6 +275,7 @@ export async function createMergeRequest(
   };
   const twin = await findOpenTwin(deps.db.kysely, shape, null);
   if (twin) throw alreadyExists(twin);
+  checkIssuableTitle(params.title!.trim());
   const assigneeId = await validAssignee(deps, params.assignee_id);
   const milestoneId =
     (await projectMilestoneOrNone(deps.db.kysely, target.project.id, params.milestone_id)) ?? null;
@@ -393,6 +395,8 @@ export async function updateMergeRequestFields(
     changes.target_branch = edit.target_branch;
     changes.merge_status = 'unchecked';
   }
+  // After the branch checks: 8.13 answered a 422 or 409 before the validation hash.
+  checkIssuableTitle(changes.title);
   let transition: { to: MergeRequestRow['state']; event: EventAction } | null = null;
   if (edit.state_event === 'close' && isOpen(mr)) {
     transition = { to: 'closed', event: EventAction.Closed };
