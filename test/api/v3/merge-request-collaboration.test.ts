@@ -221,6 +221,15 @@ describe('merge request notes, awards and subscriptions', () => {
         .status,
       404,
     );
+    // 8.13 answered at the deprecated singular path too, as it did for the other MR routes.
+    const singular = `/api/v3/projects/${project.id}/merge_request/${mr.id}/subscription`;
+    const offAgain = await call('DELETE', singular, developer.token);
+    assert.equal(offAgain.status, 200, offAgain.text);
+    assert.equal(offAgain.body.subscribed, false);
+    assert.equal((await call('DELETE', singular, developer.token)).status, 304);
+    const onAgain = await call('POST', singular, developer.token);
+    assert.equal(onAgain.status, 201, onAgain.text);
+    assert.equal(onAgain.body.subscribed, true);
   });
   it('marks a todo on the merge request, listed with the MergeRequest entity', async () => {
     const marked = await call('POST', `${base}/todo`, owner.token);
