@@ -6,6 +6,7 @@ import { labelIdsOf, setLabelLinks } from '../../db/repositories/issues.ts';
 import { findLabelByTitle, insertLabelIfMissing } from '../../db/repositories/labels.ts';
 import { findProjectMilestone } from '../../db/repositories/milestones.ts';
 import { findUserById } from '../../db/repositories/users.ts';
+import { insertTodo } from '../../db/repositories/todos.ts';
 import { addSystemNoteOn, type SystemNoteTarget } from './issue-activity.ts';
 import { taskChangeNotes } from './system-note-texts.ts';
 import { validationFailed } from '../../errors.ts';
@@ -139,4 +140,27 @@ export async function noteTaskChanges(
   if (oldDescription === newDescription) return;
   for (const body of taskChangeNotes(oldDescription, newDescription))
     await addSystemNoteOn(trx, target, actor, body, at);
+}
+
+/** TodoService#create_assignment_todo: an `assigned` todo for the new assignee, unless they assigned themselves. */
+export async function addAssignmentTodo(
+  trx: Executor,
+  target: SystemNoteTarget,
+  assigneeId: number | null,
+  author: UserRow,
+  at: string,
+): Promise<void> {
+  if (assigneeId === null || assigneeId === author.id) return;
+  await insertTodo(trx, {
+    user_id: assigneeId,
+    project_id: target.projectId,
+    target_type: target.type,
+    target_id: target.id,
+    author_id: author.id,
+    note_id: null,
+    action: 1,
+    state: 'pending',
+    created_at: at,
+    updated_at: at,
+  });
 }

@@ -37,6 +37,7 @@ import {
 import { titleChangeNote } from './system-note-texts.ts';
 import { isParticipant, type Participable } from './participants.ts';
 import {
+  addAssignmentTodo,
   checkIssuableTitle,
   findOrCreateLabels,
   noteAssigneeChange,
@@ -46,7 +47,6 @@ import {
   replaceLabels,
 } from './issuable-links.ts';
 import type { Executor, IssueRow, ProjectRecord, TodoRow, UserRow } from '../../db/types.ts';
-
 
 export interface IssueInput {
   title?: string;
@@ -86,22 +86,6 @@ function filtered(loaded: LoadedProject, input: IssueInput): IssueInput {
     delete result.updatedAt;
   }
   return result;
-}
-
-async function assignTodo(trx: Executor, issue: IssueRow, author: UserRow, at: string): Promise<void> {
-  if (issue.assignee_id === null || issue.assignee_id === author.id) return;
-  await insertTodo(trx, {
-    user_id: issue.assignee_id,
-    project_id: issue.project_id,
-    target_type: ISSUE,
-    target_id: issue.id,
-    author_id: author.id,
-    note_id: null,
-    action: 1,
-    state: 'pending',
-    created_at: at,
-    updated_at: at,
-  });
 }
 
 /** Inserts an issue with the next iid of its project, its labels, event, todo and open hook. */
@@ -145,7 +129,13 @@ async function insertIssueIn(
   });
   await setLabelLinks(trx, ISSUE, issue.id, values.labelIds, values.createdAt);
   await recordIssueEvent(trx, issue, actor, EventAction.Created, values.createdAt);
-  await assignTodo(trx, issue, actor, values.createdAt);
+  await addAssignmentTodo(
+    trx,
+    { type: ISSUE, id: issue.id, projectId: issue.project_id },
+    issue.assignee_id,
+    actor,
+    values.createdAt,
+  );
   await announceIssue(trx, deps, record, actor, issue, 'open');
   return issue;
 }
@@ -226,7 +216,7 @@ export async function editIssue(
       await noteMilestoneChange(trx, target, viewer, updated.milestone_id, at);
     if (updated.assignee_id !== before.assignee_id) {
       await noteAssigneeChange(trx, target, viewer, updated.assignee_id, at);
-      await assignTodo(trx, updated, viewer, at);
+      await addAssignmentTodo(trx, target, updated.assignee_id, viewer, at);
     }
     if (updated.confidential !== before.confidential) {
       await addSystemNote(

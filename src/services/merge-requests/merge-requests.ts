@@ -38,6 +38,7 @@ import { mayPushToBranch } from '../push/ref-updates.ts';
 import { planVersion, recordVersion } from './versions.ts';
 import { MERGE_REQUEST } from './collaboration.ts';
 import {
+  addAssignmentTodo,
   checkIssuableTitle,
   findOrCreateLabels,
   noteAssigneeChange,
@@ -315,6 +316,7 @@ export async function createMergeRequest(
           at,
         );
         await recordMergeRequestEvent(trx, row, viewer.id, EventAction.Created, at);
+        await addAssignmentTodo(trx, mergeRequestNoteTarget(row), row.assignee_id, viewer, at);
         await announceMergeRequest(deps, trx, target, row, parts, { action: 'open', user: viewer });
         return row;
       });
@@ -437,8 +439,10 @@ export async function updateMergeRequestFields(
     }
     if (row.milestone_id !== mr.milestone_id)
       await noteMilestoneChange(trx, noteTarget, viewer, row.milestone_id, at);
-    if (row.assignee_id !== mr.assignee_id)
+    if (row.assignee_id !== mr.assignee_id) {
       await noteAssigneeChange(trx, noteTarget, viewer, row.assignee_id, at);
+      await addAssignmentTodo(trx, noteTarget, row.assignee_id, viewer, at);
+    }
     if (transition) {
       await recordMergeRequestEvent(trx, row, viewer.id, transition.event, at);
       await announceMergeRequest(deps, trx, target, row, parts, {

@@ -243,4 +243,19 @@ describe('merge request notes, awards and subscriptions', () => {
     const todos = await call('GET', '/api/v3/todos', owner.token);
     assert.deepEqual(todos.body, [marked.body]);
   });
+
+  it('gives the new assignee an `assigned` todo, as 8.13’s TodoService did (not for assigning oneself)', async () => {
+    const assigned = await call('PUT', base, developer.token, { assignee_id: owner.id });
+    assert.equal(assigned.status, 200, assigned.text);
+    const todos = await call('GET', '/api/v3/todos?action=assigned', owner.token);
+    assert.equal(todos.body.length, 1, todos.text);
+    assert.equal(todos.body[0].action_name, 'assigned');
+    assert.equal(todos.body[0].target_type, 'MergeRequest');
+    assert.equal(todos.body[0].target.id, mr.id);
+    assert.equal(todos.body[0].author.id, developer.id);
+    const self = await call('PUT', base, developer.token, { assignee_id: developer.id });
+    assert.equal(self.status, 200, self.text);
+    const own = await call('GET', '/api/v3/todos?action=assigned', developer.token);
+    assert.deepEqual(own.body, []);
+  });
 });
