@@ -155,12 +155,17 @@ export async function commitsBetween(
   to: string,
   limit: number,
 ): Promise<{ total: number; commits: Commit[] }> {
-  const range = from ? [`^${from}`, to] : [to];
-  const out = await git(['rev-list', '--topo-order', '--reverse', ...range, '--'], { cwd: repoPath });
-  const ids = out.split('\n').filter(Boolean);
+  const ids = await commitIdsBetween(repoPath, from, to);
   const last = ids.slice(Math.max(0, ids.length - limit));
   const commits = await readCommits(repoPath, last);
   return { total: ids.length, commits: last.map((id) => commits.get(id)).filter((c): c is Commit => !!c) };
+}
+
+/** The ids of the commits in `to` and not in `from` (all of `to`'s history without one), oldest first. */
+export async function commitIdsBetween(repoPath: string, from: string | null, to: string): Promise<string[]> {
+  const range = from ? [`^${from}`, to] : [to];
+  const out = await git(['rev-list', '--topo-order', '--reverse', ...range, '--'], { cwd: repoPath });
+  return out.split('\n').filter(Boolean);
 }
 
 export interface ChangedFiles {

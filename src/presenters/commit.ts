@@ -4,7 +4,7 @@ import type { Commit } from '../git/commits.ts';
 import type { DiffStats } from '../git/diffs.ts';
 
 /** Commit#title: the first line, cut to 80 characters and an ellipsis when over 100. */
-function commitTitle(message: string): string {
+export function commitTitle(message: string): string {
   const full = message.trim() === '' ? '--no commit message' : message.split('\n', 1)[0];
   const characters = [...full];
   return characters.length > 100 ? `${characters.slice(0, 80).join('')}…` : full;

@@ -19,11 +19,17 @@ import type {
   UserRow,
 } from '../db/types.ts';
 
-/** MergeRequest#work_in_progress?: the WIP prefixes of 8.13. */
-const WIP = /^\s*(\[WIP\]\s*|WIP:\s*|WIP\s+)+/i;
+/** MergeRequest::WIP_REGEX: the WIP prefixes of 8.13, with the blanks after them. */
+const WIP = /^\s*(\[WIP\]\s*|WIP:\s*|WIP\s+)+\s*/i;
 
+/** MergeRequest#work_in_progress?. */
 export function isWorkInProgress(title: string): boolean {
   return WIP.test(title);
+}
+
+/** MergeRequest.wipless_title: the title without its WIP prefixes. */
+export function wiplessTitle(title: string): string {
+  return title.replace(WIP, '');
 }
 
 export interface MergeRequestView {

@@ -73,23 +73,3 @@ export function insertAward(
 export async function deleteAward(db: Executor, id: number): Promise<void> {
   await db.deleteFrom('award_emoji').where('id', '=', id).execute();
 }
-
-/** The award, inserted unless the user gave this emoji already (then the existing one). */
-export async function insertAwardIfMissing(
-  db: Executor,
-  values: Insertable<Database['award_emoji']>,
-): Promise<AwardEmojiRow> {
-  await db
-    .insertInto('award_emoji')
-    .values(values)
-    .onConflict((oc) => oc.columns(['awardable_type', 'awardable_id', 'name', 'user_id']).doNothing())
-    .execute();
-  return db
-    .selectFrom('award_emoji')
-    .selectAll()
-    .where('awardable_type', '=', values.awardable_type)
-    .where('awardable_id', '=', values.awardable_id)
-    .where('name', '=', values.name)
-    .where('user_id', '=', values.user_id)
-    .executeTakeFirstOrThrow();
-}

@@ -1,8 +1,14 @@
 // Merge request versions (migration 046).
 import type { Executor, MergeRequestDiffRow, NewMergeRequestDiffRow } from '../types.ts';
 
-export async function insertMergeRequestDiff(db: Executor, values: NewMergeRequestDiffRow): Promise<void> {
-  await db.insertInto('merge_request_diffs').values(values).execute();
+/** The new version's id. */
+export async function insertMergeRequestDiff(db: Executor, values: NewMergeRequestDiffRow): Promise<number> {
+  const row = await db
+    .insertInto('merge_request_diffs')
+    .values(values)
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
 }
 
 /** An MR's versions, newest first (8.13's merge_request_diffs association). */

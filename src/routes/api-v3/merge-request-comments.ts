@@ -10,6 +10,7 @@ import { loadMergeRequestOf } from '../../http/merge-request-loaders.ts';
 import { paginate } from '../../http/pagination.ts';
 import { requestParams, requiredString } from '../../http/params.ts';
 import { createNote } from '../../services/issues/notes.ts';
+import { apiError } from '../../errors.ts';
 import { mergeRequestNoteable } from '../../services/merge-requests/collaboration.ts';
 import { presentMergeRequestComment } from '../../presenters/issue.ts';
 import { countNoteList, noteListPage } from '../../views/note-views.ts';
@@ -33,7 +34,16 @@ export function register(app: FastifyInstance, deps: Deps): void {
     app.post(path, async (request, reply) => {
       const note = requiredString(requestParams(request), 'note');
       const { viewer, project, mr } = await loadMergeRequestOf(deps, request);
-      await createNote(deps, viewer, project, await mergeRequestNoteable(deps, project, mr), note);
+      // Grape's `note.save` failed on a duplicate award with 8.13's 400 words.
+      await createNote(
+        deps,
+        viewer,
+        project,
+        await mergeRequestNoteable(deps, project, mr),
+        note,
+        undefined,
+        () => apiError(400, 'Failed to save note {:name=>["has already been taken"]}'),
+      );
       // An emoji-only comment becomes an award, as 8.13's note creation made it (8.13 then failed to show
       // the award as an MRNote); the client is answered with the comment it sent either way.
       return reply.status(201).send(presentMergeRequestComment({ note }, viewer, baseUrl));

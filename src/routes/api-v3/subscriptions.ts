@@ -1,5 +1,6 @@
 // Subscriptions (GitLab 8.13's lib/api/subscriptions.rb): subscribe to or unsubscribe from an issue
-// (read access, 404 otherwise), a merge request (read access, as 8.13.0) or a label (by id or title); 304 when nothing would change.
+// (read access, 404 otherwise), a merge request (read access, as 8.13.0; at `merge_requests/` and the
+// deprecated `merge_request/`) or a label (by id or title); 304 when nothing would change.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { requireViewer } from '../../http/auth.ts';
@@ -26,11 +27,14 @@ export function register(app: FastifyInstance, deps: Deps): void {
       return reply.status(status).send(await presentIssueOne(deps, viewer, issue, project));
     });
 
-    app[method]('/projects/:id/merge_requests/:merge_request_id/subscription', async (request, reply) => {
-      const { viewer, project, mr } = await loadMergeRequestOf(deps, request);
-      await changeSubscription(deps, viewer, mergeRequestIssuable(mr), subscribe);
-      return reply.status(status).send(await presentMergeRequestOf(deps, project, viewer, mr));
-    });
+    // Both the plural and the deprecated singular path, as 8.13 registered them.
+    for (const base of ['merge_requests', 'merge_request']) {
+      app[method](`/projects/:id/${base}/:merge_request_id/subscription`, async (request, reply) => {
+        const { viewer, project, mr } = await loadMergeRequestOf(deps, request);
+        await changeSubscription(deps, viewer, mergeRequestIssuable(mr), subscribe);
+        return reply.status(status).send(await presentMergeRequestOf(deps, project, viewer, mr));
+      });
+    }
 
     app[method]<{ Params: { label_id: string } }>(
       '/projects/:id/labels/:label_id/subscription',

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import type { LoadedProject } from '../../http/loaders.ts';
 import { optionalString, requestParams, type Params } from '../../http/params.ts';
-import { notFound } from '../../errors.ts';
+import { ApiError, notFound } from '../../errors.ts';
 import { createNote, type Noteable } from '../../services/issues/notes.ts';
 import type { Flash } from '../../presenters/html/layout.tsx';
 import type { UserRow } from '../../db/types.ts';
@@ -68,7 +68,15 @@ export function registerNotePages(
     if (body.trim() === '') {
       return target.showAgain({ kind: 'alert', text: "Comment can't be blank." }, 422, body);
     }
-    const created = await createNote(deps, viewer, loaded, await target.noteable(), body);
+    const noteable = await target.noteable();
+    let created;
+    try {
+      created = await createNote(deps, viewer, loaded, noteable, body);
+    } catch (error) {
+      // An emoji-only comment repeating the viewer's award: said on the page, the comment kept.
+      if (!(error instanceof ApiError && error.status === 404)) throw error;
+      return target.showAgain({ kind: 'alert', text: 'You have already awarded this emoji.' }, 422, body);
+    }
     // An emoji-only body became an award (as 8.13's form did): back to the page without an anchor.
     const anchor = 'note' in created ? `#note_${created.note.id}` : '';
     return reply.redirect(`${target.url}${anchor}`, 302);

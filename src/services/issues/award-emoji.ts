@@ -4,8 +4,8 @@
 import type { Deps } from '../../deps.ts';
 import { now } from '../../lib/clock.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { notFound, unauthorized } from '../../errors.ts';
-import { deleteAward, insertAward, insertAwardIfMissing } from '../../db/repositories/award-emoji.ts';
+import { notFound, unauthorized, type ApiError } from '../../errors.ts';
+import { deleteAward, insertAward } from '../../db/repositories/award-emoji.ts';
 import { isKnownEmoji, normalizeEmojiName } from '../../lib/emoji.ts';
 import type { AwardEmojiRow, Executor, UserRow } from '../../db/types.ts';
 
@@ -22,30 +22,31 @@ export function mayAward(user: UserRow, awardable: Awardable, name: string): boo
   return !(awardable.authorId === user.id && (name === 'thumbsup' || name === 'thumbsdown'));
 }
 
+/**
+ * The award, in the caller's transaction. A second award of the same emoji by the same user is refused
+ * with `duplicate()` (the unique index decides, so two racing awards cannot both land); the route's words
+ * differ, the award route's are the default.
+ */
 export async function awardIn(
   trx: Executor,
   user: UserRow,
   awardable: Awardable,
   name: string,
   at: string,
-  options: { existingIsFine?: boolean } = {},
+  duplicate: () => ApiError = () => notFound('Award Emoji {:name=>["has already been taken"]}'),
 ): Promise<AwardEmojiRow> {
-  const values = {
-    project_id: awardable.projectId,
-    user_id: user.id,
-    name,
-    awardable_type: awardable.type,
-    awardable_id: awardable.id,
-    created_at: at,
-    updated_at: at,
-  };
-  // Inside a transaction a unique violation would abort it (PostgreSQL): the note path takes the award
-  // as it is; the award route runs alone and reports the duplicate.
-  if (options.existingIsFine) return insertAwardIfMissing(trx, values);
   try {
-    return await insertAward(trx, values);
+    return await insertAward(trx, {
+      project_id: awardable.projectId,
+      user_id: user.id,
+      name,
+      awardable_type: awardable.type,
+      awardable_id: awardable.id,
+      created_at: at,
+      updated_at: at,
+    });
   } catch (error) {
-    if (isUniqueViolation(error)) throw notFound('Award Emoji {:name=>["has already been taken"]}');
+    if (isUniqueViolation(error)) throw duplicate();
     throw error;
   }
 }

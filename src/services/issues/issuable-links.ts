@@ -1,11 +1,22 @@
 // Labels and milestones of issues and merge requests, one implementation for both (GitLab 8.13's
 // IssuableBaseService#filter_milestone / find_or_create_label_ids and SystemNoteService#change_label /
-// change_milestone). Both kinds take labels and milestones from the project they live in (an MR's target).
+// change_milestone), and the other system notes both kinds write on an edit (assignee, task list items).
+// Both kinds take labels and milestones from the project they live in (an MR's target).
 import { labelIdsOf, setLabelLinks } from '../../db/repositories/issues.ts';
 import { findLabelByTitle, insertLabelIfMissing } from '../../db/repositories/labels.ts';
 import { findProjectMilestone } from '../../db/repositories/milestones.ts';
+import { findUserById } from '../../db/repositories/users.ts';
+import { insertTodo } from '../../db/repositories/todos.ts';
 import { addSystemNoteOn, type SystemNoteTarget } from './issue-activity.ts';
+import { taskChangeNotes } from './system-note-texts.ts';
+import { validationFailed } from '../../errors.ts';
 import type { Executor, LabelRow, UserRow } from '../../db/types.ts';
+
+/** Issuable's `validates :title, length: { within: 0..255 }`, in characters as Ruby counts them. */
+export function checkIssuableTitle(title: string | undefined): void {
+  if (title !== undefined && Array.from(title).length > 255)
+    throw validationFailed({ title: ['is too long (maximum is 255 characters)'] });
+}
 
 /** New labels named in an issuable's `labels` get GitLab's default colour. */
 const DEFAULT_LABEL_COLOR = '#428BCA';
@@ -97,4 +108,59 @@ export async function noteMilestoneChange(
     milestone ? `Milestone changed to %${milestone.iid}` : 'Milestone removed',
     at,
   );
+}
+
+/** SystemNoteService.change_assignee, after the assignee changed: `Reassigned to @user` or removed. */
+export async function noteAssigneeChange(
+  trx: Executor,
+  target: SystemNoteTarget,
+  actor: UserRow,
+  assigneeId: number | null,
+  at: string,
+): Promise<void> {
+  const assignee = assigneeId === null ? undefined : await findUserById(trx, assigneeId);
+  await addSystemNoteOn(
+    trx,
+    target,
+    actor,
+    assignee ? `Reassigned to @${assignee.username}` : 'Assignee removed',
+    at,
+  );
+}
+
+/** SystemNoteService.change_task_status, one note per task list item a description edit ticked or unticked. */
+export async function noteTaskChanges(
+  trx: Executor,
+  target: SystemNoteTarget,
+  actor: UserRow,
+  oldDescription: string | null,
+  newDescription: string | null,
+  at: string,
+): Promise<void> {
+  if (oldDescription === newDescription) return;
+  for (const body of taskChangeNotes(oldDescription, newDescription))
+    await addSystemNoteOn(trx, target, actor, body, at);
+}
+
+/** TodoService#create_assignment_todo: an `assigned` todo for the new assignee, unless they assigned themselves. */
+export async function addAssignmentTodo(
+  trx: Executor,
+  target: SystemNoteTarget,
+  assigneeId: number | null,
+  author: UserRow,
+  at: string,
+): Promise<void> {
+  if (assigneeId === null || assigneeId === author.id) return;
+  await insertTodo(trx, {
+    user_id: assigneeId,
+    project_id: target.projectId,
+    target_type: target.type,
+    target_id: target.id,
+    author_id: author.id,
+    note_id: null,
+    action: 1,
+    state: 'pending',
+    created_at: at,
+    updated_at: at,
+  });
 }

@@ -4,7 +4,7 @@
 // Callers below reporter have assignee, milestone, labels and due date dropped silently, as 8.13 did.
 import type { Deps } from '../../deps.ts';
 import { now } from '../../lib/clock.ts';
-import { validationFailed, apiError, notModified, forbidden } from '../../errors.ts';
+import { apiError, notModified, forbidden } from '../../errors.ts';
 import {
   deleteIssue,
   deleteIssueDependents,
@@ -28,21 +28,25 @@ import type { LoadedProject } from '../../http/loaders.ts';
 import {
   ISSUE,
   addSystemNote,
+  addSystemNoteOn,
   announceIssue,
   closeIssueIn,
   recordIssueEvent,
   reopenIssueIn,
 } from './issue-activity.ts';
+import { titleChangeNote } from './system-note-texts.ts';
 import { isParticipant, type Participable } from './participants.ts';
 import {
+  addAssignmentTodo,
+  checkIssuableTitle,
   findOrCreateLabels,
+  noteAssigneeChange,
   noteMilestoneChange,
+  noteTaskChanges,
   projectMilestoneOrNone,
   replaceLabels,
 } from './issuable-links.ts';
 import type { Executor, IssueRow, ProjectRecord, TodoRow, UserRow } from '../../db/types.ts';
-
-const TITLE_MAX = 255;
 
 export interface IssueInput {
   title?: string;
@@ -57,11 +61,6 @@ export interface IssueInput {
   createdAt?: string;
   updatedAt?: string;
   stateEvent?: 'close' | 'reopen';
-}
-
-function checkTitle(title: string | undefined): void {
-  if (title !== undefined && title.length > TITLE_MAX)
-    throw validationFailed({ title: ['is too long (maximum is 255 characters)'] });
 }
 
 /** The assignee and milestone as 8.13 filtered them: a missing user or a milestone of another project is none. */
@@ -87,22 +86,6 @@ function filtered(loaded: LoadedProject, input: IssueInput): IssueInput {
     delete result.updatedAt;
   }
   return result;
-}
-
-async function assignTodo(trx: Executor, issue: IssueRow, author: UserRow, at: string): Promise<void> {
-  if (issue.assignee_id === null || issue.assignee_id === author.id) return;
-  await insertTodo(trx, {
-    user_id: issue.assignee_id,
-    project_id: issue.project_id,
-    target_type: ISSUE,
-    target_id: issue.id,
-    author_id: author.id,
-    note_id: null,
-    action: 1,
-    state: 'pending',
-    created_at: at,
-    updated_at: at,
-  });
 }
 
 /** Inserts an issue with the next iid of its project, its labels, event, todo and open hook. */
@@ -146,7 +129,13 @@ async function insertIssueIn(
   });
   await setLabelLinks(trx, ISSUE, issue.id, values.labelIds, values.createdAt);
   await recordIssueEvent(trx, issue, actor, EventAction.Created, values.createdAt);
-  await assignTodo(trx, issue, actor, values.createdAt);
+  await addAssignmentTodo(
+    trx,
+    { type: ISSUE, id: issue.id, projectId: issue.project_id },
+    issue.assignee_id,
+    actor,
+    values.createdAt,
+  );
   await announceIssue(trx, deps, record, actor, issue, 'open');
   return issue;
 }
@@ -160,7 +149,7 @@ export async function createIssue(
 ): Promise<IssueRow> {
   // 8.13 never checked create_issue; refusing it while issues are off is what a user would expect.
   if (loaded.project.issues_enabled !== 1) throw forbidden();
-  checkTitle(rawInput.title);
+  checkIssuableTitle(rawInput.title);
   const input = filtered(loaded, rawInput);
   return deps.db.kysely.transaction().execute(async (trx) => {
     const at = now();
@@ -194,7 +183,7 @@ export async function editIssue(
   rawInput: IssueInput,
 ): Promise<IssueRow> {
   if (!canUpdateIssue(viewer, loaded.access, loaded, issue)) throw forbidden();
-  checkTitle(rawInput.title);
+  checkIssuableTitle(rawInput.title);
   const input = filtered(loaded, rawInput);
   return deps.db.kysely.transaction().execute(async (trx) => {
     const at = now();
@@ -217,17 +206,17 @@ export async function editIssue(
     const before = current;
     const updated = (await updateIssue(trx, current.id, changes)) ?? current;
 
+    // IssuableBaseService#update's order: title, tasks and labels, then milestone, assignee, confidential.
+    const target = { type: ISSUE, id: updated.id, projectId: updated.project_id } as const;
+    if (updated.title !== before.title)
+      await addSystemNoteOn(trx, target, viewer, titleChangeNote(before.title, updated.title), at);
+    await noteTaskChanges(trx, target, viewer, before.description, updated.description, at);
+    if (input.labels !== undefined) await replaceLabels(trx, target, viewer, input.labels, at);
+    if (updated.milestone_id !== before.milestone_id)
+      await noteMilestoneChange(trx, target, viewer, updated.milestone_id, at);
     if (updated.assignee_id !== before.assignee_id) {
-      const assignee =
-        updated.assignee_id === null ? undefined : await findUserById(trx, updated.assignee_id);
-      await addSystemNote(
-        trx,
-        updated,
-        viewer,
-        assignee ? `Reassigned to @${assignee.username}` : 'Assignee removed',
-        at,
-      );
-      await assignTodo(trx, updated, viewer, at);
+      await noteAssigneeChange(trx, target, viewer, updated.assignee_id, at);
+      await addAssignmentTodo(trx, target, updated.assignee_id, viewer, at);
     }
     if (updated.confidential !== before.confidential) {
       await addSystemNote(
@@ -238,10 +227,6 @@ export async function editIssue(
         at,
       );
     }
-    const target = { type: ISSUE, id: updated.id, projectId: updated.project_id } as const;
-    if (input.labels !== undefined) await replaceLabels(trx, target, viewer, input.labels, at);
-    if (updated.milestone_id !== before.milestone_id)
-      await noteMilestoneChange(trx, target, viewer, updated.milestone_id, at);
     await announceIssue(trx, deps, loaded, viewer, updated, 'update');
     return updated;
   });

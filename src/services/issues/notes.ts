@@ -4,7 +4,7 @@
 // cannot be edited. Notes on merge requests go the same way (a Noteable names what the note is on).
 import type { Deps } from '../../deps.ts';
 import { now } from '../../lib/clock.ts';
-import { forbidden } from '../../errors.ts';
+import { forbidden, notFound, type ApiError } from '../../errors.ts';
 import { deleteNote, insertNote, updateNote } from '../../db/repositories/notes.ts';
 import { updateIssue } from '../../db/repositories/issues.ts';
 import { recordEvent } from '../activity/events.ts';
@@ -18,7 +18,7 @@ import { canAdminNote } from '../../policies/issues.ts';
 import { EventAction } from '../../domain/types.ts';
 import { isKnownEmoji, normalizeEmojiName } from '../../lib/emoji.ts';
 import { ISSUE } from './issue-activity.ts';
-import { awardIn, mayAward } from './award-emoji.ts';
+import { awardIn } from './award-emoji.ts';
 import type { LoadedProject } from '../../http/loaders.ts';
 import type { AwardEmojiRow, Executor, IssueRow, NoteRow, UserRow } from '../../db/types.ts';
 
@@ -33,8 +33,8 @@ function emojiOnly(body: string): string | undefined {
 }
 
 /**
- * What a note is on (an issue, a merge request or a commit): the note's noteable columns, the author who
- * may not thumb it, and, in the note's transaction, the touch of its updated_at that answers the hook's
+ * What a note is on (an issue, a merge request or a commit): the note's noteable columns, its author (an
+ * award it becomes names the awardable's), and, in the note's transaction, the touch of its updated_at that answers the hook's
  * part. A commit has no id (its notes name its sha, and the diff line for a line comment) and takes no
  * awards, so an emoji-only comment on it stays a comment, as 8.13's Note#award_emoji? had it.
  */
@@ -63,7 +63,12 @@ export function issueNoteable(deps: Deps, loaded: LoadedProject, issue: IssueRow
   };
 }
 
-/** A comment on `noteable` (or the award its emoji-only body becomes), with its event and note hook. */
+/**
+ * A comment on `noteable` (or the award its emoji-only body becomes), with its event and note hook. The
+ * award is made as 8.13's Notes::CreateService made it: without Awardable#user_can_award?, so an author's
+ * own `:+1:` counts; the same emoji twice is refused with `duplicateAward()` (the notes API's words unless
+ * the caller has its own).
+ */
 export async function createNote(
   deps: Deps,
   viewer: UserRow,
@@ -71,6 +76,7 @@ export async function createNote(
   noteable: Noteable,
   body: string,
   createdAt?: string,
+  duplicateAward: () => ApiError = () => notFound('Note {:name=>["has already been taken"]}'),
 ): Promise<CreatedNote> {
   return deps.db.kysely.transaction().execute(async (trx) => {
     const at = now();
@@ -82,9 +88,7 @@ export async function createNote(
         projectId: noteable.projectId,
         authorId: noteable.authorId,
       };
-      if (mayAward(viewer, awardable, emoji)) {
-        return { award: await awardIn(trx, viewer, awardable, emoji, at, { existingIsFine: true }) };
-      }
+      return { award: await awardIn(trx, viewer, awardable, emoji, at, duplicateAward) };
     }
     const stamp = createdAt ?? at;
     const note = await insertNote(trx, {

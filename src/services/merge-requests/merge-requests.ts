@@ -26,18 +26,29 @@ import {
   canUpdateMergeRequest,
   canWriteMergeRequests,
 } from '../../policies/merge-requests.ts';
-import { presentMergeRequestHook, type MergeRequestHookAction } from '../../presenters/merge-request.ts';
+import {
+  isWorkInProgress,
+  presentMergeRequestHook,
+  wiplessTitle,
+  type MergeRequestHookAction,
+} from '../../presenters/merge-request.ts';
 import { recordEvent } from '../activity/events.ts';
 import { enqueueProjectHooks } from '../hooks/hook-outbox.ts';
 import { mayPushToBranch } from '../push/ref-updates.ts';
 import { planVersion, recordVersion } from './versions.ts';
 import { MERGE_REQUEST } from './collaboration.ts';
 import {
+  addAssignmentTodo,
+  checkIssuableTitle,
   findOrCreateLabels,
+  noteAssigneeChange,
   noteMilestoneChange,
+  noteTaskChanges,
   projectMilestoneOrNone,
   replaceLabels,
 } from '../issues/issuable-links.ts';
+import { addSystemNoteOn } from '../issues/issue-activity.ts';
+import { titleChangeNote } from '../issues/system-note-texts.ts';
 import { setLabelLinks } from '../../db/repositories/issues.ts';
 import {
   apiError,
@@ -265,6 +276,7 @@ export async function createMergeRequest(
   };
   const twin = await findOpenTwin(deps.db.kysely, shape, null);
   if (twin) throw alreadyExists(twin);
+  checkIssuableTitle(params.title!.trim());
   const assigneeId = await validAssignee(deps, params.assignee_id);
   const milestoneId =
     (await projectMilestoneOrNone(deps.db.kysely, target.project.id, params.milestone_id)) ?? null;
@@ -304,6 +316,7 @@ export async function createMergeRequest(
           at,
         );
         await recordMergeRequestEvent(trx, row, viewer.id, EventAction.Created, at);
+        await addAssignmentTodo(trx, mergeRequestNoteTarget(row), row.assignee_id, viewer, at);
         await announceMergeRequest(deps, trx, target, row, parts, { action: 'open', user: viewer });
         return row;
       });
@@ -384,6 +397,8 @@ export async function updateMergeRequestFields(
     changes.target_branch = edit.target_branch;
     changes.merge_status = 'unchecked';
   }
+  // After the branch checks: 8.13 answered a 422 or 409 before the validation hash.
+  checkIssuableTitle(changes.title);
   let transition: { to: MergeRequestRow['state']; event: EventAction } | null = null;
   if (edit.state_event === 'close' && isOpen(mr)) {
     transition = { to: 'closed', event: EventAction.Closed };
@@ -412,10 +427,22 @@ export async function updateMergeRequestFields(
       { state: mr.state },
     );
     if (!row) return undefined;
-    if (edit.labels !== undefined)
-      await replaceLabels(trx, mergeRequestNoteTarget(row), viewer, edit.labels, at);
+    // 8.13's order: the state change, then title, tasks and labels, then target branch, milestone, assignee.
+    const noteTarget = mergeRequestNoteTarget(row);
+    if (transition) await noteStatusChange(trx, row, viewer, at);
+    if (row.title !== mr.title) await noteTitleChange(trx, row, viewer, mr.title, at);
+    await noteTaskChanges(trx, noteTarget, viewer, mr.description, row.description, at);
+    if (edit.labels !== undefined) await replaceLabels(trx, noteTarget, viewer, edit.labels, at);
+    if (row.target_branch !== mr.target_branch) {
+      const body = `Target branch changed from \`${mr.target_branch}\` to \`${row.target_branch}\``;
+      await addSystemNoteOn(trx, noteTarget, viewer, body, at);
+    }
     if (row.milestone_id !== mr.milestone_id)
-      await noteMilestoneChange(trx, mergeRequestNoteTarget(row), viewer, row.milestone_id, at);
+      await noteMilestoneChange(trx, noteTarget, viewer, row.milestone_id, at);
+    if (row.assignee_id !== mr.assignee_id) {
+      await noteAssigneeChange(trx, noteTarget, viewer, row.assignee_id, at);
+      await addAssignmentTodo(trx, noteTarget, row.assignee_id, viewer, at);
+    }
     if (transition) {
       await recordMergeRequestEvent(trx, row, viewer.id, transition.event, at);
       await announceMergeRequest(deps, trx, target, row, parts, {
@@ -428,6 +455,38 @@ export async function updateMergeRequestFields(
   });
   if (!updated) throw conflict();
   return updated;
+}
+
+/** MergeRequests::BaseService#create_note: `Status changed to closed` (reopened, merged). */
+export async function noteStatusChange(
+  trx: Executor,
+  mr: MergeRequestRow,
+  actor: UserRow,
+  at: string,
+): Promise<void> {
+  await addSystemNoteOn(trx, mergeRequestNoteTarget(mr), actor, `Status changed to ${mr.state}`, at);
+}
+
+/**
+ * MergeRequests::BaseService#create_title_change_note: adding or removing a WIP prefix has its own note,
+ * and the title note follows only when the title without its prefix changed too.
+ */
+async function noteTitleChange(
+  trx: Executor,
+  mr: MergeRequestRow,
+  actor: UserRow,
+  oldTitle: string,
+  at: string,
+): Promise<void> {
+  const target = mergeRequestNoteTarget(mr);
+  const wasWip = isWorkInProgress(oldTitle);
+  const isWip = isWorkInProgress(mr.title);
+  if (wasWip && !isWip)
+    await addSystemNoteOn(trx, target, actor, 'Unmarked this merge request as a Work In Progress', at);
+  if (!wasWip && isWip)
+    await addSystemNoteOn(trx, target, actor, 'Marked this merge request as a **Work In Progress**', at);
+  if (wiplessTitle(oldTitle) !== wiplessTitle(mr.title))
+    await addSystemNoteOn(trx, target, actor, titleChangeNote(oldTitle, mr.title), at);
 }
 
 /** DELETE …/merge_requests/:id: owners and administrators; a soft delete (the iid is never reused). */

@@ -16,8 +16,20 @@ import { BLANK_SHA } from '../../domain/types.ts';
 import type { RefUpdate } from '../../git/protocol/pkt-line.ts';
 import { EventAction } from '../../domain/types.ts';
 import { recordEvent } from '../activity/events.ts';
-import { announceMergeRequest, ensureHeadInTarget, hookParts } from './merge-requests.ts';
+import {
+  announceMergeRequest,
+  ensureHeadInTarget,
+  hookParts,
+  mergeRequestNoteTarget,
+  noteStatusChange,
+  repoPathOf,
+} from './merge-requests.ts';
 import { planVersion, recordVersion, type PlannedVersion } from './versions.ts';
+import { addSystemNoteOn } from '../issues/issue-activity.ts';
+import { commitsAddedNote, type CommitsAdded } from '../issues/system-note-texts.ts';
+import { commitIdsBetween, commitsBetween } from '../../git/commits.ts';
+import { mergeBase } from '../../git/diffs.ts';
+import { mergeRequestWebUrl } from '../../presenters/merge-request.ts';
 import { autoMergeReset } from './merge-when-build-succeeds.ts';
 import type { Executor, MergeRequestRow, ProjectRecord, UserRow } from '../../db/types.ts';
 
@@ -34,7 +46,11 @@ export interface MergeRequestRefresh {
     parts: Awaited<ReturnType<typeof hookParts>>;
     /** The MR's new version (8.12's merge_request_diffs). */
     version: PlannedVersion;
+    /** What the `Added N commits` note lists (the URL waits for the version's id), or null for none. */
+    commits: (Omit<CommitsAdded, 'compareUrl'> & { startSha: string }) | null;
   }>;
+  /** `Deleted source branch` / `Restored source branch` notes (RefreshService#comment_mr_branch_presence_changed). */
+  presence: Array<{ mr: MergeRequestRow; body: string }>;
 }
 
 /** Read before the push's transaction: the branches moved and the merges the push completes. */
@@ -43,24 +59,37 @@ export async function planMergeRequestRefresh(
   record: ProjectRecord,
   applied: RefUpdate[],
 ): Promise<MergeRequestRefresh> {
-  const plan: MergeRequestRefresh = { branches: [], merges: [], updates: [] };
+  const plan: MergeRequestRefresh = { branches: [], merges: [], updates: [], presence: [] };
   for (const change of applied) {
     if (!change.ref.startsWith(BRANCH_PREFIX)) continue;
     const branch = change.ref.slice(BRANCH_PREFIX.length);
     const head = change.after === BLANK_SHA ? null : change.after;
+    const oldrev = change.before === BLANK_SHA ? null : change.before;
     plan.branches.push({ branch, head });
+    const fromBranch = await findOpenFromSourceBranch(deps.db.kysely, record.project.id, branch);
+    if (!head || !oldrev) {
+      const body = `${head ? 'Restored' : 'Deleted'} source branch \`${branch}\``;
+      plan.presence.push(...fromBranch.map((mr) => ({ mr, body })));
+    }
     if (!head) continue;
-    for (const open of await findOpenFromSourceBranch(deps.db.kysely, record.project.id, branch)) {
+    for (const open of fromBranch) {
       const target =
         open.target_project_id === record.project.id
           ? record
           : await findProjectRecordById(deps.db.kysely, open.target_project_id);
       if (!target) continue;
       const mr: MergeRequestRow = { ...open, head_sha: head, merge_status: 'unchecked' };
-      const oldrev = change.before === BLANK_SHA ? null : change.before;
       await ensureHeadInTarget(deps, target, mr);
       const version = await planVersion(deps, target, mr.target_branch, head);
-      plan.updates.push({ mr, target, oldrev, parts: await hookParts(deps, target, mr), version });
+      const commits = await pushedCommits(deps, record, target, open, oldrev, head, version);
+      plan.updates.push({
+        mr,
+        target,
+        oldrev,
+        parts: await hookParts(deps, target, mr),
+        version,
+        commits: commits && { ...commits, startSha: change.before },
+      });
     }
     for (const mr of await findMergesInProgress(deps.db.kysely, record.project.id, branch, head)) {
       plan.merges.push({ mr, commit: head, parts: await hookParts(deps, record, mr) });
@@ -85,7 +114,24 @@ export async function applyMergeRequestRefresh(
       if (reset) await updateMergeRequest(trx, moved.id, reset);
     }
   }
-  for (const { mr, version } of plan.updates) await recordVersion(trx, mr.id, version, at);
+  if (user) {
+    for (const { mr, body } of plan.presence)
+      await addSystemNoteOn(trx, mergeRequestNoteTarget(mr), user, body, at);
+  }
+  for (const { mr, target, version, commits } of plan.updates) {
+    const versionId = await recordVersion(trx, mr.id, version, at);
+    if (!user || !commits) continue;
+    const compareUrl =
+      `${mergeRequestWebUrl(deps.config.externalUrl, target, mr.iid)}/diffs` +
+      `?diff_id=${versionId}&start_sha=${commits.startSha}`;
+    await addSystemNoteOn(
+      trx,
+      mergeRequestNoteTarget(mr),
+      user,
+      commitsAddedNote({ ...commits, compareUrl }),
+      at,
+    );
+  }
   if (user) {
     for (const { mr, target, oldrev, parts } of plan.updates) {
       await announceMergeRequest(deps, trx, target, { ...mr, ...autoMergeReset(mr), updated_at: at }, parts, {
@@ -139,5 +185,39 @@ export async function completeMerge(
     title: merged.title,
     at,
   });
+  await noteStatusChange(trx, merged, user, at);
   await announceMergeRequest(deps, trx, record, merged, parts, { action: 'merge', user });
+}
+
+/**
+ * The commits a push brought to an MR's source branch (RefreshService#find_new_commits): those after the
+ * old head, or for a restored branch those after where it meets the MR's last head; split into the ones
+ * in the MR's new version and the rest (already in the target branch). Null when there are none.
+ */
+async function pushedCommits(
+  deps: Deps,
+  source: ProjectRecord,
+  target: ProjectRecord,
+  mr: MergeRequestRow,
+  oldrev: string | null,
+  head: string,
+  version: PlannedVersion,
+): Promise<Omit<CommitsAdded, 'compareUrl'> | null> {
+  const sourceRepo = repoPathOf(deps, source);
+  const from = oldrev ?? (mr.head_sha ? await mergeBase(sourceRepo, mr.head_sha, head) : undefined);
+  if (!from) return null;
+  const { commits } = await commitsBetween(sourceRepo, from, head, Number.POSITIVE_INFINITY);
+  if (commits.length === 0) return null;
+  const inVersion = new Set(
+    version.state === 'empty'
+      ? []
+      : await commitIdsBetween(repoPathOf(deps, target), version.start_commit_sha ?? null, head),
+  );
+  const forked = mr.source_project_id !== mr.target_project_id;
+  return {
+    added: commits.filter((commit) => inVersion.has(commit.id)),
+    existing: commits.filter((commit) => !inVersion.has(commit.id)),
+    oldrev,
+    targetBranch: forked ? `${target.namespace.path}:${mr.target_branch}` : mr.target_branch,
+  };
 }

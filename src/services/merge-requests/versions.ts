@@ -49,6 +49,6 @@ export async function recordVersion(
   mergeRequestId: number,
   version: PlannedVersion,
   at: string,
-): Promise<void> {
-  await insertMergeRequestDiff(trx, { ...version, merge_request_id: mergeRequestId, created_at: at });
+): Promise<number> {
+  return insertMergeRequestDiff(trx, { ...version, merge_request_id: mergeRequestId, created_at: at });
 }

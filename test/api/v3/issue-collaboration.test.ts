@@ -395,6 +395,24 @@ describe('labels, milestones, notes, awards, subscriptions and todos', () => {
     assert.equal(noted.body.name, 'tada');
     const notes = await t.request('GET', api(project, `/issues/${issue.id}/notes`), { token: owner.token });
     assert.deepEqual(notes.body, []);
+    // Notes::CreateService awarded without user_can_award?: the author's own :+1: is an award too,
+    // and the same emoji twice is 8.13's 404 on the note.
+    const ownThumb = await t.request('POST', api(project, `/issues/${issue.id}/notes`), {
+      token: owner.token,
+      body: { body: ':+1:' },
+    });
+    assert.equal(ownThumb.status, 201, ownThumb.text);
+    assert.deepEqual(Object.keys(ownThumb.body), AWARD_KEYS);
+    assert.equal(ownThumb.body.name, 'thumbsup');
+    assert.equal(ownThumb.body.user.id, owner.id);
+    const again = await t.request('POST', api(project, `/issues/${issue.id}/notes`), {
+      token: guest.token,
+      body: { body: ':tada:' },
+    });
+    assert.equal(again.status, 404);
+    assert.deepEqual(again.body, { message: '404 Note {:name=>["has already been taken"]} Not Found' });
+    const votes = await t.request('GET', api(project, `/issues/${issue.id}`), { token: owner.token });
+    assert.equal(votes.body.upvotes, 1);
 
     const note = await t.request('POST', api(project, `/issues/${issue.id}/notes`), {
       token: owner.token,

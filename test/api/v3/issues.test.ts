@@ -205,10 +205,11 @@ describe('issues API', () => {
     assert.equal(cleared.body.assignee, null);
     const notes = await t.request('GET', `${url}/notes`, { token: owner.token });
     const bodies: string[] = notes.body.map((n: { body: string }) => n.body);
-    assert.equal(bodies[0], `Reassigned to @${reporter.username}`);
-    assert.match(bodies[1]!, /^Added ~\d+ ~\d+ and removed ~\d+ labels$/);
-    assert.equal(bodies[2], 'Assignee removed');
-    assert.match(bodies[3]!, /^Removed ~\d+ ~\d+ labels$/);
+    // IssuableBaseService#update's order: the labels' note before the assignee's.
+    assert.match(bodies[0]!, /^Added ~\d+ ~\d+ and removed ~\d+ labels$/);
+    assert.equal(bodies[1], `Reassigned to @${reporter.username}`);
+    assert.match(bodies[2]!, /^Removed ~\d+ ~\d+ labels$/);
+    assert.equal(bodies[3], 'Assignee removed');
   });
 
   it('filters, orders and paginates the project list', async () => {

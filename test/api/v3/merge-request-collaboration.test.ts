@@ -221,6 +221,15 @@ describe('merge request notes, awards and subscriptions', () => {
         .status,
       404,
     );
+    // 8.13 answered at the deprecated singular path too, as it did for the other MR routes.
+    const singular = `/api/v3/projects/${project.id}/merge_request/${mr.id}/subscription`;
+    const offAgain = await call('DELETE', singular, developer.token);
+    assert.equal(offAgain.status, 200, offAgain.text);
+    assert.equal(offAgain.body.subscribed, false);
+    assert.equal((await call('DELETE', singular, developer.token)).status, 304);
+    const onAgain = await call('POST', singular, developer.token);
+    assert.equal(onAgain.status, 201, onAgain.text);
+    assert.equal(onAgain.body.subscribed, true);
   });
   it('marks a todo on the merge request, listed with the MergeRequest entity', async () => {
     const marked = await call('POST', `${base}/todo`, owner.token);
@@ -233,5 +242,20 @@ describe('merge request notes, awards and subscriptions', () => {
     assert.equal((await call('POST', `${base}/todo`, owner.token)).status, 304);
     const todos = await call('GET', '/api/v3/todos', owner.token);
     assert.deepEqual(todos.body, [marked.body]);
+  });
+
+  it('gives the new assignee an `assigned` todo, as 8.13’s TodoService did (not for assigning oneself)', async () => {
+    const assigned = await call('PUT', base, developer.token, { assignee_id: owner.id });
+    assert.equal(assigned.status, 200, assigned.text);
+    const todos = await call('GET', '/api/v3/todos?action=assigned', owner.token);
+    assert.equal(todos.body.length, 1, todos.text);
+    assert.equal(todos.body[0].action_name, 'assigned');
+    assert.equal(todos.body[0].target_type, 'MergeRequest');
+    assert.equal(todos.body[0].target.id, mr.id);
+    assert.equal(todos.body[0].author.id, developer.id);
+    const self = await call('PUT', base, developer.token, { assignee_id: developer.id });
+    assert.equal(self.status, 200, self.text);
+    const own = await call('GET', '/api/v3/todos?action=assigned', developer.token);
+    assert.deepEqual(own.body, []);
   });
 });

@@ -192,5 +192,8 @@ describe('merge request comments (deprecated v3 routes)', () => {
       owner.token,
     );
     assert.ok(awards.body.some((a: { name: string }) => a.name === 'tada'));
+    const again = await call('POST', comments('merge_requests'), owner.token, { note: ':tada:' });
+    assert.equal(again.status, 400);
+    assert.deepEqual(again.body, { message: 'Failed to save note {:name=>["has already been taken"]}' });
   });
 });

@@ -214,10 +214,11 @@ describe('merge when build succeeds', () => {
     assert.equal(reset.merge_when_build_succeeds, false);
     // The merge's own params went with it, as reset_merge_when_build_succeeds dropped them.
     assert.equal(reset.should_remove_source_branch, false);
-    // The push leaves no note of its own; only the enabling one is there.
-    assert.deepEqual(await systemNotes(mr.id), [
-      `Enabled an automatic merge when the build for ${head} succeeds`,
-    ]);
+    // The push notes its commit (RefreshService#comment_mr_with_commits) and nothing about the reset.
+    const notes = await systemNotes(mr.id);
+    assert.equal(notes.length, 2, JSON.stringify(notes));
+    assert.equal(notes[0], `Enabled an automatic merge when the build for ${head} succeeds`);
+    assert.ok(notes[1]!.startsWith(`Added 1 commit:\n\n* ${newHead.slice(0, 8)} - Push again\n\n`), notes[1]);
 
     // Both heads' pipelines succeed; nothing is owed, so nothing merges.
     await runJob('rearmed', 'success');
