@@ -165,6 +165,8 @@ describe('pages: issues', () => {
       'issue[description]': 'New text',
       'issue[assignee_id]': '',
       'issue[milestone_id]': '',
+      // The form's hidden field, sent when no label is ticked.
+      'issue[label_ids][]': '',
     });
     assert.equal(saved.status, 302);
     const [after] = await apiIssues(`&iid=${issue.iid}`);
