@@ -4,7 +4,9 @@
 // a walk stay in the index), the statement that picks a page's ids in each long list — /projects/visible,
 // a project's events, a project's builds — is checked with EXPLAIN (ANALYZE): an Index Only Scan walks at
 // least offset + limit entries with no heap fetch, no table is read whole, and a sort, if any, orders the
-// page's own rows only. The rows themselves are read by id afterwards (a deferred join).
+// page's own rows only. The rows themselves are read by id afterwards (a deferred join). And the project
+// lists' count and page-ids statements, run as named prepared statements as the server runs them, keep
+// PostgreSQL's generic plan instead of being planned again at every run (which cost more than the page).
 // (SQLite's plans of the same statements are checked by query-plans.test.ts.)
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -17,6 +19,8 @@ import { createProject, createUser, type TestProject, type TestUser } from '../h
 const onPostgres = Boolean(process.env.LABRADOR_TEST_PG_URL);
 /** Projects of other users (a third each private, internal, public): 3,000 visible to the viewer. */
 const PROJECTS = 4500;
+/** Users who are masters of the copied projects. */
+const USERS = 1000;
 /** Group namespaces the projects are spread over. */
 const NAMESPACES = 300;
 /** Events and builds of the viewer's project. */
@@ -84,6 +88,20 @@ describe(
         created_at: `to_char(timestamp '2016-01-01' + g * interval '1 second', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
       });
       const spread = `${firstProject} + g % ${PROJECTS - 1}`;
+      // Each copied project has a master among USERS other users, as every project has its creator.
+      const firstUser = await copyRow(admin, 'users', other.id, USERS, {
+        username: `'deep-user-' || g`,
+        email: `'deep-user-' || g || '@example.com'`,
+        authentication_token: `'deep-token-' || g`,
+      });
+      const { rows: membership } = await admin.query<{ id: number }>(
+        `select id from members where source_type = 'Project' and source_id = $1`,
+        [model.id],
+      );
+      await copyRow(admin, 'members', membership[0]!.id, PROJECTS - 1, {
+        source_id: spread,
+        user_id: `${firstUser} + g % ${USERS}`,
+      });
       await admin.query(
         `insert into events (project_id, author_id, action, created_at, updated_at)
          select ${spread}, $1, 5, '2016-01-01T00:00:00.000Z', '2016-01-01T00:00:00.000Z'
@@ -151,6 +169,42 @@ describe(
 
     it('GET /projects/visible?page=101: walks projects_list_created_at, steps over 2,000 visible projects', async () => {
       await assertIndexWalk(`/api/v3/projects/visible?per_page=${PER_PAGE}&page=${PAGE}`);
+    });
+
+    it('the project lists’ count and page ids keep PostgreSQL’s generic plan (not planned at every run)', async () => {
+      // The server runs them as named prepared statements; PostgreSQL plans each execution anew when it
+      // judges its generic plan worse than a custom one. Run here the same way, on one connection.
+      const kept: string[] = [];
+      for (const url of [
+        '/api/v3/projects?per_page=20',
+        `/api/v3/projects/visible?per_page=20&page=${PAGE}`,
+      ]) {
+        const statements: Array<[string, readonly unknown[]]> = [];
+        t.server.deps.db.onQuery = (sql, parameters) => statements.push([sql, parameters]);
+        try {
+          assert.equal((await t.request('GET', url, { token: viewer.token })).status, 200);
+        } finally {
+          t.server.deps.db.onQuery = undefined;
+        }
+        const listed = statements.filter(
+          ([sql]) => /^select count\(\*\) as "count" from "projects"/.test(sql) || / offset \$\d+$/.test(sql),
+        );
+        assert.equal(listed.length, 2, `${url}: the count and the page ids\n${listed.join('\n')}`);
+        for (const [text, values] of listed) {
+          const name = `kept_${kept.length}`;
+          for (let run = 0; run < 8; run++) await admin.query({ name, text, values: values as unknown[] });
+          const { rows } = await admin.query<{ generic: string; custom: string }>(
+            'select generic_plans as generic, custom_plans as custom from pg_prepared_statements where name = $1',
+            [name],
+          );
+          const what = text.startsWith('select count') ? 'count' : 'page ids';
+          kept.push(`${url} ${what}: generic ${rows[0]!.generic}, custom ${rows[0]!.custom}`);
+        }
+      }
+      assert.ok(
+        kept.every((line) => !/generic 0,/.test(line)),
+        `statements planned at every run:\n${kept.join('\n')}`,
+      );
     });
 
     it('GET /projects/:id/events?page=101 and /builds?page=101: walk the project’s index', async () => {
