@@ -1,7 +1,9 @@
 // What each statement of a request costs, on a data dir and database kept by the full bench
 // (`BENCH_KEEP=1 npm run bench -- --quick`): the statements one GET runs, each with EXPLAIN (ANALYZE,
-// BUFFERS) on PostgreSQL (EXPLAIN QUERY PLAN on SQLite), and the median execution time over repeated runs
-// of the statement itself (the read cache is not in the way: the statements are sent directly).
+// BUFFERS) on PostgreSQL (EXPLAIN QUERY PLAN on SQLite), and the median execution and planning times
+// over repeated runs of the statement itself (the read cache is not in the way: the statements are sent
+// directly). A poll of a background worker that runs during the request is listed too (the merge-request
+// auto-merge queue).
 //
 //   node --import tsx bench/explain-requests.ts --data <dir> [--pg <url>] [--token T] [--runs N] [--plans]
 //        <path> [<path> …]
@@ -40,14 +42,17 @@ const server = await startServer(
 const db = server.deps.db;
 const postgres = db.dialect === 'postgres';
 
-/** Milliseconds of execution PostgreSQL reports for one run of the statement (planning included). */
-async function executionMs(text: string, parameters: readonly unknown[]): Promise<number> {
+/**
+ * Milliseconds of execution PostgreSQL reports for one run of the statement, and of planning (which the
+ * server's named prepared statements pay only until PostgreSQL settles on a generic plan).
+ */
+async function runMs(text: string, parameters: readonly unknown[]): Promise<{ run: number; plan: number }> {
   const compiled = sql.raw(`explain (analyze, format json) ${text}`).compile(db.kysely);
   const rows = (await db.kysely.executeQuery({ ...compiled, parameters })).rows as Array<
     Record<string, unknown>
   >;
   const [plan] = rows[0]!['QUERY PLAN'] as Array<{ 'Execution Time': number; 'Planning Time': number }>;
-  return plan!['Execution Time'] + plan!['Planning Time'];
+  return { run: plan!['Execution Time'], plan: plan!['Planning Time'] };
 }
 
 try {
@@ -59,19 +64,22 @@ try {
     if (response.statusCode !== 200) throw new Error(`${url}: ${response.statusCode} ${response.body}`);
     console.log(`\n${url}: ${statements.length} statements`);
     let total = 0;
+    let planning = 0;
     for (const [text, parameters] of statements) {
       if (/^(begin|commit|rollback|savepoint|release)\b/i.test(text.trim())) continue;
       let median = NaN;
+      let medianPlan = NaN;
       if (postgres) {
-        const times: number[] = [];
-        for (let i = 0; i < runs; i++) times.push(await executionMs(text, parameters));
-        times.sort((a, b) => a - b);
-        median = times[Math.floor(times.length / 2)]!;
+        const times: Array<{ run: number; plan: number }> = [];
+        for (let i = 0; i < runs; i++) times.push(await runMs(text, parameters));
+        const middle = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+        median = middle(times.map((time) => time.run));
+        medianPlan = middle(times.map((time) => time.plan));
         total += median;
+        planning += medianPlan;
       }
-      console.log(
-        `  ${postgres ? `${median.toFixed(3)} ms  ` : ''}${text.replace(/\s+/g, ' ').slice(0, 200)}`,
-      );
+      const cost = postgres ? `${median.toFixed(3)} ms (plan ${medianPlan.toFixed(3)})  ` : '';
+      console.log(`  ${cost}${text.replace(/\s+/g, ' ').slice(0, 200)}`);
       if (!showPlans) continue;
       const explain = postgres ? 'explain (analyze, buffers)' : 'explain query plan';
       const plan = sql.raw(`${explain} ${text}`).compile(db.kysely);
@@ -80,8 +88,11 @@ try {
       >;
       for (const row of rows) console.log(`      ${String(row.detail ?? row['QUERY PLAN'])}`);
     }
-    if (postgres)
-      console.log(`  total ${total.toFixed(3)} ms (median of ${runs} runs of each, planning included)`);
+    if (postgres) {
+      console.log(
+        `  total ${total.toFixed(3)} ms executing, ${planning.toFixed(3)} ms planning (medians of ${runs} runs)`,
+      );
+    }
   }
 } finally {
   await server.close();
