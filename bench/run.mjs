@@ -1,5 +1,5 @@
-// `npm run bench [-- --quick] [-- --sqlite-only]`: Labrador as `npm start` runs it (dist/main.mjs) on a
-// temporary data dir, seeded in bulk through the database layer, measured with autocannon; every API
+// `npm run bench [-- --quick] [-- --sqlite-only | --postgres-only] [-- --rounds N]`: Labrador as
+// `npm start` runs it (dist/main.mjs) on a temporary data dir, seeded in bulk through the database layer, measured with autocannon; every API
 // figure beside a raw node:http server answering the same bytes in the same run (bench/raw-server.mjs),
 // every git figure (smart HTTP, and a clone and the connection cost over the built-in SSH server) beside
 // git over file://. SQLite first, then PostgreSQL when a server answers at
@@ -30,11 +30,14 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const sqliteOnly = args.includes('--sqlite-only');
+const postgresOnly = args.includes('--postgres-only');
+const roundsIndex = args.indexOf('--rounds');
 const outIndex = args.indexOf('--out');
 const outFile = path.resolve(outIndex >= 0 ? args[outIndex + 1] : path.join(root, 'bench/RESULTS.md'));
 const pgBase = process.env.LABRADOR_BENCH_PG_URL ?? 'postgres://root@127.0.0.1:5432/test';
 
-const ROUNDS = quick ? 1 : 3;
+// --rounds N: more alternating rounds per figure, for a comparison within one run on a busy machine.
+const ROUNDS = roundsIndex >= 0 ? Number(args[roundsIndex + 1]) : quick ? 1 : 3;
 const SECONDS = quick ? 2 : 3;
 const CONNECTIONS = 32;
 // Nine: a git figure swings by ±0.1 from round to round on a busy machine; the median of five did too.
@@ -776,7 +779,7 @@ if (!fs.existsSync(path.join(root, 'dist/main.mjs'))) {
   process.exit(2);
 }
 const results = [];
-results.push(await runEngine({ name: 'sqlite' }));
+if (!postgresOnly) results.push(await runEngine({ name: 'sqlite' }));
 if (!sqliteOnly) {
   const engine = await postgresEngine();
   if (!engine) log(`\nPostgreSQL: nothing answers at ${pgBase}; skipped`);

@@ -2,7 +2,9 @@
 // the same statements, and that number is pinned, so a statement added per row (an N+1) or per page fails
 // here. The rows are made so that even a page of one has everything a longer page may embed: the newest
 // project is a fork shared with a group, every issue and merge request has an assignee, labels and a
-// milestone, builds and pipelines have a user.
+// milestone, builds and pipelines have a user, notes have authors. The labels list has no pages: one label
+// costs what 103 do. The pages for people (explore, the dashboards, labels, milestones) show 20 rows at a
+// time: a full page and the last, shorter one read the same statements.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
@@ -19,6 +21,9 @@ import { seedPipeline } from '../helpers/ci.ts';
 import { recordEvent } from '../../src/services/activity/events.ts';
 import { insertMergeRequest } from '../../src/db/repositories/merge-requests.ts';
 import { setLabelLinks } from '../../src/db/repositories/issues.ts';
+import { insertNote } from '../../src/db/repositories/notes.ts';
+import { insertMilestone } from '../../src/db/repositories/milestones.ts';
+import { WebClient } from '../helpers/web.ts';
 import { EventAction } from '../../src/domain/types.ts';
 
 /** More rows than the largest page asked for, in each list. */
@@ -29,7 +34,12 @@ describe('statements of each list at per_page 1, 20 and 100', () => {
   let t: TestApp;
   let owner: TestUser;
   let listed: TestProject;
+  let oneLabel: TestProject;
   let forkId: number;
+  let issueIid: number;
+  let issueId: number;
+  let mergeRequestId: number;
+  let web: WebClient;
 
   before(async () => {
     t = await startTestApp();
@@ -47,6 +57,14 @@ describe('statements of each list at per_page 1, 20 and 100', () => {
     listed = await createProject(t, { owner, path: 'listed0', visibility: 20 });
     for (let i = 1; i < ROWS; i++)
       await createProject(t, { owner, path: `listed${i}`, visibility: (i % 3) * 10 });
+    // A public project with a single label (the labels list has no pages: its size is the project's;
+    // the labels' issue and merge request counts are read for public projects only).
+    oneLabel = await createProject(t, { owner, path: 'one-label', visibility: 20 });
+    const label = await t.request('POST', `/api/v3/projects/${oneLabel.id}/labels`, {
+      token: owner.token,
+      body: { name: 'only', color: '#00ff00' },
+    });
+    assert.equal(label.status, 201, label.text);
     // The newest project, first on every page: a fork of another user's project, shared with a group.
     const forked = await t.request('POST', `/api/v3/projects/fork/${source.id}`, { token: owner.token });
     assert.equal(forked.status, 201, forked.text);
@@ -81,13 +99,30 @@ describe('statements of each list at per_page 1, 20 and 100', () => {
         token: owner.token,
         body: {
           title: `Issue ${i}`,
-          labels: `bug,area${i % 5}`,
+          // bug and area0…area101: the project has ROWS + 1 labels.
+          labels: `bug,area${i}`,
           milestone_id: (milestone.body as { id: number }).id,
           assignee_id: owner.id,
         },
       });
       assert.equal(issue.status, 201, issue.text);
+      issueIid ??= (issue.body as { iid: number }).iid;
     }
+    await t.server.deps.db.kysely.transaction().execute(async (trx) => {
+      const at = new Date().toISOString();
+      for (let i = 1; i < ROWS; i++) {
+        await insertMilestone(trx, {
+          project_id: listed.id,
+          iid: i + 1,
+          title: `v${i + 1}`,
+          description: null,
+          due_date: null,
+          state: 'active',
+          created_at: at,
+          updated_at: at,
+        });
+      }
+    });
     // Merge requests written straight to the tables (their lists read no git): each with an assignee,
     // the issues' labels (so bug and area<n> exist) and the milestone.
     const labels = await t.server.deps.db.kysely
@@ -117,6 +152,39 @@ describe('statements of each list at per_page 1, 20 and 100', () => {
           updated_at: at,
         });
         await setLabelLinks(trx, 'MergeRequest', mr.id, [bug, areas[i % areas.length]!], at);
+        mergeRequestId ??= mr.id;
+      }
+    });
+    // Notes on the first issue and the first merge request, by several authors.
+    const issueRow = await t.server.deps.db.kysely
+      .selectFrom('issues')
+      .select('id')
+      .where('project_id', '=', listed.id)
+      .where('iid', '=', issueIid)
+      .executeTakeFirstOrThrow();
+    issueId = issueRow.id;
+    await t.server.deps.db.kysely.transaction().execute(async (trx) => {
+      const at = new Date().toISOString();
+      for (const [noteableType, noteableId] of [
+        ['Issue', issueRow.id],
+        ['MergeRequest', mergeRequestId],
+      ] as const) {
+        for (let i = 0; i < ROWS; i++) {
+          await insertNote(trx, {
+            project_id: listed.id,
+            noteable_type: noteableType,
+            noteable_id: noteableId,
+            commit_id: null,
+            author_id: (i % 2 === 0 ? owner : others[i % 7]!).id,
+            note: `Note ${i}`,
+            system: 0,
+            attachment: null,
+            line_code: null,
+            updated_by_id: null,
+            created_at: at,
+            updated_at: at,
+          });
+        }
       }
     });
 
@@ -132,6 +200,8 @@ describe('statements of each list at per_page 1, 20 and 100', () => {
       });
     }
     await t.request('GET', '/api/v3/user', { token: owner.token }); // the first sign-in stamp is a write
+    web = new WebClient(t);
+    assert.equal((await web.signIn(owner.username, owner.password)).status, 302);
   });
   after(() => t.close());
 
@@ -233,6 +303,89 @@ describe('statements of each list at per_page 1, 20 and 100', () => {
   it('GET /users and GET /groups: the count and the page', async () => {
     await assertFixedCount('users', 3);
     await assertFixedCount('groups', 3);
+  });
+
+  it('GET the notes of an issue and of a merge request: the project, the noteable, the count, the page, its authors', async () => {
+    await assertFixedCount(`projects/${listed.id}/issues/${issueId}/notes`, 6);
+    await assertFixedCount(`projects/${listed.id}/merge_requests/${mergeRequestId}/notes`, 6);
+  });
+
+  it('GET /projects/:id/milestones: the project, the count, the page', async () => {
+    await assertFixedCount(`projects/${listed.id}/milestones`, 4);
+  });
+
+  it('GET /projects/:id/labels (no pages): one label costs what 103 do', async () => {
+    const one = await statementsFor(`/api/v3/projects/${oneLabel.id}/labels`, 1);
+    const many = await statementsFor(`/api/v3/projects/${listed.id}/labels`, ROWS + 1);
+    assert.deepEqual(many.map(shape).sort(), one.map(shape).sort());
+    assert.equal(one.length, 6, one.join('\n'));
+  });
+
+  /** The rows of a page's list (`aria-label` names it) and the statements the page read, as shapes. */
+  async function pageCost(url: string, list: string): Promise<{ rows: number; statements: string[] }> {
+    const statements: string[] = [];
+    t.server.deps.db.onQuery = (sql) => statements.push(shape(sql));
+    try {
+      const page = await web.get(url);
+      assert.equal(page.status, 200, `${url}: ${page.text.slice(0, 300)}`);
+      const start = page.text.indexOf(`aria-label="${list}"`);
+      const rows =
+        start < 0
+          ? 0
+          : (page.text.slice(start, page.text.indexOf('</ul>', start)).match(/<li>\s*<div class="row">/g)
+              ?.length ?? 0);
+      return { rows, statements: statements.sort() };
+    } finally {
+      t.server.deps.db.onQuery = undefined;
+    }
+  }
+
+  /**
+   * Pins the statements of a paged list page twice: its first, full page (20 rows, the newest, which embed
+   * the most: a fork, a share, an issue) and its last, shorter one (found by bisection on the rows shown). A
+   * statement per row would add 19 to the first. A short page may read fewer: what its rows do not embed
+   * is not asked for.
+   */
+  async function assertPagesCost(path: string, list: string, expected: { full: number; last: number }) {
+    const url = (page: number) => `${path}${path.includes('?') ? '&' : '?'}page=${page}`;
+    const brief = (statements: string[]) => statements.map((sql) => `  ${sql.slice(0, 160)}`).join('\n');
+    const first = await pageCost(url(1), list);
+    assert.equal(first.rows, 20, `${path}: page 1 shows ${first.rows} rows`);
+    let shown = 1; // a page known to show rows
+    let empty = 64; // a page known to show none
+    assert.equal((await pageCost(url(empty), list)).rows, 0, `${path}: page ${empty} is not past the end`);
+    while (empty - shown > 1) {
+      const middle = Math.floor((shown + empty) / 2);
+      if ((await pageCost(url(middle), list)).rows > 0) shown = middle;
+      else empty = middle;
+    }
+    const last = await pageCost(url(shown), list);
+    assert.ok(last.rows > 0 && last.rows < 20, `${path}: the last page (${shown}) shows ${last.rows} rows`);
+    assert.deepEqual(
+      { full: first.statements.length, last: last.statements.length },
+      expected,
+      `${path} page 1:\n${brief(first.statements)}\npage ${shown} (${last.rows} rows):\n${brief(last.statements)}`,
+    );
+  }
+
+  it('the project list pages (explore, your projects, starred): a full page and the last cost a pinned number', async () => {
+    await assertPagesCost('/explore/projects', 'Projects', { full: 6, last: 3 });
+    await assertPagesCost('/dashboard/projects', 'Projects', { full: 6, last: 3 });
+    await assertPagesCost('/dashboard/projects/starred', 'Projects', { full: 6, last: 3 });
+  });
+
+  it('the activity dashboard and the milestones page: a full page and the last cost a pinned number', async () => {
+    await assertPagesCost('/dashboard/activity', 'Events', { full: 7, last: 5 });
+    await assertPagesCost(`/${owner.username}/listed0/milestones`, 'Milestones', { full: 7, last: 7 });
+  });
+
+  it('the labels page (no pages): one label costs what 103 do', async () => {
+    const one = await pageCost(`/${owner.username}/one-label/labels`, 'Labels');
+    const many = await pageCost(`/${owner.username}/listed0/labels`, 'Labels');
+    assert.equal(one.rows, 1);
+    assert.equal(many.rows, ROWS + 1);
+    assert.deepEqual(many.statements, one.statements);
+    assert.equal(one.statements.length, 7, one.statements.join('\n'));
   });
 
   it('the fork heads the project lists, so a page of one embeds a share and a fork source', async () => {

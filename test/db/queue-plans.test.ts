@@ -13,6 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { seedPipeline } from '../helpers/ci.ts';
+import { copyRow } from '../helpers/copy-row.ts';
 import { createProject, createUser, type TestProject } from '../helpers/factory.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { recoverPendingPushes } from '../../src/services/push/push.ts';
@@ -96,32 +97,14 @@ describe(
       await t?.close();
     });
 
-    /** `count` copies of row `id` of `table`, each column as it was unless `set` gives an expression of g. */
-    async function copyRow(table: string, id: number, count: number, set: Record<string, string>) {
-      const { rows: columns } = await admin.query<{ name: string }>(
-        `select column_name as name from information_schema.columns
-         where table_schema = current_schema() and table_name = $1 and column_name <> 'id'`,
-        [table],
-      );
-      const names = columns.map(({ name }) => `"${name}"`).join(', ');
-      const values = columns.map(({ name }) => set[name] ?? `r."${name}"`).join(', ');
-      const { rows } = await admin.query<{ first: number }>(
-        `with made as (insert into ${table} (${names})
-           select ${values} from ${table} r, generate_series(1, $2) g where r.id = $1 returning id)
-         select min(id) as first from made`,
-        [id, count],
-      );
-      return rows[0]!.first;
-    }
-
     /** Finished builds spread over finished pipelines (as a project's history is), deliveries and pushes. */
     async function seedFinishedRows(build: { id: number; pipeline_id: number }) {
       const pipelines = FINISHED_ROWS / 10;
-      const first = await copyRow('ci_pipelines', build.pipeline_id, pipelines, {
+      const first = await copyRow(admin, 'ci_pipelines', build.pipeline_id, pipelines, {
         status: `'success'`,
         sha: 'md5(g::text)',
       });
-      await copyRow('ci_builds', build.id, FINISHED_ROWS, {
+      await copyRow(admin, 'ci_builds', build.id, FINISHED_ROWS, {
         status: `'success'`,
         token: `'finished-' || g`,
         pipeline_id: `${Number(first)} + g % ${pipelines}`,

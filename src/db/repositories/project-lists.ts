@@ -2,18 +2,26 @@
 // membership: direct project membership, personal namespace, group membership, or a group share (all
 // unexpired). Every branch is an index lookup keyed by the user, so its cost follows the user's
 // memberships, not the size of the projects table.
+//
+// The kind of membership (source_type) is written into the SQL, not sent as a value: with it known,
+// PostgreSQL's generic plan of a prepared list statement sees that group memberships are rare and costs
+// the same as a custom one, so it is kept; sent as a value, every execution of the list's count and ids
+// was planned anew (0.25–0.3 ms each at 10,000 projects).
 import { sql, type Compilable } from 'kysely';
 import { today } from '../../lib/clock.ts';
 import { prepared, type PreparedQuery } from '../prepared.ts';
 import type { Executor } from '../types.ts';
 import type { ProjectListQuery } from '../types.ts';
 
+const PROJECT_MEMBER = sql.lit<'Project'>('Project');
+const GROUP_MEMBER = sql.lit<'Namespace'>('Namespace');
+
 export function authorizedProjectIds(db: Executor, userId: number, day: string = today()) {
   return db
     .selectFrom('members as m')
     .select('m.source_id as id')
     .where('m.user_id', '=', userId)
-    .where('m.source_type', '=', 'Project')
+    .where('m.source_type', '=', PROJECT_MEMBER)
     .where(unexpiredMember(day))
     .union(
       db
@@ -21,7 +29,7 @@ export function authorizedProjectIds(db: Executor, userId: number, day: string =
         .innerJoin('projects as p', 'p.namespace_id', 'm.source_id')
         .select('p.id as id')
         .where('m.user_id', '=', userId)
-        .where('m.source_type', '=', 'Namespace')
+        .where('m.source_type', '=', GROUP_MEMBER)
         .where(unexpiredMember(day)),
     )
     .union(
@@ -38,7 +46,7 @@ export function authorizedProjectIds(db: Executor, userId: number, day: string =
         .innerJoin('project_group_links as l', 'l.group_id', 'm.source_id')
         .select('l.project_id as id')
         .where('m.user_id', '=', userId)
-        .where('m.source_type', '=', 'Namespace')
+        .where('m.source_type', '=', GROUP_MEMBER)
         .where(unexpiredMember(day))
         .where(sql<boolean>`(l.expires_at is null or l.expires_at > ${day})`),
     );
@@ -118,7 +126,7 @@ function filtered(db: Executor, query: ProjectListQuery, slot: Slot) {
               .selectFrom('members as m')
               .select('m.source_id')
               .where('m.user_id', '=', viewerId)
-              .where('m.source_type', '=', 'Namespace')
+              .where('m.source_type', '=', GROUP_MEMBER)
               .where('m.access_level', '>=', 50)
               .where(unexpiredMember(day)),
           ),
