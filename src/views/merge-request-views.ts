@@ -22,7 +22,6 @@ import { participatedIds } from '../db/repositories/participants.ts';
 import { MERGE_REQUEST } from '../services/merge-requests/collaboration.ts';
 import { collectCommits } from '../git/commit-log.ts';
 import { diffTrees, EMPTY_TREE, mergeBase } from '../git/diffs.ts';
-import { resolveRefs } from '../git/refs.ts';
 import { presentRepoCommit } from '../presenters/commit.ts';
 import {
   presentMergeRequest,
@@ -38,7 +37,11 @@ import {
   repoPathOf,
   type AccessibleProject,
 } from '../services/merge-requests/merge-requests.ts';
-import { closedIids } from '../services/push/issue-closing.ts';
+import {
+  closingIssueIids,
+  comparisonBase,
+  mergeRequestGitCommits,
+} from '../services/merge-requests/closing-issues.ts';
 import { canReadIssue } from '../policies/issues.ts';
 import { COMMIT_DIFF_LIMITS } from './commit-views.ts';
 import type { IssueRow, MergeRequestRow, MergeRequestState, ProjectRecord, UserRow } from '../db/types.ts';
@@ -166,33 +169,6 @@ export async function presentMergeRequestOf(
   return (await presentMany(deps, target, viewer, [mr]))[0]!;
 }
 
-/**
- * What the MR's commits and changes are read against: the target branch's head, or for a merged MR the
- * target as the merge found it (after a merge the target holds every commit, which would leave the
- * Commits and Changes of a merged MR empty; 8.13 kept them).
- */
-async function comparisonBase(
-  deps: Deps,
-  target: ProjectRecord,
-  mr: MergeRequestRow,
-): Promise<string | undefined> {
-  if (mr.merge_commit_sha) return `${mr.merge_commit_sha}^1`;
-  if (mr.state === 'merged') {
-    // Merged by a push of its commits to the target: the merge base its last version recorded.
-    const [latest] = await listMergeRequestDiffs(deps.db.kysely, mr.id);
-    if (latest?.base_commit_sha) return latest.base_commit_sha;
-  }
-  const ref = `refs/heads/${mr.target_branch}`;
-  return (await resolveRefs(repoPathOf(deps, target), [ref])).get(ref);
-}
-
-/** The MR's commits as git reads them, newest first: those of its head that the target branch lacks. */
-export async function mergeRequestGitCommits(deps: Deps, target: ProjectRecord, mr: MergeRequestRow) {
-  if (!(await ensureHeadInTarget(deps, target, mr))) return [];
-  const base = await comparisonBase(deps, target, mr);
-  return collectCommits(repoPathOf(deps, target), [mr.head_sha!, ...(base ? [`^${base}`] : []), '--']);
-}
-
 export async function mergeRequestCommits(deps: Deps, target: ProjectRecord, mr: MergeRequestRow) {
   return (await mergeRequestGitCommits(deps, target, mr)).map(presentRepoCommit);
 }
@@ -219,8 +195,7 @@ export async function mergeRequestChanges(
 }
 
 /**
- * MergeRequest#closes_issues: when the MR targets the default branch, the issues of the target project
- * that its description and commit messages close with the closing pattern, those the viewer may read, in
+ * GET …/closes_issues: the issues its merge would close (closing-issues.ts), those the viewer may read, in
  * the order they are named.
  */
 export async function mergeRequestClosesIssues(
@@ -229,18 +204,7 @@ export async function mergeRequestClosesIssues(
   viewer: UserRow,
   mr: MergeRequestRow,
 ): Promise<IssueRow[]> {
-  if (mr.target_branch !== target.project.default_branch) return [];
-  const messages = [mr.description ?? ''];
-  if (await ensureHeadInTarget(deps, target, mr)) {
-    const base = await comparisonBase(deps, target, mr);
-    const commits = await collectCommits(repoPathOf(deps, target), [
-      mr.head_sha!,
-      ...(base ? [`^${base}`] : []),
-      '--',
-    ]);
-    messages.push(...commits.map((commit) => commit.message));
-  }
-  const iids = closedIids(messages.join('\n'), `${target.namespace.path}/${target.project.path}`);
+  const iids = await closingIssueIids(deps, target, mr);
   if (iids.length === 0) return [];
   const issues = await findIssuesByIids(deps.db.kysely, target.project.id, iids);
   return issues

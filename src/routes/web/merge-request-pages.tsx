@@ -28,7 +28,8 @@ import { viewerAwards } from '../../views/note-views.ts';
 import { registerVoteAndSubscriptionRoutes } from './award-pages.ts';
 import { mayPushToBranch } from '../../services/push/ref-updates.ts';
 import { loadProjectHead } from './project-head.ts';
-import { mergeRequestGitCommits, presentMergeRequestOf } from '../../views/merge-request-views.ts';
+import { presentMergeRequestOf } from '../../views/merge-request-views.ts';
+import { mergeRequestGitCommits } from '../../services/merge-requests/closing-issues.ts';
 import {
   branchNames,
   findMergeRequestByIid,

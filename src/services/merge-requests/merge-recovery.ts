@@ -3,6 +3,7 @@
 // recoverPendingPushes finishes every merge whose branch moved; what is still locked afterwards either
 // has its merge commit on the target branch (merged now, as the push would have) or never moved the
 // branch (unlocked, as 8.13's unlock_mr did after a failed merge), so no MR stays locked forever.
+import { closingIssueIids } from './closing-issues.ts';
 import type { Deps } from '../../deps.ts';
 import { now } from '../../lib/clock.ts';
 import { findMergeRequestById, listLockedMergeRequests } from '../../db/repositories/merge-requests.ts';
@@ -53,8 +54,11 @@ async function recoverLockedMerge(deps: Deps, id: number): Promise<void> {
   if (target && commit && (await isOnTargetBranch(deps, target, mr.target_branch, commit))) {
     const user = await mergingUser(deps, target, mr, commit);
     const parts = await hookParts(deps, target, mr);
+    const closes = await closingIssueIids(deps, target, { ...mr, merge_commit_sha: commit });
     const at = now();
-    await db.transaction().execute((trx) => completeMerge(deps, trx, target, user, mr, commit, parts, at));
+    await db
+      .transaction()
+      .execute((trx) => completeMerge(deps, trx, target, user, { mr, commit, parts, closes }, at));
     deps.log.info({ mergeRequestId: mr.id }, 'merge finished after a crash');
     return;
   }

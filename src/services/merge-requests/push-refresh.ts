@@ -31,13 +31,20 @@ import { commitIdsBetween, commitsBetween } from '../../git/commits.ts';
 import { mergeBase } from '../../git/diffs.ts';
 import { mergeRequestWebUrl } from '../../presenters/merge-request.ts';
 import { autoMergeReset } from './merge-when-build-succeeds.ts';
+import { closeIssuesOnMerge, closingIssueIids } from './closing-issues.ts';
 import type { Executor, MergeRequestRow, ProjectRecord, UserRow } from '../../db/types.ts';
 
 const BRANCH_PREFIX = 'refs/heads/';
 
 export interface MergeRequestRefresh {
   branches: Array<{ branch: string; head: string | null }>;
-  merges: Array<{ mr: MergeRequestRow; commit: string; parts: Awaited<ReturnType<typeof hookParts>> }>;
+  merges: Array<{
+    mr: MergeRequestRow;
+    commit: string;
+    parts: Awaited<ReturnType<typeof hookParts>>;
+    /** The iids of the issues the merge closes (closing-issues.ts). */
+    closes: number[];
+  }>;
   /** Open MRs from a moved branch: an `update` hook with `oldrev`, to their target's hooks. */
   updates: Array<{
     mr: MergeRequestRow;
@@ -92,7 +99,9 @@ export async function planMergeRequestRefresh(
       });
     }
     for (const mr of await findMergesInProgress(deps.db.kysely, record.project.id, branch, head)) {
-      plan.merges.push({ mr, commit: head, parts: await hookParts(deps, record, mr) });
+      const parts = await hookParts(deps, record, mr);
+      const closes = await closingIssueIids(deps, record, { ...mr, merge_commit_sha: head });
+      plan.merges.push({ mr, commit: head, parts, closes });
     }
   }
   return plan;
@@ -141,23 +150,22 @@ export async function applyMergeRequestRefresh(
       });
     }
   }
-  for (const { mr, commit, parts } of plan.merges) {
-    await completeMerge(deps, trx, record, user, mr, commit, parts, at);
+  for (const { mr, commit, parts, closes } of plan.merges) {
+    await completeMerge(deps, trx, record, user, { mr, commit, parts, closes }, at);
   }
 }
 
 /**
- * The end of MergeService: a locked MR whose merge commit is on its target branch is merged, with its
- * event and `merge` hook (by `user`, when known). Nothing when the MR is no longer locked.
+ * The end of MergeService (PostMergeService): a locked MR whose merge commit is on its target branch is
+ * merged, closing the issues it names, with its event, note and `merge` hook (by `user`, when known).
+ * Nothing when the MR is no longer locked.
  */
 export async function completeMerge(
   deps: Deps,
   trx: Executor,
   record: ProjectRecord,
   user: UserRow | null,
-  mr: MergeRequestRow,
-  commit: string,
-  parts: Awaited<ReturnType<typeof hookParts>>,
+  { mr, commit, parts, closes }: MergeRequestRefresh['merges'][number],
   at: string,
 ): Promise<void> {
   const merged = await updateMergeRequest(
@@ -176,6 +184,7 @@ export async function completeMerge(
     { state: 'locked' },
   );
   if (!merged || !user) return;
+  await closeIssuesOnMerge(trx, deps, record, user, merged, closes, at);
   await recordEvent(trx, {
     projectId: record.project.id,
     authorId: user.id,

@@ -465,6 +465,15 @@ describe('merge requests', () => {
       [await state(described.id), await state(committed.id), await state(mentioned.id)],
       ['closed', 'closed', 'opened'],
     );
+    // Closed by the merge request (PostMergeService), not by the merge commit whose message repeats
+    // the description: one status note each, naming the MR.
+    for (const closed of [described, committed]) {
+      const notes = await call('GET', `/api/v3/projects/${project.id}/issues/${closed.id}/notes`);
+      assert.deepEqual(
+        notes.body.filter((n: { system: boolean }) => n.system).map((n: { body: string }) => n.body),
+        [`Status changed to closed by merge request !${mr.iid}`],
+      );
+    }
     // After the merge, it still names what it closed.
     const after = await call('GET', closes);
     assert.deepEqual(
