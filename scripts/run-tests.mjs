@@ -28,7 +28,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { buildTests, removeStaleTestBuilds, removeTestBuild, sourceOfBuilt } from './build-tests.mjs';
-import { dropRunDatabases } from './test-databases.mjs';
+import { dropFinishedDatabases, dropRunDatabases } from './test-databases.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const pgUrl = process.env.LABRADOR_TEST_PG_URL ?? 'postgres://root@127.0.0.1:5432/test';
@@ -193,6 +193,32 @@ async function dropDatabases(options) {
   }
 }
 
+/**
+ * Drops the databases the run's tests are done with while the tests go on (scripts/test-databases.mjs);
+ * stop() waits for the drop under way. A failure is reported once and leaves the rest to the run's end.
+ */
+function dropFinishedWhileRunning() {
+  let stopped = false;
+  const done = (async () => {
+    const client = new pg.Client({ connectionString: pgUrl });
+    try {
+      await client.connect();
+      while (!stopped) {
+        await dropFinishedDatabases(client, process.pid);
+        await sleep(500);
+      }
+    } catch (error) {
+      console.error(`Could not drop finished test databases during the run: ${error.message}`);
+    } finally {
+      await client.end().catch(() => {});
+    }
+  })();
+  return async () => {
+    stopped = true;
+    await done;
+  };
+}
+
 if (!missingPg) await dropDatabases({ stale: true });
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
@@ -217,7 +243,9 @@ if (missingPg) {
   console.log(`\nPostgreSQL run skipped: ${missingPg}`);
 } else {
   if (!interrupted) {
+    const stopDropping = dropFinishedWhileRunning();
     results.push(await run('postgres', { ...shared, LABRADOR_TEST_PG_URL: pgUrl }, timings, compiled));
+    await stopDropping();
   }
   await dropDatabases({ pid: process.pid });
 }

@@ -15,7 +15,7 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { openDatabase } from '../../src/db/connect.ts';
 import { migrate } from '../../src/db/migrations/index.ts';
 import { startServer, type Server } from '../../src/server.ts';
-import { runDatabasePrefix } from '../../scripts/test-databases.mjs';
+import { finishedDatabaseName, runDatabasePrefix } from '../../scripts/test-databases.mjs';
 
 export interface TestApp {
   server: Server;
@@ -135,7 +135,9 @@ export async function copySqliteTemplate(dataDir: string): Promise<void> {
 
 /**
  * A new PostgreSQL database on the test server, a copy of the migrated template unless `empty` (a database
- * as an operator creates it, for tests of a first start); `drop` removes it again.
+ * as an operator creates it, for tests of a first start); `drop` removes it again: at once when this file
+ * runs alone, else by the run, which drops the databases its tests renamed as finished (a rename does not
+ * wait for the server's checkpoint, scripts/test-databases.mjs). A database still in use is dropped at once.
  */
 export async function createPostgresDatabase(
   baseUrl: string,
@@ -152,8 +154,18 @@ export async function createPostgresDatabase(
     drop: async () => {
       const client = new pg.Client({ connectionString: baseUrl });
       await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
+      try {
+        if (process.env.LABRADOR_TEST_RUN_PID) {
+          const renamed = await client
+            .query(`alter database ${name} rename to ${finishedDatabaseName(name)}`)
+            .then(() => true)
+            .catch(() => false);
+          if (renamed) return;
+        }
+        await client.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await client.end();
+      }
     },
   };
 }

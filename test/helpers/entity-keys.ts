@@ -12,6 +12,19 @@ export const USER_KEYS = [
   'website_url',
   'organization',
 ];
+export const NOTE_KEYS = [
+  'id',
+  'body',
+  'attachment',
+  'author',
+  'created_at',
+  'updated_at',
+  'system',
+  'noteable_id',
+  'noteable_type',
+  'upvote?',
+  'downvote?',
+];
 export const USER_FULL_KEYS = [
   ...USER_KEYS,
   'last_sign_in_at',

@@ -15,6 +15,7 @@ import { insertMember } from '../../src/db/repositories/members.ts';
 import { initBareRepository, repositoryPath } from '../../src/git/repository.ts';
 import { git } from '../../src/git/exec.ts';
 import { now } from '../../src/lib/clock.ts';
+import { AccessLevel } from '../../src/domain/types.ts';
 import type { ProjectRow, UserRow } from '../../src/db/types.ts';
 
 /** A user row with the password and private token it signs in with. */
@@ -224,4 +225,37 @@ export async function addProtectedBranch(
       updated_at: at,
     })
     .execute();
+}
+
+/** A project of `owner` with a developer and a reporter among its members and a stranger outside. */
+export interface ProjectTeam {
+  owner: TestUser;
+  developer: TestUser;
+  reporter: TestUser;
+  stranger: TestUser;
+  project: TestProject;
+}
+
+/**
+ * The four users named and `path`, a private project of the owner with a first commit and master as its
+ * default branch (set through the API, as its page shows it), for tests of who may do what on a project.
+ */
+export async function createProjectTeam(
+  t: TestApp,
+  path: string,
+  names: { owner: string; developer: string; reporter: string; stranger: string },
+): Promise<ProjectTeam> {
+  const owner = await createUser(t, names.owner);
+  const developer = await createUser(t, names.developer);
+  const reporter = await createUser(t, names.reporter);
+  const stranger = await createUser(t, names.stranger);
+  const project = await createProject(t, { owner, path, commit: true });
+  await addProjectMember(t, project.id, developer.id, AccessLevel.Developer);
+  await addProjectMember(t, project.id, reporter.id, AccessLevel.Reporter);
+  const edit = await t.request('PUT', `/api/v3/projects/${project.id}`, {
+    token: owner.token,
+    body: { name: path, default_branch: 'master' },
+  });
+  if (edit.status !== 200) throw new Error(`PUT /projects/${project.id}: ${edit.status} ${edit.text}`);
+  return { owner, developer, reporter, stranger, project };
 }

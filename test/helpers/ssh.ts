@@ -1,9 +1,11 @@
 // For tests that drive the real `ssh` and `git` clients against Labrador's SSH server: throwaway keys
 // from ssh-keygen, and the GIT_SSH_COMMAND that uses one of them without touching known_hosts.
 import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
+import sshpk from 'sshpk';
 import type { TestApp } from './app.ts';
 import { startSshServer, type SshServerOptions, type StartedSsh } from '../../src/ssh/server.ts';
 
@@ -19,6 +21,16 @@ export function makeKey(dir: string, name: string): TestKey {
   const file = path.join(dir, name);
   execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', name, '-f', file], { stdio: 'ignore' });
   return { file, publicKey: fs.readFileSync(`${file}.pub`, 'utf8').trim() };
+}
+
+/**
+ * A fresh ed25519 public key line (`ssh-ed25519 AAAA… comment`) made in-process, for tests that need many
+ * distinct valid keys quickly and never sign in with them (ssh-keygen is a process per key).
+ */
+export function freshPublicKey(comment: string): string {
+  const { publicKey } = crypto.generateKeyPairSync('ed25519');
+  const key = sshpk.parseKey(publicKey.export({ type: 'spki', format: 'pem' }), 'pem');
+  return `${key.toString('ssh')} ${comment}`;
 }
 
 /** ssh options for a test: this key only, no prompts, no host key bookkeeping. */

@@ -1,5 +1,6 @@
 // A cookie-keeping client for the pages, over the real app's inject: what a browser without script
 // would do (follow nothing automatically, send its cookies, post forms with the page's form token).
+import assert from 'node:assert/strict';
 import type { TestApp } from './app.ts';
 
 export interface PageResponse {
@@ -71,4 +72,15 @@ export class WebClient {
     await this.get('/users/sign_in');
     return this.post('/users/sign_in', { 'user[login]': login, 'user[password]': password });
   }
+}
+
+/** A client signed in as `user` through the sign-in form (which answers with its redirect). */
+export async function signedInClient(
+  t: TestApp,
+  user: { username: string; password: string },
+): Promise<WebClient> {
+  const web = new WebClient(t);
+  const answer = await web.signIn(user.username, user.password);
+  assert.equal(answer.status, 302, `sign-in of ${user.username}: ${answer.status}`);
+  return web;
 }

@@ -4,48 +4,43 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { listen } from '../helpers/git.ts';
+import type { TestApp } from '../helpers/app.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { until } from '../helpers/wait.ts';
 import {
   browserMissing,
-  launchBrowser,
+  newAuditContext,
   newContext,
-  watchForScript,
   seriousAxeViolations,
+  signIn,
+  startBrowserApp,
+  watchForScript,
+  type BrowserApp,
 } from '../helpers/browser.ts';
 
 const skip = browserMissing();
 
 describe('admin pages in Chromium', { skip }, () => {
+  let app: BrowserApp;
   let t: TestApp;
   let base: string;
   let browser: Browser;
   let receiver: Receiver;
 
   before(async () => {
-    t = await startTestApp();
-    base = await listen(t);
-    browser = await launchBrowser();
+    app = await startBrowserApp();
+    ({ t, base, browser } = app);
     receiver = await startReceiver();
   });
   after(async () => {
-    await browser?.close();
     await receiver?.close();
-    await t?.close();
+    await app?.close();
   });
 
   const api = (method: string, url: string, body?: Record<string, unknown>) =>
     t.request(method, `/api/v3${url}`, { token: t.rootToken, body });
 
-  async function signInAsRoot(page: Page): Promise<void> {
-    await page.goto('/users/sign_in');
-    await page.getByLabel('Username or Email').fill('root');
-    await page.getByLabel('Password').fill(t.rootPassword);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Projects' }).waitFor();
-  }
+  const signInAsRoot = (page: Page) => signIn(page, 'root', t.rootPassword);
 
   it('an administrator creates a user and pauses a runner through the forms', async () => {
     const context = await newContext(browser, base);
@@ -101,8 +96,7 @@ describe('admin pages in Chromium', { skip }, () => {
     const runners = (await api('GET', '/runners/all')).body as Array<{ id: number }>;
     assert.ok(runners.length > 0, 'the first test registered a runner');
 
-    // axe is injected as a script, which the pages' CSP rightly refuses: this context bypasses it.
-    const context = await browser.newContext({ baseURL: base, bypassCSP: true });
+    const context = await newAuditContext(browser, base);
     const page = await context.newPage();
     await signInAsRoot(page);
     const found: string[] = [];

@@ -6,21 +6,25 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { GitClient, listen, repoUrl } from '../helpers/git.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { GitClient, repoUrl } from '../helpers/git.ts';
 import { gitSshCommand, makeKey, startTestSsh } from '../helpers/ssh.ts';
 import type { StartedSsh } from '../../src/ssh/server.ts';
 import {
   browserMissing,
-  launchBrowser,
+  newAuditContext,
   newContext,
-  watchForScript,
   seriousAxeViolations,
+  signIn,
+  startBrowserApp,
+  watchForScript,
+  type BrowserApp,
 } from '../helpers/browser.ts';
 
 const skip = browserMissing();
 
 describe('pages in Chromium', { skip }, () => {
+  let app: BrowserApp;
   let t: TestApp;
   let base: string;
   let browser: Browser;
@@ -28,15 +32,13 @@ describe('pages in Chromium', { skip }, () => {
   const client = new GitClient();
 
   before(async () => {
-    t = await startTestApp();
-    base = await listen(t);
+    app = await startBrowserApp();
+    ({ t, base, browser } = app);
     ssh = await startTestSsh(t);
-    browser = await launchBrowser();
   });
   after(async () => {
-    await browser?.close();
     await ssh?.server.stop();
-    await t?.close();
+    await app?.close();
   });
 
   it('a newcomer signs in, creates a project, pushes, reads the README, a file, a commit, adds a key, pushes over SSH', async () => {
@@ -211,8 +213,7 @@ describe('pages in Chromium', { skip }, () => {
   });
 
   it('axe finds no serious or critical violation on any page type', async () => {
-    // axe is injected as a script, which the pages' CSP rightly refuses: this context bypasses it.
-    const context = await browser.newContext({ baseURL: base, bypassCSP: true });
+    const context = await newAuditContext(browser, base);
     const page = await context.newPage();
     const audit = async (url: string) => {
       await page.goto(url);
@@ -221,11 +222,7 @@ describe('pages in Chromium', { skip }, () => {
     const found: string[] = [];
     found.push(...(await audit('/users/sign_in')));
     found.push(...(await audit('/explore/projects')));
-    await page.goto('/users/sign_in');
-    await page.getByLabel('Username or Email').fill('root');
-    await page.getByLabel('Password').fill(t.rootPassword);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Projects' }).waitFor();
+    await signIn(page, 'root', t.rootPassword);
     const commit = (
       await t.request(
         'GET',

@@ -5,15 +5,19 @@
 // downloaded whole and file by file, and a trace with markup and escape sequences shown as coloured text.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildsOf, startCiProject, type CiProject } from '../helpers/ci.ts';
 import {
   browserMissing,
   launchBrowser,
+  newAuditContext,
   newContext,
-  watchForScript,
   seriousAxeViolations,
+  signIn,
+  watchForScript,
 } from '../helpers/browser.ts';
 import { groupAlive, spawnRunner, type RunnerProcess } from '../helpers/runner-process.ts';
 import { until } from '../helpers/wait.ts';
@@ -37,11 +41,7 @@ describe('CI pages in Chromium', { skip }, () => {
     base = `/${ci.project.fullPath}`;
     context = await newContext(browser, ci.base);
     const page = await context.newPage();
-    await page.goto('/users/sign_in');
-    await page.getByLabel('Username or Email').fill(ci.owner.username);
-    await page.getByLabel('Password').fill(ci.owner.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Projects' }).waitFor();
+    await signIn(page, ci.owner.username, ci.owner.password);
     await page.close();
   });
   after(async () => {
@@ -129,43 +129,61 @@ test:
   });
 
   it("grows a running build's log in the open page and stops when the build ends", async () => {
-    const { builds } = await push(`
+    // The job prints half its lines, waits for the test's go-ahead (given once the open page has asked for
+    // more), prints the rest and waits again before it ends: the page surely opens on a running build and
+    // sees lines arrive while it runs, and no sleep decides it. A go-ahead that never comes fails the job
+    // after two minutes.
+    const marks = fs.mkdtempSync(path.join(os.tmpdir(), 'labrador-marks-'));
+    const awaitMark = (name: string) =>
+      `for i in $(seq 1200); do test -f ${marks}/${name} && break; sleep 0.1; done; test -f ${marks}/${name}`;
+    try {
+      const { builds } = await push(`
 ticker:
   script:
-    - for i in $(seq 1 40); do echo "tick $i"; sleep 0.2; done
+    - for i in $(seq 1 20); do echo "tick $i"; done
+    - ${awaitMark('more')}
+    - for i in $(seq 21 40); do echo "tick $i"; done
+    - ${awaitMark('end')}
 `);
-    const build = builds[0]!;
-    await until('the build prints its first tick', () => /tick 1\n/.test(traceOf(build)));
-    const page = await context.newPage();
-    const seen = watchForScript(page);
-    const polls: string[] = [];
-    page.on('request', (request) => {
-      if (request.url().includes('/trace.json')) polls.push(request.url());
-    });
-    await page.goto(`${base}/builds/${build.id}`);
-    await mark(page);
-    const trace = page.locator('#build-trace');
-    const shownFirst = (await trace.textContent()) ?? '';
-    const firstTicks = shownFirst.match(/tick \d+/g)?.length ?? 0;
-    assert.ok(firstTicks < 40, 'the page opened while the build was running');
-    // Lines the page did not have arrive in the same document.
-    const later = `tick ${Math.min(40, firstTicks + 5)}`;
-    await trace.getByText(later).waitFor({ timeout: 60_000 });
-    assert.equal(await stillMarked(page), true, 'the page was not reloaded while the build ran');
-    assert.ok(polls.length > 0 && polls.every((url) => /trace\.json\?offset=\d+&state=/.test(url)));
-    // The end: the page shows the finished build with its whole log, and asks no more.
-    await page
-      .getByRole('heading', { level: 1, name: `Build #${build.id} success` })
-      .waitFor({ timeout: 60_000 });
-    await trace.getByText('tick 40').waitFor();
-    const ticks = ((await trace.textContent()) ?? '').match(/tick \d+\n/g) ?? [];
-    assert.deepEqual(
-      ticks,
-      Array.from({ length: 40 }, (_, i) => `tick ${i + 1}\n`),
-    );
-    assert.equal(await page.locator('#build-trace-box').getAttribute('data-complete'), 'true');
-    assert.deepEqual(seen, []);
-    await page.close();
+      const build = builds[0]!;
+      await until('the build prints its first half', () => /tick 20\n/.test(traceOf(build)));
+      const page = await context.newPage();
+      const seen = watchForScript(page);
+      const polls: string[] = [];
+      page.on('request', (request) => {
+        if (request.url().includes('/trace.json')) polls.push(request.url());
+      });
+      await page.goto(`${base}/builds/${build.id}`);
+      await mark(page);
+      const trace = page.locator('#build-trace');
+      await trace.getByText('tick 20').waitFor();
+      assert.doesNotMatch(
+        (await trace.textContent()) ?? '',
+        /tick 21\n/,
+        'the page opened on the first half',
+      );
+      await until('the open page asks for more of the trace', () => polls.length > 0);
+      fs.writeFileSync(path.join(marks, 'more'), '');
+      // Lines the page did not have arrive in the same document while the build runs.
+      await trace.getByText('tick 40').waitFor({ timeout: 60_000 });
+      assert.equal(await stillMarked(page), true, 'the page was not reloaded while the build ran');
+      assert.ok(polls.every((url) => /trace\.json\?offset=\d+&state=/.test(url)));
+      fs.writeFileSync(path.join(marks, 'end'), '');
+      // The end: the page shows the finished build with its whole log, and asks no more.
+      await page
+        .getByRole('heading', { level: 1, name: `Build #${build.id} success` })
+        .waitFor({ timeout: 60_000 });
+      const ticks = ((await trace.textContent()) ?? '').match(/tick \d+\n/g) ?? [];
+      assert.deepEqual(
+        ticks,
+        Array.from({ length: 40 }, (_, i) => `tick ${i + 1}\n`),
+      );
+      assert.equal(await page.locator('#build-trace-box').getAttribute('data-complete'), 'true');
+      assert.deepEqual(seen, []);
+      await page.close();
+    } finally {
+      fs.rmSync(marks, { recursive: true, force: true });
+    }
   });
 
   it("cancels a running build from its page, and the runner's process ends", async () => {
@@ -245,7 +263,7 @@ colours:
   });
 
   it('axe finds no serious or critical violation on the CI pages', async () => {
-    const audit = await browser.newContext({ baseURL: ci.base, bypassCSP: true });
+    const audit = await newAuditContext(browser, ci.base);
     await audit.addCookies(await context.cookies());
     const page = await audit.newPage();
     const builds = (

@@ -5,15 +5,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { listen } from '../helpers/git.ts';
+import type { TestApp } from '../helpers/app.ts';
 import { createProject, createUser, type TestProject, type TestUser } from '../helpers/factory.ts';
 import {
   browserMissing,
-  launchBrowser,
+  newAuditContext,
   newContext,
-  watchForScript,
   seriousAxeViolations,
+  signIn as signInAs,
+  startBrowserApp,
+  watchForScript,
+  type BrowserApp,
 } from '../helpers/browser.ts';
 
 const skip = browserMissing();
@@ -29,6 +31,7 @@ const HOSTILE = [
 ].join('\n');
 
 describe('issue and merge request pages in Chromium', { skip }, () => {
+  let app: BrowserApp;
   let t: TestApp;
   let base: string;
   let browser: Browser;
@@ -43,18 +46,11 @@ describe('issue and merge request pages in Chromium', { skip }, () => {
     assert.ok(response.status < 300, `${method} ${url}: ${response.status} ${response.text}`);
     return response.body;
   };
-  const signIn = async (page: Page) => {
-    await page.goto('/users/sign_in');
-    await page.getByLabel('Username or Email').fill(owner.username);
-    await page.getByLabel('Password').fill(owner.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Projects' }).waitFor();
-  };
+  const signIn = (page: Page) => signInAs(page, owner.username, owner.password);
 
   before(async () => {
-    t = await startTestApp();
-    base = await listen(t);
-    browser = await launchBrowser();
+    app = await startBrowserApp();
+    ({ t, base, browser } = app);
     owner = await createUser(t, 'bella');
     project = await createProject(t, { owner, path: 'browsed', commit: true, visibility: 20 });
     await api('PUT', `/api/v3/projects/${project.id}`, { name: 'browsed', default_branch: 'master' });
@@ -86,8 +82,7 @@ describe('issue and merge request pages in Chromium', { skip }, () => {
     mrPath = new URL(mr.web_url).pathname;
   });
   after(async () => {
-    await browser?.close();
-    await t?.close();
+    await app?.close();
   });
 
   it('comments on an issue and sees the comment; script in the issue never runs', async () => {
@@ -170,8 +165,7 @@ describe('issue and merge request pages in Chromium', { skip }, () => {
   });
 
   it('axe finds no serious or critical violation on the issue, merge request, label and milestone pages', async () => {
-    // axe is injected as a script, which the pages' CSP rightly refuses: this context bypasses it.
-    const context = await browser.newContext({ baseURL: base, bypassCSP: true });
+    const context = await newAuditContext(browser, base);
     const page = await context.newPage();
     await signIn(page);
     const found: string[] = [];

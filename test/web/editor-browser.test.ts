@@ -5,20 +5,23 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { listen } from '../helpers/git.ts';
+import type { TestApp } from '../helpers/app.ts';
 import { createProject, createUser, type TestProject, type TestUser } from '../helpers/factory.ts';
 import {
   browserMissing,
-  launchBrowser,
+  newAuditContext,
   newContext,
   seriousAxeViolations,
+  signIn as signInAs,
+  startBrowserApp,
   watchForScript,
+  type BrowserApp,
 } from '../helpers/browser.ts';
 
 const skip = browserMissing();
 
 describe('branch, web editor and merge request in Chromium', { skip }, () => {
+  let app: BrowserApp;
   let t: TestApp;
   let base: string;
   let browser: Browser;
@@ -30,25 +33,17 @@ describe('branch, web editor and merge request in Chromium', { skip }, () => {
     assert.ok(response.status < 300, `${method} ${url}: ${response.status} ${response.text}`);
     return response.body;
   };
-  const signIn = async (page: Page) => {
-    await page.goto('/users/sign_in');
-    await page.getByLabel('Username or Email').fill(owner.username);
-    await page.getByLabel('Password').fill(owner.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Projects' }).waitFor();
-  };
+  const signIn = (page: Page) => signInAs(page, owner.username, owner.password);
 
   before(async () => {
-    t = await startTestApp();
-    base = await listen(t);
-    browser = await launchBrowser();
+    app = await startBrowserApp();
+    ({ t, base, browser } = app);
     owner = await createUser(t, 'edith');
     project = await createProject(t, { owner, path: 'walked', commit: true, visibility: 20 });
     await api('PUT', `/api/v3/projects/${project.id}`, { name: 'walked', default_branch: 'master' });
   });
   after(async () => {
-    await browser?.close();
-    await t?.close();
+    await app?.close();
   });
 
   it('stars, branches, edits a file on the branch, opens a merge request from it and merges it', async () => {
@@ -102,7 +97,7 @@ describe('branch, web editor and merge request in Chromium', { skip }, () => {
   });
 
   it('axe finds no serious or critical violation on the new repository pages', async () => {
-    const context = await browser.newContext({ baseURL: base, bypassCSP: true });
+    const context = await newAuditContext(browser, base);
     const page = await context.newPage();
     await signIn(page);
     const projectPath = `/${project.fullPath}`;

@@ -14,7 +14,7 @@ import {
   type TestProject,
   type TestUser,
 } from '../helpers/factory.ts';
-import { WebClient } from '../helpers/web.ts';
+import { signedInClient, WebClient } from '../helpers/web.ts';
 import { startReceiver } from '../helpers/receiver.ts';
 
 describe('pages: issues', () => {
@@ -26,12 +26,7 @@ describe('pages: issues', () => {
   let project: TestProject;
   let base = '';
 
-  const signedIn = async (user: TestUser) => {
-    const web = new WebClient(t);
-    const answer = await web.signIn(user.username, user.password);
-    assert.equal(answer.status, 302);
-    return web;
-  };
+  const signedIn = (user: TestUser) => signedInClient(t, user);
   const apiIssues = async (query = '') => {
     const response = await t.request('GET', `/api/v3/projects/${project.id}/issues?per_page=100${query}`, {
       token: owner.token,

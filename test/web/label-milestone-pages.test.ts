@@ -11,7 +11,7 @@ import {
   type TestProject,
   type TestUser,
 } from '../helpers/factory.ts';
-import { WebClient } from '../helpers/web.ts';
+import { signedInClient, WebClient } from '../helpers/web.ts';
 
 describe('pages: labels and milestones', () => {
   let t: TestApp;
@@ -21,11 +21,7 @@ describe('pages: labels and milestones', () => {
   let project: TestProject;
   let base = '';
 
-  const signedIn = async (user: TestUser) => {
-    const web = new WebClient(t);
-    assert.equal((await web.signIn(user.username, user.password)).status, 302);
-    return web;
-  };
+  const signedIn = (user: TestUser) => signedInClient(t, user);
   const api = async (url: string) => {
     const response = await t.request('GET', `/api/v3/projects/${project.id}${url}`, { token: owner.token });
     assert.equal(response.status, 200);

@@ -6,17 +6,16 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import {
-  addProjectMember,
   addProtectedBranch,
   createProject,
-  createUser,
+  createProjectTeam,
   type TestProject,
   type TestUser,
 } from '../helpers/factory.ts';
 import { GitClient } from '../helpers/git.ts';
-import { WebClient } from '../helpers/web.ts';
+import { signedInClient, WebClient } from '../helpers/web.ts';
+import { branchWithFile as createBranchWithFile } from '../helpers/merge-requests.ts';
 import { startReceiver } from '../helpers/receiver.ts';
-import { AccessLevel } from '../../src/domain/types.ts';
 
 describe('pages: merge requests', () => {
   let t: TestApp;
@@ -32,11 +31,7 @@ describe('pages: merge requests', () => {
     t.request(method, url, { token, body });
   const sha = async (ref: string) =>
     (await client.run(['--git-dir', project.repoPath, 'rev-parse', '--verify', '-q', ref])).stdout.trim();
-  const signedIn = async (user: TestUser) => {
-    const web = new WebClient(t);
-    assert.equal((await web.signIn(user.username, user.password)).status, 302);
-    return web;
-  };
+  const signedIn = (user: TestUser) => signedInClient(t, user);
   const apiMergeRequest = async (iid: number) => {
     const list = await api('GET', `/api/v3/projects/${project.id}/merge_requests?iid=${iid}`);
     assert.equal(list.status, 200);
@@ -44,21 +39,8 @@ describe('pages: merge requests', () => {
     return list.body[0] as Record<string, any>;
   };
 
-  /** A branch off master with one commit writing `file`, made through the API. */
-  async function branchWithFile(branch: string, file: string, content: string) {
-    const created = await api('POST', `/api/v3/projects/${project.id}/repository/branches`, {
-      branch_name: branch,
-      ref: 'master',
-    });
-    assert.equal(created.status, 201, created.text);
-    const written = await api('POST', `/api/v3/projects/${project.id}/repository/files`, {
-      file_path: file,
-      branch_name: branch,
-      content,
-      commit_message: `Write ${file} on ${branch}`,
-    });
-    assert.equal(written.status, 201, written.text);
-  }
+  const branchWithFile = (branch: string, file: string, content: string) =>
+    createBranchWithFile(t, owner.token, project.id, branch, file, content);
 
   /** Opens a merge request into master through the new merge request form; answers its iid. */
   async function openInForm(web: WebClient, branch: string, title: string, description = '') {
@@ -79,18 +61,12 @@ describe('pages: merge requests', () => {
   before(async () => {
     t = await startTestApp();
     client = new GitClient();
-    owner = await createUser(t, 'mona');
-    developer = await createUser(t, 'devi');
-    reporter = await createUser(t, 'remy');
-    stranger = await createUser(t, 'sven');
-    project = await createProject(t, { owner, path: 'reviewed', commit: true });
-    await addProjectMember(t, project.id, developer.id, AccessLevel.Developer);
-    await addProjectMember(t, project.id, reporter.id, AccessLevel.Reporter);
-    const edit = await api('PUT', `/api/v3/projects/${project.id}`, {
-      name: 'reviewed',
-      default_branch: 'master',
-    });
-    assert.equal(edit.status, 200, edit.text);
+    ({ owner, developer, reporter, stranger, project } = await createProjectTeam(t, 'reviewed', {
+      owner: 'mona',
+      developer: 'devi',
+      reporter: 'remy',
+      stranger: 'sven',
+    }));
     base = `/${project.fullPath}`;
   });
   after(async () => {

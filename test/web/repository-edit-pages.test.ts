@@ -7,17 +7,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import {
-  addProjectMember,
   addProtectedBranch,
-  createProject,
-  createUser,
+  createProjectTeam,
   type TestProject,
   type TestUser,
 } from '../helpers/factory.ts';
 import { GitClient } from '../helpers/git.ts';
-import { WebClient } from '../helpers/web.ts';
+import { signedInClient } from '../helpers/web.ts';
 import { until } from '../helpers/wait.ts';
-import { AccessLevel } from '../../src/domain/types.ts';
 
 describe('pages: branches, file editor, compare and activity', () => {
   let t: TestApp;
@@ -33,11 +30,7 @@ describe('pages: branches, file editor, compare and activity', () => {
     t.request(method, url, { token, body });
   const sha = async (ref: string) =>
     (await client.run(['--git-dir', project.repoPath, 'rev-parse', '--verify', '-q', ref])).stdout.trim();
-  const signedIn = async (user: TestUser) => {
-    const web = new WebClient(t);
-    assert.equal((await web.signIn(user.username, user.password)).status, 302);
-    return web;
-  };
+  const signedIn = (user: TestUser) => signedInClient(t, user);
   /** The file's text on a ref through the repository files API. */
   const fileText = async (path: string, ref: string) => {
     const file = await api(
@@ -56,18 +49,12 @@ describe('pages: branches, file editor, compare and activity', () => {
   before(async () => {
     t = await startTestApp();
     client = new GitClient();
-    owner = await createUser(t, 'olga');
-    developer = await createUser(t, 'dave');
-    reporter = await createUser(t, 'rita');
-    stranger = await createUser(t, 'stan');
-    project = await createProject(t, { owner, path: 'edited', commit: true });
-    await addProjectMember(t, project.id, developer.id, AccessLevel.Developer);
-    await addProjectMember(t, project.id, reporter.id, AccessLevel.Reporter);
-    const edit = await api('PUT', `/api/v3/projects/${project.id}`, {
-      name: 'edited',
-      default_branch: 'master',
-    });
-    assert.equal(edit.status, 200, edit.text);
+    ({ owner, developer, reporter, stranger, project } = await createProjectTeam(t, 'edited', {
+      owner: 'olga',
+      developer: 'dave',
+      reporter: 'rita',
+      stranger: 'stan',
+    }));
     const ci = await api('POST', `/api/v3/projects/${project.id}/repository/files`, {
       file_path: '.gitlab-ci.yml',
       branch_name: 'master',

@@ -4,20 +4,23 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { listen } from '../helpers/git.ts';
+import type { TestApp } from '../helpers/app.ts';
 import { createProject, createUser, type TestProject, type TestUser } from '../helpers/factory.ts';
 import {
   browserMissing,
-  launchBrowser,
+  newAuditContext,
   newContext,
-  watchForScript,
   seriousAxeViolations,
+  signIn,
+  startBrowserApp,
+  watchForScript,
+  type BrowserApp,
 } from '../helpers/browser.ts';
 
 const skip = browserMissing();
 
 describe('project settings in Chromium', { skip }, () => {
+  let app: BrowserApp;
   let t: TestApp;
   let base: string;
   let browser: Browser;
@@ -25,15 +28,13 @@ describe('project settings in Chromium', { skip }, () => {
   let project: TestProject;
 
   before(async () => {
-    t = await startTestApp();
-    base = await listen(t);
-    browser = await launchBrowser();
+    app = await startBrowserApp();
+    ({ t, base, browser } = app);
     owner = await createUser(t, 'petra');
     project = await createProject(t, { owner, path: 'tuned', commit: true });
   });
   after(async () => {
-    await browser?.close();
-    await t?.close();
+    await app?.close();
   });
 
   const api = (path: string) =>
@@ -83,14 +84,9 @@ describe('project settings in Chromium', { skip }, () => {
       body: { url: 'http://127.0.0.1:9/hook' },
     });
     assert.equal(hook.status, 201);
-    // axe is injected as a script, which the pages' CSP rightly refuses: this context bypasses it.
-    const context = await browser.newContext({ baseURL: base, bypassCSP: true });
+    const context = await newAuditContext(browser, base);
     const page = await context.newPage();
-    await page.goto('/users/sign_in');
-    await page.getByLabel('Username or Email').fill(owner.username);
-    await page.getByLabel('Password').fill(owner.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Projects' }).waitFor();
+    await signIn(page, owner.username, owner.password);
     const found: string[] = [];
     for (const tail of [
       '/edit',

@@ -19,9 +19,9 @@ import { startReceiver, type Receiver } from '../../helpers/receiver.ts';
 import { until } from '../../helpers/wait.ts';
 import { WebClient } from '../../helpers/web.ts';
 import { AccessLevel } from '../../../src/domain/types.ts';
+import { USER_BASIC_KEYS } from '../../helpers/entity-keys.ts';
 
 const COMMIT_NOTE_KEYS = ['note', 'path', 'line', 'line_type', 'author', 'created_at'];
-const USER_BASIC_KEYS = ['name', 'username', 'id', 'state', 'avatar_url', 'web_url'];
 const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
 
 describe('commit comments', () => {

@@ -9,6 +9,7 @@ import { commitFile, type TestProject } from '../../helpers/factory.ts';
 import { createRoles, createRolesProject, ROLES, type Role, type Roles } from '../../helpers/ci-roles.ts';
 import { buildsOf, pipelinesOf } from '../../helpers/ci.ts';
 import { git } from '../../../src/git/exec.ts';
+import { USER_BASIC_KEYS } from '../../helpers/entity-keys.ts';
 
 const STATUS_KEYS = [
   'id',
@@ -24,7 +25,6 @@ const STATUS_KEYS = [
   'allow_failure',
   'author',
 ];
-const USER_BASIC_KEYS = ['name', 'username', 'id', 'state', 'avatar_url', 'web_url'];
 const TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 describe('commit statuses API', () => {

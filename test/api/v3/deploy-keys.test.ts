@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
-import crypto from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import sshpk from 'sshpk';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import {
   addProjectMember,
@@ -10,15 +8,11 @@ import {
   type TestProject,
   type TestUser,
 } from '../../helpers/factory.ts';
+import { freshPublicKey } from '../../helpers/ssh.ts';
 
 const KEY_FIELDS = ['id', 'title', 'key', 'created_at'];
 
-/** A fresh ed25519 public key line (`ssh-ed25519 AAAA… comment`). */
-function freshKey(comment = 'deploy'): string {
-  const { publicKey } = crypto.generateKeyPairSync('ed25519');
-  const key = sshpk.parseKey(publicKey.export({ type: 'spki', format: 'pem' }), 'pem');
-  return `${key.toString('ssh')} ${comment}`;
-}
+const freshKey = (comment = 'deploy') => freshPublicKey(comment);
 
 describe('deploy keys API', () => {
   let t: TestApp;

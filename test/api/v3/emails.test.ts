@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createUser, type TestUser } from '../../helpers/factory.ts';
+import { assertUserIdsOfDigitsOnly } from '../../helpers/user-routes.ts';
 
 describe('Secondary emails', () => {
   let t: TestApp;
@@ -195,22 +196,5 @@ describe('Secondary emails', () => {
     }
   });
 
-  it('finds users by digits only', async () => {
-    for (const token of [t.rootToken, undefined]) {
-      for (const [method, url] of [
-        ['GET', '/api/v3/users/alice/emails'],
-        ['POST', '/api/v3/users/1x/emails'],
-        ['DELETE', '/api/v3/users/x/emails/1'],
-      ] as const) {
-        const response = await t.request(method, url, { token });
-        assert.deepEqual([response.status, response.body], [404, { error: '404 Not Found' }], url);
-      }
-    }
-    for (const uid of ['999999', '99999999999']) {
-      const list = await t.request('GET', `/api/v3/users/${uid}/emails`, { token: t.rootToken });
-      assert.deepEqual([list.status, list.body], [404, { message: '404 User Not Found' }]);
-      const deleted = await t.request('DELETE', `/api/v3/users/${uid}/emails/1`, { token: t.rootToken });
-      assert.deepEqual([deleted.status, deleted.body], [404, { message: '404 User Not Found' }]);
-    }
-  });
+  it('finds users by digits only', () => assertUserIdsOfDigitsOnly(t, 'emails'));
 });

@@ -10,7 +10,7 @@ import {
   type TestProject,
   type TestUser,
 } from '../../helpers/factory.ts';
-import { ISSUE_KEYS, MILESTONE_KEYS, USER_BASIC_KEYS } from '../../helpers/entity-keys.ts';
+import { ISSUE_KEYS, MILESTONE_KEYS, NOTE_KEYS, USER_BASIC_KEYS } from '../../helpers/entity-keys.ts';
 
 const LABEL_KEYS = [
   'name',
@@ -20,19 +20,6 @@ const LABEL_KEYS = [
   'closed_issues_count',
   'open_merge_requests_count',
   'subscribed',
-];
-const NOTE_KEYS = [
-  'id',
-  'body',
-  'attachment',
-  'author',
-  'created_at',
-  'updated_at',
-  'system',
-  'noteable_id',
-  'noteable_type',
-  'upvote?',
-  'downvote?',
 ];
 const AWARD_KEYS = ['id', 'name', 'user', 'created_at', 'updated_at', 'awardable_id', 'awardable_type'];
 const TODO_KEYS = [

@@ -8,6 +8,8 @@ import { after, before, describe, it } from 'node:test';
 import sshpk from 'sshpk';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createUser, type TestUser } from '../../helpers/factory.ts';
+import { freshPublicKey } from '../../helpers/ssh.ts';
+import { assertUserIdsOfDigitsOnly } from '../../helpers/user-routes.ts';
 
 const fixtureDir = path.join(import.meta.dirname, '../../fixtures/ssh-keys');
 const fixtureFingerprints: Record<string, string> = JSON.parse(
@@ -39,12 +41,7 @@ function generateKey(type: string, bits?: number): { text: string; fingerprint: 
   };
 }
 
-/** An ed25519 key made in-process, for tests that need many distinct valid keys quickly. */
-function freshKey(comment = 'fresh'): string {
-  const { publicKey } = crypto.generateKeyPairSync('ed25519');
-  const key = sshpk.parseKey(publicKey.export({ type: 'spki', format: 'pem' }), 'pem');
-  return `${key.toString('ssh')} ${comment}`;
-}
+const freshKey = (comment = 'fresh') => freshPublicKey(comment);
 
 describe('SSH keys', () => {
   let t: TestApp;
@@ -374,24 +371,7 @@ describe('SSH keys', () => {
     }
   });
 
-  it('finds users by digits only', async () => {
-    for (const token of [t.rootToken, undefined]) {
-      for (const [method, url] of [
-        ['GET', '/api/v3/users/alice/keys'],
-        ['POST', '/api/v3/users/1x/keys'],
-        ['DELETE', '/api/v3/users/-1/keys/1'],
-      ] as const) {
-        const response = await t.request(method, url, { token });
-        assert.deepEqual([response.status, response.body], [404, { error: '404 Not Found' }], url);
-      }
-    }
-    for (const uid of ['999999', '99999999999']) {
-      const list = await t.request('GET', `/api/v3/users/${uid}/keys`, { token: t.rootToken });
-      assert.deepEqual([list.status, list.body], [404, { message: '404 User Not Found' }]);
-      const deleted = await t.request('DELETE', `/api/v3/users/${uid}/keys/1`, { token: t.rootToken });
-      assert.deepEqual([deleted.status, deleted.body], [404, { message: '404 User Not Found' }]);
-    }
-  });
+  it('finds users by digits only', () => assertUserIdsOfDigitsOnly(t, 'keys'));
 
   it('acts on the impersonated user’s keys under sudo', async () => {
     const headers = { sudo: alice.username };

@@ -12,23 +12,10 @@ import {
   type TestProject,
   type TestUser,
 } from '../../helpers/factory.ts';
+import { openTopicMergeRequest } from '../../helpers/merge-requests.ts';
 import { startReceiver, type Receiver } from '../../helpers/receiver.ts';
-import { MERGE_REQUEST_HOOK_KEYS } from '../../helpers/entity-keys.ts';
+import { MERGE_REQUEST_HOOK_KEYS, NOTE_KEYS } from '../../helpers/entity-keys.ts';
 import { AccessLevel } from '../../../src/domain/types.ts';
-
-const NOTE_KEYS = [
-  'id',
-  'body',
-  'attachment',
-  'author',
-  'created_at',
-  'updated_at',
-  'system',
-  'noteable_id',
-  'noteable_type',
-  'upvote?',
-  'downvote?',
-];
 
 describe('merge request notes, awards and subscriptions', () => {
   let t: TestApp;
@@ -65,25 +52,7 @@ describe('merge request notes, awards and subscriptions', () => {
       push_events: false,
     });
     assert.equal(hook.status, 201, hook.text);
-    const branch = await call('POST', `/api/v3/projects/${project.id}/repository/branches`, developer.token, {
-      branch_name: 'topic',
-      ref: 'master',
-    });
-    assert.equal(branch.status, 201, branch.text);
-    const file = await call('POST', `/api/v3/projects/${project.id}/repository/files`, developer.token, {
-      file_path: 'topic.txt',
-      branch_name: 'topic',
-      content: 'topic\n',
-      commit_message: 'Add topic',
-    });
-    assert.equal(file.status, 201, file.text);
-    const created = await call('POST', `/api/v3/projects/${project.id}/merge_requests`, developer.token, {
-      source_branch: 'topic',
-      target_branch: 'master',
-      title: 'Topic',
-    });
-    assert.equal(created.status, 201, created.text);
-    mr = created.body;
+    mr = await openTopicMergeRequest(t, developer.token, project.id);
     base = `/api/v3/projects/${project.id}/merge_requests/${mr.id}`;
   });
   after(async () => {

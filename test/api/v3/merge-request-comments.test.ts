@@ -12,11 +12,11 @@ import {
   type TestProject,
   type TestUser,
 } from '../../helpers/factory.ts';
+import { openTopicMergeRequest } from '../../helpers/merge-requests.ts';
 import { startReceiver, type Receiver } from '../../helpers/receiver.ts';
 import { until } from '../../helpers/wait.ts';
 import { AccessLevel } from '../../../src/domain/types.ts';
-
-const USER_BASIC_KEYS = ['name', 'username', 'id', 'state', 'avatar_url', 'web_url'];
+import { USER_BASIC_KEYS } from '../../helpers/entity-keys.ts';
 
 describe('merge request comments (deprecated v3 routes)', () => {
   let t: TestApp;
@@ -45,25 +45,7 @@ describe('merge request comments (deprecated v3 routes)', () => {
       push_events: false,
     });
     assert.equal(hook.status, 201, hook.text);
-    const branch = await call('POST', `/api/v3/projects/${project.id}/repository/branches`, owner.token, {
-      branch_name: 'topic',
-      ref: 'master',
-    });
-    assert.equal(branch.status, 201, branch.text);
-    const file = await call('POST', `/api/v3/projects/${project.id}/repository/files`, owner.token, {
-      file_path: 'topic.txt',
-      branch_name: 'topic',
-      content: 'topic\n',
-      commit_message: 'Add topic',
-    });
-    assert.equal(file.status, 201, file.text);
-    const created = await call('POST', `/api/v3/projects/${project.id}/merge_requests`, owner.token, {
-      source_branch: 'topic',
-      target_branch: 'master',
-      title: 'Topic',
-    });
-    assert.equal(created.status, 201, created.text);
-    mr = created.body;
+    mr = await openTopicMergeRequest(t, owner.token, project.id);
   });
   after(async () => {
     await receiver.close();

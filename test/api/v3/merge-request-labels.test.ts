@@ -13,6 +13,7 @@ import {
   type TestProject,
   type TestUser,
 } from '../../helpers/factory.ts';
+import { branchWithFile as createBranchWithFile } from '../../helpers/merge-requests.ts';
 import { startReceiver, type Receiver } from '../../helpers/receiver.ts';
 import { AccessLevel, Visibility } from '../../../src/domain/types.ts';
 
@@ -31,22 +32,8 @@ describe('merge request labels and milestones', () => {
   const call = (method: string, url: string, body: Record<string, unknown> = {}, token = developer.token) =>
     t.request(method, url, { token, body });
 
-  async function branchWithFile(projectId: number, branch: string, token = developer.token) {
-    const created = await call(
-      'POST',
-      `/api/v3/projects/${projectId}/repository/branches`,
-      { branch_name: branch, ref: 'master' },
-      token,
-    );
-    assert.equal(created.status, 201, created.text);
-    const written = await call(
-      'POST',
-      `/api/v3/projects/${projectId}/repository/files`,
-      { file_path: `${branch}.txt`, branch_name: branch, content: `${branch}\n`, commit_message: branch },
-      token,
-    );
-    assert.equal(written.status, 201, written.text);
-  }
+  const branchWithFile = (projectId: number, branch: string, token = developer.token) =>
+    createBranchWithFile(t, token, projectId, branch, `${branch}.txt`, `${branch}\n`);
 
   async function createMilestone(projectId: number, title: string) {
     const created = await call('POST', `/api/v3/projects/${projectId}/milestones`, { title }, owner.token);

@@ -16,6 +16,7 @@ import {
   type TestUser,
 } from '../../helpers/factory.ts';
 import { GitClient, listen, repoUrl } from '../../helpers/git.ts';
+import { branchWithFile as createBranchWithFile } from '../../helpers/merge-requests.ts';
 import { startReceiver, type Receiver } from '../../helpers/receiver.ts';
 import { MERGE_REQUEST_HOOK_KEYS } from '../../helpers/entity-keys.ts';
 import { AccessLevel } from '../../../src/domain/types.ts';
@@ -69,29 +70,13 @@ describe('merge requests', () => {
   const sha = async (repo: string, ref: string) =>
     (await client.run(['--git-dir', repo, 'rev-parse', '--verify', '-q', ref])).stdout.trim();
 
-  /** A branch off master with one commit writing `file`, made through the API (a push). */
-  async function branchWithFile(
+  const branchWithFile = (
     projectId: number,
     branch: string,
     file: string,
     content: string,
     token = developer.token,
-  ) {
-    const created = await call(
-      'POST',
-      `/api/v3/projects/${projectId}/repository/branches`,
-      { branch_name: branch, ref: 'master' },
-      token,
-    );
-    assert.equal(created.status, 201, created.text);
-    const written = await call(
-      'POST',
-      `/api/v3/projects/${projectId}/repository/files`,
-      { file_path: file, branch_name: branch, content, commit_message: `Write ${file} on ${branch}` },
-      token,
-    );
-    assert.equal(written.status, 201, written.text);
-  }
+  ) => createBranchWithFile(t, token, projectId, branch, file, content);
 
   async function openMergeRequest(branch: string, title = `Merge ${branch}`, description?: string) {
     const response = await call('POST', mrs, {
