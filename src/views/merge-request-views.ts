@@ -2,6 +2,7 @@
 // rows), then one each for their authors and assignees, milestones, labels, votes, note counts and the
 // viewer's subscriptions and participation; commits and changes read the target repository, where
 // the source head lives (a fork's is fetched there first).
+import { projectRepositoryPath } from '../git/repository.ts';
 import type { Deps } from '../deps.ts';
 import {
   countMergeRequests,
@@ -19,7 +20,7 @@ import {
 import { milestonesByIds } from '../db/repositories/milestones.ts';
 import { subscriptionsOf } from '../db/repositories/subscriptions.ts';
 import { participatedIds } from '../db/repositories/participants.ts';
-import { MERGE_REQUEST } from '../services/merge-requests/collaboration.ts';
+import { MERGE_REQUEST } from '../domain/types.ts';
 import { collectCommits } from '../git/commit-log.ts';
 import { diffTrees, EMPTY_TREE, mergeBase } from '../git/diffs.ts';
 import { resolveRefs } from '../git/refs.ts';
@@ -33,11 +34,7 @@ import {
 } from '../presenters/merge-request.ts';
 import { findMergeRequestDiff, listMergeRequestDiffs } from '../db/repositories/merge-request-diffs.ts';
 import { recordNotFound } from '../errors.ts';
-import {
-  ensureHeadInTarget,
-  repoPathOf,
-  type AccessibleProject,
-} from '../services/merge-requests/merge-requests.ts';
+import { ensureHeadInTarget, type AccessibleProject } from '../services/merge-requests/merge-requests.ts';
 import { closedIids } from '../services/push/issue-closing.ts';
 import { canReadIssue } from '../policies/issues.ts';
 import { COMMIT_DIFF_LIMITS } from './commit-views.ts';
@@ -172,14 +169,18 @@ async function targetHead(
   mr: MergeRequestRow,
 ): Promise<string | undefined> {
   const ref = `refs/heads/${mr.target_branch}`;
-  return (await resolveRefs(repoPathOf(deps, target), [ref])).get(ref);
+  return (await resolveRefs(projectRepositoryPath(deps.config.dataDir, target), [ref])).get(ref);
 }
 
 /** The MR's commits as git reads them, newest first: those of its head that the target branch lacks. */
 export async function mergeRequestGitCommits(deps: Deps, target: ProjectRecord, mr: MergeRequestRow) {
   if (!(await ensureHeadInTarget(deps, target, mr))) return [];
   const base = await targetHead(deps, target, mr);
-  return collectCommits(repoPathOf(deps, target), [mr.head_sha!, ...(base ? [`^${base}`] : []), '--']);
+  return collectCommits(projectRepositoryPath(deps.config.dataDir, target), [
+    mr.head_sha!,
+    ...(base ? [`^${base}`] : []),
+    '--',
+  ]);
 }
 
 export async function mergeRequestCommits(deps: Deps, target: ProjectRecord, mr: MergeRequestRow) {
@@ -189,7 +190,7 @@ export async function mergeRequestCommits(deps: Deps, target: ProjectRecord, mr:
 /** The diff from the merge base to the MR's head, bounded as a commit's diff is. */
 export async function mergeRequestDiffs(deps: Deps, target: ProjectRecord, mr: MergeRequestRow) {
   if (!(await ensureHeadInTarget(deps, target, mr))) return { diffs: [], overflow: false };
-  const repoPath = repoPathOf(deps, target);
+  const repoPath = projectRepositoryPath(deps.config.dataDir, target);
   const base = await targetHead(deps, target, mr);
   const from = (base && (await mergeBase(repoPath, base, mr.head_sha!))) ?? EMPTY_TREE;
   return diffTrees(repoPath, from, mr.head_sha!, COMMIT_DIFF_LIMITS);
@@ -222,7 +223,7 @@ export async function mergeRequestClosesIssues(
   const messages = [mr.description ?? ''];
   if (await ensureHeadInTarget(deps, target, mr)) {
     const base = mr.merge_commit_sha ? `${mr.merge_commit_sha}^1` : await targetHead(deps, target, mr);
-    const commits = await collectCommits(repoPathOf(deps, target), [
+    const commits = await collectCommits(projectRepositoryPath(deps.config.dataDir, target), [
       mr.head_sha!,
       ...(base ? [`^${base}`] : []),
       '--',
@@ -254,7 +255,7 @@ export async function mergeRequestVersion(
   if (!version) throw recordNotFound();
   const head = version.head_commit_sha;
   if (version.state === 'empty' || !head) return presentMergeRequestDiffFull(version, [], []);
-  const repoPath = repoPathOf(deps, target);
+  const repoPath = projectRepositoryPath(deps.config.dataDir, target);
   const base = version.base_commit_sha;
   const [commits, { diffs }] = await Promise.all([
     collectCommits(repoPath, [head, ...(base ? [`^${base}`] : []), '--']),

@@ -18,7 +18,7 @@ import {
 import { createIssue, editIssue, issueIssuable, type IssueInput } from '../../services/issues/issues.ts';
 import { issueNoteable } from '../../services/issues/notes.ts';
 import { mayAward, type Awardable } from '../../services/issues/award-emoji.ts';
-import { ISSUE } from '../../services/issues/issue-activity.ts';
+import { ISSUE } from '../../domain/types.ts';
 import { viewerAwards } from '../../views/note-views.ts';
 import { registerVoteAndSubscriptionRoutes } from './award-pages.ts';
 import { loadProjectHead } from './project-head.ts';

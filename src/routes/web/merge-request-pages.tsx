@@ -18,15 +18,12 @@ import {
   updateMergeRequestFields,
 } from '../../services/merge-requests/merge-requests.ts';
 import { checkMergeStatus, mergeMergeRequest } from '../../services/merge-requests/merge.ts';
-import {
-  MERGE_REQUEST,
-  mergeRequestIssuable,
-  mergeRequestNoteable,
-} from '../../services/merge-requests/collaboration.ts';
+import { mergeRequestIssuable, mergeRequestNoteable } from '../../services/merge-requests/collaboration.ts';
+import { MERGE_REQUEST } from '../../domain/types.ts';
 import { mayAward, type Awardable } from '../../services/issues/award-emoji.ts';
 import { viewerAwards } from '../../views/note-views.ts';
 import { registerVoteAndSubscriptionRoutes } from './award-pages.ts';
-import { mayPushToBranch } from '../../services/push/ref-updates.ts';
+import { mayPushToBranch } from '../../services/push/push-setup.ts';
 import { loadProjectHead } from './project-head.ts';
 import { mergeRequestGitCommits, presentMergeRequestOf } from '../../views/merge-request-views.ts';
 import {

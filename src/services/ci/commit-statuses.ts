@@ -9,7 +9,7 @@ import { apiError, notFound } from '../../errors.ts';
 import { buildEvent, type BuildEvent } from '../../ci/status.ts';
 import { readCommits } from '../../git/commits.ts';
 import { branchNamesContaining } from '../../git/refs.ts';
-import { repositoryPath } from '../../git/repository.ts';
+import { projectRepositoryPath } from '../../git/repository.ts';
 import {
   findOpenExternalStatus,
   insertCommitStatus,
@@ -66,7 +66,7 @@ export async function reportCommitStatus(
   user: UserRow,
   report: StatusReport,
 ): Promise<{ status: CiBuildRow; pipeline: CiPipelineRow }> {
-  const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
+  const repoPath = projectRepositoryPath(deps.config.dataDir, record);
   const ref = report.ref ?? (await branchNamesContaining(repoPath, report.sha))[0];
   if (ref === undefined) throw notFound('References for commit');
   const commit = (await readCommits(repoPath, [report.sha])).get(report.sha);
