@@ -15,20 +15,17 @@ import {
 } from './repository.tsx';
 import {
   AwardButtons,
-  Discussion,
   FormErrors,
-  MarkdownBlock,
   MilestoneAndLabelFields,
   Sidebar,
   StateBadge,
   StateButton,
   StateTabs,
   SubscribeButton,
-  UserLink,
   type IssueChoiceLists,
-  type NoteItem,
-  type UserBasic,
 } from './issues.tsx';
+import { MarkdownBlock, UserLink, type UserBasic } from './inline.tsx';
+import { Discussion, type NoteItem } from './discussion.tsx';
 
 export interface MergeRequestItem {
   id: number;

@@ -9,7 +9,8 @@ import { Csrf, Layout, type Flash, type PageContext } from './layout.tsx';
 import { TimeAgo, visibilityName } from './projects.tsx';
 import { RawHtml, RawRows, type TrustedHtml } from './raw-html.tsx';
 import { PipelineStatusLink } from './ci-status.tsx';
-import { Discussion, type NoteItem } from './issues.tsx';
+import { counted } from './inline.tsx';
+import { Discussion, type NoteItem } from './discussion.tsx';
 
 export interface ProjectHead {
   name: string;
@@ -62,11 +63,6 @@ export function refUrl(
 
 function shortId(id: string): string {
   return id.slice(0, 8);
-}
-
-/** "1 addition", "2 additions": GitLab's pluralize. */
-export function counted(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 function commitTitle(message: string): string {
