@@ -28,13 +28,8 @@ import {
   findIssueOfProject,
   presentIssueOne,
 } from '../../views/issue-views.ts';
-import {
-  issueChoices,
-  issueListView,
-  noteThread,
-  TAB_COUNT_CAP,
-  type IssueChoices,
-} from '../../views/issue-pages.ts';
+import { issueChoices, issueListView, noteThread, type IssueChoices } from '../../views/issue-pages.ts';
+import { TAB_COUNT_CAP } from '../../views/tab-counts.ts';
 import {
   ISSUE_SORTS,
   IssueFormPage,
@@ -199,7 +194,7 @@ export function registerIssuePages(web: FastifyInstance, deps: Deps): CommentTar
       issueListView(
         deps,
         request.viewer,
-        loaded,
+        [loaded],
         {
           projectIds: [loaded.project.id],
           search: query.search || undefined,
