@@ -4,7 +4,7 @@
 // presenters/build.ts) plus what the pages add; actions are offered only when the same policies as the
 // API allow them, and each is a POST form with the form token (no script needed).
 import type { ComponentChildren, VNode } from 'preact';
-import { Csrf, type Flash, type PageContext } from './layout.tsx';
+import { ActionButton, type Flash, type PageContext } from './layout.tsx';
 import { TimeAgo } from './projects.tsx';
 import { RawPre, type TrustedHtml } from './raw-html.tsx';
 import { ProjectFrame, type ProjectHead } from './repository.tsx';
@@ -120,18 +120,6 @@ function Pages(props: { base: string; scope: string; page: number; hasNext: bool
       {props.page > 1 ? <a href={at(props.page - 1)}>‹ Newer</a> : null}
       {props.hasNext ? <a href={at(props.page + 1)}>Older ›</a> : null}
     </nav>
-  );
-}
-
-/** One button in a form of its own: a POST with the form token. */
-function ActionButton(props: { ctx: PageContext; action: string; text: string; danger?: boolean }) {
-  return (
-    <form method="post" action={props.action} class="inline">
-      <Csrf ctx={props.ctx} />
-      <button type="submit" class={props.danger ? 'btn-danger' : undefined}>
-        {props.text}
-      </button>
-    </form>
   );
 }
 

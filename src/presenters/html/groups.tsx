@@ -1,10 +1,10 @@
 // Groups as pages (GitLab 8.13's dashboard/groups, explore/groups, groups/new and group_members): lists of
 // the API's presented groups, the new group form, and a group's members with add and remove for owners.
-import { Csrf, Layout, type Flash, type PageContext } from './layout.tsx';
+import { ActionButton, Csrf, Layout, type Flash, type PageContext } from './layout.tsx';
 import { Pager, visibilityName } from './projects.tsx';
 import { FormErrors } from './issues.tsx';
 import { UserLink } from './inline.tsx';
-import { ACCESS_LEVELS, ActionButton, accessLevelName } from './project-settings/settings-frame.tsx';
+import { ACCESS_LEVELS, accessLevelName } from './project-settings/settings-frame.tsx';
 import { LevelSelect } from './project-settings/repository-settings.tsx';
 
 export interface GroupItem {

@@ -3,7 +3,7 @@
 // API's presented shapes; descriptions and comments are Markdown through the one safe renderer. The
 // pieces merge requests share (state tabs, badges, buttons, the sidebar, forms) are exported from here.
 import type { ComponentChildren } from 'preact';
-import { Csrf, type Flash, type PageContext } from './layout.tsx';
+import { ActionButton, Csrf, type Flash, type PageContext } from './layout.tsx';
 import { Pager, TimeAgo } from './projects.tsx';
 import { ProjectFrame, type ProjectHead } from './repository.tsx';
 import { counted, MarkdownBlock, UserLink, type UserBasic } from './inline.tsx';
@@ -343,11 +343,12 @@ export function StateButton(props: {
   text: string;
 }) {
   return (
-    <form method="post" action={props.action} class="inline">
-      <Csrf ctx={props.ctx} />
-      <input type="hidden" name={props.field} value={props.value} />
-      <button type="submit">{props.text}</button>
-    </form>
+    <ActionButton
+      ctx={props.ctx}
+      action={props.action}
+      text={props.text}
+      fields={{ [props.field]: props.value }}
+    />
   );
 }
 

@@ -21,6 +21,28 @@ export function Csrf(props: { ctx: PageContext }) {
   return <input type="hidden" name="authenticity_token" value={props.ctx.csrfToken} />;
 }
 
+/** A form of its own that posts one action (with the form token, and any hidden fields) behind one button. */
+export function ActionButton(props: {
+  ctx: PageContext;
+  action: string;
+  text: string;
+  label?: string;
+  danger?: boolean;
+  fields?: Record<string, string>;
+}) {
+  return (
+    <form method="post" action={props.action} class="inline">
+      <Csrf ctx={props.ctx} />
+      {Object.entries(props.fields ?? {}).map(([name, value]) => (
+        <input type="hidden" name={name} value={value} />
+      ))}
+      <button type="submit" class={props.danger ? 'btn-danger' : undefined} aria-label={props.label}>
+        {props.text}
+      </button>
+    </form>
+  );
+}
+
 export function Layout(props: {
   ctx: PageContext;
   title: string;

@@ -1,6 +1,6 @@
 // The frame of every administrators' page (GitLab 8.13's admin area): its tabs, then the page's title.
 import type { ComponentChildren } from 'preact';
-import { Csrf, Layout, type Flash, type PageContext } from '../layout.tsx';
+import { Layout, type Flash, type PageContext } from '../layout.tsx';
 
 export type AdminTab = 'overview' | 'users' | 'projects' | 'runners' | 'hooks';
 
@@ -35,23 +35,5 @@ export function AdminFrame(props: {
       <h1>{props.title}</h1>
       {props.children}
     </Layout>
-  );
-}
-
-/** A button that posts to `action` with the form token (pause, block, remove …: no script needed). */
-export function ActionButton(props: {
-  ctx: PageContext;
-  action: string;
-  text: string;
-  label?: string;
-  danger?: boolean;
-}) {
-  return (
-    <form method="post" action={props.action} class="inline">
-      <Csrf ctx={props.ctx} />
-      <button type="submit" class={props.danger ? 'btn-danger' : undefined} aria-label={props.label}>
-        {props.text}
-      </button>
-    </form>
   );
 }

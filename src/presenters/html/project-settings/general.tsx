@@ -1,13 +1,7 @@
 // /<ns>/<p>/edit: the project's name, path, description, visibility, default branch and feature switches;
 // then, for owners, archive or unarchive, transfer to a group, and removal confirmed by typing the path.
-import { Csrf, type Flash, type PageContext } from '../layout.tsx';
-import {
-  ActionButton,
-  Checkbox,
-  SettingsFrame,
-  settingsUrl,
-  type SettingsProject,
-} from './settings-frame.tsx';
+import { ActionButton, Csrf, type Flash, type PageContext } from '../layout.tsx';
+import { Checkbox, SettingsFrame, settingsUrl, type SettingsProject } from './settings-frame.tsx';
 
 /** The switches this form shows (public builds live on the pipelines settings page). */
 export const FEATURE_LABELS: Array<[string, string]> = [
