@@ -70,7 +70,7 @@ export function StateBadge(props: { state: string }) {
 }
 
 /** Thumbs up and down with their counts; pressed when the viewer gave it, a second press takes it back. */
-export function AwardButtons(props: {
+function AwardButtons(props: {
   ctx: PageContext;
   action: string;
   upvotes: number;
@@ -103,7 +103,7 @@ export function AwardButtons(props: {
 }
 
 /** Subscribe or unsubscribe (notifications of the issue or merge request), for a signed-in viewer. */
-export function SubscribeButton(props: { ctx: PageContext; action: string; subscribed: boolean }) {
+function SubscribeButton(props: { ctx: PageContext; action: string; subscribed: boolean }) {
   if (!props.ctx.viewer) return null;
   return (
     <StateButton
@@ -113,6 +113,29 @@ export function SubscribeButton(props: { ctx: PageContext; action: string; subsc
       value={props.subscribed ? '0' : '1'}
       text={props.subscribed ? 'Unsubscribe' : 'Subscribe'}
     />
+  );
+}
+
+/** The votes and the subscription button of the issue or merge request at `url`. */
+export function VotesAndSubscription(props: {
+  ctx: PageContext;
+  url: string;
+  item: { upvotes: number; downvotes: number; subscribed: boolean };
+  /** The viewer's award emoji on the item, and whether they may vote on it. */
+  awards: { given: string[]; canVote: boolean };
+}) {
+  const { ctx, url, item } = props;
+  return (
+    <>
+      <AwardButtons
+        ctx={ctx}
+        action={`${url}/toggle_award_emoji`}
+        upvotes={item.upvotes}
+        downvotes={item.downvotes}
+        {...props.awards}
+      />
+      <SubscribeButton ctx={ctx} action={`${url}/toggle_subscription`} subscribed={item.subscribed} />
+    </>
   );
 }
 
@@ -406,14 +429,7 @@ export function IssuePage(props: {
       ) : null}
       <h1>{issue.title}</h1>
       <MarkdownBlock text={issue.description} empty="No description." />
-      <AwardButtons
-        ctx={props.ctx}
-        action={`${url}/toggle_award_emoji`}
-        upvotes={issue.upvotes}
-        downvotes={issue.downvotes}
-        {...props.awards}
-      />
-      <SubscribeButton ctx={props.ctx} action={`${url}/toggle_subscription`} subscribed={issue.subscribed} />
+      <VotesAndSubscription ctx={props.ctx} url={url} item={issue} awards={props.awards} />
       <Sidebar>
         <dt>Assignee</dt>
         <dd>{issue.assignee ? <UserLink user={issue.assignee} /> : 'No assignee'}</dd>

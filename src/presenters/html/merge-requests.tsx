@@ -14,14 +14,13 @@ import {
   type ProjectHead,
 } from './repository.tsx';
 import {
-  AwardButtons,
   FormErrors,
   MilestoneAndLabelFields,
   Sidebar,
   StateBadge,
   StateButton,
   StateTabs,
-  SubscribeButton,
+  VotesAndSubscription,
   type IssueChoiceLists,
 } from './issues.tsx';
 import { MarkdownBlock, UserLink, type UserBasic } from './inline.tsx';
@@ -291,14 +290,7 @@ export function MergeRequestPage(props: {
         ) : null}
       </p>
       <MarkdownBlock text={mr.description} empty="No description." />
-      <AwardButtons
-        ctx={props.ctx}
-        action={`${url}/toggle_award_emoji`}
-        upvotes={mr.upvotes}
-        downvotes={mr.downvotes}
-        {...props.awards}
-      />
-      <SubscribeButton ctx={props.ctx} action={`${url}/toggle_subscription`} subscribed={mr.subscribed} />
+      <VotesAndSubscription ctx={props.ctx} url={url} item={mr} awards={props.awards} />
       <Sidebar>
         <dt>Milestone</dt>
         <dd>{mr.milestone ? mr.milestone.title : 'None'}</dd>
