@@ -9,6 +9,7 @@ import { TimeAgo } from './projects.tsx';
 import { RawPre, type TrustedHtml } from './raw-html.tsx';
 import { ProjectFrame, type ProjectHead } from './repository.tsx';
 import { CiStatusBadge, pipelineUrl } from './ci-status.tsx';
+import { encodePath } from './paths.ts';
 
 interface UserRef {
   username: string;
@@ -66,8 +67,6 @@ export interface BuildItem {
 
 const projectBase = (project: ProjectHead) => `/${project.path_with_namespace}`;
 export const buildUrl = (project: ProjectHead, id: number) => `${projectBase(project)}/builds/${id}`;
-const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
-
 /** Seconds as GitLab wrote them: 00:42, 1:02:03. */
 function formatDuration(seconds: number | null): string {
   if (seconds === null) return '—';

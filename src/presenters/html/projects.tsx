@@ -15,6 +15,31 @@ export function visibilityName(level: number): string {
   return level >= 20 ? 'Public' : level >= 10 ? 'Internal' : 'Private';
 }
 
+/** The radio buttons of `project[visibility_level]`, the project's level checked. */
+export function VisibilityLevelChoice(props: { legend: string; level: number; disabled?: boolean }) {
+  return (
+    <fieldset>
+      <legend>{props.legend}</legend>
+      {[
+        [0, 'Private'],
+        [10, 'Internal'],
+        [20, 'Public'],
+      ].map(([level, text]) => (
+        <label>
+          <input
+            type="radio"
+            name="project[visibility_level]"
+            value={String(level)}
+            checked={props.level === level}
+            disabled={props.disabled}
+          />{' '}
+          {text}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
 export function TimeAgo(props: { at: string }) {
   return <time dateTime={props.at}>{props.at.slice(0, 16).replace('T', ' ')} UTC</time>;
 }

@@ -11,6 +11,7 @@ import { RawHtml, RawRows, type TrustedHtml } from './raw-html.tsx';
 import { PipelineStatusLink } from './ci-status.tsx';
 import { counted } from './inline.tsx';
 import { Discussion, type NoteItem } from './discussion.tsx';
+import { encodePath } from './paths.ts';
 
 export interface ProjectHead {
   name: string;
@@ -47,8 +48,6 @@ export type ProjectTab =
   | 'pipelines'
   | 'builds'
   | 'settings';
-
-const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
 
 /** `/<ns>/<p>/<kind>/<ref>/<path>` with each part encoded. */
 export function refUrl(
