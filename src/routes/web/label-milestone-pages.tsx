@@ -2,6 +2,9 @@
 // named by iid): lists, one milestone with its issues, and the new forms for who may (reporters and up
 // for labels, masters for milestones), through the API's label and milestone services.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FunctionComponent } from 'preact';
+import type { PageContext } from '../../presenters/html/layout.tsx';
+import type { ProjectHead } from '../../presenters/html/repository.tsx';
 import type { Deps } from '../../deps.ts';
 import { loadProject, type LoadedProject } from '../../http/loaders.ts';
 import { optionalString, requestParams, type Params } from '../../http/params.ts';
@@ -81,41 +84,28 @@ export function registerLabelMilestonePages(web: FastifyInstance, deps: Deps): v
   const head = (loaded: LoadedProject) => loadProjectHead(deps, loaded);
   const projectUrl = (loaded: LoadedProject) => `/${loaded.namespace.path}/${loaded.project.path}`;
 
-  const labelForm = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    loaded: LoadedProject,
-    values: LabelFormValues,
-    errors: string[] = [],
-  ) =>
-    sendPage(
-      reply,
-      <LabelFormPage
-        ctx={pageContext(deps, request, reply)}
-        project={await head(loaded)}
-        values={values}
-        errors={errors}
-      />,
-      errors.length > 0 ? 422 : 200,
-    );
-
-  const milestoneForm = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    loaded: LoadedProject,
-    values: MilestoneFormValues,
-    errors: string[] = [],
-  ) =>
-    sendPage(
-      reply,
-      <MilestoneFormPage
-        ctx={pageContext(deps, request, reply)}
-        project={await head(loaded)}
-        values={values}
-        errors={errors}
-      />,
-      errors.length > 0 ? 422 : 200,
-    );
+  /** The new label or milestone form: empty, or again as posted with its errors (422). */
+  const formPage =
+    <V,>(Page: FunctionComponent<{ ctx: PageContext; project: ProjectHead; values: V; errors: string[] }>) =>
+    async (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      loaded: LoadedProject,
+      values: V,
+      errors: string[] = [],
+    ) =>
+      sendPage(
+        reply,
+        <Page
+          ctx={pageContext(deps, request, reply)}
+          project={await head(loaded)}
+          values={values}
+          errors={errors}
+        />,
+        errors.length > 0 ? 422 : 200,
+      );
+  const labelForm = formPage(LabelFormPage);
+  const milestoneForm = formPage(MilestoneFormPage);
 
   web.get('/:namespace/:project/labels', async (request, reply) => {
     const loaded = await load(request);
