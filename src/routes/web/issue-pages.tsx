@@ -17,7 +17,7 @@ import {
 } from '../../policies/issues.ts';
 import { createIssue, editIssue, issueIssuable, type IssueInput } from '../../services/issues/issues.ts';
 import { issueNoteable } from '../../services/issues/notes.ts';
-import { mayAward, type Awardable } from '../../services/issues/award-emoji.ts';
+import { issueAwardable, mayAward } from '../../services/issues/award-emoji.ts';
 import { ISSUE } from '../../domain/types.ts';
 import { viewerAwards } from '../../views/note-views.ts';
 import { registerVoteAndSubscriptionRoutes } from './award-pages.ts';
@@ -94,10 +94,6 @@ function listQuery(params: Params): IssueQuery {
 }
 
 /** Registers the issue pages; answers how the notes route reaches an issue. */
-function issueAwardable(issue: IssueRow): Awardable {
-  return { type: ISSUE, id: issue.id, projectId: issue.project_id, authorId: issue.author_id };
-}
-
 export function registerIssuePages(web: FastifyInstance, deps: Deps): CommentTargets {
   /** The project, when the viewer may read its issues. */
   const loadIssuesProject = (request: FastifyRequest): Promise<LoadedProject> => {
