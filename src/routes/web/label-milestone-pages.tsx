@@ -7,7 +7,7 @@ import type { PageContext } from '../../presenters/html/layout.tsx';
 import type { ProjectHead } from '../../presenters/html/repository.tsx';
 import type { Deps } from '../../deps.ts';
 import { loadProject, type LoadedProject } from '../../http/loaders.ts';
-import { optionalString, requestParams, type Params } from '../../http/params.ts';
+import { isCalendarDay, optionalString, requestParams, type Params } from '../../http/params.ts';
 import { notFound, paramInvalid } from '../../errors.ts';
 import {
   canAdminLabels,
@@ -67,9 +67,7 @@ function milestoneValues(params: Params): MilestoneFormValues {
 
 /** A calendar day as a date input sends it, or undefined when it is not one. */
 function calendarDay(text: string): string | undefined {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return undefined;
-  const parsed = Date.parse(`${text}T00:00:00Z`);
-  return !Number.isNaN(parsed) && new Date(parsed).toISOString().slice(0, 10) === text ? text : undefined;
+  return /^\d{4}-\d{2}-\d{2}$/.test(text) && isCalendarDay(text) ? text : undefined;
 }
 
 export function registerLabelMilestonePages(web: FastifyInstance, deps: Deps): void {
