@@ -5,7 +5,7 @@
 // API allow them, and each is a POST form with the form token (no script needed).
 import type { ComponentChildren, VNode } from 'preact';
 import { ActionButton, type Flash, type PageContext } from './layout.tsx';
-import { TimeAgo } from './projects.tsx';
+import { NewerOlder, TimeAgo } from './projects.tsx';
 import { RawPre, type TrustedHtml } from './raw-html.tsx';
 import { ProjectFrame, type ProjectHead } from './repository.tsx';
 import { CiStatusBadge, pipelineUrl } from './ci-status.tsx';
@@ -106,22 +106,6 @@ function ScopeTabs(props: { label: string; base: string; current: string; scopes
   );
 }
 
-function Pages(props: { base: string; scope: string; page: number; hasNext: boolean }) {
-  const at = (page: number) => {
-    const query = new URLSearchParams();
-    if (props.scope) query.set('scope', props.scope);
-    if (page > 1) query.set('page', String(page));
-    const text = query.toString();
-    return text ? `${props.base}?${text}` : props.base;
-  };
-  return (
-    <nav class="pagination" aria-label="Pages">
-      {props.page > 1 ? <a href={at(props.page - 1)}>‹ Newer</a> : null}
-      {props.hasNext ? <a href={at(props.page + 1)}>Older ›</a> : null}
-    </nav>
-  );
-}
-
 function Stages(props: { project: ProjectHead; stages: StageItem[] }) {
   if (props.stages.length === 0) return <span class="muted">no jobs</span>;
   return (
@@ -173,7 +157,7 @@ function ScopedListPage(props: {
         scopes={props.scopes}
       />
       {props.children}
-      <Pages base={base} scope={props.scope} page={props.page} hasNext={props.hasNext} />
+      <NewerOlder base={base} query={{ scope: props.scope }} page={props.page} hasNext={props.hasNext} />
     </ProjectFrame>
   );
 }

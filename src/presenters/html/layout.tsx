@@ -43,6 +43,17 @@ export function ActionButton(props: {
   );
 }
 
+/** The items of a tab list: each tab a link, the one named `current` marked as the page shown. */
+export function tabLinks<T extends string>(current: T) {
+  return (name: T, href: string, text: string) => (
+    <li>
+      <a href={href} aria-current={current === name ? 'page' : undefined}>
+        {text}
+      </a>
+    </li>
+  );
+}
+
 export function Layout(props: {
   ctx: PageContext;
   title: string;

@@ -3,7 +3,7 @@
 // (discussion with its comment form, commits, changes), its milestone and labels; the new and edit forms. Props are the API's
 // presented shapes and the git readers' commits and diffs.
 import type { Commit } from '../../git/commits.ts';
-import { Csrf, type Flash, type PageContext } from './layout.tsx';
+import { Csrf, tabLinks, type Flash, type PageContext } from './layout.tsx';
 import { Pager, TimeAgo } from './projects.tsx';
 import {
   CommitRow,
@@ -224,13 +224,7 @@ export function MergeRequestPage(props: {
   const { project, mr } = props;
   const url = `/${project.path_with_namespace}/merge_requests/${mr.iid}`;
   const open = mr.state === 'opened' || mr.state === 'reopened';
-  const tab = (name: MergeRequestTab, href: string, text: string) => (
-    <li>
-      <a href={href} aria-current={props.tab === name ? 'page' : undefined}>
-        {text}
-      </a>
-    </li>
-  );
+  const tab = tabLinks(props.tab);
   return (
     <ProjectFrame
       ctx={props.ctx}

@@ -1,6 +1,6 @@
 // The frame of every administrators' page (GitLab 8.13's admin area): its tabs, then the page's title.
 import type { ComponentChildren } from 'preact';
-import { Layout, type Flash, type PageContext } from '../layout.tsx';
+import { Layout, tabLinks, type Flash, type PageContext } from '../layout.tsx';
 
 export type AdminTab = 'overview' | 'users' | 'projects' | 'runners' | 'hooks';
 
@@ -19,18 +19,11 @@ export function AdminFrame(props: {
   flash?: Flash | null;
   children: ComponentChildren;
 }) {
+  const tab = tabLinks(props.tab);
   return (
     <Layout ctx={props.ctx} title={`${props.title} · Admin area`} flash={props.flash}>
       <nav aria-label="Admin area">
-        <ul class="tabs">
-          {TABS.map(([name, href, text]) => (
-            <li>
-              <a href={href} aria-current={props.tab === name ? 'page' : undefined}>
-                {text}
-              </a>
-            </li>
-          ))}
-        </ul>
+        <ul class="tabs">{TABS.map(([name, href, text]) => tab(name, href, text))}</ul>
       </nav>
       <h1>{props.title}</h1>
       {props.children}
