@@ -61,6 +61,10 @@ export const EventAction = {
 } as const;
 export type EventAction = (typeof EventAction)[keyof typeof EventAction];
 
+/** The polymorphic type names of issues and merge requests (noteable_type, target_type, todos, events). */
+export const ISSUE = 'Issue';
+export const MERGE_REQUEST = 'MergeRequest';
+
 /** Statuses of builds and pipelines (GitLab 8.13 had no `manual`: a manual job waits as `skipped`). */
 export type CiStatus = 'created' | 'pending' | 'running' | 'success' | 'failed' | 'canceled' | 'skipped';
 

@@ -28,6 +28,14 @@ export function repositoryPath(
   return path.join(repositoriesRoot(dataDir), namespacePath.toLowerCase(), `${name.toLowerCase()}.git`);
 }
 
+/** The repository of a loaded project: its namespace's path and its own. */
+export function projectRepositoryPath(
+  dataDir: string,
+  record: { namespace: { path: string }; project: { path: string } },
+): string {
+  return repositoryPath(dataDir, record.namespace.path, record.project.path);
+}
+
 /**
  * A file inside a repository that a project create is still making: it holds the create's token until
  * the create commits. git ignores unknown files in a repository directory.

@@ -358,9 +358,26 @@ function calendarDay(text: string): string | undefined {
   const match = /^(\d{4})-(\d{2})-(\d{2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(text);
   if (!match) return undefined;
   const day = `${match[1]}-${match[2]}-${match[3]}`;
+  return isCalendarDay(day) ? day : undefined;
+}
+
+/** Whether a YYYY-MM-DD names a day of the calendar (2016-02-30 does not). */
+export function isCalendarDay(day: string): boolean {
   const parsed = Date.parse(`${day}T00:00:00Z`);
-  if (Number.isNaN(parsed) || new Date(parsed).toISOString().slice(0, 10) !== day) return undefined;
-  return day;
+  return !Number.isNaN(parsed) && new Date(parsed).toISOString().slice(0, 10) === day;
+}
+
+/**
+ * A day parameter as the issue and milestone APIs read it (`due_date`): the YYYY-MM-DD its text starts
+ * with; null when it starts with no calendar day; undefined when absent.
+ */
+export function optionalDay(params: Params, name: string): string | null | undefined {
+  const text = presentString(params, name)?.trim();
+  if (text === undefined) return undefined;
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(text);
+  if (!match) return null;
+  const day = `${match[1]}-${match[2]}-${match[3]}`;
+  return isCalendarDay(day) ? day : null;
 }
 
 /**

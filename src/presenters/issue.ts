@@ -1,9 +1,8 @@
 // The collaboration JSON shapes of GitLab 8.13's lib/api/entities.rb, keys in its order: Issue,
 // Milestone, Label (no id in 8.13), Note (with the `upvote?`/`downvote?` keys), MRNote, CommitNote,
-// AwardEmoji, Todo, and the raw issue row a DELETE answers with. Everything embedded arrives precomputed (views batch it).
-import type { presentMergeRequest } from './merge-request.ts';
+// AwardEmoji, and the raw issue row a DELETE answers with. Everything embedded arrives precomputed (views batch it).
 import { presentUserBasic } from './user.ts';
-import { presentBasicProject, projectUrls } from './project.ts';
+import { projectUrls } from './project.ts';
 import type {
   AwardEmojiRow,
   IssueRow,
@@ -11,7 +10,6 @@ import type {
   MilestoneRow,
   NoteRow,
   ProjectRecord,
-  TodoRow,
   UserRow,
 } from '../db/types.ts';
 
@@ -184,42 +182,5 @@ export function presentAwardEmoji(award: AwardEmojiRow, user: UserRow, baseUrl: 
     updated_at: award.updated_at,
     awardable_id: award.awardable_id,
     awardable_type: award.awardable_type,
-  };
-}
-
-const TODO_ACTIONS: Record<number, string> = {
-  1: 'assigned',
-  2: 'mentioned',
-  3: 'build_failed',
-  4: 'marked',
-  5: 'approval_required',
-};
-
-export const TODO_ACTION_CODES: Record<string, number> = Object.fromEntries(
-  Object.entries(TODO_ACTIONS).map(([code, name]) => [name, Number(code)]),
-);
-
-export interface TodoExtras {
-  record: ProjectRecord;
-  projectOwner: UserRow | null;
-  author: UserRow;
-  /** The target's Issue or MergeRequest entity. */
-  target: ReturnType<typeof presentIssue> | ReturnType<typeof presentMergeRequest>;
-  targetUrl: string;
-  body: string;
-}
-
-export function presentTodo(todo: TodoRow, extras: TodoExtras, baseUrl: string) {
-  return {
-    id: todo.id,
-    project: presentBasicProject(extras.record, extras.projectOwner, baseUrl),
-    author: presentUserBasic(extras.author, baseUrl),
-    action_name: TODO_ACTIONS[todo.action] ?? 'marked',
-    target_type: todo.target_type,
-    target: extras.target,
-    target_url: extras.targetUrl,
-    body: extras.body,
-    state: todo.state,
-    created_at: todo.created_at,
   };
 }

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import type { Deps } from '../deps.ts';
 import { blobContent } from '../git/blobs.ts';
 import { lastCommitIdForPath } from '../git/commit-log.ts';
-import { repositoryExists, repositoryPath } from '../git/repository.ts';
+import { projectRepositoryPath, repositoryExists } from '../git/repository.ts';
 import { blobAtPath, findBlob } from '../git/revisions.ts';
 import { notFound } from '../errors.ts';
 import { fileJsonChunks } from '../presenters/repository-file.ts';
@@ -36,7 +36,7 @@ export async function blobAtRevision(
 
 /** GET …/repository/raw_blobs/:sha. */
 export async function rawBlob(deps: Deps, record: ProjectRecord, blobId: string): Promise<RawContent> {
-  const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
+  const repoPath = projectRepositoryPath(deps.config.dataDir, record);
   const blob = (await repositoryExists(repoPath)) ? await findBlob(repoPath, blobId) : undefined;
   if (!blob) throw notFound('Blob');
   return { size: blob.size, stream: blobContent(repoPath, blob.id) };

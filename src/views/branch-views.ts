@@ -6,13 +6,13 @@ import { findBranch, listBranches } from '../git/refs.ts';
 import { notFound } from '../errors.ts';
 import { branchProtection } from '../policies/protected-branches.ts';
 import { presentBranch } from '../presenters/branch.ts';
-import { repositoryPath } from '../git/repository.ts';
+import { projectRepositoryPath } from '../git/repository.ts';
 import type { ProjectRecord } from '../db/types.ts';
 
 /** Every branch, sorted by name (GitLab did not paginate them). */
 export async function branchList(deps: Deps, record: ProjectRecord) {
   const [branches, rules] = await Promise.all([
-    listBranches(repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path)),
+    listBranches(projectRepositoryPath(deps.config.dataDir, record)),
     listProtectedBranches(deps.db.kysely, record.project.id),
   ]);
   return branches.map((branch) => presentBranch(branch, branchProtection(rules, branch.name)));
@@ -21,7 +21,7 @@ export async function branchList(deps: Deps, record: ProjectRecord) {
 /** One branch by its exact name; 404 `Branch Not Found` when there is none. */
 export async function loadBranchOr404(deps: Deps, record: ProjectRecord, name: string) {
   const [branch, rules] = await Promise.all([
-    findBranch(repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path), name),
+    findBranch(projectRepositoryPath(deps.config.dataDir, record), name),
     listProtectedBranches(deps.db.kysely, record.project.id),
   ]);
   if (!branch) throw notFound('Branch');

@@ -21,7 +21,7 @@ import {
 import { runnersByIds } from '../db/repositories/runners.ts';
 import { usersByIds } from '../db/repositories/users.ts';
 import { readCommits, type Commit } from '../git/commits.ts';
-import { repositoryPath } from '../git/repository.ts';
+import { projectRepositoryPath } from '../git/repository.ts';
 import { presentBuilds, type BuildForm } from '../presenters/build.ts';
 import { hasLiveArtifacts } from '../ci/artifacts.ts';
 import { findArtifactsFile, openArtifactsFile } from '../storage/artifacts.ts';
@@ -40,7 +40,7 @@ export async function commitsOf(
   record: ProjectRecord,
   shas: string[],
 ): Promise<Map<string, Commit>> {
-  const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
+  const repoPath = projectRepositoryPath(deps.config.dataDir, record);
   if (shas.length === 0) return new Map();
   try {
     return await readCommits(repoPath, shas, {

@@ -16,11 +16,12 @@ import { findProjectRecordsByIds } from '../db/repositories/projects.ts';
 import { listMemberProjectEvents } from '../db/repositories/events.ts';
 import { projectAccessMany } from '../policies/access.ts';
 import { canReadMergeRequests } from '../policies/merge-requests.ts';
-import { countIssueList, issueListPage, readableIssueScope, type IssueListFilter } from './issue-views.ts';
+import { readableIssueScope } from './issue-views.ts';
 import { presentMergeRequestsOf } from './merge-request-views.ts';
 import { presentEventPage } from './event-views.ts';
-import { TAB_COUNT_CAP, type IssueTabState } from './issue-pages.ts';
-import type { MergeRequestTabState } from './merge-request-pages.ts';
+import { issueListView, type IssueTabState } from './issue-pages.ts';
+import { MERGE_REQUEST_TABS, type MergeRequestTabState } from './merge-request-pages.ts';
+import { tabCounts } from './tab-counts.ts';
 import type { MergeRequestState, ProjectRecord, UserRow } from '../db/types.ts';
 
 /** Whose rows a dashboard lists: assigned to one user, or written by one. */
@@ -29,7 +30,8 @@ export interface DashboardPerson {
   authorId?: number;
 }
 
-interface PageWindow {
+/** The rows of one page: how many, after how many. */
+export interface PageWindow {
   limit: number;
   offset: number;
 }
@@ -51,36 +53,18 @@ export async function dashboardIssues(
   const db = deps.db.kysely;
   const candidates = await findProjectRecordsByIds(db, await issueProjectIds(db, person));
   const scope = await readableIssueScope(db, viewer, candidates);
-  const filter: IssueListFilter = {
+  const filter = {
     ...person,
     projectIds: scope.projectIds,
     confidential: scope.confidential,
     orderBy: 'created_at',
     sort: 'desc',
-  };
-  const count = (tab: IssueTabState) =>
-    countIssueList(deps, { ...filter, state: tab === 'all' ? undefined : tab }, TAB_COUNT_CAP);
-  // One more row than the page tells whether there is a next page.
-  const [opened, closed, all, rows] = await Promise.all([
-    count('opened'),
-    count('closed'),
-    count('all'),
-    issueListPage(
-      deps,
-      viewer,
-      { ...filter, state: state === 'all' ? undefined : state },
-      { limit: page.limit + 1, offset: page.offset },
-      scope.records,
-    ),
-  ]);
+  } as const;
+  const list = await issueListView(deps, viewer, scope.records, filter, state, page);
   const paths = projectPaths(scope.records);
   return {
-    counts: { opened, closed, all },
-    issues: rows.slice(0, page.limit).map((issue) => ({
-      ...issue,
-      project_path: paths.get(issue.project_id) ?? '',
-    })),
-    hasNext: rows.length > page.limit,
+    ...list,
+    issues: list.issues.map((issue) => ({ ...issue, project_path: paths.get(issue.project_id) ?? '' })),
   };
 }
 
@@ -108,18 +92,16 @@ export async function dashboardMergeRequests(
     states: statesOf(tab),
   });
   const count = (tab: MergeRequestTabState) => countUserMergeRequests(db, query(tab));
-  const [opened, merged, closed, all, rows] = await Promise.all([
-    count('opened'),
-    count('merged'),
-    count('closed'),
-    count('all'),
+  // One more row than the page tells whether there is a next page.
+  const [counts, rows] = await Promise.all([
+    tabCounts(MERGE_REQUEST_TABS, count),
     listUserMergeRequests(db, query(state), page.offset, page.limit + 1),
   ]);
   const targets = new Map(readable.map((record) => [record.project.id, record]));
   const presented = await presentMergeRequestsOf(deps, targets, viewer, rows.slice(0, page.limit));
   const paths = projectPaths(readable);
   return {
-    counts: { opened, merged, closed, all },
+    counts,
     mergeRequests: presented.map((mr) => ({
       ...mr,
       project_path: paths.get(mr.target_project_id) ?? '',

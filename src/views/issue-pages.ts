@@ -10,19 +10,20 @@ import { presentMilestone } from '../presenters/issue.ts';
 import { presentUserBasic } from '../presenters/user.ts';
 import { countIssueList, issueListPage, type IssueListFilter } from './issue-views.ts';
 import { NOTES_SHOWN_ON_PAGE, presentNotes } from './note-views.ts';
+import { TAB_COUNT_CAP, tabCounts } from './tab-counts.ts';
 import type { MilestoneRow, ProjectRecord, UserRow } from '../db/types.ts';
 
-/** Tab counts stop here (shown as "1000+"), as the API's X-Total stops counting. */
-export const TAB_COUNT_CAP = 1000;
 /** Choices offered in the assignee, milestone and label selects. */
 const CHOICES = 200;
 
-export type IssueTabState = 'opened' | 'closed' | 'all';
+export const ISSUE_TABS = ['opened', 'closed', 'all'] as const;
+export type IssueTabState = (typeof ISSUE_TABS)[number];
 
+/** One state tab of an issue list over `records` (the projects its issues are in), a page of it. */
 export async function issueListView(
   deps: Deps,
   viewer: UserRow | null,
-  record: ProjectRecord,
+  records: ProjectRecord[],
   filter: Omit<IssueListFilter, 'state'>,
   state: IssueTabState,
   page: { limit: number; offset: number },
@@ -30,23 +31,17 @@ export async function issueListView(
   const count = (tab: IssueTabState) =>
     countIssueList(deps, { ...filter, state: tab === 'all' ? undefined : tab }, TAB_COUNT_CAP);
   // One more row than the page tells whether there is a next page.
-  const [opened, closed, all, rows] = await Promise.all([
-    count('opened'),
-    count('closed'),
-    count('all'),
+  const [counts, rows] = await Promise.all([
+    tabCounts(ISSUE_TABS, count),
     issueListPage(
       deps,
       viewer,
       { ...filter, state: state === 'all' ? undefined : state },
       { limit: page.limit + 1, offset: page.offset },
-      [record],
+      records,
     ),
   ]);
-  return {
-    counts: { opened, closed, all },
-    issues: rows.slice(0, page.limit),
-    hasNext: rows.length > page.limit,
-  };
+  return { counts, issues: rows.slice(0, page.limit), hasNext: rows.length > page.limit };
 }
 
 /** Labels, active milestones and project members, for the filters and the issue form. */

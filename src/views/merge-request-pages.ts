@@ -10,9 +10,11 @@ import {
 import { branchList } from './branch-views.ts';
 import { listMergeRequestsOf, mergeRequestDiffs, mergeRequestListQuery } from './merge-request-views.ts';
 import { withLineStats } from './repository-pages.ts';
+import { tabCounts } from './tab-counts.ts';
 import type { MergeRequestRow, ProjectRecord, UserRow } from '../db/types.ts';
 
-export type MergeRequestTabState = 'opened' | 'merged' | 'closed' | 'all';
+export const MERGE_REQUEST_TABS = ['opened', 'merged', 'closed', 'all'] as const;
+export type MergeRequestTabState = (typeof MERGE_REQUEST_TABS)[number];
 
 export async function mergeRequestListView(
   deps: Deps,
@@ -25,15 +27,12 @@ export async function mergeRequestListView(
     mergeRequestListQuery(record, { state: tab, iids: null, orderBy: undefined, sort: undefined });
   const count = (tab: MergeRequestTabState) => countMergeRequests(deps.db.kysely, query(tab));
   // One more row than the page tells whether there is a next page.
-  const [opened, merged, closed, all, rows] = await Promise.all([
-    count('opened'),
-    count('merged'),
-    count('closed'),
-    count('all'),
+  const [counts, rows] = await Promise.all([
+    tabCounts(MERGE_REQUEST_TABS, count),
     listMergeRequestsOf(deps, record, viewer, query(state), page.offset, page.limit + 1),
   ]);
   return {
-    counts: { opened, merged, closed, all },
+    counts,
     mergeRequests: rows.slice(0, page.limit),
     hasNext: rows.length > page.limit,
   };

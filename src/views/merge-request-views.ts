@@ -2,6 +2,7 @@
 // rows), then one each for their authors and assignees, milestones, labels, votes, note counts and the
 // viewer's subscriptions and participation; commits and changes read the target repository, where
 // the source head lives (a fork's is fetched there first).
+import { projectRepositoryPath } from '../git/repository.ts';
 import type { Deps } from '../deps.ts';
 import {
   countMergeRequests,
@@ -19,7 +20,7 @@ import {
 import { milestonesByIds } from '../db/repositories/milestones.ts';
 import { subscriptionsOf } from '../db/repositories/subscriptions.ts';
 import { participatedIds } from '../db/repositories/participants.ts';
-import { MERGE_REQUEST } from '../services/merge-requests/collaboration.ts';
+import { MERGE_REQUEST } from '../domain/types.ts';
 import { collectCommits } from '../git/commit-log.ts';
 import { diffTrees, EMPTY_TREE, mergeBase } from '../git/diffs.ts';
 import { presentRepoCommit } from '../presenters/commit.ts';
@@ -32,11 +33,7 @@ import {
 } from '../presenters/merge-request.ts';
 import { findMergeRequestDiff, listMergeRequestDiffs } from '../db/repositories/merge-request-diffs.ts';
 import { recordNotFound } from '../errors.ts';
-import {
-  ensureHeadInTarget,
-  repoPathOf,
-  type AccessibleProject,
-} from '../services/merge-requests/merge-requests.ts';
+import { ensureHeadInTarget, type AccessibleProject } from '../services/merge-requests/merge-requests.ts';
 import {
   closingIssueIids,
   comparisonBase,
@@ -176,7 +173,7 @@ export async function mergeRequestCommits(deps: Deps, target: ProjectRecord, mr:
 /** The diff from the merge base to the MR's head, bounded as a commit's diff is. */
 export async function mergeRequestDiffs(deps: Deps, target: ProjectRecord, mr: MergeRequestRow) {
   if (!(await ensureHeadInTarget(deps, target, mr))) return { diffs: [], overflow: false };
-  const repoPath = repoPathOf(deps, target);
+  const repoPath = projectRepositoryPath(deps.config.dataDir, target);
   const base = await comparisonBase(deps, target, mr);
   const from = (base && (await mergeBase(repoPath, base, mr.head_sha!))) ?? EMPTY_TREE;
   return diffTrees(repoPath, from, mr.head_sha!, COMMIT_DIFF_LIMITS);
@@ -229,7 +226,7 @@ export async function mergeRequestVersion(
   if (!version) throw recordNotFound();
   const head = version.head_commit_sha;
   if (version.state === 'empty' || !head) return presentMergeRequestDiffFull(version, [], []);
-  const repoPath = repoPathOf(deps, target);
+  const repoPath = projectRepositoryPath(deps.config.dataDir, target);
   const base = version.base_commit_sha;
   const [commits, { diffs }] = await Promise.all([
     collectCommits(repoPath, [head, ...(base ? [`^${base}`] : []), '--']),

@@ -3,7 +3,7 @@
 // reads its diff once when a comment on it is a line comment).
 import type { Deps } from '../deps.ts';
 import type { Commit } from '../git/commits.ts';
-import { repositoryPath } from '../git/repository.ts';
+import { projectRepositoryPath } from '../git/repository.ts';
 import {
   countCommitNotes,
   countNotes,
@@ -86,7 +86,7 @@ export async function commitNotePage(
 /** Comments shown on a commit's page: the first of them with their diff lines, and how many there are. */
 export async function commitNoteThread(deps: Deps, record: ProjectRecord, commit: Commit) {
   const db = deps.db.kysely;
-  const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
+  const repoPath = projectRepositoryPath(deps.config.dataDir, record);
   const commented = { repoPath, commit };
   const [total, notes] = await Promise.all([
     countCommitNotes(db, record.project.id, commented.commit.id),

@@ -11,7 +11,7 @@ import {
 } from '../db/repositories/pipelines.ts';
 import { usersByIds } from '../db/repositories/users.ts';
 import { refNames } from '../git/refs.ts';
-import { repositoryExists, repositoryPath } from '../git/repository.ts';
+import { projectRepositoryPath, repositoryExists } from '../git/repository.ts';
 import { presentPipeline } from '../presenters/pipeline.ts';
 import { cappedCount } from './build-views.ts';
 import type { CiPipelineRow, ProjectRecord } from '../db/types.ts';
@@ -44,7 +44,7 @@ export async function loadPipeline(deps: Deps, pipeline: CiPipelineRow) {
 }
 
 async function namesOf(deps: Deps, record: ProjectRecord, kind: 'heads' | 'tags'): Promise<string[]> {
-  const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
+  const repoPath = projectRepositoryPath(deps.config.dataDir, record);
   return (await repositoryExists(repoPath)) ? refNames(repoPath, kind) : [];
 }
 

@@ -1,7 +1,7 @@
 // The repository a read works on, and the commit a client names in it: what every repository view starts
 // with. A project without a repository on disk reads as one without commits.
 import type { Deps } from '../deps.ts';
-import { repositoryExists, repositoryPath } from '../git/repository.ts';
+import { projectRepositoryPath, repositoryExists } from '../git/repository.ts';
 import { resolveCommit } from '../git/revisions.ts';
 import { notFound } from '../errors.ts';
 import type { ProjectRecord } from '../db/types.ts';
@@ -17,7 +17,7 @@ export async function findCommitId(
   record: ProjectRecord,
   revision: string,
 ): Promise<{ repoPath: string; commitId: string } | undefined> {
-  const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
+  const repoPath = projectRepositoryPath(deps.config.dataDir, record);
   if (!(await repositoryExists(repoPath))) return undefined;
   const commitId = await resolveCommit(repoPath, revision);
   return commitId ? { repoPath, commitId } : undefined;

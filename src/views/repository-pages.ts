@@ -7,7 +7,7 @@
 import { Readable } from 'node:stream';
 import type { Deps } from '../deps.ts';
 import { branchCommitFromRefs, readAllRefs } from '../git/refs.ts';
-import { repositoryExists, repositoryPath } from '../git/repository.ts';
+import { projectRepositoryPath, repositoryExists } from '../git/repository.ts';
 import { parseTreeObject, treeSpec, type TreeEntry } from '../git/trees.ts';
 import { blobContent } from '../git/blobs.ts';
 import { collectCommits, lastCommitIdForPath } from '../git/commit-log.ts';
@@ -36,10 +36,6 @@ export interface RefPoint {
   objects: ObjectReader;
 }
 
-function repoPathOf(deps: Deps, record: ProjectRecord): string {
-  return repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
-}
-
 const namesUnder = (refs: Map<string, string>, prefix: string) =>
   [...refs.keys()].filter((name) => name.startsWith(prefix)).map((name) => name.slice(prefix.length));
 
@@ -54,7 +50,7 @@ export async function atRefPath<T>(
   rest: string,
   use: (point: RefPoint) => Promise<T>,
 ): Promise<T | undefined> {
-  const repoPath = repoPathOf(deps, record);
+  const repoPath = projectRepositoryPath(deps.config.dataDir, record);
   if (!(await repositoryExists(repoPath))) return undefined;
   const refs = await readAllRefs(repoPath);
   const branches = namesUnder(refs, 'refs/heads/');
@@ -204,7 +200,7 @@ export async function commitWithDiff(
   record: ProjectRecord,
   sha: string,
 ): Promise<CommitWithDiff | undefined> {
-  const repoPath = repoPathOf(deps, record);
+  const repoPath = projectRepositoryPath(deps.config.dataDir, record);
   if (!/^[0-9a-fA-F]{4,40}$/.test(sha) || !(await repositoryExists(repoPath))) return undefined;
   const commit = await withObjectReader(repoPath, (objects) => readCommit(objects, `${sha}^{commit}`));
   if (!commit) return undefined;
@@ -238,7 +234,7 @@ function lineStats(patch: string): { additions: number; deletions: number } {
 
 /** The raw .diff or .patch of a commit. */
 export async function commitPatch(deps: Deps, record: ProjectRecord, sha: string, form: 'diff' | 'patch') {
-  const repoPath = repoPathOf(deps, record);
+  const repoPath = projectRepositoryPath(deps.config.dataDir, record);
   if (!/^[0-9a-fA-F]{4,40}$/.test(sha) || !(await repositoryExists(repoPath))) return undefined;
   const commitId = await resolveCommit(repoPath, sha);
   return commitId ? rawCommitPatch(repoPath, commitId, form) : undefined;

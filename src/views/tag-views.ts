@@ -2,14 +2,14 @@
 // cat-file and one indexed query each.
 import type { Deps } from '../deps.ts';
 import { findTag, listTags } from '../git/tags.ts';
-import { repositoryExists, repositoryPath } from '../git/repository.ts';
+import { projectRepositoryPath, repositoryExists } from '../git/repository.ts';
 import { findRelease, listReleases } from '../db/repositories/releases.ts';
 import { notFound } from '../errors.ts';
 import { presentTag } from '../presenters/tag.ts';
 import type { ProjectRecord } from '../db/types.ts';
 
 export async function projectTags(deps: Deps, record: ProjectRecord) {
-  const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
+  const repoPath = projectRepositoryPath(deps.config.dataDir, record);
   if (!(await repositoryExists(repoPath))) return [];
   const [tags, releases] = await Promise.all([
     listTags(repoPath),
@@ -20,7 +20,7 @@ export async function projectTags(deps: Deps, record: ProjectRecord) {
 }
 
 export async function projectTag(deps: Deps, record: ProjectRecord, name: string) {
-  const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
+  const repoPath = projectRepositoryPath(deps.config.dataDir, record);
   const tag = (await repositoryExists(repoPath)) ? await findTag(repoPath, name) : undefined;
   if (!tag) throw notFound('Tag');
   return presentTag(tag, await findRelease(deps.db.kysely, record.project.id, name));

@@ -1,6 +1,6 @@
 // Commit statuses: every row of ci_builds on a commit's pipelines, builds and the statuses other CI
 // systems report (type 'external') alike. "Latest" is the highest id per name within a pipeline.
-import type { CiBuildRow, CiPipelineRow, Executor, NewCiBuild } from '../types.ts';
+import type { CiBuildRow, Executor, NewCiBuild } from '../types.ts';
 
 export interface CommitStatusFilter {
   projectId: number;
@@ -47,24 +47,6 @@ export function listCommitStatuses(
   page: { limit: number; offset: number },
 ): Promise<CiBuildRow[]> {
   return statusesOf(db, filter).selectAll().orderBy('id').limit(page.limit).offset(page.offset).execute();
-}
-
-/** The newest pipeline of this commit on this ref (GitLab's pipeline_for). */
-export function latestPipelineFor(
-  db: Executor,
-  projectId: number,
-  sha: string,
-  ref: string,
-): Promise<CiPipelineRow | undefined> {
-  return db
-    .selectFrom('ci_pipelines')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .where('sha', '=', sha)
-    .where('ref', '=', ref)
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
 }
 
 /** The caller's still pending or running external status of that name and ref in the pipeline. */

@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import { inList, prepared, rowSplitter } from '../prepared.ts';
 import { selectRecords, toRecord } from './projects.ts';
 import { USER_BASIC_COLUMNS } from './users.ts';
+import { projectLinkColumns } from './project-extras.ts';
 import { today } from '../../lib/clock.ts';
 import type { AccessRow, Executor, ProjectRecord, UserBasicRow } from '../types.ts';
 
@@ -166,28 +167,7 @@ const pageByIds = prepared<Slots & { ids: number[] }>()((db, slot) =>
   withAccessColumns(db, slot)
     .leftJoin('users as u', (join) => join.onRef('u.id', '=', 'n.owner_id').on('n.type', 'is', null))
     .select(USER_BASIC_COLUMNS.map((c) => `u.${c} as u_${c}` as const))
-    .select((eb) => [
-      eb
-        .selectFrom('forked_project_links as f')
-        .select('f.forked_from_project_id')
-        .whereRef('f.forked_to_project_id', '=', 'p.id')
-        .as('forked_from_project_id'),
-      eb
-        .selectFrom('forked_project_links as c')
-        .select((inner) => inner.fn.countAll<number>().as('count'))
-        .whereRef('c.forked_from_project_id', '=', 'p.id')
-        .as('forks_count'),
-      eb
-        .selectFrom('issue_counts as ic')
-        .select('ic.opened')
-        .whereRef('ic.project_id', '=', 'p.id')
-        .as('open_issues_count'),
-      eb
-        .exists(
-          eb.selectFrom('project_group_links as l').select('l.id').whereRef('l.project_id', '=', 'p.id'),
-        )
-        .as('shared'),
-    ])
+    .select(projectLinkColumns)
     .where(() => inList(db, 'p.id', slot('ids'))),
 );
 

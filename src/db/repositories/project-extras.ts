@@ -1,7 +1,9 @@
 // What the Project entity embeds beyond its record, in one statement: the owner of a personal namespace,
 // the fork source's id, the number of forks, the open issues and whether any group shares it (the shares themselves are
 // read only then). One project as a prepared statement (GET /projects/:id), a page's projects together.
+import type { ExpressionBuilder } from 'kysely';
 import { prepared, rowSplitter } from '../prepared.ts';
+import type { Database, ProjectsTable } from '../schema.ts';
 import { USER_COLUMNS } from './users.ts';
 import type { Executor, UserRow } from '../types.ts';
 
@@ -17,33 +19,36 @@ export interface ProjectExtraIds {
 
 const splitOwner = rowSplitter({ owner: { prefix: 'u_', columns: USER_COLUMNS } });
 
-/** The fork source, the number of forks and whether any group shares it, beside the project's id. */
+/**
+ * The fork source, the number of forks, the open issues and whether any group shares it, as columns of
+ * a query over `projects as p` (this module's and the project pages' of project-access-records.ts).
+ */
+export function projectLinkColumns(eb: ExpressionBuilder<Database & { p: ProjectsTable }, 'p'>) {
+  return [
+    eb
+      .selectFrom('forked_project_links as f')
+      .select('f.forked_from_project_id')
+      .whereRef('f.forked_to_project_id', '=', 'p.id')
+      .as('forked_from_project_id'),
+    eb
+      .selectFrom('forked_project_links as c')
+      .select((inner) => inner.fn.countAll<number>().as('count'))
+      .whereRef('c.forked_from_project_id', '=', 'p.id')
+      .as('forks_count'),
+    eb
+      .selectFrom('issue_counts as ic')
+      .select('ic.opened')
+      .whereRef('ic.project_id', '=', 'p.id')
+      .as('open_issues_count'),
+    eb
+      .exists(eb.selectFrom('project_group_links as l').select('l.id').whereRef('l.project_id', '=', 'p.id'))
+      .as('shared'),
+  ];
+}
+
+/** The links beside the project's id. */
 function linksQuery(db: Executor) {
-  return db
-    .selectFrom('projects as p')
-    .select('p.id as project_id')
-    .select((eb) => [
-      eb
-        .selectFrom('forked_project_links as f')
-        .select('f.forked_from_project_id')
-        .whereRef('f.forked_to_project_id', '=', 'p.id')
-        .as('forked_from_project_id'),
-      eb
-        .selectFrom('forked_project_links as c')
-        .select((inner) => inner.fn.countAll<number>().as('count'))
-        .whereRef('c.forked_from_project_id', '=', 'p.id')
-        .as('forks_count'),
-      eb
-        .selectFrom('issue_counts as ic')
-        .select('ic.opened')
-        .whereRef('ic.project_id', '=', 'p.id')
-        .as('open_issues_count'),
-      eb
-        .exists(
-          eb.selectFrom('project_group_links as l').select('l.id').whereRef('l.project_id', '=', 'p.id'),
-        )
-        .as('shared'),
-    ]);
+  return db.selectFrom('projects as p').select('p.id as project_id').select(projectLinkColumns);
 }
 
 /** With the owner of a personal namespace too (one project: no other statement for it). */

@@ -2,7 +2,7 @@
 // them: who did what (pushed to a branch with its newest commits, opened or closed an issue, commented,
 // joined), and when.
 import type { PageContext } from './layout.tsx';
-import { TimeAgo } from './projects.tsx';
+import { NewerOlder, TimeAgo } from './projects.tsx';
 import { ProjectFrame, refUrl, type ProjectHead } from './repository.tsx';
 
 /** The fields of the Event entity the lists show, with the path of the event's project. */
@@ -137,12 +137,7 @@ export function ActivityPage(props: {
     >
       <h1>Activity</h1>
       <EventList events={props.events} empty="No activity yet." />
-      <nav class="pagination" aria-label="Pages">
-        {props.page > 1 ? (
-          <a href={props.page === 2 ? base : `${base}?page=${props.page - 1}`}>‹ Newer</a>
-        ) : null}
-        {props.hasNext ? <a href={`${base}?page=${props.page + 1}`}>Older ›</a> : null}
-      </nav>
+      <NewerOlder base={base} page={props.page} hasNext={props.hasNext} />
     </ProjectFrame>
   );
 }

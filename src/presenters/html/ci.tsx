@@ -4,11 +4,12 @@
 // presenters/build.ts) plus what the pages add; actions are offered only when the same policies as the
 // API allow them, and each is a POST form with the form token (no script needed).
 import type { ComponentChildren, VNode } from 'preact';
-import { Csrf, type Flash, type PageContext } from './layout.tsx';
-import { TimeAgo } from './projects.tsx';
+import { ActionButton, type Flash, type PageContext } from './layout.tsx';
+import { NewerOlder, TimeAgo } from './projects.tsx';
 import { RawPre, type TrustedHtml } from './raw-html.tsx';
 import { ProjectFrame, type ProjectHead } from './repository.tsx';
 import { CiStatusBadge, pipelineUrl } from './ci-status.tsx';
+import { encodePath } from './paths.ts';
 
 interface UserRef {
   username: string;
@@ -66,8 +67,6 @@ export interface BuildItem {
 
 const projectBase = (project: ProjectHead) => `/${project.path_with_namespace}`;
 export const buildUrl = (project: ProjectHead, id: number) => `${projectBase(project)}/builds/${id}`;
-const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
-
 /** Seconds as GitLab wrote them: 00:42, 1:02:03. */
 function formatDuration(seconds: number | null): string {
   if (seconds === null) return '—';
@@ -104,34 +103,6 @@ function ScopeTabs(props: { label: string; base: string; current: string; scopes
         ))}
       </ul>
     </nav>
-  );
-}
-
-function Pages(props: { base: string; scope: string; page: number; hasNext: boolean }) {
-  const at = (page: number) => {
-    const query = new URLSearchParams();
-    if (props.scope) query.set('scope', props.scope);
-    if (page > 1) query.set('page', String(page));
-    const text = query.toString();
-    return text ? `${props.base}?${text}` : props.base;
-  };
-  return (
-    <nav class="pagination" aria-label="Pages">
-      {props.page > 1 ? <a href={at(props.page - 1)}>‹ Newer</a> : null}
-      {props.hasNext ? <a href={at(props.page + 1)}>Older ›</a> : null}
-    </nav>
-  );
-}
-
-/** One button in a form of its own: a POST with the form token. */
-function ActionButton(props: { ctx: PageContext; action: string; text: string; danger?: boolean }) {
-  return (
-    <form method="post" action={props.action} class="inline">
-      <Csrf ctx={props.ctx} />
-      <button type="submit" class={props.danger ? 'btn-danger' : undefined}>
-        {props.text}
-      </button>
-    </form>
   );
 }
 
@@ -186,7 +157,7 @@ function ScopedListPage(props: {
         scopes={props.scopes}
       />
       {props.children}
-      <Pages base={base} scope={props.scope} page={props.page} hasNext={props.hasNext} />
+      <NewerOlder base={base} query={{ scope: props.scope }} page={props.page} hasNext={props.hasNext} />
     </ProjectFrame>
   );
 }

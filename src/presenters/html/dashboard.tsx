@@ -4,7 +4,8 @@
 import type { ComponentChildren } from 'preact';
 import { Csrf, Layout, type Flash, type PageContext } from './layout.tsx';
 import { Pager, TimeAgo } from './projects.tsx';
-import { IssueListAcrossProjects, StateTabs, UserLink, type IssueItem, type UserBasic } from './issues.tsx';
+import { IssueListAcrossProjects, StateTabs, type IssueItem } from './issues.tsx';
+import { UserLink, type UserBasic } from './inline.tsx';
 import { MergeRequestList, type MergeRequestItem } from './merge-requests.tsx';
 import { EventList, type ActivityEvent } from './activity.tsx';
 

@@ -1,9 +1,10 @@
 // Groups as pages (GitLab 8.13's dashboard/groups, explore/groups, groups/new and group_members): lists of
 // the API's presented groups, the new group form, and a group's members with add and remove for owners.
-import { Csrf, Layout, type Flash, type PageContext } from './layout.tsx';
+import { ActionButton, Csrf, Layout, tabLinks, type Flash, type PageContext } from './layout.tsx';
 import { Pager, visibilityName } from './projects.tsx';
-import { FormErrors, UserLink } from './issues.tsx';
-import { ACCESS_LEVELS, ActionButton, accessLevelName } from './project-settings/settings-frame.tsx';
+import { FormErrors } from './issues.tsx';
+import { UserLink } from './inline.tsx';
+import { ACCESS_LEVELS, accessLevelName } from './project-settings/settings-frame.tsx';
 import { LevelSelect } from './project-settings/repository-settings.tsx';
 
 export interface GroupItem {
@@ -25,13 +26,7 @@ export function GroupListPage(props: {
   canCreate: boolean;
 }) {
   const base = props.tab === 'mine' ? '/dashboard/groups' : '/explore/groups';
-  const tab = (name: GroupListTab, href: string, text: string) => (
-    <li>
-      <a href={href} aria-current={props.tab === name ? 'page' : undefined}>
-        {text}
-      </a>
-    </li>
-  );
+  const tab = tabLinks(props.tab);
   return (
     <Layout ctx={props.ctx} title={props.tab === 'mine' ? 'Groups' : 'Explore groups'}>
       <div class="row">

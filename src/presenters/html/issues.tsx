@@ -1,19 +1,13 @@
 // Issues as pages (GitLab 8.13's projects/issues views): the list with its state tabs, search, filters,
 // sort and pages; one issue with its notes and a comment form; the new and edit forms. Props are the
 // API's presented shapes; descriptions and comments are Markdown through the one safe renderer. The
-// pieces merge requests share (state tabs, Markdown, the discussion) are exported from here.
+// pieces merge requests share (state tabs, badges, buttons, the sidebar, forms) are exported from here.
 import type { ComponentChildren } from 'preact';
-import { Csrf, type Flash, type PageContext } from './layout.tsx';
+import { ActionButton, Csrf, type Flash, type PageContext } from './layout.tsx';
 import { Pager, TimeAgo } from './projects.tsx';
-import { counted, ProjectFrame, type ProjectHead } from './repository.tsx';
-import { RawHtml } from './raw-html.tsx';
-import { renderCommentMarkdown } from './markdown.ts';
-
-export interface UserBasic {
-  id: number;
-  username: string;
-  name: string;
-}
+import { ProjectFrame, type ProjectHead } from './repository.tsx';
+import { counted, MarkdownBlock, UserLink, type UserBasic } from './inline.tsx';
+import { Discussion, type NoteItem } from './discussion.tsx';
 
 export interface IssueItem {
   id: number;
@@ -34,36 +28,10 @@ export interface IssueItem {
   confidential: boolean;
 }
 
-export interface NoteItem {
-  id: number;
-  body: string;
-  author: UserBasic;
-  created_at: string;
-  system: boolean;
-  /** The diff line a comment on a commit is on, for a line comment. */
-  onLine?: { path: string; line: number };
-}
-
 export interface IssueChoiceLists {
   labels: Array<{ id: number; title: string; color: string }>;
   milestones: Array<{ id: number; title: string }>;
   users: UserBasic[];
-}
-
-export function UserLink(props: { user: UserBasic }) {
-  return (
-    <a href={`/${props.user.username}`} title={`@${props.user.username}`}>
-      {props.user.name}
-    </a>
-  );
-}
-
-/** A description or comment: Markdown rendered safely, or a muted placeholder. */
-export function MarkdownBlock(props: { text: string | null; empty?: string }) {
-  if (!props.text || props.text.trim() === '') {
-    return props.empty ? <p class="muted">{props.empty}</p> : null;
-  }
-  return <RawHtml class="md" html={renderCommentMarkdown(props.text)} />;
 }
 
 /** State tabs with their counts; a count that reached the cap reads "1000+". */
@@ -101,80 +69,8 @@ export function StateBadge(props: { state: string }) {
   return <span class={`badge state-${props.state}`}>{text}</span>;
 }
 
-/** The thread of an issue, merge request or commit: comments rendered, system notes in one muted line each. */
-function NoteList(props: { notes: NoteItem[]; total: number }) {
-  return (
-    <section aria-labelledby="notes-title">
-      <h2 id="notes-title">{counted(props.total, 'comment')}</h2>
-      {props.notes.length === 0 ? <p class="muted">No comments yet.</p> : null}
-      <ul class="list" aria-label="Comments">
-        {props.notes.map((note) => (
-          <li id={`note_${note.id}`} class={note.system ? 'note system' : 'note'}>
-            <p class="muted">
-              <UserLink user={note.author} /> {note.system ? '' : 'commented '}
-              {note.onLine ? (
-                <>
-                  on <code>{note.onLine.path}</code> line {note.onLine.line}{' '}
-                </>
-              ) : null}
-              <a href={`#note_${note.id}`}>
-                <TimeAgo at={note.created_at} />
-              </a>
-            </p>
-            {note.system ? <p>{note.body}</p> : <MarkdownBlock text={note.body} />}
-          </li>
-        ))}
-      </ul>
-      {props.notes.length < props.total ? (
-        <p class="muted">
-          Showing the first {props.notes.length} of {props.total} comments.
-        </p>
-      ) : null}
-    </section>
-  );
-}
-
-/** What a comment is on: 8.13's notes form names it by type and global id, or a commit by its sha. */
-export type CommentNoteable = { type: 'Issue' | 'MergeRequest'; id: number } | { type: 'Commit'; id: string };
-
-/** The form posting to the project's one notes route (a signed-out visitor is offered sign in). */
-function CommentForm(props: {
-  ctx: PageContext;
-  project: ProjectHead;
-  noteable: CommentNoteable;
-  body?: string;
-}) {
-  if (!props.ctx.viewer) {
-    return (
-      <p>
-        <a href={`/users/sign_in?redirect_to=${encodeURIComponent(props.ctx.path)}`}>Sign in</a> to comment.
-      </p>
-    );
-  }
-  return (
-    <form class="stack" method="post" action={`/${props.project.path_with_namespace}/notes`}>
-      <Csrf ctx={props.ctx} />
-      <input type="hidden" name="note[noteable_type]" value={props.noteable.type} />
-      <input
-        type="hidden"
-        name={props.noteable.type === 'Commit' ? 'note[commit_id]' : 'note[noteable_id]'}
-        value={String(props.noteable.id)}
-      />
-      <label>
-        Comment (Markdown)
-        <textarea name="note[note]" rows={5} required>
-          {props.body ?? ''}
-        </textarea>
-      </label>
-      <button type="submit" class="btn-primary">
-        Comment
-      </button>
-    </form>
-  );
-}
-
 /** Thumbs up and down with their counts; pressed when the viewer gave it, a second press takes it back. */
-export function AwardButtons(props: {
+function AwardButtons(props: {
   ctx: PageContext;
   action: string;
   upvotes: number;
@@ -207,7 +103,7 @@ export function AwardButtons(props: {
 }
 
 /** Subscribe or unsubscribe (notifications of the issue or merge request), for a signed-in viewer. */
-export function SubscribeButton(props: { ctx: PageContext; action: string; subscribed: boolean }) {
+function SubscribeButton(props: { ctx: PageContext; action: string; subscribed: boolean }) {
   if (!props.ctx.viewer) return null;
   return (
     <StateButton
@@ -220,19 +116,25 @@ export function SubscribeButton(props: { ctx: PageContext; action: string; subsc
   );
 }
 
-/** The discussion of an issue, merge request or commit: its notes, then the comment form. */
-export function Discussion(props: {
+/** The votes and the subscription button of the issue or merge request at `url`. */
+export function VotesAndSubscription(props: {
   ctx: PageContext;
-  project: ProjectHead;
-  noteable: CommentNoteable;
-  notes: NoteItem[];
-  total: number;
-  comment?: string;
+  url: string;
+  item: { upvotes: number; downvotes: number; subscribed: boolean };
+  /** The viewer's award emoji on the item, and whether they may vote on it. */
+  awards: { given: string[]; canVote: boolean };
 }) {
+  const { ctx, url, item } = props;
   return (
     <>
-      <NoteList notes={props.notes} total={props.total} />
-      <CommentForm ctx={props.ctx} project={props.project} noteable={props.noteable} body={props.comment} />
+      <AwardButtons
+        ctx={ctx}
+        action={`${url}/toggle_award_emoji`}
+        upvotes={item.upvotes}
+        downvotes={item.downvotes}
+        {...props.awards}
+      />
+      <SubscribeButton ctx={ctx} action={`${url}/toggle_subscription`} subscribed={item.subscribed} />
     </>
   );
 }
@@ -467,11 +369,12 @@ export function StateButton(props: {
   text: string;
 }) {
   return (
-    <form method="post" action={props.action} class="inline">
-      <Csrf ctx={props.ctx} />
-      <input type="hidden" name={props.field} value={props.value} />
-      <button type="submit">{props.text}</button>
-    </form>
+    <ActionButton
+      ctx={props.ctx}
+      action={props.action}
+      text={props.text}
+      fields={{ [props.field]: props.value }}
+    />
   );
 }
 
@@ -529,14 +432,7 @@ export function IssuePage(props: {
       ) : null}
       <h1>{issue.title}</h1>
       <MarkdownBlock text={issue.description} empty="No description." />
-      <AwardButtons
-        ctx={props.ctx}
-        action={`${url}/toggle_award_emoji`}
-        upvotes={issue.upvotes}
-        downvotes={issue.downvotes}
-        {...props.awards}
-      />
-      <SubscribeButton ctx={props.ctx} action={`${url}/toggle_subscription`} subscribed={issue.subscribed} />
+      <VotesAndSubscription ctx={props.ctx} url={url} item={issue} awards={props.awards} />
       <Sidebar>
         <dt>Assignee</dt>
         <dd>{issue.assignee ? <UserLink user={issue.assignee} /> : 'No assignee'}</dd>

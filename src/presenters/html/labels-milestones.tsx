@@ -5,7 +5,8 @@ import type { ComponentChildren } from 'preact';
 import { Csrf, type Flash, type PageContext } from './layout.tsx';
 import { Pager } from './projects.tsx';
 import { ProjectFrame, type ProjectHead } from './repository.tsx';
-import { FormErrors, IssueList, MarkdownBlock, StateButton, StateTabs, type IssueItem } from './issues.tsx';
+import { FormErrors, IssueList, StateButton, StateTabs, type IssueItem } from './issues.tsx';
+import { MarkdownBlock } from './inline.tsx';
 
 export interface LabelItem {
   name: string;

@@ -21,6 +21,39 @@ export function Csrf(props: { ctx: PageContext }) {
   return <input type="hidden" name="authenticity_token" value={props.ctx.csrfToken} />;
 }
 
+/** A form of its own that posts one action (with the form token, and any hidden fields) behind one button. */
+export function ActionButton(props: {
+  ctx: PageContext;
+  action: string;
+  text: string;
+  label?: string;
+  danger?: boolean;
+  fields?: Record<string, string>;
+}) {
+  return (
+    <form method="post" action={props.action} class="inline">
+      <Csrf ctx={props.ctx} />
+      {Object.entries(props.fields ?? {}).map(([name, value]) => (
+        <input type="hidden" name={name} value={value} />
+      ))}
+      <button type="submit" class={props.danger ? 'btn-danger' : undefined} aria-label={props.label}>
+        {props.text}
+      </button>
+    </form>
+  );
+}
+
+/** The items of a tab list: each tab a link, the one named `current` marked as the page shown. */
+export function tabLinks<T extends string>(current: T) {
+  return (name: T, href: string, text: string) => (
+    <li>
+      <a href={href} aria-current={current === name ? 'page' : undefined}>
+        {text}
+      </a>
+    </li>
+  );
+}
+
 export function Layout(props: {
   ctx: PageContext;
   title: string;

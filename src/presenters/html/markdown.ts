@@ -8,6 +8,7 @@ import { BoundedMap } from '../../lib/bounded-map.ts';
 import { lazy } from '../../lib/lazy.ts';
 import { highlightFence } from './highlight.ts';
 import { trustedHtml, type TrustedHtml } from './raw-html.tsx';
+import { encodePath } from './paths.ts';
 
 export interface MarkdownBase {
   /** `/<namespace>/<project>` */
@@ -33,8 +34,6 @@ function markdownIt(): MarkdownIt {
   configured.core.ruler.push('labrador_links_and_tasks', linksAndTasks);
   return configured;
 }
-
-const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
 
 function resolveRelative(base: MarkdownBase, kind: 'blob' | 'raw', target: string): string {
   const hash = target.indexOf('#');

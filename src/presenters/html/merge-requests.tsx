@@ -3,7 +3,7 @@
 // (discussion with its comment form, commits, changes), its milestone and labels; the new and edit forms. Props are the API's
 // presented shapes and the git readers' commits and diffs.
 import type { Commit } from '../../git/commits.ts';
-import { Csrf, type Flash, type PageContext } from './layout.tsx';
+import { Csrf, tabLinks, type Flash, type PageContext } from './layout.tsx';
 import { Pager, TimeAgo } from './projects.tsx';
 import {
   CommitRow,
@@ -14,21 +14,17 @@ import {
   type ProjectHead,
 } from './repository.tsx';
 import {
-  AwardButtons,
-  Discussion,
   FormErrors,
-  MarkdownBlock,
   MilestoneAndLabelFields,
   Sidebar,
   StateBadge,
   StateButton,
   StateTabs,
-  SubscribeButton,
-  UserLink,
+  VotesAndSubscription,
   type IssueChoiceLists,
-  type NoteItem,
-  type UserBasic,
 } from './issues.tsx';
+import { MarkdownBlock, UserLink, type UserBasic } from './inline.tsx';
+import { Discussion, type NoteItem } from './discussion.tsx';
 
 export interface MergeRequestItem {
   id: number;
@@ -230,13 +226,7 @@ export function MergeRequestPage(props: {
   const { project, mr } = props;
   const url = `/${project.path_with_namespace}/merge_requests/${mr.iid}`;
   const open = mr.state === 'opened' || mr.state === 'reopened';
-  const tab = (name: MergeRequestTab, href: string, text: string) => (
-    <li>
-      <a href={href} aria-current={props.tab === name ? 'page' : undefined}>
-        {text}
-      </a>
-    </li>
-  );
+  const tab = tabLinks(props.tab);
   return (
     <ProjectFrame
       ctx={props.ctx}
@@ -296,14 +286,7 @@ export function MergeRequestPage(props: {
         ) : null}
       </p>
       <MarkdownBlock text={mr.description} empty="No description." />
-      <AwardButtons
-        ctx={props.ctx}
-        action={`${url}/toggle_award_emoji`}
-        upvotes={mr.upvotes}
-        downvotes={mr.downvotes}
-        {...props.awards}
-      />
-      <SubscribeButton ctx={props.ctx} action={`${url}/toggle_subscription`} subscribed={mr.subscribed} />
+      <VotesAndSubscription ctx={props.ctx} url={url} item={mr} awards={props.awards} />
       <Sidebar>
         <dt>Milestone</dt>
         <dd>{mr.milestone ? mr.milestone.title : 'None'}</dd>

@@ -1,6 +1,7 @@
 // The signed-in user's settings (GitLab 8.13's /profile pages) and the new-project form.
 import type { ComponentChildren } from 'preact';
-import { Csrf, Layout, type Flash, type PageContext } from './layout.tsx';
+import { Csrf, Layout, tabLinks, type Flash, type PageContext } from './layout.tsx';
+import { VisibilityLevelChoice } from './projects.tsx';
 
 export type ProfileTab = 'profile' | 'account' | 'emails' | 'password' | 'keys';
 
@@ -11,13 +12,7 @@ function ProfileFrame(props: {
   flash?: Flash | null;
   children: ComponentChildren;
 }) {
-  const tab = (name: ProfileTab, href: string, text: string) => (
-    <li>
-      <a href={href} aria-current={props.tab === name ? 'page' : undefined}>
-        {text}
-      </a>
-    </li>
-  );
+  const tab = tabLinks(props.tab);
   return (
     <Layout ctx={props.ctx} title={props.title} flash={props.flash}>
       <h1>{props.title}</h1>
@@ -252,24 +247,7 @@ export function NewProjectPage(props: {
           Description (optional)
           <textarea name="project[description]">{form.description}</textarea>
         </label>
-        <fieldset>
-          <legend>Visibility level</legend>
-          {[
-            [0, 'Private'],
-            [10, 'Internal'],
-            [20, 'Public'],
-          ].map(([level, text]) => (
-            <label>
-              <input
-                type="radio"
-                name="project[visibility_level]"
-                value={String(level)}
-                checked={form.visibility === level}
-              />{' '}
-              {text}
-            </label>
-          ))}
-        </fieldset>
+        <VisibilityLevelChoice legend="Visibility level" level={form.visibility} />
         <div>
           <button type="submit" class="primary">
             Create project

@@ -1,5 +1,5 @@
 // Project lists: the start page (your projects, starred), explore, a user's page and a group's page.
-import { Layout, type Flash, type PageContext } from './layout.tsx';
+import { Layout, tabLinks, type Flash, type PageContext } from './layout.tsx';
 import { renderCommentMarkdown } from './markdown.ts';
 import { RawHtml } from './raw-html.tsx';
 
@@ -15,6 +15,31 @@ export interface ProjectSummary {
 
 export function visibilityName(level: number): string {
   return level >= 20 ? 'Public' : level >= 10 ? 'Internal' : 'Private';
+}
+
+/** The radio buttons of `project[visibility_level]`, the project's level checked. */
+export function VisibilityLevelChoice(props: { legend: string; level: number; disabled?: boolean }) {
+  return (
+    <fieldset>
+      <legend>{props.legend}</legend>
+      {[
+        [0, 'Private'],
+        [10, 'Internal'],
+        [20, 'Public'],
+      ].map(([level, text]) => (
+        <label>
+          <input
+            type="radio"
+            name="project[visibility_level]"
+            value={String(level)}
+            checked={props.level === level}
+            disabled={props.disabled}
+          />{' '}
+          {text}
+        </label>
+      ))}
+    </fieldset>
+  );
 }
 
 export function TimeAgo(props: { at: string }) {
@@ -43,6 +68,15 @@ export function ProjectList(props: { projects: ProjectSummary[]; empty: string }
   );
 }
 
+/** One page of the list at `base`, with the other (non-empty) query parameters; page 1 names no page. */
+function pageHref(base: string, query: Record<string, string | undefined>, page: number): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value) search.set(key, value);
+  if (page > 1) search.set('page', String(page));
+  const text = search.toString();
+  return text ? `${base}?${text}` : base;
+}
+
 /** Previous/next links that keep the other query parameters. */
 export function Pager(props: {
   base: string;
@@ -50,19 +84,29 @@ export function Pager(props: {
   page: number;
   hasNext: boolean;
 }) {
-  const href = (page: number) => {
-    const search = new URLSearchParams();
-    for (const [key, value] of Object.entries(props.query)) if (value) search.set(key, value);
-    if (page > 1) search.set('page', String(page));
-    const text = search.toString();
-    return text ? `${props.base}?${text}` : props.base;
-  };
+  const href = (page: number) => pageHref(props.base, props.query, page);
   if (props.page <= 1 && !props.hasNext) return null;
   return (
     <nav class="pagination" aria-label="Pages">
       {props.page > 1 ? <a href={href(props.page - 1)}>‹ Previous</a> : null}
       <span class="muted">Page {props.page}</span>
       {props.hasNext ? <a href={href(props.page + 1)}>Next ›</a> : null}
+    </nav>
+  );
+}
+
+/** Newer/older links of a list shown newest first (commits, activity, pipelines, builds). */
+export function NewerOlder(props: {
+  base: string;
+  query?: Record<string, string | undefined>;
+  page: number;
+  hasNext: boolean;
+}) {
+  const href = (page: number) => pageHref(props.base, props.query ?? {}, page);
+  return (
+    <nav class="pagination" aria-label="Pages">
+      {props.page > 1 ? <a href={href(props.page - 1)}>‹ Newer</a> : null}
+      {props.hasNext ? <a href={href(props.page + 1)}>Older ›</a> : null}
     </nav>
   );
 }
@@ -76,13 +120,7 @@ export function DashboardPage(props: {
   page: number;
   hasNext: boolean;
 }) {
-  const tab = (name: DashboardTab, href: string, text: string) => (
-    <li>
-      <a href={href} aria-current={props.tab === name ? 'page' : undefined}>
-        {text}
-      </a>
-    </li>
-  );
+  const tab = tabLinks(props.tab);
   return (
     <Layout ctx={props.ctx} title="Projects">
       <div class="row">

@@ -5,11 +5,13 @@ import type { ComponentChildren } from 'preact';
 import type { TreeEntry } from '../../git/trees.ts';
 import type { Commit } from '../../git/commits.ts';
 import type { FileDiff } from '../../git/diffs.ts';
-import { Csrf, Layout, type Flash, type PageContext } from './layout.tsx';
-import { TimeAgo, visibilityName } from './projects.tsx';
+import { Csrf, Layout, tabLinks, type Flash, type PageContext } from './layout.tsx';
+import { NewerOlder, TimeAgo, visibilityName } from './projects.tsx';
 import { RawHtml, RawRows, type TrustedHtml } from './raw-html.tsx';
 import { PipelineStatusLink } from './ci-status.tsx';
-import { Discussion, MarkdownBlock, type NoteItem } from './issues.tsx';
+import { counted, MarkdownBlock } from './inline.tsx';
+import { Discussion, type NoteItem } from './discussion.tsx';
+import { encodePath } from './paths.ts';
 
 export interface ProjectHead {
   name: string;
@@ -47,8 +49,6 @@ export type ProjectTab =
   | 'builds'
   | 'settings';
 
-const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
-
 /** `/<ns>/<p>/<kind>/<ref>/<path>` with each part encoded. */
 export function refUrl(
   project: Pick<ProjectHead, 'path_with_namespace'>,
@@ -62,11 +62,6 @@ export function refUrl(
 
 function shortId(id: string): string {
   return id.slice(0, 8);
-}
-
-/** "1 addition", "2 additions": GitLab's pluralize. */
-export function counted(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 function commitTitle(message: string): string {
@@ -83,13 +78,7 @@ export function ProjectFrame(props: {
 }) {
   const { project } = props;
   const base = `/${project.path_with_namespace}`;
-  const tab = (name: ProjectTab, href: string, text: string) => (
-    <li>
-      <a href={href} aria-current={props.tab === name ? 'page' : undefined}>
-        {text}
-      </a>
-    </li>
-  );
+  const tab = tabLinks(props.tab);
   return (
     <Layout ctx={props.ctx} title={props.title} flash={props.flash}>
       <p class="muted">
@@ -574,12 +563,7 @@ export function CommitsPage(props: {
           ))}
         </ul>
       )}
-      <nav class="pagination" aria-label="Pages">
-        {props.page > 1 ? (
-          <a href={props.page === 2 ? base : `${base}?page=${props.page - 1}`}>‹ Newer</a>
-        ) : null}
-        {props.hasNext ? <a href={`${base}?page=${props.page + 1}`}>Older ›</a> : null}
-      </nav>
+      <NewerOlder base={base} page={props.page} hasNext={props.hasNext} />
     </ProjectFrame>
   );
 }

@@ -8,7 +8,13 @@ import { loadMergeRequestOf } from '../../http/merge-request-loaders.ts';
 import { paginate } from '../../http/pagination.ts';
 import { optionalString, pathInteger, requestParams, type Params } from '../../http/params.ts';
 import { notFound, paramsMissing, recordNotFound } from '../../errors.ts';
-import { awardEmoji, removeAward, type Awardable } from '../../services/issues/award-emoji.ts';
+import {
+  awardEmoji,
+  issueAwardable,
+  mergeRequestAwardable,
+  removeAward,
+  type Awardable,
+} from '../../services/issues/award-emoji.ts';
 import {
   awardListPage,
   countAwardList,
@@ -26,26 +32,14 @@ const AWARDABLE_PARENTS: Array<{
     base: '/projects/:id/issues/:issue_id',
     async load(deps, request) {
       const { project, issue } = await loadIssue(deps, request);
-      const awardable = {
-        type: 'Issue',
-        id: issue.id,
-        projectId: issue.project_id,
-        authorId: issue.author_id,
-      };
-      return { projectId: project.project.id, awardable };
+      return { projectId: project.project.id, awardable: issueAwardable(issue) };
     },
   },
   {
     base: '/projects/:id/merge_requests/:merge_request_id',
     async load(deps, request) {
       const { project, mr } = await loadMergeRequestOf(deps, request);
-      const awardable = {
-        type: 'MergeRequest',
-        id: mr.id,
-        projectId: mr.target_project_id,
-        authorId: mr.author_id,
-      };
-      return { projectId: project.project.id, awardable };
+      return { projectId: project.project.id, awardable: mergeRequestAwardable(mr) };
     },
   },
 ];

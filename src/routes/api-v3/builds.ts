@@ -9,6 +9,7 @@ import { loadProject, type LoadedProject } from '../../http/loaders.ts';
 import { paginateCapped } from '../../http/pagination.ts';
 import { optionalString, optionalStringList, pathId, pathInteger, requestParams } from '../../http/params.ts';
 import { requireViewer } from '../../http/auth.ts';
+import { sendArtifacts } from '../../http/artifacts-download.ts';
 import { canReadBuilds, canUpdateBuilds } from '../../policies/ci.ts';
 import { ALL_STATUSES } from '../../ci/status.ts';
 import { cancelBuild } from '../../services/ci/builds.ts';
@@ -22,7 +23,6 @@ import {
   listBuildsOf,
   loadBuild,
   projectBuildList,
-  type ArtifactsDownload,
   type BuildList,
 } from '../../views/build-views.ts';
 import type { CiStatus } from '../../domain/types.ts';
@@ -50,15 +50,6 @@ async function loadProjectForBuildUpdates(deps: Deps, request: FastifyRequest): 
 }
 
 const buildIdOf = (request: FastifyRequest) => pathId((request.params as { build_id: string }).build_id);
-
-function sendArtifacts(reply: FastifyReply, artifacts: ArtifactsDownload) {
-  return reply
-    .type('application/octet-stream')
-    .header('Content-Disposition', `attachment; filename=${artifacts.filename}`)
-    .header('Content-Transfer-Encoding', 'binary')
-    .header('Content-Length', String(artifacts.size))
-    .send(artifacts.stream);
-}
 
 export function register(app: FastifyInstance, deps: Deps): void {
   async function sendList(

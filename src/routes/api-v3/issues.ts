@@ -9,6 +9,7 @@ import { loadGroup, loadProject, readableProjectByIdParam } from '../../http/loa
 import { loadIssue } from '../../http/issue-loaders.ts';
 import { paginateCapped, parsePage, setPaginationHeaders } from '../../http/pagination.ts';
 import {
+  optionalDay,
   optionalLabelTitles,
   optionalLink,
   optionalOneOf,
@@ -67,16 +68,6 @@ function idParam(params: Params, name: string): number | undefined {
   return /^\d{1,10}$/.test(text) ? Number(text) : -1;
 }
 
-function dayParam(params: Params, name: string): string | null | undefined {
-  const text = presentString(params, name)?.trim();
-  if (text === undefined) return undefined;
-  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(text);
-  if (!match) return null;
-  const day = `${match[1]}-${match[2]}-${match[3]}`;
-  const parsed = Date.parse(`${day}T00:00:00Z`);
-  return !Number.isNaN(parsed) && new Date(parsed).toISOString().slice(0, 10) === day ? day : null;
-}
-
 function timeParam(params: Params, name: string): string | undefined {
   const text = presentString(params, name)?.trim();
   if (text === undefined) return undefined;
@@ -91,7 +82,7 @@ function issueInput(params: Params): IssueInput {
     assigneeId: optionalLink(params, 'assignee_id'),
     milestoneId: optionalLink(params, 'milestone_id'),
     labels: optionalLabelTitles(params),
-    dueDate: dayParam(params, 'due_date'),
+    dueDate: optionalDay(params, 'due_date'),
     confidential: toBoolean(params, 'confidential'),
     createdAt: timeParam(params, 'created_at'),
     updatedAt: timeParam(params, 'updated_at'),

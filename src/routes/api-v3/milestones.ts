@@ -6,6 +6,7 @@ import { requireViewer } from '../../http/auth.ts';
 import { loadProject, type LoadedProject } from '../../http/loaders.ts';
 import { paginate, paginateCapped } from '../../http/pagination.ts';
 import {
+  optionalDay,
   optionalString,
   pathInteger,
   presentString,
@@ -32,16 +33,6 @@ import { presentMilestone } from '../../presenters/issue.ts';
 function readable(loaded: LoadedProject): LoadedProject {
   if (!canReadMilestones(loaded.access, loaded)) throw forbidden();
   return loaded;
-}
-
-function dueDate(params: Params): string | null | undefined {
-  const text = presentString(params, 'due_date')?.trim();
-  if (text === undefined) return undefined;
-  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(text);
-  if (!match) return null;
-  const day = `${match[1]}-${match[2]}-${match[3]}`;
-  const parsed = Date.parse(`${day}T00:00:00Z`);
-  return !Number.isNaN(parsed) && new Date(parsed).toISOString().slice(0, 10) === day ? day : null;
 }
 
 async function loadMilestone(deps: Deps, request: FastifyRequest, loaded: LoadedProject) {
@@ -86,7 +77,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const milestone = await createMilestone(deps, requireViewer(request), loaded.project.id, {
       title,
       description: presentString(params, 'description'),
-      dueDate: dueDate(params),
+      dueDate: optionalDay(params, 'due_date'),
     });
     return reply.status(201).send(presentMilestone(milestone));
   });
@@ -100,7 +91,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const updated = await editMilestone(deps, requireViewer(request), milestone, {
       title: presentString(params, 'title'),
       description: presentString(params, 'description'),
-      dueDate: dueDate(params),
+      dueDate: optionalDay(params, 'due_date'),
       stateEvent: stateEvent === 'close' || stateEvent === 'activate' ? stateEvent : undefined,
     });
     return presentMilestone(updated);

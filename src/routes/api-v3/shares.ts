@@ -6,7 +6,7 @@ import type { Deps } from '../../deps.ts';
 import { requireViewer } from '../../http/auth.ts';
 import { loadGroupById, loadProject } from '../../http/loaders.ts';
 import { forbidden, paramInvalid } from '../../errors.ts';
-import { pathId, presentString, requestParams, requiredString } from '../../http/params.ts';
+import { isCalendarDay, pathId, presentString, requestParams, requiredString } from '../../http/params.ts';
 import { canAdminProject } from '../../policies/access.ts';
 import { presentProjectGroupLink } from '../../presenters/member.ts';
 import { shareProject } from '../../services/projects/shares.ts';
@@ -15,10 +15,7 @@ function parseDate(value: string | undefined): string | null {
   if (value === undefined) return null;
   const match = /^(\d{4})-(\d{2})-(\d{2})(?:[T ].*)?$/.exec(value.trim());
   const day = match ? `${match[1]}-${match[2]}-${match[3]}` : '';
-  const parsed = new Date(`${day}T00:00:00Z`);
-  if (!match || Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== day) {
-    throw paramInvalid('expires_at');
-  }
+  if (!match || !isCalendarDay(day)) throw paramInvalid('expires_at');
   return day;
 }
 

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { badRequest } from '../../errors.ts';
 import { presentString, requestParams } from '../../http/params.ts';
+import { sendArtifacts } from '../../http/artifacts-download.ts';
 import {
   artifactsForToken,
   buildForUpload,
@@ -44,13 +45,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
   });
 
   app.get('/builds/:id/artifacts', async (request, reply) => {
-    const artifacts = await artifactsForToken(deps, buildIdSegment(request), buildToken(request));
-    return reply
-      .type('application/octet-stream')
-      .header('Content-Disposition', `attachment; filename=${artifacts.filename}`)
-      .header('Content-Transfer-Encoding', 'binary')
-      .header('Content-Length', String(artifacts.size))
-      .send(artifacts.stream);
+    return sendArtifacts(reply, await artifactsForToken(deps, buildIdSegment(request), buildToken(request)));
   });
 
   app.delete('/builds/:id/artifacts', async (request, reply) => {

@@ -15,7 +15,7 @@ import { uploadPackV2Advertisement } from '../../git/protocol/capabilities.ts';
 import { startRefAdvertisement } from '../../git/protocol/upload-pack.ts';
 import { startsWithLsRefs } from '../../git/protocol/ls-refs.ts';
 import { receivePackAdvertisement } from '../../git/protocol/receive-pack-advertisement.ts';
-import { repositoryPath } from '../../git/repository.ts';
+import { projectRepositoryPath } from '../../git/repository.ts';
 import {
   authorizeGit,
   GitAccessRefused,
@@ -92,7 +92,7 @@ async function authorizeBuild(
   if (service !== 'git-upload-pack') {
     throw new GitHttpError(403, 'You are not allowed to push code to this project.');
   }
-  const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
+  const repoPath = projectRepositoryPath(deps.config.dataDir, record);
   if (!fs.existsSync(path.join(repoPath, 'HEAD'))) {
     throw new GitHttpError(404, 'A repository for this project does not exist yet.');
   }

@@ -4,6 +4,7 @@
 // and "Mark all as done" through the todo services, as DELETE /todos does) and /dashboard/activity
 // (events of the viewer's projects). A signed-out visitor is sent to sign in.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { VNode } from 'preact';
 import type { Deps } from '../../deps.ts';
 import { optionalString, pathId, requestParams } from '../../http/params.ts';
 import { notFound } from '../../errors.ts';
@@ -13,8 +14,11 @@ import {
   dashboardIssues,
   dashboardMergeRequests,
   type DashboardPerson,
+  type PageWindow,
 } from '../../views/dashboard-views.ts';
-import { TAB_COUNT_CAP } from '../../views/issue-pages.ts';
+import { ISSUE_TABS } from '../../views/issue-pages.ts';
+import { MERGE_REQUEST_TABS } from '../../views/merge-request-pages.ts';
+import { TAB_COUNT_CAP } from '../../views/tab-counts.ts';
 import { countTodoList, findTodoOfUser, todoListPage } from '../../views/todo-views.ts';
 import { finishTodo, finishTodos } from '../../services/issues/todos.ts';
 import {
@@ -23,9 +27,8 @@ import {
   DashboardMergeRequestsPage,
   TodosPage,
   type DashboardFilter,
-  type DashboardIssueState,
-  type DashboardMergeRequestState,
 } from '../../presenters/html/dashboard.tsx';
+import type { PageContext } from '../../presenters/html/layout.tsx';
 import { pageContext } from './web-session.ts';
 import { redirectToSignIn, sendPage } from './render.ts';
 import { pageNumber } from './paging.ts';
@@ -67,55 +70,46 @@ export function registerDashboardPages(web: FastifyInstance, deps: Deps): void {
     async (request: FastifyRequest, reply: FastifyReply) =>
       request.viewer ? handler(request, reply, request.viewer) : redirectToSignIn(reply, request.url);
 
-  web.get(
-    '/dashboard/issues',
+  /** One person's issues or merge requests: the state tab asked for (else the first), a page of it. */
+  const personList = <T extends string, V>(
+    states: readonly T[],
+    load: (deps: Deps, viewer: UserRow, person: DashboardPerson, state: T, window: PageWindow) => Promise<V>,
+    render: (shown: { ctx: PageContext; filter: DashboardFilter; state: T; page: number }, view: V) => VNode,
+  ) =>
     forViewer(async (request, reply, viewer) => {
       const filter = personFilter(request, viewer);
-      const state = stateOf<DashboardIssueState>(request, ['opened', 'closed', 'all']);
+      const state = stateOf(request, states);
       const page = pageNumber(request);
-      const view = await dashboardIssues(deps, viewer, personOf(filter), state, {
+      const view = await load(deps, viewer, personOf(filter), state, {
         limit: PER_PAGE,
         offset: (page - 1) * PER_PAGE,
       });
-      return sendPage(
-        reply,
-        <DashboardIssuesPage
-          ctx={pageContext(deps, request, reply)}
-          filter={filter}
-          state={state}
-          counts={view.counts}
-          cap={TAB_COUNT_CAP}
-          issues={view.issues}
-          page={page}
-          hasNext={view.hasNext}
-        />,
-      );
-    }),
+      return sendPage(reply, render({ ctx: pageContext(deps, request, reply), filter, state, page }, view));
+    });
+
+  web.get(
+    '/dashboard/issues',
+    personList(ISSUE_TABS, dashboardIssues, (shown, view) => (
+      <DashboardIssuesPage
+        {...shown}
+        counts={view.counts}
+        cap={TAB_COUNT_CAP}
+        issues={view.issues}
+        hasNext={view.hasNext}
+      />
+    )),
   );
 
   web.get(
     '/dashboard/merge_requests',
-    forViewer(async (request, reply, viewer) => {
-      const filter = personFilter(request, viewer);
-      const state = stateOf<DashboardMergeRequestState>(request, ['opened', 'merged', 'closed', 'all']);
-      const page = pageNumber(request);
-      const view = await dashboardMergeRequests(deps, viewer, personOf(filter), state, {
-        limit: PER_PAGE,
-        offset: (page - 1) * PER_PAGE,
-      });
-      return sendPage(
-        reply,
-        <DashboardMergeRequestsPage
-          ctx={pageContext(deps, request, reply)}
-          filter={filter}
-          state={state}
-          counts={view.counts}
-          mergeRequests={view.mergeRequests}
-          page={page}
-          hasNext={view.hasNext}
-        />,
-      );
-    }),
+    personList(MERGE_REQUEST_TABS, dashboardMergeRequests, (shown, view) => (
+      <DashboardMergeRequestsPage
+        {...shown}
+        counts={view.counts}
+        mergeRequests={view.mergeRequests}
+        hasNext={view.hasNext}
+      />
+    )),
   );
 
   web.get(

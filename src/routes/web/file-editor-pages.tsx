@@ -11,7 +11,7 @@ import { optionalString, requestParams, type Params } from '../../http/params.ts
 import { apiError, notFound } from '../../errors.ts';
 import { createBranch } from '../../services/repository/branch-changes.ts';
 import { createFile, deleteFile, updateFile } from '../../services/repository/file-commits.ts';
-import { mayPushToBranch, type Pusher } from '../../services/push/ref-updates.ts';
+import { mayPushToBranch, type Pusher } from '../../services/push/push-setup.ts';
 import { atRefPath, blobView, type RefPoint } from '../../views/repository-pages.ts';
 import { refUrl } from '../../presenters/html/repository.tsx';
 import { ErrorPage } from '../../presenters/html/layout.tsx';

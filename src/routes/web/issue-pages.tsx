@@ -17,8 +17,8 @@ import {
 } from '../../policies/issues.ts';
 import { createIssue, editIssue, issueIssuable, type IssueInput } from '../../services/issues/issues.ts';
 import { issueNoteable } from '../../services/issues/notes.ts';
-import { mayAward, type Awardable } from '../../services/issues/award-emoji.ts';
-import { ISSUE } from '../../services/issues/issue-activity.ts';
+import { issueAwardable, mayAward } from '../../services/issues/award-emoji.ts';
+import { ISSUE } from '../../domain/types.ts';
 import { viewerAwards } from '../../views/note-views.ts';
 import { registerVoteAndSubscriptionRoutes } from './award-pages.ts';
 import { loadProjectHead } from './project-head.ts';
@@ -28,13 +28,8 @@ import {
   findIssueOfProject,
   presentIssueOne,
 } from '../../views/issue-views.ts';
-import {
-  issueChoices,
-  issueListView,
-  noteThread,
-  TAB_COUNT_CAP,
-  type IssueChoices,
-} from '../../views/issue-pages.ts';
+import { issueChoices, issueListView, noteThread, type IssueChoices } from '../../views/issue-pages.ts';
+import { TAB_COUNT_CAP } from '../../views/tab-counts.ts';
 import {
   ISSUE_SORTS,
   IssueFormPage,
@@ -99,10 +94,6 @@ function listQuery(params: Params): IssueQuery {
 }
 
 /** Registers the issue pages; answers how the notes route reaches an issue. */
-function issueAwardable(issue: IssueRow): Awardable {
-  return { type: ISSUE, id: issue.id, projectId: issue.project_id, authorId: issue.author_id };
-}
-
 export function registerIssuePages(web: FastifyInstance, deps: Deps): CommentTargets {
   /** The project, when the viewer may read its issues. */
   const loadIssuesProject = (request: FastifyRequest): Promise<LoadedProject> => {
@@ -199,7 +190,7 @@ export function registerIssuePages(web: FastifyInstance, deps: Deps): CommentTar
       issueListView(
         deps,
         request.viewer,
-        loaded,
+        [loaded],
         {
           projectIds: [loaded.project.id],
           search: query.search || undefined,

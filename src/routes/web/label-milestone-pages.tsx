@@ -2,9 +2,12 @@
 // named by iid): lists, one milestone with its issues, and the new forms for who may (reporters and up
 // for labels, masters for milestones), through the API's label and milestone services.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FunctionComponent } from 'preact';
+import type { PageContext } from '../../presenters/html/layout.tsx';
+import type { ProjectHead } from '../../presenters/html/repository.tsx';
 import type { Deps } from '../../deps.ts';
 import { loadProject, type LoadedProject } from '../../http/loaders.ts';
-import { optionalString, requestParams, type Params } from '../../http/params.ts';
+import { isCalendarDay, optionalString, requestParams, type Params } from '../../http/params.ts';
 import { notFound, paramInvalid } from '../../errors.ts';
 import {
   canAdminLabels,
@@ -64,9 +67,7 @@ function milestoneValues(params: Params): MilestoneFormValues {
 
 /** A calendar day as a date input sends it, or undefined when it is not one. */
 function calendarDay(text: string): string | undefined {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return undefined;
-  const parsed = Date.parse(`${text}T00:00:00Z`);
-  return !Number.isNaN(parsed) && new Date(parsed).toISOString().slice(0, 10) === text ? text : undefined;
+  return /^\d{4}-\d{2}-\d{2}$/.test(text) && isCalendarDay(text) ? text : undefined;
 }
 
 export function registerLabelMilestonePages(web: FastifyInstance, deps: Deps): void {
@@ -81,41 +82,28 @@ export function registerLabelMilestonePages(web: FastifyInstance, deps: Deps): v
   const head = (loaded: LoadedProject) => loadProjectHead(deps, loaded);
   const projectUrl = (loaded: LoadedProject) => `/${loaded.namespace.path}/${loaded.project.path}`;
 
-  const labelForm = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    loaded: LoadedProject,
-    values: LabelFormValues,
-    errors: string[] = [],
-  ) =>
-    sendPage(
-      reply,
-      <LabelFormPage
-        ctx={pageContext(deps, request, reply)}
-        project={await head(loaded)}
-        values={values}
-        errors={errors}
-      />,
-      errors.length > 0 ? 422 : 200,
-    );
-
-  const milestoneForm = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    loaded: LoadedProject,
-    values: MilestoneFormValues,
-    errors: string[] = [],
-  ) =>
-    sendPage(
-      reply,
-      <MilestoneFormPage
-        ctx={pageContext(deps, request, reply)}
-        project={await head(loaded)}
-        values={values}
-        errors={errors}
-      />,
-      errors.length > 0 ? 422 : 200,
-    );
+  /** The new label or milestone form: empty, or again as posted with its errors (422). */
+  const formPage =
+    <V,>(Page: FunctionComponent<{ ctx: PageContext; project: ProjectHead; values: V; errors: string[] }>) =>
+    async (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      loaded: LoadedProject,
+      values: V,
+      errors: string[] = [],
+    ) =>
+      sendPage(
+        reply,
+        <Page
+          ctx={pageContext(deps, request, reply)}
+          project={await head(loaded)}
+          values={values}
+          errors={errors}
+        />,
+        errors.length > 0 ? 422 : 200,
+      );
+  const labelForm = formPage(LabelFormPage);
+  const milestoneForm = formPage(MilestoneFormPage);
 
   web.get('/:namespace/:project/labels', async (request, reply) => {
     const loaded = await load(request);

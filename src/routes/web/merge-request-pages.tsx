@@ -18,15 +18,12 @@ import {
   updateMergeRequestFields,
 } from '../../services/merge-requests/merge-requests.ts';
 import { checkMergeStatus, mergeMergeRequest } from '../../services/merge-requests/merge.ts';
-import {
-  MERGE_REQUEST,
-  mergeRequestIssuable,
-  mergeRequestNoteable,
-} from '../../services/merge-requests/collaboration.ts';
-import { mayAward, type Awardable } from '../../services/issues/award-emoji.ts';
+import { mergeRequestIssuable, mergeRequestNoteable } from '../../services/merge-requests/collaboration.ts';
+import { MERGE_REQUEST } from '../../domain/types.ts';
+import { mayAward, mergeRequestAwardable } from '../../services/issues/award-emoji.ts';
 import { viewerAwards } from '../../views/note-views.ts';
 import { registerVoteAndSubscriptionRoutes } from './award-pages.ts';
-import { mayPushToBranch } from '../../services/push/ref-updates.ts';
+import { mayPushToBranch } from '../../services/push/push-setup.ts';
 import { loadProjectHead } from './project-head.ts';
 import { presentMergeRequestOf } from '../../views/merge-request-views.ts';
 import { mergeRequestGitCommits } from '../../services/merge-requests/closing-issues.ts';
@@ -88,10 +85,6 @@ function titleFromBranch(branch: string): string {
     .trim()
     .toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
-function mergeRequestAwardable(mr: MergeRequestRow): Awardable {
-  return { type: MERGE_REQUEST, id: mr.id, projectId: mr.target_project_id, authorId: mr.author_id };
 }
 
 /** Registers the merge request pages; answers how the notes route reaches a merge request. */

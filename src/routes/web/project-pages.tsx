@@ -275,31 +275,17 @@ export function registerProjectPages(web: FastifyInstance, deps: Deps): CommentT
         history: await commitHistory(at, page),
       })),
     ]);
-    if (!found) {
-      return sendPage(
-        reply,
-        <CommitsPage
-          ctx={pageContext(deps, request, reply)}
-          project={project}
-          refs={{ ref: project.default_branch, branches: [], tags: [] }}
-          path=""
-          commits={[]}
-          page={1}
-          hasNext={false}
-        />,
-      );
-    }
-    const { at, history } = found;
+    // A ref or path that is not there: the page of the default branch, with no commits.
     return sendPage(
       reply,
       <CommitsPage
         ctx={pageContext(deps, request, reply)}
         project={project}
-        refs={refs(at)}
-        path={at.path}
-        commits={history.commits}
-        page={page}
-        hasNext={history.hasNext}
+        refs={found ? refs(found.at) : { ref: project.default_branch, branches: [], tags: [] }}
+        path={found?.at.path ?? ''}
+        commits={found?.history.commits ?? []}
+        page={found ? page : 1}
+        hasNext={found?.history.hasNext ?? false}
       />,
     );
   };

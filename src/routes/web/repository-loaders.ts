@@ -6,7 +6,7 @@ import type { Deps } from '../../deps.ts';
 import { loadProject, type LoadedProject } from '../../http/loaders.ts';
 import { forbidden } from '../../errors.ts';
 import { canDownloadCode, canWriteRepository } from '../../policies/git-access.ts';
-import type { Pusher } from '../../services/push/ref-updates.ts';
+import type { Pusher } from '../../services/push/push-setup.ts';
 import { signedIn } from './page-params.ts';
 import { hiddenAsks } from './render.ts';
 

@@ -9,14 +9,10 @@ import { apiError, notFound } from '../../errors.ts';
 import { buildEvent, type BuildEvent } from '../../ci/status.ts';
 import { readCommits } from '../../git/commits.ts';
 import { branchNamesContaining } from '../../git/refs.ts';
-import { repositoryPath } from '../../git/repository.ts';
-import {
-  findOpenExternalStatus,
-  insertCommitStatus,
-  latestPipelineFor,
-} from '../../db/repositories/commit-statuses.ts';
+import { projectRepositoryPath } from '../../git/repository.ts';
+import { findOpenExternalStatus, insertCommitStatus } from '../../db/repositories/commit-statuses.ts';
 import { findBuild, updateBuild } from '../../db/repositories/builds.ts';
-import { insertPipeline } from '../../db/repositories/pipelines.ts';
+import { findLatestPipelineFor, insertPipeline } from '../../db/repositories/pipelines.ts';
 import { openCiTransaction } from './ci-announcements.ts';
 import { applyBuildEvent } from './pipeline-processing.ts';
 import type { CiBuildRow, CiPipelineRow, ProjectRecord, UserRow } from '../../db/types.ts';
@@ -66,7 +62,7 @@ export async function reportCommitStatus(
   user: UserRow,
   report: StatusReport,
 ): Promise<{ status: CiBuildRow; pipeline: CiPipelineRow }> {
-  const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
+  const repoPath = projectRepositoryPath(deps.config.dataDir, record);
   const ref = report.ref ?? (await branchNamesContaining(repoPath, report.sha))[0];
   if (ref === undefined) throw notFound('References for commit');
   const commit = (await readCommits(repoPath, [report.sha])).get(report.sha);
@@ -75,7 +71,7 @@ export async function reportCommitStatus(
   return deps.db.kysely.transaction().execute(async (trx) => {
     const ctx = await openCiTransaction(trx, deps.config.externalUrl, record, at);
     let pipeline =
-      (await latestPipelineFor(trx, record.project.id, report.sha, ref)) ??
+      (await findLatestPipelineFor(trx, record.project.id, ref, report.sha)) ??
       (await insertPipeline(trx, {
         project_id: record.project.id,
         ref,

@@ -8,7 +8,7 @@ import { apiError } from '../../errors.ts';
 import { hexToken } from '../../lib/tokens.ts';
 import { isRefShortName } from '../../git/ref-names.ts';
 import { peelTag, resolveRefs } from '../../git/refs.ts';
-import { repositoryExists, repositoryPath } from '../../git/repository.ts';
+import { projectRepositoryPath, repositoryExists } from '../../git/repository.ts';
 import {
   insertTrigger,
   insertTriggerRequest,
@@ -71,7 +71,7 @@ export async function triggerBuilds(
   ref: string,
   variables: Record<string, string> | undefined,
 ): Promise<CiTriggerRequestRow> {
-  const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
+  const repoPath = projectRepositoryPath(deps.config.dataDir, record);
   const target = await resolveTriggerRef(repoPath, ref);
   let plan: PipelinePlan | undefined;
   if (target) {

@@ -12,7 +12,7 @@ import { deleteDeliveriesOfHook } from '../../db/repositories/hook-deliveries.ts
 import { ApiError, apiError } from '../../errors.ts';
 import { changedFiles, commitsBetween } from '../../git/commits.ts';
 import { findBranch } from '../../git/refs.ts';
-import { repositoryPath } from '../../git/repository.ts';
+import { projectRepositoryPath } from '../../git/repository.ts';
 import { presentPushPayload } from '../../presenters/push-payload.ts';
 import { BLANK_SHA } from '../../domain/types.ts';
 import { enqueueDelivery } from './hook-outbox.ts';
@@ -128,7 +128,7 @@ export async function testProjectHook(
   hook: ProjectHookRow,
   user: UserRow,
 ) {
-  const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
+  const repoPath = projectRepositoryPath(deps.config.dataDir, record);
   const branchName = record.project.default_branch ?? 'master';
   const branch = await findBranch(repoPath, branchName).catch(() => undefined);
   if (!branch) throw apiError(422, 'Hook execution failed. Ensure the project has commits.');

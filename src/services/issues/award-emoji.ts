@@ -7,7 +7,8 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { notFound, unauthorized, type ApiError } from '../../errors.ts';
 import { deleteAward, insertAward } from '../../db/repositories/award-emoji.ts';
 import { isKnownEmoji, normalizeEmojiName } from '../../lib/emoji.ts';
-import type { AwardEmojiRow, Executor, UserRow } from '../../db/types.ts';
+import { ISSUE, MERGE_REQUEST } from '../../domain/types.ts';
+import type { AwardEmojiRow, Executor, IssueRow, MergeRequestRow, UserRow } from '../../db/types.ts';
 
 export interface Awardable {
   type: string;
@@ -15,6 +16,14 @@ export interface Awardable {
   projectId: number;
   /** null: the author's account is gone. */
   authorId: number | null;
+}
+
+export function issueAwardable(issue: IssueRow): Awardable {
+  return { type: ISSUE, id: issue.id, projectId: issue.project_id, authorId: issue.author_id };
+}
+
+export function mergeRequestAwardable(mr: MergeRequestRow): Awardable {
+  return { type: MERGE_REQUEST, id: mr.id, projectId: mr.target_project_id, authorId: mr.author_id };
 }
 
 /** Awardable#user_can_award?: the author may not vote on their own item. */

@@ -9,10 +9,8 @@ import { findUserById } from '../../db/repositories/users.ts';
 import { markTargetTodosDone } from '../../db/repositories/todos.ts';
 import { updateIssue } from '../../db/repositories/issues.ts';
 import { presentIssueHookPayload, type IssueHookAction } from '../../presenters/issue-hook-payloads.ts';
-import { EventAction } from '../../domain/types.ts';
+import { EventAction, ISSUE } from '../../domain/types.ts';
 import type { Executor, IssueRow, NoteRow, ProjectRecord, UserRow } from '../../db/types.ts';
-
-export const ISSUE = 'Issue';
 
 /** What a system note is on: an issue or a merge request (its target project). */
 export interface SystemNoteTarget {

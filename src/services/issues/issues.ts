@@ -22,11 +22,10 @@ import { findSubscription, setSubscription } from '../../db/repositories/subscri
 import { findPendingTodo, insertTodo } from '../../db/repositories/todos.ts';
 import { insertNote, listNotes } from '../../db/repositories/notes.ts';
 import { insertAward, listAwards } from '../../db/repositories/award-emoji.ts';
-import { EventAction } from '../../domain/types.ts';
+import { EventAction, ISSUE } from '../../domain/types.ts';
 import { canAdminIssues, canSetIssueTimes, canUpdateIssue } from '../../policies/issues.ts';
 import type { LoadedProject } from '../../http/loaders.ts';
 import {
-  ISSUE,
   addSystemNote,
   addSystemNoteOn,
   announceIssue,

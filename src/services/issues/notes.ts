@@ -17,7 +17,7 @@ import {
 import { canAdminNote } from '../../policies/issues.ts';
 import { EventAction } from '../../domain/types.ts';
 import { isKnownEmoji, normalizeEmojiName } from '../../lib/emoji.ts';
-import { ISSUE } from './issue-activity.ts';
+import { ISSUE } from '../../domain/types.ts';
 import { awardIn } from './award-emoji.ts';
 import type { LoadedProject } from '../../http/loaders.ts';
 import type { AwardEmojiRow, Executor, IssueRow, NoteRow, UserRow } from '../../db/types.ts';

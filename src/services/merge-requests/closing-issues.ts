@@ -13,7 +13,8 @@ import { projectAccess } from '../../policies/access.ts';
 import { canReadIssue, canUpdateIssue } from '../../policies/issues.ts';
 import { closeIssueIn } from '../issues/issue-activity.ts';
 import { closedIids } from '../push/issue-closing.ts';
-import { ensureHeadInTarget, repoPathOf } from './merge-requests.ts';
+import { ensureHeadInTarget } from './merge-requests.ts';
+import { projectRepositoryPath } from '../../git/repository.ts';
 import type { Executor, MergeRequestRow, ProjectRecord, UserRow } from '../../db/types.ts';
 
 /**
@@ -33,14 +34,14 @@ export async function comparisonBase(
     if (latest?.base_commit_sha) return latest.base_commit_sha;
   }
   const ref = `refs/heads/${mr.target_branch}`;
-  return (await resolveRefs(repoPathOf(deps, target), [ref])).get(ref);
+  return (await resolveRefs(projectRepositoryPath(deps.config.dataDir, target), [ref])).get(ref);
 }
 
 /** The MR's commits as git reads them, newest first: those of its head that the target branch lacks. */
 export async function mergeRequestGitCommits(deps: Deps, target: ProjectRecord, mr: MergeRequestRow) {
   if (!(await ensureHeadInTarget(deps, target, mr))) return [];
   const base = await comparisonBase(deps, target, mr);
-  return collectCommits(repoPathOf(deps, target), [mr.head_sha!, ...(base ? [`^${base}`] : []), '--']);
+  return collectCommits(projectRepositoryPath(deps.config.dataDir, target), [mr.head_sha!, ...(base ? [`^${base}`] : []), '--']);
 }
 
 /** The iids the MR closes, in the order they are named: none unless it targets the default branch. */

@@ -6,9 +6,8 @@ import { mergeRequestHookAttributes, mergeRequestWebUrl } from '../../presenters
 import { hookParts } from './merge-requests.ts';
 import type { Issuable } from '../issues/issues.ts';
 import type { Noteable } from '../issues/notes.ts';
+import { MERGE_REQUEST } from '../../domain/types.ts';
 import type { MergeRequestRow, ProjectRecord } from '../../db/types.ts';
-
-export const MERGE_REQUEST = 'MergeRequest';
 
 export function mergeRequestIssuable(mr: MergeRequestRow): Issuable {
   return {

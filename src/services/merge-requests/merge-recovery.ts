@@ -4,6 +4,7 @@
 // has its merge commit on the target branch (merged now, as the push would have) or never moved the
 // branch (unlocked, as 8.13's unlock_mr did after a failed merge), so no MR stays locked forever.
 import { closingIssueIids } from './closing-issues.ts';
+import { projectRepositoryPath } from '../../git/repository.ts';
 import type { Deps } from '../../deps.ts';
 import { now } from '../../lib/clock.ts';
 import { findMergeRequestById, listLockedMergeRequests } from '../../db/repositories/merge-requests.ts';
@@ -13,7 +14,7 @@ import { findUserByEmail, findUserById } from '../../db/repositories/users.ts';
 import { readCommits } from '../../git/commits.ts';
 import { resolveRefs } from '../../git/refs.ts';
 import { isAncestor } from '../../git/revisions.ts';
-import { hookParts, repoPathOf } from './merge-requests.ts';
+import { hookParts } from './merge-requests.ts';
 import { INTERRUPTED, unlockMergeRequest } from './merge.ts';
 import { completeMerge } from './push-refresh.ts';
 import type { MergeRequestRow, ProjectRecord, UserRow } from '../../db/types.ts';
@@ -72,7 +73,7 @@ async function isOnTargetBranch(
   branch: string,
   commit: string,
 ): Promise<boolean> {
-  const repoPath = repoPathOf(deps, target);
+  const repoPath = projectRepositoryPath(deps.config.dataDir, target);
   const ref = `refs/heads/${branch}`;
   const head = (await resolveRefs(repoPath, [ref])).get(ref);
   return head !== undefined && (await isAncestor(repoPath, commit, head));
@@ -87,6 +88,6 @@ async function mergingUser(
 ): Promise<UserRow | null> {
   const db = deps.db.kysely;
   if (mr.merge_user_id !== null) return (await findUserById(db, mr.merge_user_id)) ?? null;
-  const merge = (await readCommits(repoPathOf(deps, target), [commit])).get(commit);
+  const merge = (await readCommits(projectRepositoryPath(deps.config.dataDir, target), [commit])).get(commit);
   return (merge && (await findUserByEmail(db, merge.authorEmail))) ?? null;
 }

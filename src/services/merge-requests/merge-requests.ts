@@ -18,8 +18,8 @@ import { readCommits } from '../../git/commits.ts';
 import { fetchBranchInto, hasCommit } from '../../git/merges.ts';
 import { resolveRefs } from '../../git/refs.ts';
 import { compareAndSwapRef } from '../../git/ref-writes.ts';
-import { repositoryPath } from '../../git/repository.ts';
-import { BLANK_SHA, EventAction } from '../../domain/types.ts';
+import { projectRepositoryPath } from '../../git/repository.ts';
+import { BLANK_SHA, EventAction, MERGE_REQUEST } from '../../domain/types.ts';
 import type { ProjectAccess } from '../../policies/access.ts';
 import {
   canDestroyMergeRequest,
@@ -34,9 +34,8 @@ import {
 } from '../../presenters/merge-request.ts';
 import { recordEvent } from '../activity/events.ts';
 import { enqueueProjectHooks } from '../hooks/hook-outbox.ts';
-import { mayPushToBranch } from '../push/ref-updates.ts';
+import { mayPushToBranch } from '../push/push-setup.ts';
 import { planVersion, recordVersion } from './versions.ts';
-import { MERGE_REQUEST } from './collaboration.ts';
 import {
   addAssignmentTodo,
   checkIssuableTitle,
@@ -82,10 +81,6 @@ export async function canBeMergedBy(
   );
 }
 
-export function repoPathOf(deps: Deps, record: ProjectRecord): string {
-  return repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
-}
-
 /** The merge request `id` of `target`, or undefined. */
 export async function findMergeRequestOf(deps: Deps, target: ProjectRecord, id: number | undefined) {
   return id === undefined ? undefined : await findMergeRequest(deps.db.kysely, target.project.id, id);
@@ -111,7 +106,7 @@ async function sourceHeadInTarget(
   target: ProjectRecord,
   mr: Pick<MergeRequestRow, 'iid' | 'source_project_id' | 'target_project_id' | 'source_branch'>,
 ): Promise<string | undefined> {
-  const targetRepo = repoPathOf(deps, target);
+  const targetRepo = projectRepositoryPath(deps.config.dataDir, target);
   if (mr.source_project_id === mr.target_project_id) {
     const ref = `refs/heads/${mr.source_branch}`;
     return (await resolveRefs(targetRepo, [ref])).get(ref);
@@ -119,7 +114,12 @@ async function sourceHeadInTarget(
   if (mr.source_project_id === null) return undefined;
   const source = await findProjectRecordById(deps.db.kysely, mr.source_project_id);
   if (!source) return undefined;
-  return fetchBranchInto(targetRepo, repoPathOf(deps, source), mr.source_branch, mergeRequestHeadRef(mr));
+  return fetchBranchInto(
+    targetRepo,
+    projectRepositoryPath(deps.config.dataDir, source),
+    mr.source_branch,
+    mergeRequestHeadRef(mr),
+  );
 }
 
 /** Makes sure the MR's recorded head is in the target repository (fetching a fork's branch if not). */
@@ -129,7 +129,7 @@ export async function ensureHeadInTarget(
   mr: MergeRequestRow,
 ): Promise<boolean> {
   if (!mr.head_sha) return false;
-  const targetRepo = repoPathOf(deps, target);
+  const targetRepo = projectRepositoryPath(deps.config.dataDir, target);
   if (await hasCommit(targetRepo, mr.head_sha)) return true;
   await sourceHeadInTarget(deps, target, mr);
   return hasCommit(targetRepo, mr.head_sha);
@@ -157,8 +157,10 @@ export async function hookParts(
     mr.assignee_id === null ? undefined : findUserById(db, mr.assignee_id),
   ]);
   let lastCommit;
-  if (mr.head_sha && (await hasCommit(repoPathOf(deps, target), mr.head_sha))) {
-    lastCommit = (await readCommits(repoPathOf(deps, target), [mr.head_sha])).get(mr.head_sha);
+  if (mr.head_sha && (await hasCommit(projectRepositoryPath(deps.config.dataDir, target), mr.head_sha))) {
+    lastCommit = (await readCommits(projectRepositoryPath(deps.config.dataDir, target), [mr.head_sha])).get(
+      mr.head_sha,
+    );
   }
   return { source, assignee, lastCommit };
 }
@@ -327,7 +329,7 @@ export async function createMergeRequest(
   }
   if (fetched.stagingRef) {
     // GitLab's ref for the fork's head, now that the iid is known; the staging name is not needed after.
-    const repo = repoPathOf(deps, target);
+    const repo = projectRepositoryPath(deps.config.dataDir, target);
     await compareAndSwapRef(repo, mergeRequestHeadRef(mr), BLANK_SHA, fetched.head!);
     await compareAndSwapRef(repo, fetched.stagingRef, fetched.head!, BLANK_SHA);
   }
@@ -347,12 +349,13 @@ async function fetchSourceHead(
   branch: string,
 ): Promise<{ head: string | null; stagingRef?: string }> {
   const ref = `refs/heads/${branch}`;
-  const head = (await resolveRefs(repoPathOf(deps, source), [ref])).get(ref) ?? null;
+  const head =
+    (await resolveRefs(projectRepositoryPath(deps.config.dataDir, source), [ref])).get(ref) ?? null;
   if (head === null || source.project.id === target.project.id) return { head };
   const stagingRef = `refs/merge-requests/fetched/${head}`;
   const fetched = await fetchBranchInto(
-    repoPathOf(deps, target),
-    repoPathOf(deps, source),
+    projectRepositoryPath(deps.config.dataDir, target),
+    projectRepositoryPath(deps.config.dataDir, source),
     branch,
     stagingRef,
   );

@@ -4,6 +4,7 @@
 // the ref moves with compare-and-swap, and push processing marks the MR merged (event, `merge` hook) in
 // the same transaction as the push's own events, hooks and pipelines. A crash after the ref moved leaves
 // the pending push, and the start-up recovery finishes the merge; before it, nothing moved.
+import { projectRepositoryPath } from '../../git/repository.ts';
 import { LockScope } from '../../db/session-locks.ts';
 import type { Deps } from '../../deps.ts';
 import { now } from '../../lib/clock.ts';
@@ -18,17 +19,12 @@ import {
 } from '../../git/merges.ts';
 import { resolveRefs } from '../../git/refs.ts';
 import { projectAccess } from '../../policies/access.ts';
-import { updateRefAsPush, userSignature, type Pusher } from '../push/ref-updates.ts';
+import { updateRefAsPush } from '../push/ref-updates.ts';
+import { userSignature, type Pusher } from '../push/push-setup.ts';
 import { ApiError, apiError, unauthorized } from '../../errors.ts';
 import { findProjectRecordById } from '../../db/repositories/projects.ts';
 import { isWorkInProgress } from '../../presenters/merge-request.ts';
-import {
-  canBeMergedBy,
-  ensureHeadInTarget,
-  isOpen,
-  repoPathOf,
-  type AccessibleProject,
-} from './merge-requests.ts';
+import { canBeMergedBy, ensureHeadInTarget, isOpen, type AccessibleProject } from './merge-requests.ts';
 import { headPipeline, isActivePipeline, setMergeWhenBuildSucceeds } from './merge-when-build-succeeds.ts';
 import type { MergeRequestRow, MergeStatus, UserRow } from '../../db/types.ts';
 
@@ -42,7 +38,7 @@ export interface MergeParams {
 
 /** broken?: no commits to merge, or a branch gone (8.13 also counted a known conflict, checked apart). */
 async function isBroken(deps: Deps, target: AccessibleProject, mr: MergeRequestRow): Promise<boolean> {
-  const repoPath = repoPathOf(deps, target);
+  const repoPath = projectRepositoryPath(deps.config.dataDir, target);
   const targetRef = `refs/heads/${mr.target_branch}`;
   const targetHead = (await resolveRefs(repoPath, [targetRef])).get(targetRef);
   if (!targetHead || !(await ensureHeadInTarget(deps, target, mr))) return true;
@@ -70,7 +66,7 @@ export async function checkMergeStatus(
   let status: MergeStatus = 'cannot_be_merged';
   let checked: CheckedMerge | undefined;
   if (!(await isBroken(deps, target, mr))) {
-    const repoPath = repoPathOf(deps, target);
+    const repoPath = projectRepositoryPath(deps.config.dataDir, target);
     const targetRef = `refs/heads/${mr.target_branch}`;
     const targetHead = (await resolveRefs(repoPath, [targetRef])).get(targetRef)!;
     checked = { targetHead, merged: await mergeTree(repoPath, targetHead, mr.head_sha!) };
@@ -190,7 +186,7 @@ async function mergeLocked(
   params: MergeParams,
   checked: CheckedMerge | undefined,
 ): Promise<string | null> {
-  const repoPath = repoPathOf(deps, target);
+  const repoPath = projectRepositoryPath(deps.config.dataDir, target);
   const ref = `refs/heads/${mr.target_branch}`;
   const message =
     params.merge_commit_message && params.merge_commit_message.trim() !== ''
@@ -242,7 +238,7 @@ async function removeSourceBranch(deps: Deps, viewer: UserRow, mr: MergeRequestR
   const access = await projectAccess(deps.db.kysely, viewer, source);
   const pusher: Pusher = { ...source, access, user: viewer };
   const ref = `refs/heads/${mr.source_branch}`;
-  const head = (await resolveRefs(repoPathOf(deps, source), [ref])).get(ref);
+  const head = (await resolveRefs(projectRepositoryPath(deps.config.dataDir, source), [ref])).get(ref);
   if (!head) return;
   try {
     await updateRefAsPush(deps, pusher, { before: head, after: BLANK_SHA, ref }, LOST);

@@ -5,6 +5,7 @@
 // its event and `merge` hook; open MRs from a moved branch send an `update` hook with `oldrev`. So a crash between a merge's ref write and its processing is finished by
 // the start-up recovery of pending pushes, like any push.
 import type { Deps } from '../../deps.ts';
+import { projectRepositoryPath } from '../../git/repository.ts';
 import {
   findMergesInProgress,
   findOpenFromSourceBranch,
@@ -22,7 +23,6 @@ import {
   hookParts,
   mergeRequestNoteTarget,
   noteStatusChange,
-  repoPathOf,
 } from './merge-requests.ts';
 import { planVersion, recordVersion, type PlannedVersion } from './versions.ts';
 import { addSystemNoteOn } from '../issues/issue-activity.ts';
@@ -212,7 +212,7 @@ async function pushedCommits(
   head: string,
   version: PlannedVersion,
 ): Promise<Omit<CommitsAdded, 'compareUrl'> | null> {
-  const sourceRepo = repoPathOf(deps, source);
+  const sourceRepo = projectRepositoryPath(deps.config.dataDir, source);
   const from = oldrev ?? (mr.head_sha ? await mergeBase(sourceRepo, mr.head_sha, head) : undefined);
   if (!from) return null;
   const { commits } = await commitsBetween(sourceRepo, from, head, Number.POSITIVE_INFINITY);
@@ -220,7 +220,7 @@ async function pushedCommits(
   const inVersion = new Set(
     version.state === 'empty'
       ? []
-      : await commitIdsBetween(repoPathOf(deps, target), version.start_commit_sha ?? null, head),
+      : await commitIdsBetween(projectRepositoryPath(deps.config.dataDir, target), version.start_commit_sha ?? null, head),
   );
   const forked = mr.source_project_id !== mr.target_project_id;
   return {

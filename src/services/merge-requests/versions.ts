@@ -1,13 +1,13 @@
 // Merge request versions (GitLab 8.12's MergeRequestDiff): each head an MR has had, with the target head
 // it was compared with (start), their merge base and the number of files changed. Read from git before
 // the transaction that records them (the MR's creation, or the push that moved its source branch).
+import { projectRepositoryPath } from '../../git/repository.ts';
 import type { Deps } from '../../deps.ts';
 import { insertMergeRequestDiff } from '../../db/repositories/merge-request-diffs.ts';
 import { diffTrees, EMPTY_TREE, mergeBase } from '../../git/diffs.ts';
 import { hasCommit } from '../../git/merges.ts';
 import { resolveRefs } from '../../git/refs.ts';
 import { COMMIT_DIFF_LIMITS } from '../../views/commit-views.ts';
-import { repoPathOf } from './merge-requests.ts';
 import type { Executor, NewMergeRequestDiffRow, ProjectRecord } from '../../db/types.ts';
 
 export type PlannedVersion = Omit<NewMergeRequestDiffRow, 'merge_request_id' | 'created_at'>;
@@ -19,7 +19,7 @@ export async function planVersion(
   targetBranch: string,
   head: string,
 ): Promise<PlannedVersion> {
-  const repoPath = repoPathOf(deps, target);
+  const repoPath = projectRepositoryPath(deps.config.dataDir, target);
   // A fork's head that could not be fetched: the version names it and nothing else (8.13's `empty`).
   if (!(await hasCommit(repoPath, head))) {
     return {

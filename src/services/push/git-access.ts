@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Deps } from '../../deps.ts';
 import { findProjectWithAccessRowsByFullPath } from '../../db/repositories/project-access-records.ts';
 import { isDeployKeyEnabled } from '../../db/repositories/deploy-keys.ts';
-import { repositoryPath } from '../../git/repository.ts';
+import { projectRepositoryPath } from '../../git/repository.ts';
 import { projectAccessFromRows, type ProjectAccess } from '../../policies/access.ts';
 import { canDeployKeyDownload } from '../../policies/deploy-keys.ts';
 import { canDownloadCode, canPushCode } from '../../policies/git-access.ts';
@@ -75,7 +75,7 @@ export async function authorizeGit(
   } else if (!keyReads && !canDownloadCode(access, record)) {
     throw refuse('forbidden', 'You are not allowed to download code from this project.');
   }
-  const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
+  const repoPath = projectRepositoryPath(deps.config.dataDir, record);
   if (!fs.existsSync(path.join(repoPath, 'HEAD'))) {
     throw refuse('no_repository', 'A repository for this project does not exist yet.');
   }

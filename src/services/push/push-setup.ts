@@ -1,11 +1,27 @@
-// What the push rules need to decide a push (the pusher's level, archived, protected branches),
-// gathered before receive-pack starts, for git over HTTP and SSH alike.
+// What the push rules need to decide a push (the pusher's level, archived, protected branches), for git
+// over HTTP and SSH (gathered before receive-pack starts) and for the writes of the API and the pages.
+// Nothing here moves a ref, so the MR services may ask it without depending on push processing.
 import type { Deps } from '../../deps.ts';
 import { listProtectedBranches } from '../../db/repositories/protected-branches.ts';
+import { identPart, type Signature } from '../../git/commit-writer.ts';
+import { hasBranches } from '../../git/refs.ts';
+import { projectRepositoryPath } from '../../git/repository.ts';
+import { isAncestor } from '../../git/revisions.ts';
 import { pushAccessLevel } from '../../policies/git-access.ts';
 import type { ProjectAccess } from '../../policies/access.ts';
-import type { PushRules } from '../../policies/push-rules.ts';
-import type { ProjectRecord } from '../../db/types.ts';
+import { canPushToBranch, type PushRules, type RepositoryFacts } from '../../policies/push-rules.ts';
+import type { ProjectRecord, UserRow } from '../../db/types.ts';
+
+/** Who writes (the user, with their access), and to which project. */
+export interface Pusher extends ProjectRecord {
+  access: ProjectAccess;
+  user: UserRow;
+}
+
+/** The caller as committer or tagger (its username where its name is nothing git could store). */
+export function userSignature(pusher: Pusher): Signature {
+  return { name: identPart(pusher.user.name) || pusher.user.username, email: identPart(pusher.user.email) };
+}
 
 export async function pushRulesFor(
   deps: Deps,
@@ -21,4 +37,20 @@ export async function pushRulesFor(
       developersCanPush: rule.developers_can_push === 1,
     })),
   };
+}
+
+export function repositoryFacts(repoPath: string): RepositoryFacts {
+  return {
+    repositoryIsEmpty: async () => !(await hasBranches(repoPath)),
+    isAncestor: (ancestor, descendant) => isAncestor(repoPath, ancestor, descendant),
+  };
+}
+
+/** can_push_to_branch?: whether the pusher may put commits on the branch at all. */
+export async function mayPushToBranch(deps: Deps, pusher: Pusher, branch: string): Promise<boolean> {
+  return canPushToBranch(
+    await pushRulesFor(deps, pusher, pusher.access),
+    branch,
+    repositoryFacts(projectRepositoryPath(deps.config.dataDir, pusher)),
+  );
 }

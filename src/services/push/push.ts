@@ -23,7 +23,7 @@ import { findUserById } from '../../db/repositories/users.ts';
 import { changedFiles, commitsBetween, readCommits } from '../../git/commits.ts';
 import type { RefUpdate } from '../../git/protocol/pkt-line.ts';
 import { peelTag, resolveRefs, setHead, tagMessage } from '../../git/refs.ts';
-import { repositoryPath } from '../../git/repository.ts';
+import { projectRepositoryPath } from '../../git/repository.ts';
 import { recordEvent } from '../activity/events.ts';
 import { closeIssuesFromPush, planIssueClosing, type ClosingCommit } from './issue-closing.ts';
 import { EventAction, BLANK_SHA } from '../../domain/types.ts';
@@ -191,7 +191,7 @@ async function settleApplied(
       if (!(await markPushSettled(trx, pushId, JSON.stringify(settlement)))) throw new AlreadySettled();
       if (chosen) {
         // While the claim is held, so racing first pushes cannot leave HEAD naming another branch.
-        const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
+        const repoPath = projectRepositoryPath(deps.config.dataDir, record);
         await setHead(repoPath, chosen);
       }
       // Read again: another first push may have chosen it meanwhile.
@@ -217,7 +217,7 @@ async function settle(
   options: ProcessOptions,
 ): Promise<Settlement | null> {
   if (!record) return { applied: [], chosenDefaultBranch: null };
-  const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
+  const repoPath = projectRepositoryPath(deps.config.dataDir, record);
   const applied = await appliedChanges(repoPath, JSON.parse(push.changes) as RefUpdate[]);
   if (applied.length === 0 && options.leaveUnmovedYoungerThanMs !== undefined) {
     const age = Date.now() - Date.parse(push.created_at);
@@ -246,7 +246,7 @@ export async function settlePush(
   record: ProjectRecord,
   applied: RefUpdate[] | null,
 ): Promise<void> {
-  const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
+  const repoPath = projectRepositoryPath(deps.config.dataDir, record);
   await settleApplied(deps, push.id, record, applied ?? (await appliedChanges(repoPath, push.changes)));
 }
 
@@ -272,7 +272,7 @@ export async function processPush(
   let plans: PipelinePlan[] = [];
   let closing: ClosingCommit[] = [];
   if (record && user) {
-    const repoPath = repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path);
+    const repoPath = projectRepositoryPath(deps.config.dataDir, record);
     // The payloads name the new default branch, as GitLab's did after the first push.
     const defaultBranch = chosenDefaultBranch ?? record.project.default_branch;
     for (const change of applied) {

@@ -7,7 +7,9 @@ import { isValidRefName } from '../../git/ref-writes.ts';
 import { resolveCommit } from '../../git/revisions.ts';
 import { branchProtection, type BranchProtection } from '../../policies/protected-branches.ts';
 import { apiError } from '../../errors.ts';
-import { pusherRepoPath, updateRefAsPush, type Pusher } from '../push/ref-updates.ts';
+import { projectRepositoryPath } from '../../git/repository.ts';
+import { updateRefAsPush } from '../push/ref-updates.ts';
+import type { Pusher } from '../push/push-setup.ts';
 import { BLANK_SHA } from '../../domain/types.ts';
 
 export async function createBranch(
@@ -17,7 +19,7 @@ export async function createBranch(
   ref: string | undefined,
 ): Promise<{ branch: Branch; protection: BranchProtection }> {
   if (name === undefined || !(await isValidRefName(name))) throw apiError(400, 'Branch name is invalid');
-  const repoPath = pusherRepoPath(deps, pusher);
+  const repoPath = projectRepositoryPath(deps.config.dataDir, pusher);
   if (await findBranch(repoPath, name)) throw apiError(400, 'Branch already exists');
   const target = ref === undefined ? undefined : await resolveCommit(repoPath, ref);
   if (!target) throw apiError(400, 'Invalid reference name');
@@ -33,7 +35,7 @@ export async function createBranch(
 }
 
 export async function deleteBranch(deps: Deps, pusher: Pusher, name: string): Promise<void> {
-  const repoPath = pusherRepoPath(deps, pusher);
+  const repoPath = projectRepositoryPath(deps.config.dataDir, pusher);
   const branch = name === '' ? undefined : await findBranch(repoPath, name);
   if (!branch) throw apiError(404, 'No such branch');
   if (name === (pusher.project.default_branch ?? 'master')) {

@@ -9,13 +9,9 @@ import { identPart, writeCommit, type Signature, type TreeEdit } from '../../git
 import { findBranch, hasBranches } from '../../git/refs.ts';
 import { objectInfos, type ObjectInfo } from '../../git/revisions.ts';
 import { apiError } from '../../errors.ts';
-import {
-  mayPushToBranch,
-  pusherRepoPath,
-  updateRefAsPush,
-  userSignature,
-  type Pusher,
-} from '../push/ref-updates.ts';
+import { projectRepositoryPath } from '../../git/repository.ts';
+import { updateRefAsPush } from '../push/ref-updates.ts';
+import { mayPushToBranch, userSignature, type Pusher } from '../push/push-setup.ts';
 import { BLANK_SHA } from '../../domain/types.ts';
 
 export interface CommitAuthor {
@@ -150,7 +146,7 @@ async function branchTip(deps: Deps, pusher: Pusher, branchName: string): Promis
   if (!(await mayPushToBranch(deps, pusher, branchName))) {
     throw refused('You are not allowed to push into this branch');
   }
-  const repoPath = pusherRepoPath(deps, pusher);
+  const repoPath = projectRepositoryPath(deps.config.dataDir, pusher);
   if (!(await hasBranches(repoPath))) return { repoPath, tip: null };
   const branch = await findBranch(repoPath, branchName);
   if (!branch) throw refused('You can only create or edit files when you are on a branch');

@@ -10,16 +10,13 @@ import {
   updateProtectedBranch,
 } from '../../db/repositories/protected-branches.ts';
 import { findBranch } from '../../git/refs.ts';
-import { repositoryPath } from '../../git/repository.ts';
+import { projectRepositoryPath } from '../../git/repository.ts';
 import { notFound } from '../../errors.ts';
 import type { ProjectRecord } from '../../db/types.ts';
 
 /** Protection rules are kept for branches that exist: 404 `Branch Not Found` otherwise. */
 async function requireBranch(deps: Deps, record: ProjectRecord, name: string): Promise<void> {
-  if (
-    !(await findBranch(repositoryPath(deps.config.dataDir, record.namespace.path, record.project.path), name))
-  )
-    throw notFound('Branch');
+  if (!(await findBranch(projectRepositoryPath(deps.config.dataDir, record), name))) throw notFound('Branch');
 }
 
 /**

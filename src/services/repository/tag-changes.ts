@@ -9,7 +9,9 @@ import { isValidRefName } from '../../git/ref-writes.ts';
 import { resolveCommit } from '../../git/revisions.ts';
 import { findTag, writeTagObject, type Tag } from '../../git/tags.ts';
 import { apiError } from '../../errors.ts';
-import { pusherRepoPath, updateRefAsPush, userSignature, type Pusher } from '../push/ref-updates.ts';
+import { projectRepositoryPath } from '../../git/repository.ts';
+import { updateRefAsPush } from '../push/ref-updates.ts';
+import { userSignature, type Pusher } from '../push/push-setup.ts';
 import type { ReleaseRow } from '../../db/types.ts';
 import { BLANK_SHA } from '../../domain/types.ts';
 
@@ -28,7 +30,7 @@ export async function createTag(
 ): Promise<{ tag: Tag; release: ReleaseRow | undefined }> {
   const { name, ref } = input;
   if (name === undefined || !(await isValidRefName(name))) throw apiError(400, 'Tag name invalid');
-  const repoPath = pusherRepoPath(deps, pusher);
+  const repoPath = projectRepositoryPath(deps.config.dataDir, pusher);
   const target = ref === undefined ? undefined : await resolveCommit(repoPath, ref);
   if (!target) throw apiError(400, `Target ${ref ?? ''} is invalid`);
   const object =
@@ -52,7 +54,7 @@ export async function createTag(
 }
 
 export async function deleteTag(deps: Deps, pusher: Pusher, name: string): Promise<void> {
-  const repoPath = pusherRepoPath(deps, pusher);
+  const repoPath = projectRepositoryPath(deps.config.dataDir, pusher);
   const tag = await findTag(repoPath, name);
   if (!tag) throw apiError(404, 'No such tag');
   const change = { before: tag.targetId, after: BLANK_SHA, ref: `refs/tags/${name}` };
@@ -61,7 +63,8 @@ export async function deleteTag(deps: Deps, pusher: Pusher, name: string): Promi
 }
 
 async function requireTag(deps: Deps, pusher: Pusher, tagName: string): Promise<void> {
-  if (!(await findTag(pusherRepoPath(deps, pusher), tagName))) throw apiError(404, 'Tag does not exist');
+  if (!(await findTag(projectRepositoryPath(deps.config.dataDir, pusher), tagName)))
+    throw apiError(404, 'Tag does not exist');
 }
 
 export async function createRelease(

@@ -1,6 +1,6 @@
 // The frame of every administrators' page (GitLab 8.13's admin area): its tabs, then the page's title.
 import type { ComponentChildren } from 'preact';
-import { Csrf, Layout, type Flash, type PageContext } from '../layout.tsx';
+import { Layout, tabLinks, type Flash, type PageContext } from '../layout.tsx';
 
 export type AdminTab = 'overview' | 'users' | 'projects' | 'runners' | 'hooks';
 
@@ -19,39 +19,14 @@ export function AdminFrame(props: {
   flash?: Flash | null;
   children: ComponentChildren;
 }) {
+  const tab = tabLinks(props.tab);
   return (
     <Layout ctx={props.ctx} title={`${props.title} · Admin area`} flash={props.flash}>
       <nav aria-label="Admin area">
-        <ul class="tabs">
-          {TABS.map(([name, href, text]) => (
-            <li>
-              <a href={href} aria-current={props.tab === name ? 'page' : undefined}>
-                {text}
-              </a>
-            </li>
-          ))}
-        </ul>
+        <ul class="tabs">{TABS.map(([name, href, text]) => tab(name, href, text))}</ul>
       </nav>
       <h1>{props.title}</h1>
       {props.children}
     </Layout>
-  );
-}
-
-/** A button that posts to `action` with the form token (pause, block, remove …: no script needed). */
-export function ActionButton(props: {
-  ctx: PageContext;
-  action: string;
-  text: string;
-  label?: string;
-  danger?: boolean;
-}) {
-  return (
-    <form method="post" action={props.action} class="inline">
-      <Csrf ctx={props.ctx} />
-      <button type="submit" class={props.danger ? 'btn-danger' : undefined} aria-label={props.label}>
-        {props.text}
-      </button>
-    </form>
   );
 }

@@ -1,9 +1,9 @@
 // /admin/hooks: system hooks (add, test, remove) and each hook's delivery log with its attempts and a
 // resend button. Hooks and deliveries are the API's shapes (presentSystemHook, presentDelivery).
 import type { presentDelivery, presentSystemHook } from '../../hooks.ts';
-import { Csrf, type Flash, type PageContext } from '../layout.tsx';
+import { ActionButton, Csrf, type Flash, type PageContext } from '../layout.tsx';
 import { Pager, TimeAgo } from '../projects.tsx';
-import { ActionButton, AdminFrame } from './frame.tsx';
+import { AdminFrame } from './frame.tsx';
 
 type SystemHook = ReturnType<typeof presentSystemHook>;
 type Delivery = ReturnType<typeof presentDelivery>;

@@ -3,9 +3,9 @@
 import type { CiRunnerRow } from '../../../db/types.ts';
 import type { RunnerStatus } from '../../../domain/types.ts';
 import type { presentRunnerDetails } from '../../runner.ts';
-import { Csrf, type Flash, type PageContext } from '../layout.tsx';
+import { ActionButton, Csrf, type Flash, type PageContext } from '../layout.tsx';
 import { Pager, TimeAgo } from '../projects.tsx';
-import { ActionButton, AdminFrame } from './frame.tsx';
+import { AdminFrame } from './frame.tsx';
 
 const STATUS_TEXT: Record<RunnerStatus, string> = {
   not_connected: 'not connected',

@@ -1,9 +1,9 @@
 // /admin/users: the list with search, one user's page (block, unblock, edit) and the new/edit form. The
 // users are the API's administrator form (presentUserFull), so the page shows what GET /users shows.
 import type { presentUserFull } from '../../user.ts';
-import { Csrf, type Flash, type PageContext } from '../layout.tsx';
+import { ActionButton, Csrf, type Flash, type PageContext } from '../layout.tsx';
 import { Pager, TimeAgo } from '../projects.tsx';
-import { ActionButton, AdminFrame } from './frame.tsx';
+import { AdminFrame } from './frame.tsx';
 
 type AdminUser = ReturnType<typeof presentUserFull>;
 

@@ -1,14 +1,8 @@
 // The CI settings pages: pipelines settings (timeout, coverage regex, public builds), secret variables
 // (values hidden until asked, without script: a disclosure), triggers (with the curl line that uses one)
 // and runners (the registration token, its reset, the project's runners and those the viewer may add).
-import { Csrf, type Flash, type PageContext } from '../layout.tsx';
-import {
-  ActionButton,
-  Checkbox,
-  SettingsFrame,
-  settingsUrl,
-  type SettingsProject,
-} from './settings-frame.tsx';
+import { ActionButton, Csrf, type Flash, type PageContext } from '../layout.tsx';
+import { Checkbox, SettingsFrame, settingsUrl, type SettingsProject } from './settings-frame.tsx';
 
 export interface PipelinesForm {
   timeoutMinutes: string;

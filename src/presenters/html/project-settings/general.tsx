@@ -1,13 +1,8 @@
 // /<ns>/<p>/edit: the project's name, path, description, visibility, default branch and feature switches;
 // then, for owners, archive or unarchive, transfer to a group, and removal confirmed by typing the path.
-import { Csrf, type Flash, type PageContext } from '../layout.tsx';
-import {
-  ActionButton,
-  Checkbox,
-  SettingsFrame,
-  settingsUrl,
-  type SettingsProject,
-} from './settings-frame.tsx';
+import { ActionButton, Csrf, type Flash, type PageContext } from '../layout.tsx';
+import { Checkbox, SettingsFrame, settingsUrl, type SettingsProject } from './settings-frame.tsx';
+import { VisibilityLevelChoice } from '../projects.tsx';
 
 /** The switches this form shows (public builds live on the pipelines settings page). */
 export const FEATURE_LABELS: Array<[string, string]> = [
@@ -81,25 +76,11 @@ export function GeneralSettingsPage(props: {
             <input type="text" name="project[default_branch]" value={form.default_branch} />
           )}
         </label>
-        <fieldset>
-          <legend>Visibility level{owner ? '' : ' (owners may change it)'}</legend>
-          {[
-            [0, 'Private'],
-            [10, 'Internal'],
-            [20, 'Public'],
-          ].map(([level, text]) => (
-            <label>
-              <input
-                type="radio"
-                name="project[visibility_level]"
-                value={String(level)}
-                checked={form.visibility_level === level}
-                disabled={!owner}
-              />{' '}
-              {text}
-            </label>
-          ))}
-        </fieldset>
+        <VisibilityLevelChoice
+          legend={`Visibility level${owner ? '' : ' (owners may change it)'}`}
+          level={form.visibility_level}
+          disabled={!owner}
+        />
         <fieldset>
           <legend>Features</legend>
           {FEATURE_LABELS.map(([name, text]) => (

@@ -1,9 +1,8 @@
 // Settings of who reaches the repository and what it tells: members and group shares, protected
 // branches, webhooks (with their delivery log for administrators) and deploy keys.
-import { Csrf, type Flash, type PageContext } from '../layout.tsx';
+import { ActionButton, Csrf, type Flash, type PageContext } from '../layout.tsx';
 import {
   ACCESS_LEVELS,
-  ActionButton,
   Checkbox,
   SettingsFrame,
   accessLevelName,

@@ -1,7 +1,7 @@
 // The frame of every project settings page: the project's tabs (Settings current), the page's heading and
 // the settings sub-navigation (CI pages only while the project has builds on, as 8.13's admin_build).
 import type { ComponentChildren } from 'preact';
-import { Csrf, type Flash, type PageContext } from '../layout.tsx';
+import { tabLinks, type Flash, type PageContext } from '../layout.tsx';
 import { ProjectFrame, type ProjectHead } from '../repository.tsx';
 
 export type SettingsSection =
@@ -50,13 +50,9 @@ export function SettingsFrame(props: {
   children: ComponentChildren;
 }) {
   const { project } = props;
-  const link = (section: SettingsSection, tail: string, text: string) => (
-    <li>
-      <a href={settingsUrl(project, tail)} aria-current={props.section === section ? 'page' : undefined}>
-        {text}
-      </a>
-    </li>
-  );
+  const tab = tabLinks(props.section);
+  const link = (section: SettingsSection, tail: string, text: string) =>
+    tab(section, settingsUrl(project, tail), text);
   return (
     <ProjectFrame
       ctx={props.ctx}
@@ -85,28 +81,6 @@ export function SettingsFrame(props: {
       </nav>
       {props.children}
     </ProjectFrame>
-  );
-}
-
-/** A form that posts one action (with the form token) behind one button. */
-export function ActionButton(props: {
-  ctx: PageContext;
-  action: string;
-  text: string;
-  label?: string;
-  danger?: boolean;
-  fields?: Record<string, string>;
-}) {
-  return (
-    <form method="post" action={props.action} class="inline">
-      <Csrf ctx={props.ctx} />
-      {Object.entries(props.fields ?? {}).map(([name, value]) => (
-        <input type="hidden" name={name} value={value} />
-      ))}
-      <button type="submit" class={props.danger ? 'btn-danger' : undefined} aria-label={props.label}>
-        {props.text}
-      </button>
-    </form>
   );
 }
 

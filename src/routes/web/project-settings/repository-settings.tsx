@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../../deps.ts';
 import { forbidden, notFound, paramInvalid } from '../../../errors.ts';
 import { loadGroup, type LoadedProject } from '../../../http/loaders.ts';
-import { optionalString, pathId, requestParams, type Params } from '../../../http/params.ts';
+import { isCalendarDay, optionalString, pathId, requestParams, type Params } from '../../../http/params.ts';
 import {
   addMember,
   changeMember,
@@ -71,14 +71,7 @@ const base = (loaded: LoadedProject) => `/${loaded.namespace.path}/${loaded.proj
 function dateField(params: Params, name: string): string | null {
   const text = (optionalString(params, name) ?? '').trim();
   if (text === '') return null;
-  const day = new Date(`${text}T00:00:00Z`);
-  if (
-    !/^\d{4}-\d{2}-\d{2}$/.test(text) ||
-    Number.isNaN(day.getTime()) ||
-    day.toISOString().slice(0, 10) !== text
-  ) {
-    throw paramInvalid(name);
-  }
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || !isCalendarDay(text)) throw paramInvalid(name);
   return text;
 }
 

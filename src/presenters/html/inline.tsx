@@ -1,0 +1,31 @@
+// Inline pieces many pages share: a user's name linking to their page, Markdown rendered safely, and a
+// counted noun.
+import { RawHtml } from './raw-html.tsx';
+import { renderCommentMarkdown } from './markdown.ts';
+
+export interface UserBasic {
+  id: number;
+  username: string;
+  name: string;
+}
+
+/** "1 addition", "2 additions": GitLab's pluralize. */
+export function counted(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+export function UserLink(props: { user: UserBasic }) {
+  return (
+    <a href={`/${props.user.username}`} title={`@${props.user.username}`}>
+      {props.user.name}
+    </a>
+  );
+}
+
+/** A description or comment: Markdown rendered safely, or a muted placeholder. */
+export function MarkdownBlock(props: { text: string | null; empty?: string }) {
+  if (!props.text || props.text.trim() === '') {
+    return props.empty ? <p class="muted">{props.empty}</p> : null;
+  }
+  return <RawHtml class="md" html={renderCommentMarkdown(props.text)} />;
+}
