@@ -2,8 +2,12 @@
 // three tab counts (each bounded as X-Total is), one page of issues presented as GET /issues presents
 // them, and the filter choices; an issue page is the presented issue and its notes.
 import type { Deps } from '../deps.ts';
-import { listProjectLabels } from '../db/repositories/labels.ts';
-import { countMilestones, listMilestones } from '../db/repositories/milestones.ts';
+import { findProjectLabelsByIds, listProjectLabels } from '../db/repositories/labels.ts';
+import {
+  countMilestones,
+  findProjectMilestonesByIids,
+  listMilestones,
+} from '../db/repositories/milestones.ts';
 import { listMembers } from '../db/repositories/members.ts';
 import { countNotes, listNotes } from '../db/repositories/notes.ts';
 import { presentMilestone } from '../presenters/issue.ts';
@@ -11,7 +15,7 @@ import { presentUserBasic } from '../presenters/user.ts';
 import { countIssueList, issueListPage, type IssueListFilter } from './issue-views.ts';
 import { NOTES_SHOWN_ON_PAGE, presentNotes } from './note-views.ts';
 import { TAB_COUNT_CAP, tabCounts } from './tab-counts.ts';
-import type { MilestoneRow, ProjectRecord, UserRow } from '../db/types.ts';
+import type { MilestoneRow, NoteRow, ProjectRecord, UserRow } from '../db/types.ts';
 
 /** Choices offered in the assignee, milestone and label selects. */
 const CHOICES = 200;
@@ -65,14 +69,60 @@ export async function issueChoices(deps: Deps, record: ProjectRecord) {
 
 export type IssueChoices = Awaited<ReturnType<typeof issueChoices>>;
 
-/** An issue's (or merge request's) notes for its page, oldest first, with how many there are in all. */
+/** The references system notes store: labels by id (`Added ~12 label`), milestones by iid (`%3`). */
+const LABEL_REFERENCE = /~(\d+)\b/g;
+const MILESTONE_REFERENCE = /%(\d+)\b/g;
+const MARKDOWN_SPECIAL = /[\\`*_{}[\]()#+\-.!<>~%|"]/g;
+
+/** `~bug` or `~"two words"` (`%` for a milestone): a name as a reader writes it, safe in Markdown. */
+function nameReference(sigil: '~' | '%', title: string): string {
+  const escaped = title.replace(MARKDOWN_SPECIAL, '\\$&');
+  return /^\w+$/.test(title) ? `\\${sigil}${escaped}` : `\\${sigil}"${escaped}"`;
+}
+
+function referencedNumbers(notes: NoteRow[], pattern: RegExp): number[] {
+  const numbers = notes.flatMap((note) =>
+    note.system ? [...note.note.matchAll(pattern)].map((match) => Number(match[1])) : [],
+  );
+  return [...new Set(numbers)];
+}
+
+/**
+ * An issue's (or merge request's) notes for its page, oldest first, with how many there are in all.
+ * System notes name labels and milestones by number, as 8.13 stored them and the API returns them; the
+ * page shows their names, as 8.13's reference filters did (a statement each, only when referenced).
+ */
 export async function noteThread(deps: Deps, noteableType: string, noteableId: number) {
   const db = deps.db.kysely;
   const [total, notes] = await Promise.all([
     countNotes(db, noteableType, noteableId),
     listNotes(db, noteableType, noteableId, NOTES_SHOWN_ON_PAGE, 0),
   ]);
-  return { total, notes: await presentNotes(deps, notes) };
+  const projectId = notes[0]?.project_id ?? 0;
+  const [labels, milestones] = await Promise.all([
+    findProjectLabelsByIds(db, projectId, referencedNumbers(notes, LABEL_REFERENCE)),
+    findProjectMilestonesByIids(db, projectId, referencedNumbers(notes, MILESTONE_REFERENCE)),
+  ]);
+  const labelTitles = new Map(labels.map((label) => [label.id, label.title]));
+  const milestoneTitles = new Map(milestones.map((milestone) => [milestone.iid, milestone.title]));
+  const named = (sigil: '~' | '%', titles: Map<number, string>) => (reference: string, number: string) => {
+    const title = titles.get(Number(number));
+    return title === undefined ? reference : nameReference(sigil, title);
+  };
+  const presented = await presentNotes(deps, notes);
+  return {
+    total,
+    notes: presented.map((note) =>
+      note.system
+        ? {
+            ...note,
+            body: note.body
+              .replace(LABEL_REFERENCE, named('~', labelTitles))
+              .replace(MILESTONE_REFERENCE, named('%', milestoneTitles)),
+          }
+        : note,
+    ),
+  };
 }
 
 export type MilestoneTabState = 'opened' | 'closed' | 'all';

@@ -16,7 +16,7 @@ export interface NoteItem {
   onLine?: { path: string; line: number };
 }
 
-/** The thread of an issue, merge request or commit: comments rendered, system notes in one muted line each. */
+/** The thread of an issue, merge request or commit: comments and system notes rendered from Markdown. */
 function NoteList(props: { notes: NoteItem[]; total: number }) {
   return (
     <section aria-labelledby="notes-title">
@@ -36,7 +36,7 @@ function NoteList(props: { notes: NoteItem[]; total: number }) {
                 <TimeAgo at={note.created_at} />
               </a>
             </p>
-            {note.system ? <p>{note.body}</p> : <MarkdownBlock text={note.body} />}
+            <MarkdownBlock text={note.body} />
           </li>
         ))}
       </ul>

@@ -1,6 +1,7 @@
 // READMEs as HTML: markdown-it with raw HTML off (a `<script>` in a README is shown as text), its link
 // check on (no `javascript:`, `vbscript:`, `file:` or non-image `data:` URLs), linkify for bare URLs,
-// tables and strikethrough built in, task lists as disabled checkboxes, fenced code highlighted.
+// tables and strikethrough built in, task lists as disabled checkboxes, fenced code highlighted, and
+// GitLab's inline diff (`{+added+}`, `{-removed-}`, which title-change notes use) as marked spans.
 // Relative links and images resolve to the same ref (blob and raw URLs), external links get
 // rel="nofollow noreferrer noopener". Cached by blob id and base, since neither changes.
 import type MarkdownIt from 'markdown-it';
@@ -32,6 +33,7 @@ function markdownIt(): MarkdownIt {
     highlight: highlightFence,
   });
   configured.core.ruler.push('labrador_links_and_tasks', linksAndTasks);
+  configured.inline.ruler.before('emphasis', 'labrador_inline_diff', inlineDiff);
   return configured;
 }
 
@@ -111,6 +113,31 @@ const linksAndTasks: Parameters<MarkdownIt['core']['ruler']['push']>[1] = (state
       }
     }
   }
+};
+
+const OPEN_BRACE = 0x7b;
+const DIFF_MARKERS: Record<number, string> = { 0x2b: 'idiff addition', 0x2d: 'idiff deletion' };
+
+/** `{+text+}` or `{-text-}` on one line, its text parsed as inline Markdown inside a marked span. */
+const inlineDiff: Parameters<MarkdownIt['inline']['ruler']['before']>[2] = (state, silent) => {
+  const start = state.pos;
+  const marker = state.src.charCodeAt(start + 1);
+  const className = DIFF_MARKERS[marker];
+  if (state.src.charCodeAt(start) !== OPEN_BRACE || className === undefined) return false;
+  const close = state.src.indexOf(`${String.fromCharCode(marker)}}`, start + 2);
+  if (close <= start + 2 || close > state.posMax || state.src.slice(start, close).includes('\n'))
+    return false;
+  if (!silent) {
+    state.push('inline_diff_open', 'span', 1).attrSet('class', className);
+    const end = state.posMax;
+    state.pos = start + 2;
+    state.posMax = close;
+    state.md.inline.tokenize(state);
+    state.posMax = end;
+    state.push('inline_diff_close', 'span', -1);
+  }
+  state.pos = close + 2;
+  return true;
 };
 
 /**

@@ -90,6 +90,7 @@ pre { overflow-x: auto; background: var(--soft); padding: 8px; border: 1px solid
 .md table { width: auto; }
 .md th, .md td { border: 1px solid var(--line); }
 .md ul.contains-task-list { list-style: none; padding-left: 1.2em; }
+.idiff.addition { background: #c7f0d2; } .idiff.deletion { background: #fac5cd; }
 .blob-image img { max-width: 100%; display: block; margin: 12px auto; }
 .hljs-keyword, .hljs-selector-tag, .hljs-built_in, .hljs-type { color: #8b1f8b; }
 .hljs-string, .hljs-attr, .hljs-regexp, .hljs-addition { color: #2f6f2e; }
