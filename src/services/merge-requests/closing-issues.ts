@@ -41,7 +41,11 @@ export async function comparisonBase(
 export async function mergeRequestGitCommits(deps: Deps, target: ProjectRecord, mr: MergeRequestRow) {
   if (!(await ensureHeadInTarget(deps, target, mr))) return [];
   const base = await comparisonBase(deps, target, mr);
-  return collectCommits(projectRepositoryPath(deps.config.dataDir, target), [mr.head_sha!, ...(base ? [`^${base}`] : []), '--']);
+  return collectCommits(projectRepositoryPath(deps.config.dataDir, target), [
+    mr.head_sha!,
+    ...(base ? [`^${base}`] : []),
+    '--',
+  ]);
 }
 
 /** The iids the MR closes, in the order they are named: none unless it targets the default branch. */

@@ -220,7 +220,11 @@ async function pushedCommits(
   const inVersion = new Set(
     version.state === 'empty'
       ? []
-      : await commitIdsBetween(projectRepositoryPath(deps.config.dataDir, target), version.start_commit_sha ?? null, head),
+      : await commitIdsBetween(
+          projectRepositoryPath(deps.config.dataDir, target),
+          version.start_commit_sha ?? null,
+          head,
+        ),
   );
   const forked = mr.source_project_id !== mr.target_project_id;
   return {
