@@ -61,6 +61,16 @@ export const EventAction = {
 } as const;
 export type EventAction = (typeof EventAction)[keyof typeof EventAction];
 
+/** GitLab's Todo action codes. */
+export const TodoAction = {
+  Assigned: 1,
+  Mentioned: 2,
+  BuildFailed: 3,
+  Marked: 4,
+  ApprovalRequired: 5,
+} as const;
+export type TodoAction = (typeof TodoAction)[keyof typeof TodoAction];
+
 /** The polymorphic type names of issues and merge requests (noteable_type, target_type, todos, events). */
 export const ISSUE = 'Issue';
 export const MERGE_REQUEST = 'MergeRequest';

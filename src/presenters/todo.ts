@@ -4,14 +4,15 @@ import type { presentIssue } from './issue.ts';
 import type { presentMergeRequest } from './merge-request.ts';
 import { presentUserBasic } from './user.ts';
 import { presentBasicProject } from './project.ts';
+import { TodoAction } from '../domain/types.ts';
 import type { ProjectRecord, TodoRow, UserRow } from '../db/types.ts';
 
 const TODO_ACTIONS: Record<number, string> = {
-  1: 'assigned',
-  2: 'mentioned',
-  3: 'build_failed',
-  4: 'marked',
-  5: 'approval_required',
+  [TodoAction.Assigned]: 'assigned',
+  [TodoAction.Mentioned]: 'mentioned',
+  [TodoAction.BuildFailed]: 'build_failed',
+  [TodoAction.Marked]: 'marked',
+  [TodoAction.ApprovalRequired]: 'approval_required',
 };
 
 export const TODO_ACTION_CODES: Record<string, number> = Object.fromEntries(

@@ -6,7 +6,8 @@ import { labelIdsOf, setLabelLinks } from '../../db/repositories/issues.ts';
 import { findLabelByTitle, insertLabelIfMissing } from '../../db/repositories/labels.ts';
 import { findProjectMilestone } from '../../db/repositories/milestones.ts';
 import { findUserById } from '../../db/repositories/users.ts';
-import { insertTodo } from '../../db/repositories/todos.ts';
+import { insertPendingTodo } from './todos.ts';
+import { TodoAction } from '../../domain/types.ts';
 import { addSystemNoteOn, type SystemNoteTarget } from './issue-activity.ts';
 import { taskChangeNotes } from './system-note-texts.ts';
 import { validationFailed } from '../../errors.ts';
@@ -151,16 +152,5 @@ export async function addAssignmentTodo(
   at: string,
 ): Promise<void> {
   if (assigneeId === null || assigneeId === author.id) return;
-  await insertTodo(trx, {
-    user_id: assigneeId,
-    project_id: target.projectId,
-    target_type: target.type,
-    target_id: target.id,
-    author_id: author.id,
-    note_id: null,
-    action: 1,
-    state: 'pending',
-    created_at: at,
-    updated_at: at,
-  });
+  await insertPendingTodo(trx, { userId: assigneeId, target, author, action: TodoAction.Assigned, at });
 }

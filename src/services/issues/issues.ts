@@ -19,10 +19,11 @@ import { findLabelsByTitles, findProjectLabelsByIds } from '../../db/repositorie
 import { findMilestoneByTitle, findProjectMilestone } from '../../db/repositories/milestones.ts';
 import { findUserById } from '../../db/repositories/users.ts';
 import { findSubscription, setSubscription } from '../../db/repositories/subscriptions.ts';
-import { findPendingTodo, insertTodo } from '../../db/repositories/todos.ts';
+import { findPendingTodo } from '../../db/repositories/todos.ts';
+import { insertPendingTodo } from './todos.ts';
 import { insertNote, listNotes } from '../../db/repositories/notes.ts';
 import { insertAward, listAwards } from '../../db/repositories/award-emoji.ts';
-import { EventAction, ISSUE } from '../../domain/types.ts';
+import { EventAction, ISSUE, TodoAction } from '../../domain/types.ts';
 import { canAdminIssues, canSetIssueTimes, canUpdateIssue } from '../../policies/issues.ts';
 import type { LoadedProject } from '../../http/loaders.ts';
 import {
@@ -348,17 +349,12 @@ export async function markTodo(deps: Deps, viewer: UserRow, issuable: Issuable):
   return deps.db.kysely.transaction().execute(async (trx) => {
     if (await findPendingTodo(trx, viewer.id, issuable.type, issuable.id)) throw notModified();
     const at = now();
-    return insertTodo(trx, {
-      user_id: viewer.id,
-      project_id: issuable.projectId,
-      target_type: issuable.type,
-      target_id: issuable.id,
-      author_id: viewer.id,
-      note_id: null,
-      action: 4,
-      state: 'pending',
-      created_at: at,
-      updated_at: at,
+    return insertPendingTodo(trx, {
+      userId: viewer.id,
+      target: issuable,
+      author: viewer,
+      action: TodoAction.Marked,
+      at,
     });
   });
 }

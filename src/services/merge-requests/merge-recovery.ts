@@ -3,7 +3,6 @@
 // recoverPendingPushes finishes every merge whose branch moved; what is still locked afterwards either
 // has its merge commit on the target branch (merged now, as the push would have) or never moved the
 // branch (unlocked, as 8.13's unlock_mr did after a failed merge), so no MR stays locked forever.
-import { closingIssueIids } from './closing-issues.ts';
 import { projectRepositoryPath } from '../../git/repository.ts';
 import type { Deps } from '../../deps.ts';
 import { now } from '../../lib/clock.ts';
@@ -14,9 +13,8 @@ import { findUserByEmail, findUserById } from '../../db/repositories/users.ts';
 import { readCommits } from '../../git/commits.ts';
 import { resolveRefs } from '../../git/refs.ts';
 import { isAncestor } from '../../git/revisions.ts';
-import { hookParts } from './merge-requests.ts';
 import { INTERRUPTED, unlockMergeRequest } from './merge.ts';
-import { completeMerge } from './push-refresh.ts';
+import { completeMerge, planMergeCompletion } from './push-refresh.ts';
 import type { MergeRequestRow, ProjectRecord, UserRow } from '../../db/types.ts';
 
 /**
@@ -54,12 +52,9 @@ async function recoverLockedMerge(deps: Deps, id: number): Promise<void> {
   const commit = mr.in_progress_merge_commit_sha;
   if (target && commit && (await isOnTargetBranch(deps, target, mr.target_branch, commit))) {
     const user = await mergingUser(deps, target, mr, commit);
-    const parts = await hookParts(deps, target, mr);
-    const closes = await closingIssueIids(deps, target, { ...mr, merge_commit_sha: commit });
+    const merge = await planMergeCompletion(deps, target, mr, commit);
     const at = now();
-    await db
-      .transaction()
-      .execute((trx) => completeMerge(deps, trx, target, user, { mr, commit, parts, closes }, at));
+    await db.transaction().execute((trx) => completeMerge(deps, trx, target, user, merge, at));
     deps.log.info({ mergeRequestId: mr.id }, 'merge finished after a crash');
     return;
   }

@@ -157,10 +157,9 @@ export async function hookParts(
     mr.assignee_id === null ? undefined : findUserById(db, mr.assignee_id),
   ]);
   let lastCommit;
-  if (mr.head_sha && (await hasCommit(projectRepositoryPath(deps.config.dataDir, target), mr.head_sha))) {
-    lastCommit = (await readCommits(projectRepositoryPath(deps.config.dataDir, target), [mr.head_sha])).get(
-      mr.head_sha,
-    );
+  const repoPath = projectRepositoryPath(deps.config.dataDir, target);
+  if (mr.head_sha && (await hasCommit(repoPath, mr.head_sha))) {
+    lastCommit = (await readCommits(repoPath, [mr.head_sha])).get(mr.head_sha);
   }
   return { source, assignee, lastCommit };
 }

@@ -99,9 +99,7 @@ export async function planMergeRequestRefresh(
       });
     }
     for (const mr of await findMergesInProgress(deps.db.kysely, record.project.id, branch, head)) {
-      const parts = await hookParts(deps, record, mr);
-      const closes = await closingIssueIids(deps, record, { ...mr, merge_commit_sha: head });
-      plan.merges.push({ mr, commit: head, parts, closes });
+      plan.merges.push(await planMergeCompletion(deps, record, mr, head));
     }
   }
   return plan;
@@ -153,6 +151,18 @@ export async function applyMergeRequestRefresh(
   for (const { mr, commit, parts, closes } of plan.merges) {
     await completeMerge(deps, trx, record, user, { mr, commit, parts, closes }, at);
   }
+}
+
+/** Read before completeMerge's transaction: the hook's parts and the issues the merge closes. */
+export async function planMergeCompletion(
+  deps: Deps,
+  record: ProjectRecord,
+  mr: MergeRequestRow,
+  commit: string,
+): Promise<MergeRequestRefresh['merges'][number]> {
+  const parts = await hookParts(deps, record, mr);
+  const closes = await closingIssueIids(deps, record, { ...mr, merge_commit_sha: commit });
+  return { mr, commit, parts, closes };
 }
 
 /**
