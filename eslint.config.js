@@ -7,6 +7,8 @@ const GIT_EXEC = '^(\\.\\./)+git/exec(\\.ts)?$';
 const HTTP = '^(\\.\\./)+http/';
 const ROUTES = '^(\\.\\./)+routes/';
 const SERVICES = '^(\\.\\./)+services/';
+// Presenters other than the payloads services write (hook bodies): the API's and the pages' shapes.
+const WIRE_PRESENTERS = '^(\\.\\./)+presenters/(?!hooks/)';
 const FASTIFY = '^(fastify|@fastify/.*)$';
 const PARENT = '^\\.\\./(?!lib/)';
 
@@ -44,6 +46,10 @@ export default tseslint.config(
       [HTTP, 'services know no HTTP: take values, throw ApiError'],
       [ROUTES, 'services know no routes'],
       [FASTIFY, 'services know no HTTP'],
+      [
+        WIRE_PRESENTERS,
+        'services write only payloads (presenters/hooks/); API entities and pages are shaped at the edge',
+      ],
     ],
     'src/policies/**/*.ts': [
       [HTTP, 'policies know no HTTP'],

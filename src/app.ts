@@ -8,6 +8,7 @@ import { findNulPathParameter } from './http/params.ts';
 import { paramInvalid } from './errors.ts';
 import { resolveViewer } from './http/auth.ts';
 import { registerApiV3 } from './routes/api-v3/index.ts';
+import { registerApiV4 } from './routes/api-v4/index.ts';
 import { registerUploadFiles } from './routes/web/uploads.ts';
 import { registerGitHttp } from './routes/git-http/routes.ts';
 import { registerCiApiV1 } from './routes/ci-v1/index.ts';
@@ -63,6 +64,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     },
     { prefix: '/api/v3' },
   );
+  registerApiV4(app, deps);
   // Git smart HTTP lives outside /api/v3 at /<namespace>/<project>(.git)/…, with its own basic auth.
   registerGitHttp(app, deps);
   registerCiApiV1(app, deps);

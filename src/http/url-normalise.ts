@@ -1,5 +1,5 @@
 // The request path as GitLab 8.13 matched it, in one place before routing (Fastify's rewriteUrl), for
-// the API (/api/v3) and the runner protocol (/ci/api/v1) only:
+// the APIs (/api/v3, /api/v4) and the runner protocol (/ci/api/v1) only:
 // - Rails merged repeated slashes and dropped a trailing one (python-gitlab 1.4 sends
 //   `POST /projects/:id/issues/` and `GET …/issues//:issue_id`);
 // - Grape (`format :json`) answered every route with an optional `.json` suffix.
@@ -7,15 +7,19 @@
 // ref or search string, which Grape's `requirements` let win): those routes are FREE_TEXT_TAILS.
 // Git smart HTTP, uploads and pages are left as sent: there slashes and dots are data.
 
-const PREFIXES = ['/api/v3/', '/ci/api/v1/'];
+const PREFIXES = ['/api/v3/', '/api/v4/', '/ci/api/v1/'];
 
 /** Paths whose last segment is a name, not a resource: `.json` there is part of the name. */
 const FREE_TEXT_TAILS = [
-  /^\/api\/v3\/projects\/[^/]+\/repository\/(branches|tags)\/./,
-  /^\/api\/v3\/projects\/[^/]+\/repository\/(commits|blobs|raw_blobs)\/[^/]+$/,
-  /^\/api\/v3\/projects\/[^/]+\/repository\/archive\.[^/]+$/,
+  /^\/api\/v[34]\/projects\/[^/]+\/repository\/(branches|tags)\/./,
+  /^\/api\/v[34]\/projects\/[^/]+\/repository\/(commits|blobs|raw_blobs)\/[^/]+$/,
+  /^\/api\/v[34]\/projects\/[^/]+\/repository\/archive\.[^/]+$/,
   /^\/api\/v3\/projects\/[^/]+\/builds\/artifacts\//,
   /^\/api\/v3\/projects\/search\//,
+  // v4: a file's path, a protected branch's name, a job's artifacts by ref.
+  /^\/api\/v4\/projects\/[^/]+\/repository\/files\//,
+  /^\/api\/v4\/projects\/[^/]+\/protected_(branches|tags)\/./,
+  /^\/api\/v4\/projects\/[^/]+\/jobs\/artifacts\//,
 ];
 
 /** The URL to route: normalised for API and runner paths, untouched otherwise. */

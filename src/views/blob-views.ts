@@ -7,7 +7,7 @@ import { lastCommitIdForPath } from '../git/commit-log.ts';
 import { projectRepositoryPath, repositoryExists } from '../git/repository.ts';
 import { blobAtPath, findBlob } from '../git/revisions.ts';
 import { notFound } from '../errors.ts';
-import { fileJsonChunks } from '../presenters/repository-file.ts';
+import { fileJsonChunks } from '../presenters/api-v3/repository-file.ts';
 import { requireCommitId } from './repository-access.ts';
 import type { ProjectRecord } from '../db/types.ts';
 

@@ -5,7 +5,7 @@ import { listProtectedBranches } from '../db/repositories/protected-branches.ts'
 import { findBranch, listBranches } from '../git/refs.ts';
 import { notFound } from '../errors.ts';
 import { branchProtection } from '../policies/protected-branches.ts';
-import { presentBranch } from '../presenters/branch.ts';
+import { presentBranch } from '../presenters/api-v3/branch.ts';
 import { projectRepositoryPath } from '../git/repository.ts';
 import type { ProjectRecord } from '../db/types.ts';
 

@@ -22,7 +22,7 @@ import { runnersByIds } from '../db/repositories/runners.ts';
 import { usersByIds } from '../db/repositories/users.ts';
 import { readCommits, type Commit } from '../git/commits.ts';
 import { projectRepositoryPath } from '../git/repository.ts';
-import { presentBuilds, type BuildForm } from '../presenters/build.ts';
+import { presentBuilds, type BuildForm } from '../presenters/api-v3/build.ts';
 import { hasLiveArtifacts } from '../ci/artifacts.ts';
 import { findArtifactsFile, openArtifactsFile } from '../storage/artifacts.ts';
 import { readTraceStream, traceExists, tracePath } from '../storage/traces.ts';

@@ -12,7 +12,7 @@ import { findTriggerRequest } from '../db/repositories/triggers.ts';
 import { findUserById } from '../db/repositories/users.ts';
 import { jobVariables, type JobVariable } from '../ci/variables.ts';
 import { GITLAB_VERSION, REVISION } from '../domain/version.ts';
-import { presentJob } from '../presenters/ci-job.ts';
+import { presentJob } from '../presenters/runner/ci-job.ts';
 import { BLANK_SHA } from '../domain/types.ts';
 
 export type JobPayload = ReturnType<typeof presentJob>;

@@ -21,7 +21,7 @@ import {
 } from '../storage/artifacts.ts';
 import { listPipelinesOf, pipelineList, type PipelineScope } from './pipeline-views.ts';
 import { commitsOf, listBuildsOf, projectBuildList } from './build-views.ts';
-import { presentRepoCommit } from '../presenters/commit.ts';
+import { presentRepoCommit } from '../presenters/api-v3/commit.ts';
 import type { CiBuildRow, CiPipelineRow, ProjectRecord } from '../db/types.ts';
 import type { CiStatus } from '../domain/types.ts';
 

@@ -6,7 +6,7 @@ import {
   projectVariablesPage,
 } from '../db/repositories/ci-variables.ts';
 import { notFound } from '../errors.ts';
-import { presentVariable } from '../presenters/ci-variable.ts';
+import { presentVariable } from '../presenters/api-v3/ci-variable.ts';
 import type { CiVariableRow } from '../db/types.ts';
 
 export function countVariableList(deps: Deps, projectId: number): Promise<number> {

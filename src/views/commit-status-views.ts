@@ -6,7 +6,7 @@ import {
   type CommitStatusFilter,
 } from '../db/repositories/commit-statuses.ts';
 import { usersByIds } from '../db/repositories/users.ts';
-import { presentCommitStatus } from '../presenters/commit-status.ts';
+import { presentCommitStatus } from '../presenters/api-v3/commit-status.ts';
 
 export type { CommitStatusFilter };
 

@@ -7,8 +7,8 @@ import { diffStats, diffTrees, EMPTY_TREE } from '../git/diffs.ts';
 import { notFound } from '../errors.ts';
 import { compositeStatus } from '../ci/status.ts';
 import { pipelineStatusCounts } from '../db/repositories/pipelines.ts';
-import { presentRepoCommit, presentRepoCommitDetail } from '../presenters/commit.ts';
-import { presentCommitDiff } from '../presenters/diff.ts';
+import { presentRepoCommit, presentRepoCommitDetail } from '../presenters/api-v3/commit.ts';
+import { presentCommitDiff } from '../presenters/api-v3/diff.ts';
 import { defaultRef, findCommitId, requireCommitId } from './repository-access.ts';
 import type { ProjectRecord } from '../db/types.ts';
 

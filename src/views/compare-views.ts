@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import type { Deps } from '../deps.ts';
 import { collectCommits, walkCommits } from '../git/commit-log.ts';
 import { diffTrees, EMPTY_TREE, lineCount, mergeBase } from '../git/diffs.ts';
-import { compareJsonChunks } from '../presenters/compare.ts';
+import { compareJsonChunks } from '../presenters/api-v3/compare.ts';
 import { COMMIT_DIFF_LIMITS } from './commit-views.ts';
 import { findCommitId } from './repository-access.ts';
 import type { ProjectRecord } from '../db/types.ts';

@@ -6,7 +6,7 @@ import {
   deployKeysOfProject,
   findDeployKeyOfProject,
 } from '../db/repositories/deploy-keys.ts';
-import { presentSSHKey } from '../presenters/key.ts';
+import { presentSSHKey } from '../presenters/api-v3/key.ts';
 
 export async function projectDeployKeys(deps: Deps, projectId: number) {
   return (await deployKeysOfProject(deps.db.kysely, projectId)).map(presentSSHKey);

@@ -22,7 +22,7 @@ import { canReadIssue } from '../policies/issues.ts';
 import { canReadMergeRequests } from '../policies/merge-requests.ts';
 import { presentNotes } from './note-views.ts';
 import { importedProjectIds } from '../db/repositories/projects.ts';
-import { presentEvent } from '../presenters/event.ts';
+import { presentEvent } from '../presenters/api-v3/event.ts';
 import { EventAction } from '../domain/types.ts';
 import { minimumVisibilityWithoutMembership, canSeeEverything } from '../policies/visibility.ts';
 import type { EventRow, IssueRow, UserRow } from '../db/types.ts';

@@ -5,7 +5,7 @@ import type { Deps } from '../deps.ts';
 import { countGroups, listGroups, type GroupListFilter } from '../db/repositories/namespaces.ts';
 import { countGroupProjects, groupProjectIds } from '../db/repositories/group-projects.ts';
 import { findProjectRecordsByIds } from '../db/repositories/projects.ts';
-import { presentGroup, presentGroupDetail } from '../presenters/group.ts';
+import { presentGroup, presentGroupDetail } from '../presenters/api-v3/group.ts';
 import { listProjectRecords } from './project-views.ts';
 import type { NamespaceRow, UserRow } from '../db/types.ts';
 

@@ -8,7 +8,7 @@ import {
   listDeliveriesOfHook,
 } from '../db/repositories/hook-deliveries.ts';
 import { notFound, recordNotFound } from '../errors.ts';
-import { presentDelivery, presentProjectHook, presentSystemHook } from '../presenters/hooks.ts';
+import { presentDelivery, presentProjectHook, presentSystemHook } from '../presenters/api-v3/hooks.ts';
 import type { HookKind } from '../db/schema.ts';
 
 export type { HookKind };

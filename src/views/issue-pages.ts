@@ -10,8 +10,8 @@ import {
 } from '../db/repositories/milestones.ts';
 import { listMembers } from '../db/repositories/members.ts';
 import { countNotes, listNotes } from '../db/repositories/notes.ts';
-import { presentMilestone } from '../presenters/issue.ts';
-import { presentUserBasic } from '../presenters/user.ts';
+import { presentMilestone } from '../presenters/api-v3/issue.ts';
+import { presentUserBasic } from '../presenters/api-v3/user.ts';
 import { countIssueList, issueListPage, type IssueListFilter } from './issue-views.ts';
 import { NOTES_SHOWN_ON_PAGE, presentNotes } from './note-views.ts';
 import { TAB_COUNT_CAP, tabCounts } from './tab-counts.ts';

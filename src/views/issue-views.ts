@@ -21,7 +21,7 @@ import { participatedIds } from '../db/repositories/participants.ts';
 import { namespaceProjectIds } from '../db/repositories/group-projects.ts';
 import { projectAccessMany } from '../policies/access.ts';
 import { canReadConfidentialIssues, canReadIssues } from '../policies/issues.ts';
-import { presentIssue } from '../presenters/issue.ts';
+import { presentIssue } from '../presenters/api-v3/issue.ts';
 import type { Page } from '../http/pagination.ts';
 import type { Executor, IssueRow, NamespaceRow, ProjectRecord, UserRow } from '../db/types.ts';
 

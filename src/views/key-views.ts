@@ -2,7 +2,7 @@
 import type { Deps } from '../deps.ts';
 import { findKeyById, findKeyOfUser, keysOfUser } from '../db/repositories/keys.ts';
 import { findUserById, userFullExtrasByIds } from '../db/repositories/users.ts';
-import { presentSSHKey, presentSSHKeyWithUser } from '../presenters/key.ts';
+import { presentSSHKey, presentSSHKeyWithUser } from '../presenters/api-v3/key.ts';
 
 export async function userKeys(deps: Deps, userId: number) {
   return (await keysOfUser(deps.db.kysely, userId)).map(presentSSHKey);

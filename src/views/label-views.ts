@@ -9,7 +9,7 @@ import {
   listProjectLabels,
 } from '../db/repositories/labels.ts';
 import { subscriptionsOf } from '../db/repositories/subscriptions.ts';
-import { presentLabel } from '../presenters/issue.ts';
+import { presentLabel } from '../presenters/api-v3/issue.ts';
 import { Visibility } from '../domain/types.ts';
 import type { LabelRow, ProjectRecord, UserRow } from '../db/types.ts';
 

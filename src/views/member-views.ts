@@ -2,7 +2,7 @@
 // members with their users.
 import type { Deps } from '../deps.ts';
 import { countMembers, listMembers } from '../db/repositories/members.ts';
-import { presentMember } from '../presenters/member.ts';
+import { presentMember } from '../presenters/api-v3/member.ts';
 import type { SourceType } from '../db/types.ts';
 
 export interface MemberListSource {

@@ -23,14 +23,14 @@ import { participatedIds } from '../db/repositories/participants.ts';
 import { MERGE_REQUEST } from '../domain/types.ts';
 import { collectCommits } from '../git/commit-log.ts';
 import { diffTrees, EMPTY_TREE, mergeBase } from '../git/diffs.ts';
-import { presentRepoCommit } from '../presenters/commit.ts';
+import { presentRepoCommit } from '../presenters/api-v3/commit.ts';
 import {
   presentMergeRequest,
   presentMergeRequestChanges,
   presentMergeRequestDiff,
   presentMergeRequestDiffFull,
   type MergeRequestView,
-} from '../presenters/merge-request.ts';
+} from '../presenters/api-v3/merge-request.ts';
 import { findMergeRequestDiff, listMergeRequestDiffs } from '../db/repositories/merge-request-diffs.ts';
 import { recordNotFound } from '../errors.ts';
 import { ensureHeadInTarget, type AccessibleProject } from '../services/merge-requests/merge-requests.ts';

@@ -6,7 +6,7 @@ import {
   listMilestones,
   type MilestoneListFilter,
 } from '../db/repositories/milestones.ts';
-import { presentMilestone } from '../presenters/issue.ts';
+import { presentMilestone } from '../presenters/api-v3/issue.ts';
 import type { Page } from '../http/pagination.ts';
 import type { MilestoneRow } from '../db/types.ts';
 

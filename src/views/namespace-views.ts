@@ -2,7 +2,7 @@
 // belong to. A page is two queries (ids, then rows).
 import type { Deps } from '../deps.ts';
 import { countNamespaces, findUserNamespace, listNamespaces } from '../db/repositories/namespaces.ts';
-import { presentNamespace } from '../presenters/group.ts';
+import { presentNamespace } from '../presenters/api-v3/group.ts';
 import { listsEveryNamespace } from '../policies/groups.ts';
 import type { UserRow } from '../db/types.ts';
 

@@ -14,7 +14,7 @@ import {
 import { commitNotePositions, type CommentedCommit } from '../services/repository/commit-notes.ts';
 import { countAwards, findAward, listAwards, listUserAwards } from '../db/repositories/award-emoji.ts';
 import { usersByIds } from '../db/repositories/users.ts';
-import { presentAwardEmoji, presentCommitNote, presentNote } from '../presenters/issue.ts';
+import { presentAwardEmoji, presentCommitNote, presentNote } from '../presenters/api-v3/issue.ts';
 import type { Page } from '../http/pagination.ts';
 import type { AwardEmojiRow, NoteRow, ProjectRecord, UserRow } from '../db/types.ts';
 

@@ -12,7 +12,7 @@ import {
 import { usersByIds } from '../db/repositories/users.ts';
 import { refNames } from '../git/refs.ts';
 import { projectRepositoryPath, repositoryExists } from '../git/repository.ts';
-import { presentPipeline } from '../presenters/pipeline.ts';
+import { presentPipeline } from '../presenters/api-v3/pipeline.ts';
 import { cappedCount } from './build-views.ts';
 import type { CiPipelineRow, ProjectRecord } from '../db/types.ts';
 import type { CiStatus } from '../domain/types.ts';

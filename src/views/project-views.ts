@@ -10,7 +10,11 @@ import {
 } from '../db/repositories/project-extras.ts';
 import { findProjectPageByIds } from '../db/repositories/project-access-records.ts';
 import { projectAccessFromRows, projectAccessMany, type ProjectAccess } from '../policies/access.ts';
-import { presentBasicProject, presentProject, type ProjectPresentOptions } from '../presenters/project.ts';
+import {
+  presentBasicProject,
+  presentProject,
+  type ProjectPresentOptions,
+} from '../presenters/api-v3/project.ts';
 import { countProjects, pageProjectIds } from '../db/repositories/project-lists.ts';
 import { hasStar } from '../db/repositories/stars.ts';
 import type { ProjectListQuery, ProjectRecord, SharedGroupRow, UserBasicRow, UserRow } from '../db/types.ts';

@@ -18,7 +18,7 @@ import { usersByIds } from '../db/repositories/users.ts';
 import { recordNotFound } from '../errors.ts';
 import { projectAccessMany } from '../policies/access.ts';
 import { runnerProjectShown, runnerTokenShown, type RunnerCaller } from '../policies/ci.ts';
-import { presentRunner, presentRunnerDetails } from '../presenters/runner.ts';
+import { presentRunner, presentRunnerDetails } from '../presenters/api-v3/runner.ts';
 import type { CiRunnerRow, UserRow } from '../db/types.ts';
 import type { RunnerStatus } from '../domain/types.ts';
 

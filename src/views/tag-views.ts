@@ -5,7 +5,7 @@ import { findTag, listTags } from '../git/tags.ts';
 import { projectRepositoryPath, repositoryExists } from '../git/repository.ts';
 import { findRelease, listReleases } from '../db/repositories/releases.ts';
 import { notFound } from '../errors.ts';
-import { presentTag } from '../presenters/tag.ts';
+import { presentTag } from '../presenters/api-v3/tag.ts';
 import type { ProjectRecord } from '../db/types.ts';
 
 export async function projectTags(deps: Deps, record: ProjectRecord) {

@@ -8,7 +8,7 @@ import { findProjectRecordsByIds } from '../db/repositories/projects.ts';
 import { usersByIds } from '../db/repositories/users.ts';
 import { projectAccessMany } from '../policies/access.ts';
 import { canReadIssue } from '../policies/issues.ts';
-import { presentTodo, type TodoExtras } from '../presenters/todo.ts';
+import { presentTodo, type TodoExtras } from '../presenters/api-v3/todo.ts';
 import { mergeRequestsByIds } from '../db/repositories/merge-requests.ts';
 import { canReadMergeRequests } from '../policies/merge-requests.ts';
 import { presentMergeRequestsOf } from './merge-request-views.ts';

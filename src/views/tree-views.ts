@@ -4,7 +4,7 @@
 import { Readable } from 'node:stream';
 import type { Deps } from '../deps.ts';
 import { treeAtPath, treeEntries, type TreeEntry } from '../git/trees.ts';
-import { presentTreeEntry } from '../presenters/tree.ts';
+import { presentTreeEntry } from '../presenters/api-v3/tree.ts';
 import { jsonArrayChunks } from '../presenters/json-stream.ts';
 import { defaultRef, requireCommitId } from './repository-access.ts';
 import type { ProjectRecord } from '../db/types.ts';

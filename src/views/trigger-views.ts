@@ -8,7 +8,7 @@ import {
   type CiTriggerWithUse,
 } from '../db/repositories/triggers.ts';
 import { notFound } from '../errors.ts';
-import { presentTrigger } from '../presenters/trigger.ts';
+import { presentTrigger } from '../presenters/api-v3/trigger.ts';
 import type { CiTriggerRow } from '../db/types.ts';
 
 export function countTriggerList(deps: Deps, projectId: number): Promise<number> {

@@ -12,7 +12,12 @@ import {
   type UserListFilter,
 } from '../db/repositories/users.ts';
 import { canSeeUserDetails } from '../policies/users.ts';
-import { presentUser, presentUserBasic, presentUserFull, presentUserLogin } from '../presenters/user.ts';
+import {
+  presentUser,
+  presentUserBasic,
+  presentUserFull,
+  presentUserLogin,
+} from '../presenters/api-v3/user.ts';
 import type { UserRow } from '../db/types.ts';
 import { notFound } from '../errors.ts';
 

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { loadWritableRepository } from '../../http/loaders.ts';
 import { optionalString, requestParams } from '../../http/params.ts';
-import { presentBranch, presentDeletedBranch } from '../../presenters/branch.ts';
+import { presentBranch, presentDeletedBranch } from '../../presenters/api-v3/branch.ts';
 import { createBranch, deleteBranch } from '../../services/repository/branch-changes.ts';
 
 type WildcardRequest = FastifyRequest<{ Params: { id: string; '*': string } }>;

@@ -16,7 +16,7 @@ import {
   readCommentedCommit,
   type DiffPosition,
 } from '../../services/repository/commit-notes.ts';
-import { presentCommitNote } from '../../presenters/issue.ts';
+import { presentCommitNote } from '../../presenters/api-v3/issue.ts';
 import { commitNotePage, countCommitNoteList } from '../../views/note-views.ts';
 import { requireCommitId } from '../../views/repository-access.ts';
 

@@ -22,7 +22,7 @@ import {
   countCommitStatusList,
   type CommitStatusFilter,
 } from '../../views/commit-status-views.ts';
-import { presentCommitStatus } from '../../presenters/commit-status.ts';
+import { presentCommitStatus } from '../../presenters/api-v3/commit-status.ts';
 
 export function register(app: FastifyInstance, deps: Deps): void {
   app.get('/projects/:id/repository/commits/:sha/statuses', async (request, reply) => {

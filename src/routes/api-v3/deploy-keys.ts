@@ -10,7 +10,7 @@ import { optionalString, pathInteger, requestParams } from '../../http/params.ts
 import { canAdminProject } from '../../policies/access.ts';
 import { addDeployKey, disableDeployKey, enableDeployKey } from '../../services/projects/deploy-keys.ts';
 import { everyDeployKey, projectDeployKey, projectDeployKeys } from '../../views/deploy-key-views.ts';
-import { presentKeyRecord, presentSSHKey } from '../../presenters/key.ts';
+import { presentKeyRecord, presentSSHKey } from '../../presenters/api-v3/key.ts';
 
 async function loadAdministeredProject(deps: Deps, request: FastifyRequest): Promise<LoadedProject> {
   const project = await loadProject(deps, request);

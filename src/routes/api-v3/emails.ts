@@ -8,7 +8,7 @@ import { notFound, recordNotFound } from '../../errors.ts';
 import { pathId, requestParams, requiredFields } from '../../http/params.ts';
 import { createEmail, destroyEmail } from '../../services/users/emails.ts';
 import { userEmail, userEmails } from '../../views/email-views.ts';
-import { presentEmail } from '../../presenters/email.ts';
+import { presentEmail } from '../../presenters/api-v3/email.ts';
 import { digits, failuresAsNotFound, sendNull } from './user-resources.ts';
 
 type IdParams = { id: string };

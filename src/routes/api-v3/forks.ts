@@ -5,7 +5,7 @@ import type { Deps } from '../../deps.ts';
 import { requireAdmin, requireViewer } from '../../http/auth.ts';
 import { loadProject, loadTargetNamespace } from '../../http/loaders.ts';
 import { optionalString, requestParams } from '../../http/params.ts';
-import { presentForkedProjectLink } from '../../presenters/member.ts';
+import { presentForkedProjectLink } from '../../presenters/api-v3/member.ts';
 import { loadProjectById } from '../../views/project-views.ts';
 import { forkProject, linkFork, unlinkFork } from '../../services/projects/forks.ts';
 

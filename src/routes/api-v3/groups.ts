@@ -17,7 +17,7 @@ import {
 import { forbidden, paramInvalid } from '../../errors.ts';
 import { loadGroup } from '../../http/loaders.ts';
 import { canAdminGroup, canCreateGroup, listsEveryNamespace } from '../../policies/groups.ts';
-import { presentGroup } from '../../presenters/group.ts';
+import { presentGroup } from '../../presenters/api-v3/group.ts';
 import {
   countGroupList,
   countGroupProjectList,

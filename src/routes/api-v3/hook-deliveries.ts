@@ -7,7 +7,7 @@ import { pathId } from '../../http/params.ts';
 import { notFound } from '../../errors.ts';
 import { resendDelivery } from '../../services/hooks/hook-deliveries.ts';
 import { countHookDeliveryList, listHookDeliveriesPage, type HookKind } from '../../views/hook-views.ts';
-import { presentDelivery } from '../../presenters/hooks.ts';
+import { presentDelivery } from '../../presenters/api-v3/hooks.ts';
 
 export function listHookDeliveries(
   deps: Deps,

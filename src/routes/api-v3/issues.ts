@@ -37,7 +37,7 @@ import {
   presentIssueOne,
   type IssueListFilter,
 } from '../../views/issue-views.ts';
-import { presentIssueRecord } from '../../presenters/issue.ts';
+import { presentIssueRecord } from '../../presenters/api-v3/issue.ts';
 
 function listOptions(params: Params, defaultState?: 'opened') {
   const state = optionalString(params, 'state') ?? defaultState;

@@ -8,7 +8,7 @@ import { notFound, recordNotFound } from '../../errors.ts';
 import { pathId, requestParams, requiredFields } from '../../http/params.ts';
 import { createKey, destroyKey } from '../../services/users/keys.ts';
 import { keyWithOwner, userKey, userKeys } from '../../views/key-views.ts';
-import { presentKeyRecord, presentSSHKey } from '../../presenters/key.ts';
+import { presentKeyRecord, presentSSHKey } from '../../presenters/api-v3/key.ts';
 import { digits, failuresAsNotFound, sendNull } from './user-resources.ts';
 
 type IdParams = { id: string };

@@ -9,7 +9,7 @@ import { forbidden } from '../../errors.ts';
 import { canAdminLabels } from '../../policies/issues.ts';
 import { createLabel, destroyLabel, editLabel } from '../../services/issues/labels.ts';
 import { presentLabelOne, projectLabelList } from '../../views/label-views.ts';
-import { presentLabelRecord } from '../../presenters/issue.ts';
+import { presentLabelRecord } from '../../presenters/api-v3/issue.ts';
 
 function administered(loaded: LoadedProject): LoadedProject {
   if (!canAdminLabels(loaded.access, loaded)) throw forbidden();

@@ -11,7 +11,7 @@ import { loadGroup, loadProject } from '../../http/loaders.ts';
 import { canAdminProject } from '../../policies/access.ts';
 import { canAdminGroup } from '../../policies/groups.ts';
 import { countMemberList, listMembersPage } from '../../views/member-views.ts';
-import { presentAccessRevoked, presentMember } from '../../presenters/member.ts';
+import { presentAccessRevoked, presentMember } from '../../presenters/api-v3/member.ts';
 import {
   addMember,
   changeMember,

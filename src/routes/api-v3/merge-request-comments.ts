@@ -12,7 +12,7 @@ import { requestParams, requiredString } from '../../http/params.ts';
 import { createNote } from '../../services/issues/notes.ts';
 import { apiError } from '../../errors.ts';
 import { mergeRequestNoteable } from '../../services/merge-requests/collaboration.ts';
-import { presentMergeRequestComment } from '../../presenters/issue.ts';
+import { presentMergeRequestComment } from '../../presenters/api-v3/issue.ts';
 import { countNoteList, noteListPage } from '../../views/note-views.ts';
 
 export function register(app: FastifyInstance, deps: Deps): void {

@@ -17,7 +17,7 @@ import {
   requestParams,
   toBoolean,
 } from '../../http/params.ts';
-import { presentMergeRequestRow } from '../../presenters/merge-request.ts';
+import { presentMergeRequestRow } from '../../presenters/api-v3/merge-request.ts';
 import {
   createMergeRequest,
   deleteMergeRequest,

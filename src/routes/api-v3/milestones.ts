@@ -28,7 +28,7 @@ import {
   milestoneListPage,
 } from '../../views/milestone-views.ts';
 import { confidentialFilter, countIssueList, issueListPage } from '../../views/issue-views.ts';
-import { presentMilestone } from '../../presenters/issue.ts';
+import { presentMilestone } from '../../presenters/api-v3/issue.ts';
 
 function readable(loaded: LoadedProject): LoadedProject {
   if (!canReadMilestones(loaded.access, loaded)) throw forbidden();

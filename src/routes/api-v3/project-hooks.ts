@@ -15,7 +15,7 @@ import {
   type ProjectHookAttributes,
 } from '../../services/hooks/project-hooks.ts';
 import { countProjectHookList, loadProjectHookOr404, listProjectHooksPage } from '../../views/hook-views.ts';
-import { presentProjectHook } from '../../presenters/hooks.ts';
+import { presentProjectHook } from '../../presenters/api-v3/hooks.ts';
 import { listHookDeliveries, resendHookDelivery } from './hook-deliveries.ts';
 
 /** 404 for those who cannot read the project, 403 for those who cannot administer it. */

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { requireAdmin } from '../../http/auth.ts';
 import { pathId } from '../../http/params.ts';
-import { presentGroup } from '../../presenters/group.ts';
+import { presentGroup } from '../../presenters/api-v3/group.ts';
 import { transferProjectToGroup } from '../../services/projects/project-transfer.ts';
 
 type TransferRequest = FastifyRequest<{ Params: { id: string; project_id: string } }>;

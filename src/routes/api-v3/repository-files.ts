@@ -12,7 +12,7 @@ import {
   type FileChange,
 } from '../../services/repository/file-commits.ts';
 import { repositoryFile } from '../../views/blob-views.ts';
-import { presentFileChange } from '../../presenters/repository-file.ts';
+import { presentFileChange } from '../../presenters/api-v3/repository-file.ts';
 
 /** required_attributes! in GitLab's order, then the optional ones. */
 function fileChange(params: Params, withContent: boolean): FileChange {

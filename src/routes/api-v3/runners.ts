@@ -45,7 +45,7 @@ import {
   type RunnerListSource,
   type RunnerScope,
 } from '../../views/runner-views.ts';
-import { presentRunner } from '../../presenters/runner.ts';
+import { presentRunner } from '../../presenters/api-v3/runner.ts';
 
 const ALL_SCOPES: readonly RunnerScope[] = ['specific', 'shared', 'active', 'paused', 'online'];
 // The caller's runners are all specific: asking for specific or shared ones makes no sense there.

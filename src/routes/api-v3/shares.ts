@@ -8,7 +8,7 @@ import { loadGroupById, loadProject } from '../../http/loaders.ts';
 import { forbidden, paramInvalid } from '../../errors.ts';
 import { isCalendarDay, pathId, presentString, requestParams, requiredString } from '../../http/params.ts';
 import { canAdminProject } from '../../policies/access.ts';
-import { presentProjectGroupLink } from '../../presenters/member.ts';
+import { presentProjectGroupLink } from '../../presenters/api-v3/member.ts';
 import { shareProject } from '../../services/projects/shares.ts';
 
 function parseDate(value: string | undefined): string | null {

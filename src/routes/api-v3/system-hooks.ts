@@ -6,7 +6,7 @@ import { requireAdmin } from '../../http/auth.ts';
 import { optionalString, pathInteger, requestParams, type Params } from '../../http/params.ts';
 import { createSystemHook, destroySystemHook, testSystemHook } from '../../services/hooks/system-hooks.ts';
 import { loadSystemHookOr404, systemHookList } from '../../views/hook-views.ts';
-import { presentSystemHook, presentSystemHookDeleted } from '../../presenters/hooks.ts';
+import { presentSystemHook, presentSystemHookDeleted } from '../../presenters/api-v3/hooks.ts';
 import { listHookDeliveries, resendHookDelivery } from './hook-deliveries.ts';
 
 export function register(app: FastifyInstance, deps: Deps): void {

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { loadProjectRepository, loadWritableRepository } from '../../http/loaders.ts';
 import { optionalString, requestParams, requiredString } from '../../http/params.ts';
-import { presentDeletedTag, presentRelease, presentTag } from '../../presenters/tag.ts';
+import { presentDeletedTag, presentRelease, presentTag } from '../../presenters/api-v3/tag.ts';
 import { routeNotFound } from '../../errors.ts';
 import { createRelease, createTag, deleteTag, updateRelease } from '../../services/repository/tag-changes.ts';
 import { projectTag, projectTags } from '../../views/tag-views.ts';

@@ -19,7 +19,7 @@ import {
   todoListPage,
   type TodoListFilter,
 } from '../../views/todo-views.ts';
-import { TODO_ACTION_CODES } from '../../presenters/todo.ts';
+import { TODO_ACTION_CODES } from '../../presenters/api-v3/todo.ts';
 import type { UserRow } from '../../db/types.ts';
 
 function idFilter(params: Params, name: string): number | undefined {

@@ -15,7 +15,7 @@ import {
   loadTriggerOr404,
   listTriggersPage,
 } from '../../views/trigger-views.ts';
-import { presentTrigger, presentTriggerRequest } from '../../presenters/trigger.ts';
+import { presentTrigger, presentTriggerRequest } from '../../presenters/api-v3/trigger.ts';
 
 /** 404 for those who cannot read the project, 403 for those who may not manage its builds. */
 async function loadBuildsAdministration(deps: Deps, request: FastifyRequest): Promise<LoadedProject> {

@@ -7,7 +7,7 @@ import type { Deps } from '../../deps.ts';
 import { requireViewer } from '../../http/auth.ts';
 import { loadProject } from '../../http/loaders.ts';
 import { badRequest } from '../../errors.ts';
-import { presentUploadLink } from '../../presenters/upload.ts';
+import { presentUploadLink } from '../../presenters/api-v3/upload.ts';
 import { storeProjectUpload } from '../../services/repository/uploads.ts';
 
 export function register(app: FastifyInstance, deps: Deps): void {

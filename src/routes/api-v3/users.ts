@@ -32,7 +32,7 @@ import {
   listUsersPage,
   usersWithUsername,
 } from '../../views/user-views.ts';
-import { presentUserFull } from '../../presenters/user.ts';
+import { presentUserFull } from '../../presenters/api-v3/user.ts';
 import { digits, sendNull } from './user-resources.ts';
 
 const ID = digits('id');

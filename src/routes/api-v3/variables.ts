@@ -10,7 +10,7 @@ import { optionalString, requestParams } from '../../http/params.ts';
 import { canAdminBuilds } from '../../policies/ci.ts';
 import { createVariable, destroyVariable, updateVariable } from '../../services/ci/ci-variables.ts';
 import { countVariableList, loadVariableOr404, listVariablesPage } from '../../views/ci-variable-views.ts';
-import { presentVariable } from '../../presenters/ci-variable.ts';
+import { presentVariable } from '../../presenters/api-v3/ci-variable.ts';
 
 /** 401 without a user, 404 for a project the caller cannot see, 403 without admin_build. */
 async function loadProjectForVariables(deps: Deps, request: FastifyRequest): Promise<LoadedProject> {

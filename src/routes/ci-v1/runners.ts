@@ -11,7 +11,7 @@ import {
   requiredString,
 } from '../../http/params.ts';
 import { authenticateRunner, registerRunner, removeRunner } from '../../services/ci/runners.ts';
-import { presentRegisteredRunner, presentRunner } from '../../presenters/runner.ts';
+import { presentRegisteredRunner, presentRunner } from '../../presenters/api-v3/runner.ts';
 import { runnerInfo } from './runner-params.ts';
 
 export function register(app: FastifyInstance, deps: Deps): void {

@@ -22,7 +22,7 @@ import { loadProjectHead } from './project-head.ts';
 import { projectLabelList } from '../../views/label-views.ts';
 import { confidentialFilter, issueListPage } from '../../views/issue-views.ts';
 import { findMilestoneByIid, milestoneListView, type MilestoneTabState } from '../../views/issue-pages.ts';
-import { presentMilestone } from '../../presenters/issue.ts';
+import { presentMilestone } from '../../presenters/api-v3/issue.ts';
 import {
   LabelFormPage,
   LabelListPage,

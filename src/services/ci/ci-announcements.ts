@@ -5,7 +5,7 @@ import { findUserById, usersByIds } from '../../db/repositories/users.ts';
 import { projectHookSwitchesOn } from '../../db/repositories/project-hooks.ts';
 import { pipelineRows } from '../../db/repositories/builds.ts';
 import { runnersByIds } from '../../db/repositories/runners.ts';
-import { presentBuildHook, presentPipelineHook } from '../../presenters/ci-hook-payloads.ts';
+import { presentBuildHook, presentPipelineHook } from '../../presenters/hooks/ci-hook-payloads.ts';
 import { enqueueProjectHooks } from '../hooks/hook-outbox.ts';
 import type {
   CiBuildRow,

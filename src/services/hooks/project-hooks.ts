@@ -13,7 +13,7 @@ import { ApiError, apiError } from '../../errors.ts';
 import { changedFiles, commitsBetween } from '../../git/commits.ts';
 import { findBranch } from '../../git/refs.ts';
 import { projectRepositoryPath } from '../../git/repository.ts';
-import { presentPushPayload } from '../../presenters/push-payload.ts';
+import { presentPushPayload } from '../../presenters/hooks/push-payload.ts';
 import { BLANK_SHA } from '../../domain/types.ts';
 import { enqueueDelivery } from './hook-outbox.ts';
 import { validHookUrl } from './hook-url.ts';

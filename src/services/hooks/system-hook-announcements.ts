@@ -23,7 +23,7 @@ import {
   type HookProject,
   type HookUser,
   type ProjectSystemEvent,
-} from '../../presenters/system-hook-payloads.ts';
+} from '../../presenters/hooks/system-hook-payloads.ts';
 import { enqueueSystemHooks } from './hook-outbox.ts';
 import type { Executor } from '../../db/types.ts';
 

@@ -5,7 +5,7 @@ import { now } from '../../lib/clock.ts';
 import { deleteSystemHook, findSystemHook, insertSystemHook } from '../../db/repositories/system-hooks.ts';
 import { deleteDeliveriesOfHook } from '../../db/repositories/hook-deliveries.ts';
 import { notFound, paramsMissing, recordNotFound } from '../../errors.ts';
-import { systemHookTestPayload } from '../../presenters/system-hook-payloads.ts';
+import { systemHookTestPayload } from '../../presenters/hooks/system-hook-payloads.ts';
 import { enqueueDelivery, SYSTEM_HOOK_EVENT } from './hook-outbox.ts';
 import { validHookUrl } from './hook-url.ts';
 import type { SystemHookRow } from '../../db/types.ts';

@@ -8,7 +8,7 @@ import { insertNote } from '../../db/repositories/notes.ts';
 import { findUserById } from '../../db/repositories/users.ts';
 import { markTargetTodosDone } from '../../db/repositories/todos.ts';
 import { updateIssue } from '../../db/repositories/issues.ts';
-import { presentIssueHookPayload, type IssueHookAction } from '../../presenters/issue-hook-payloads.ts';
+import { presentIssueHookPayload, type IssueHookAction } from '../../presenters/hooks/issue-hook-payloads.ts';
 import { EventAction, ISSUE } from '../../domain/types.ts';
 import type { Executor, IssueRow, NoteRow, ProjectRecord, UserRow } from '../../db/types.ts';
 

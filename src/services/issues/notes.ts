@@ -13,7 +13,7 @@ import {
   issueNoteHookNoteable,
   presentNoteHookPayload,
   type NoteHookNoteable,
-} from '../../presenters/issue-hook-payloads.ts';
+} from '../../presenters/hooks/issue-hook-payloads.ts';
 import { canAdminNote } from '../../policies/issues.ts';
 import { EventAction } from '../../domain/types.ts';
 import { isKnownEmoji, normalizeEmojiName } from '../../lib/emoji.ts';

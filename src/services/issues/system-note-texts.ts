@@ -2,7 +2,7 @@
 // the changed run of characters (SystemNoteService.change_title through Gitlab::Diff::InlineDiff and
 // InlineDiffMarker in markdown mode), the task list items a description edit ticked or unticked
 // (Taskable.get_updated_tasks) and a push's "Added N commits" (SystemNoteService.add_commits).
-import { commitTitle } from '../../presenters/commit.ts';
+import { commitTitle } from '../../domain/titles.ts';
 
 /** ERB::Util.html_escape, which the marker applies to the title before marking it. */
 const HTML_ESCAPES: Record<string, string> = {

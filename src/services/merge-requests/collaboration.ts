@@ -2,7 +2,8 @@
 // emoji, subscriptions, todos) take an MR through these, so both kinds share one implementation.
 import type { Deps } from '../../deps.ts';
 import { updateMergeRequest } from '../../db/repositories/merge-requests.ts';
-import { mergeRequestHookAttributes, mergeRequestWebUrl } from '../../presenters/merge-request.ts';
+import { mergeRequestHookAttributes } from '../../presenters/hooks/merge-request-hook-payloads.ts';
+import { mergeRequestWebUrl } from '../../domain/paths.ts';
 import { hookParts } from './merge-requests.ts';
 import type { Issuable } from '../issues/issues.ts';
 import type { Noteable } from '../issues/notes.ts';

@@ -27,11 +27,10 @@ import {
   canWriteMergeRequests,
 } from '../../policies/merge-requests.ts';
 import {
-  isWorkInProgress,
   presentMergeRequestHook,
-  wiplessTitle,
   type MergeRequestHookAction,
-} from '../../presenters/merge-request.ts';
+} from '../../presenters/hooks/merge-request-hook-payloads.ts';
+import { isWorkInProgress, wiplessTitle } from '../../domain/titles.ts';
 import { recordEvent } from '../activity/events.ts';
 import { enqueueProjectHooks } from '../hooks/hook-outbox.ts';
 import { mayPushToBranch } from '../push/push-setup.ts';

@@ -23,7 +23,7 @@ import { updateRefAsPush } from '../push/ref-updates.ts';
 import { userSignature, type Pusher } from '../push/push-setup.ts';
 import { ApiError, apiError, unauthorized } from '../../errors.ts';
 import { findProjectRecordById } from '../../db/repositories/projects.ts';
-import { isWorkInProgress } from '../../presenters/merge-request.ts';
+import { isWorkInProgress } from '../../domain/titles.ts';
 import { canBeMergedBy, ensureHeadInTarget, isOpen, type AccessibleProject } from './merge-requests.ts';
 import { headPipeline, isActivePipeline, setMergeWhenBuildSucceeds } from './merge-when-build-succeeds.ts';
 import type { MergeRequestRow, MergeStatus, UserRow } from '../../db/types.ts';

@@ -29,7 +29,7 @@ import { addSystemNoteOn } from '../issues/issue-activity.ts';
 import { commitsAddedNote, type CommitsAdded } from '../issues/system-note-texts.ts';
 import { commitIdsBetween, commitsBetween } from '../../git/commits.ts';
 import { mergeBase } from '../../git/diffs.ts';
-import { mergeRequestWebUrl } from '../../presenters/merge-request.ts';
+import { mergeRequestWebUrl } from '../../domain/paths.ts';
 import { autoMergeReset } from './merge-when-build-succeeds.ts';
 import { closeIssuesOnMerge, closingIssueIids } from './closing-issues.ts';
 import type { Executor, MergeRequestRow, ProjectRecord, UserRow } from '../../db/types.ts';

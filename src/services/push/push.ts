@@ -27,7 +27,11 @@ import { projectRepositoryPath } from '../../git/repository.ts';
 import { recordEvent } from '../activity/events.ts';
 import { closeIssuesFromPush, planIssueClosing, type ClosingCommit } from './issue-closing.ts';
 import { EventAction, BLANK_SHA } from '../../domain/types.ts';
-import { presentPushPayload, systemPushPayload, type PushPayload } from '../../presenters/push-payload.ts';
+import {
+  presentPushPayload,
+  systemPushPayload,
+  type PushPayload,
+} from '../../presenters/hooks/push-payload.ts';
 import { enqueueProjectHooks, enqueueSystemHooks } from '../hooks/hook-outbox.ts';
 import { createsDefaultBranch, protectCreatedDefaultBranch } from './default-branch-protection.ts';
 import { createPipeline, planPipeline, type PipelinePlan } from '../ci/pipelines.ts';

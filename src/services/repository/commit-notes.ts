@@ -9,7 +9,7 @@ import { failedWith } from '../../errors.ts';
 import { readCommits, type Commit } from '../../git/commits.ts';
 import { diffTrees, EMPTY_TREE } from '../../git/diffs.ts';
 import { lineCode, parseDiffLines } from '../../git/diff-lines.ts';
-import { commitBaseHookAttrs } from '../../presenters/hook-attrs.ts';
+import { commitBaseHookAttrs } from '../../presenters/hooks/hook-attrs.ts';
 import { createNote, type Noteable } from '../issues/notes.ts';
 import type { LoadedProject } from '../../http/loaders.ts';
 import type { NoteRow, ProjectRecord, UserRow } from '../../db/types.ts';

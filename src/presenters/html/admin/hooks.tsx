@@ -1,6 +1,6 @@
 // /admin/hooks: system hooks (add, test, remove) and each hook's delivery log with its attempts and a
 // resend button. Hooks and deliveries are the API's shapes (presentSystemHook, presentDelivery).
-import type { presentDelivery, presentSystemHook } from '../../hooks.ts';
+import type { presentDelivery, presentSystemHook } from '../../api-v3/hooks.ts';
 import { ActionButton, Csrf, type Flash, type PageContext } from '../layout.tsx';
 import { Pager, TimeAgo } from '../projects.tsx';
 import { AdminFrame } from './frame.tsx';

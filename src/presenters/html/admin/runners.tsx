@@ -2,7 +2,7 @@
 // (pause, resume, remove), and one runner's page with its settings and projects.
 import type { CiRunnerRow } from '../../../db/types.ts';
 import type { RunnerStatus } from '../../../domain/types.ts';
-import type { presentRunnerDetails } from '../../runner.ts';
+import type { presentRunnerDetails } from '../../api-v3/runner.ts';
 import { ActionButton, Csrf, type Flash, type PageContext } from '../layout.tsx';
 import { Pager, TimeAgo } from '../projects.tsx';
 import { AdminFrame } from './frame.tsx';

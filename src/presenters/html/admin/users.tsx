@@ -1,6 +1,6 @@
 // /admin/users: the list with search, one user's page (block, unblock, edit) and the new/edit form. The
 // users are the API's administrator form (presentUserFull), so the page shows what GET /users shows.
-import type { presentUserFull } from '../../user.ts';
+import type { presentUserFull } from '../../api-v3/user.ts';
 import { ActionButton, Csrf, type Flash, type PageContext } from '../layout.tsx';
 import { Pager, TimeAgo } from '../projects.tsx';
 import { AdminFrame } from './frame.tsx';

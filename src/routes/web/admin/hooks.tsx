@@ -15,7 +15,7 @@ import {
   loadSystemHookOr404,
   systemHookList,
 } from '../../../views/hook-views.ts';
-import { presentSystemHook } from '../../../presenters/hooks.ts';
+import { presentSystemHook } from '../../../presenters/api-v3/hooks.ts';
 import type { Flash } from '../../../presenters/html/layout.tsx';
 import { AdminHookPage, AdminHooksPage } from '../../../presenters/html/admin/hooks.tsx';
 import { pageContext } from '../web-session.ts';

@@ -32,7 +32,7 @@ import {
   loadProjectHookOr404,
 } from '../../../views/hook-views.ts';
 import { projectDeployKeys } from '../../../views/deploy-key-views.ts';
-import { presentProjectHook } from '../../../presenters/hooks.ts';
+import { presentProjectHook } from '../../../presenters/api-v3/hooks.ts';
 import type { Flash } from '../../../presenters/html/layout.tsx';
 import {
   DeployKeysPage,

@@ -1,0 +1,147 @@
+// The project JSON shapes, keys in GitLab's order:
+// BasicProjectDetails ⊂ Project ⊂ ProjectWithAccess. Everything embedded (owner, fork source, fork count,
+// shares, the caller's access) arrives precomputed per page in ProjectExtras: presenters never query.
+import { canAdminProject, type ProjectAccess } from '../../policies/access.ts';
+import { presentUserBasic } from './user.ts';
+import type { NamespaceRow, ProjectRecord, SharedGroupRow, UserBasicRow } from '../../db/types.ts';
+import { projectUrls } from '../../domain/paths.ts';
+
+export interface ProjectExtras {
+  /** Owner of the personal namespace; null for group projects. */
+  owner: UserBasicRow | null;
+  /** The source of a fork while it still exists. */
+  forkedFrom: ProjectRecord | null;
+  /** Owner of the fork source's personal namespace (its name_with_namespace needs it). */
+  forkedFromOwner?: UserBasicRow | null;
+  forksCount: number;
+  openIssuesCount: number;
+  sharedWithGroups: SharedGroupRow[];
+  access: ProjectAccess;
+}
+
+export interface ProjectPresentOptions {
+  /** Callers below master never see it; the route decides whether the form carries it. */
+  runnersToken?: boolean;
+  /** ProjectWithAccess (`permissions`) on the lists and GET /projects/:id. */
+  permissions?: boolean;
+  /** Star and unstar responses leave the owner out. */
+  owner?: boolean;
+  /** Where ssh clone URLs start (`git@host:` or `ssh://git@host:port/`), from the SSH settings. */
+  sshBase?: string;
+}
+
+export function namespaceHumanName(
+  namespace: NamespaceRow,
+  owner: Pick<UserBasicRow, 'name'> | null,
+): string {
+  // GitLab's Namespace#human_name: the owner's name for personal namespaces, the group name otherwise.
+  return namespace.type === 'Group' ? namespace.name : (owner?.name ?? namespace.name);
+}
+
+/** BasicProjectDetails: `simple` lists and `forked_from_project`. */
+export function presentBasicProject(
+  record: ProjectRecord,
+  owner: Pick<UserBasicRow, 'name'> | null,
+  baseUrl: string,
+) {
+  const { project, namespace } = record;
+  const urls = projectUrls(baseUrl, record);
+  return {
+    id: project.id,
+    http_url_to_repo: urls.httpUrl,
+    web_url: urls.webUrl,
+    name: project.name,
+    name_with_namespace: `${namespaceHumanName(namespace, owner)} / ${project.name}`,
+    path: project.path,
+    path_with_namespace: `${namespace.path}/${project.path}`,
+  };
+}
+
+function presentNamespaceSummary(namespace: NamespaceRow) {
+  return {
+    id: namespace.id,
+    name: namespace.name,
+    path: namespace.path,
+    owner_id: namespace.owner_id,
+    created_at: namespace.created_at,
+    updated_at: namespace.updated_at,
+    type: namespace.type,
+    description: namespace.description,
+  };
+}
+
+export function presentProject(
+  record: ProjectRecord,
+  extras: ProjectExtras,
+  baseUrl: string,
+  options: ProjectPresentOptions = {},
+) {
+  const { project, namespace } = record;
+  const bool = (value: number) => value === 1;
+  const personal = namespace.type !== 'Group';
+  const owner =
+    personal && extras.owner && options.owner !== false
+      ? {
+          owner: Object.assign(presentUserBasic(extras.owner, baseUrl), {
+            created_at: extras.owner.created_at,
+          }),
+        }
+      : {};
+  const forked = extras.forkedFrom
+    ? { forked_from_project: presentBasicProject(extras.forkedFrom, extras.forkedFromOwner ?? null, baseUrl) }
+    : {};
+  const urls = projectUrls(baseUrl, record, options.sshBase);
+  const showToken = options.runnersToken === true && canAdminProject(extras.access);
+  return {
+    id: project.id,
+    description: project.description,
+    // A new repository's HEAD, until the first push sets the default branch.
+    default_branch: project.default_branch ?? 'master',
+    tag_list: [] as string[],
+    public: project.visibility_level === 20,
+    archived: bool(project.archived),
+    visibility_level: project.visibility_level,
+    ssh_url_to_repo: urls.sshUrl,
+    http_url_to_repo: urls.httpUrl,
+    web_url: urls.webUrl,
+    ...owner,
+    name: project.name,
+    name_with_namespace: `${namespaceHumanName(namespace, extras.owner)} / ${project.name}`,
+    path: project.path,
+    path_with_namespace: `${namespace.path}/${project.path}`,
+    container_registry_enabled: bool(project.container_registry_enabled),
+    issues_enabled: bool(project.issues_enabled),
+    merge_requests_enabled: bool(project.merge_requests_enabled),
+    wiki_enabled: bool(project.wiki_enabled),
+    builds_enabled: bool(project.builds_enabled),
+    snippets_enabled: bool(project.snippets_enabled),
+    created_at: project.created_at,
+    last_activity_at: project.last_activity_at,
+    shared_runners_enabled: bool(project.shared_runners_enabled),
+    lfs_enabled: bool(project.lfs_enabled),
+    creator_id: project.creator_id,
+    namespace: presentNamespaceSummary(namespace),
+    ...forked,
+    avatar_url: project.avatar ? `${baseUrl}/uploads/project/avatar/${project.id}/${project.avatar}` : null,
+    star_count: project.star_count,
+    forks_count: extras.forksCount,
+    open_issues_count: extras.openIssuesCount,
+    ...(showToken ? { runners_token: project.runners_token } : {}),
+    public_builds: bool(project.public_builds),
+    shared_with_groups: extras.sharedWithGroups.map((share) => ({
+      group_id: share.group_id,
+      group_name: share.group_name,
+      group_access_level: share.group_access,
+    })),
+    only_allow_merge_if_build_succeeds: bool(project.only_allow_merge_if_build_succeeds),
+    request_access_enabled: bool(project.request_access_enabled),
+    ...(options.permissions
+      ? {
+          permissions: {
+            project_access: extras.access.projectMember,
+            group_access: extras.access.groupMember,
+          },
+        }
+      : {}),
+  };
+}

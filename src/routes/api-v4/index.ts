@@ -1,0 +1,42 @@
+// The /api/v4 route table (GitLab's v4, as python-gitlab 3, gitbeaker, glab and Terraform call it), over the
+// same loaders, policies, services and views as /api/v3: one line per resource module, each exporting
+// register(app, deps). What v4 changes for every route lives here once:
+// - every JSON answer says exactly `Content-Type: application/json` (python-gitlab parses nothing else);
+// - any path or method no route matches answers GitLab's JSON 404, whatever the method (never a page);
+// - the caller is resolved as in v3 (private or personal access token, `Authorization: Bearer`).
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../deps.ts';
+import { resolveViewer } from '../../http/auth.ts';
+import { routeNotFound } from '../../errors.ts';
+import * as version from './version.ts';
+
+const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [version];
+
+export function registerApiV4(app: FastifyInstance, deps: Deps): void {
+  app.register(
+    async (api) => {
+      api.decorateRequest('viewer', null);
+      api.decorateRequest('sudo', false);
+      api.addHook('onRequest', () => deps.pushQueue.caughtUp());
+      api.addHook('preHandler', async (request) => resolveViewer(deps, request));
+      api.addHook('onSend', async (_request, reply, payload) => {
+        const type = reply.getHeader('content-type');
+        if (typeof type === 'string' && type.startsWith('application/json')) {
+          reply.header('content-type', 'application/json');
+        }
+        return payload;
+      });
+      for (const module of modules) module.register(api, deps);
+      // Unmatched paths of any method: the JSON 404 before the caller is asked for (GitLab's catch-all).
+      api.route({
+        method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+        url: '/*',
+        config: { public: true },
+        handler: async () => {
+          throw routeNotFound();
+        },
+      });
+    },
+    { prefix: '/api/v4' },
+  );
+}
