@@ -5,14 +5,7 @@
 // stops working on its expiry day (expires_at <= today) or once revoked.
 import type { PersonalAccessTokenRow } from '../db/types.ts';
 
-export const TOKEN_SCOPES = [
-  'api',
-  'read_api',
-  'read_user',
-  'read_repository',
-  'write_repository',
-  'sudo',
-] as const;
+const TOKEN_SCOPES = ['api', 'read_api', 'read_user', 'read_repository', 'write_repository', 'sudo'] as const;
 export type TokenScope = (typeof TOKEN_SCOPES)[number];
 
 export function isTokenScope(scope: string): scope is TokenScope {
@@ -23,7 +16,7 @@ export function tokenScopes(token: Pick<PersonalAccessTokenRow, 'scopes'>): stri
   return token.scopes === '' ? [] : token.scopes.split(' ');
 }
 
-export function isTokenExpired(token: Pick<PersonalAccessTokenRow, 'expires_at'>, today: string): boolean {
+function isTokenExpired(token: Pick<PersonalAccessTokenRow, 'expires_at'>, today: string): boolean {
   return token.expires_at !== null && token.expires_at <= today;
 }
 

@@ -49,7 +49,7 @@ describe('pages: personal access tokens', () => {
     const secret = /id="created-personal-access-token" type="text" readonly value="([^"]+)"/i.exec(
       made.text,
     )?.[1];
-    assert.ok(secret?.startsWith('glpat-'), made.text);
+    assert.ok(secret !== undefined && secret.startsWith('glpat-'), made.text);
     assert.match(made.text, /script &lt;x>/);
     assert.equal((await t.request('GET', '/api/v3/user', { token: secret })).body.username, 'patty');
     assert.equal(

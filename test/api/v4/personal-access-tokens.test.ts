@@ -5,12 +5,12 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { startTestApp, type TestApp, type TestResponse } from '../../helpers/app.ts';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { eventually } from '../../helpers/eventually.ts';
 import { createUser, type TestUser } from '../../helpers/factory.ts';
 import { today } from '../../../src/lib/clock.ts';
 import type { Server } from '../../../src/server.ts';
 
-const NOTIFICATION_DEADLINE_MS = 10_000;
 const UNAUTHORIZED = { message: '401 Unauthorized' };
 const insufficient = (scope: string) => ({
   error: 'insufficient_scope',
@@ -448,16 +448,6 @@ describe('API v4 personal access tokens', () => {
     });
     after(() => other.close());
 
-    /** At once on SQLite; on PostgreSQL once the change notification arrived (bounded). */
-    async function eventually(ask: () => Promise<TestResponse>, done: (r: TestResponse) => boolean) {
-      const deadline = Date.now() + (t.server.deps.db.dialect === 'sqlite' ? 0 : NOTIFICATION_DEADLINE_MS);
-      for (;;) {
-        const response = await ask();
-        if (done(response) || Date.now() >= deadline) return response;
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-    }
-
     it('a token revoked by the other server is refused by this one', async () => {
       const { id, token } = await makeToken(alice, ['api']);
       // Twice: the second answer may come from the read cache.
@@ -470,6 +460,7 @@ describe('API v4 personal access tokens', () => {
       });
       assert.equal(revoked.statusCode, 204);
       const refused = await eventually(
+        t,
         () => t.request('GET', '/api/v3/user', { token }),
         (r) => r.status === 401,
       );
