@@ -52,10 +52,9 @@ export function presentUser(user: UserRow, baseUrl: string) {
   });
 }
 
-export function presentUserFull(user: UserRow, baseUrl: string, extras: UserFullExtras) {
-  return Object.assign(presentUser(user, baseUrl), {
-    last_sign_in_at: user.last_sign_in_at,
-    confirmed_at: user.confirmed_at,
+/** The account's settings and rights, from email to external: the same run in v3's UserFull and v4's UserPublic. */
+export function presentAccount(user: UserRow, extras: UserFullExtras) {
+  return {
     email: user.email,
     theme_id: user.theme_id,
     color_scheme_id: user.color_scheme_id,
@@ -69,7 +68,15 @@ export function presentUserFull(user: UserRow, baseUrl: string, extras: UserFull
     can_create_project: user.projects_limit - extras.personalProjectCount > 0,
     two_factor_enabled: user.two_factor_enabled === 1,
     external: user.external === 1,
-  });
+  };
+}
+
+export function presentUserFull(user: UserRow, baseUrl: string, extras: UserFullExtras) {
+  return Object.assign(
+    presentUser(user, baseUrl),
+    { last_sign_in_at: user.last_sign_in_at, confirmed_at: user.confirmed_at },
+    presentAccount(user, extras),
+  );
 }
 
 export function presentUserLogin(user: UserRow, baseUrl: string, extras: UserFullExtras) {

@@ -8,9 +8,25 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { resolveViewer } from '../../http/auth.ts';
 import { routeNotFound } from '../../errors.ts';
+import * as emails from './emails.ts';
+import * as groups from './groups.ts';
+import * as keys from './keys.ts';
+import * as members from './members.ts';
+import * as namespaces from './namespaces.ts';
+import * as user from './user.ts';
+import * as users from './users.ts';
 import * as version from './version.ts';
 
-const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [version];
+const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
+  version,
+  user,
+  users,
+  keys,
+  emails,
+  groups,
+  members,
+  namespaces,
+];
 
 export function registerApiV4(app: FastifyInstance, deps: Deps): void {
   app.register(
