@@ -19,6 +19,7 @@ import { loadGroup } from '../../http/loaders.ts';
 import { canAdminGroup, canCreateGroup, listsEveryNamespace } from '../../policies/groups.ts';
 import { presentGroup, presentGroupDetail } from '../../presenters/api-v3/group.ts';
 import { listProjectRecords } from '../../views/project-views.ts';
+import type { ProjectRecord, UserRow } from '../../db/types.ts';
 import {
   countGroupList,
   countGroupProjectList,
@@ -27,6 +28,10 @@ import {
   loadGroupWithProjects,
 } from '../../views/group-views.ts';
 import { createGroup, deleteGroup, updateGroup, type GroupAttributes } from '../../services/groups/groups.ts';
+
+/** GroupDetail's and the group project list's entity: v3's Project, batched by the project view. */
+const listProjects = (deps: Deps, viewer: UserRow, records: ProjectRecord[]) =>
+  listProjectRecords(deps, viewer, records);
 
 export function groupAttributes(params: Params): GroupAttributes {
   // attributes_for_keys: blank values are "not given".
@@ -91,7 +96,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
   app.get('/groups/:id', async (request) => {
     const viewer = requireViewer(request);
     const { group } = await loadGroup(deps, request);
-    return presentGroupDetail(await loadGroupWithProjects(deps, viewer, group, listProjectRecords), baseUrl);
+    return presentGroupDetail(await loadGroupWithProjects(deps, viewer, group, listProjects), baseUrl);
   });
 
   app.put('/groups/:id', async (request) => {
@@ -99,10 +104,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const { group, access } = await loadGroup(deps, request);
     if (!canAdminGroup(access)) throw forbidden();
     const updated = await updateGroup(deps, group, groupAttributes(requestParams(request)));
-    return presentGroupDetail(
-      await loadGroupWithProjects(deps, viewer, updated, listProjectRecords),
-      baseUrl,
-    );
+    return presentGroupDetail(await loadGroupWithProjects(deps, viewer, updated, listProjects), baseUrl);
   });
 
   app.delete('/groups/:id', async (request) => {
@@ -121,7 +123,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
       reply,
       baseUrl,
       () => countGroupProjectList(deps, viewer, group),
-      (page) => listGroupProjectsPage(deps, viewer, group, page, listProjectRecords),
+      (page) => listGroupProjectsPage(deps, viewer, group, page, listProjects),
     );
   });
 }
