@@ -8,10 +8,27 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { resolveViewer } from '../../http/auth.ts';
 import { routeNotFound } from '../../errors.ts';
+import * as emails from './emails.ts';
+import * as groups from './groups.ts';
+import * as keys from './keys.ts';
+import * as members from './members.ts';
+import * as namespaces from './namespaces.ts';
+import * as user from './user.ts';
+import * as users from './users.ts';
 import * as version from './version.ts';
 import * as personalAccessTokens from './personal-access-tokens.ts';
 
-const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [version, personalAccessTokens];
+const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
+  version,
+  user,
+  users,
+  keys,
+  emails,
+  groups,
+  members,
+  namespaces,
+  personalAccessTokens,
+];
 
 export function registerApiV4(app: FastifyInstance, deps: Deps): void {
   app.register(
