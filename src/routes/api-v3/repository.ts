@@ -1,6 +1,7 @@
 // The repository of a project (GitLab 8.13's lib/api/repositories.rb): tree, raw file by commit and
 // path, raw blob by id, archive, compare and contributors. Reporters and anyone who may download the code
 // of a public or internal project read them; trees, files and archives stream from git.
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { loadProjectRepository } from '../../http/loaders.ts';
@@ -11,23 +12,56 @@ import { blobAtRevision, rawBlob, type RawContent } from '../../views/blob-views
 import { compareRefs } from '../../views/compare-views.ts';
 import { repositoryContributors } from '../../views/contributor-views.ts';
 import { treeListing } from '../../views/tree-views.ts';
+import { compareJsonChunks } from '../../presenters/api-v3/compare.ts';
+import { presentContributor } from '../../presenters/api-v3/contributor.ts';
+import { treeJsonChunks } from '../../presenters/api-v3/tree.ts';
 
 type ShaRequest = FastifyRequest<{ Params: { id: string; sha: string } }>;
 
-function sendRaw(reply: FastifyReply, content: RawContent): FastifyReply {
+/** Raw bytes as GitLab sent them: text/plain whatever they are, their length known. */
+export function sendRaw(reply: FastifyReply, content: RawContent): FastifyReply {
   return reply.type('text/plain; charset=utf-8').header('content-length', content.size).send(content.stream);
+}
+
+/**
+ * The archive of the commit `sha` names (the default branch without one) in `format`, as Workhorse
+ * answered: zip is application/zip, the tar formats application/octet-stream. `path` (v4) archives
+ * one directory.
+ */
+export async function sendArchive(
+  deps: Deps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  format: string | undefined,
+  path?: string,
+): Promise<FastifyReply> {
+  const project = await loadProjectRepository(deps, request);
+  const { filename, stream } = await repositoryArchive(deps, project, {
+    sha: optionalString(requestParams(request), 'sha'),
+    format,
+    path,
+  });
+  return reply
+    .type(filename.endsWith('.zip') ? 'application/zip' : 'application/octet-stream')
+    .header('content-disposition', `attachment; filename="${filename}"`)
+    .header('content-transfer-encoding', 'binary')
+    .header('cache-control', 'private')
+    .send(stream);
 }
 
 export function register(app: FastifyInstance, deps: Deps): void {
   app.get('/projects/:id/repository/tree', async (request, reply) => {
     const project = await loadProjectRepository(deps, request);
     const params = requestParams(request);
+    const recursive = toBoolean(params, 'recursive') ?? false;
     const listing = await treeListing(deps, project, {
       ref: optionalString(params, 'ref_name'),
       path: optionalString(params, 'path'),
-      recursive: toBoolean(params, 'recursive') ?? false,
+      recursive,
     });
-    return reply.type('application/json; charset=utf-8').send(listing);
+    return reply
+      .type('application/json; charset=utf-8')
+      .send(Readable.from(treeJsonChunks(listing, recursive)));
   });
 
   const blob = async (request: ShaRequest, reply: FastifyReply) => {
@@ -43,20 +77,8 @@ export function register(app: FastifyInstance, deps: Deps): void {
     return sendRaw(reply, await rawBlob(deps, project, request.params.sha));
   });
 
-  const archive = async (request: FastifyRequest, reply: FastifyReply, format: string | undefined) => {
-    const project = await loadProjectRepository(deps, request);
-    const { filename, stream } = await repositoryArchive(deps, project, {
-      sha: optionalString(requestParams(request), 'sha'),
-      format,
-    });
-    // Workhorse's headers: zip is application/zip, the tar formats application/octet-stream.
-    return reply
-      .type(filename.endsWith('.zip') ? 'application/zip' : 'application/octet-stream')
-      .header('content-disposition', `attachment; filename="${filename}"`)
-      .header('content-transfer-encoding', 'binary')
-      .header('cache-control', 'private')
-      .send(stream);
-  };
+  const archive = (request: FastifyRequest, reply: FastifyReply, format: string | undefined) =>
+    sendArchive(deps, request, reply, format);
   app.get('/projects/:id/repository/archive', (request, reply) =>
     archive(request, reply, optionalString(requestParams(request), 'format')),
   );
@@ -74,11 +96,12 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const params = requestParams(request);
     const from = requiredString(params, 'from');
     const to = requiredString(params, 'to');
-    return reply.type('application/json; charset=utf-8').send(await compareRefs(deps, project, from, to));
+    const compare = await compareRefs(deps, project, from, to);
+    return reply.type('application/json; charset=utf-8').send(Readable.from(compareJsonChunks(compare)));
   });
 
   app.get('/projects/:id/repository/contributors', async (request) => {
     const project = await loadProjectRepository(deps, request);
-    return repositoryContributors(deps, project);
+    return (await repositoryContributors(deps, project)).map(presentContributor);
   });
 }

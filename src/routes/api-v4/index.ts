@@ -8,9 +8,17 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { resolveViewer } from '../../http/auth.ts';
 import { routeNotFound } from '../../errors.ts';
+import * as commits from './commits.ts';
+import * as repository from './repository.ts';
+import * as repositoryFiles from './repository-files.ts';
 import * as version from './version.ts';
 
-const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [version];
+const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
+  version,
+  repository,
+  repositoryFiles,
+  commits,
+];
 
 export function registerApiV4(app: FastifyInstance, deps: Deps): void {
   app.register(
