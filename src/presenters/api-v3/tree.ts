@@ -3,7 +3,7 @@
 import type { TreeEntry } from '../../git/trees.ts';
 import { jsonArrayChunks } from '../json-stream.ts';
 
-export function presentTreeEntry(entry: TreeEntry, recursive: boolean) {
+function presentTreeEntry(entry: TreeEntry, recursive: boolean) {
   const slash = entry.path.lastIndexOf('/');
   return {
     id: entry.id,

@@ -24,29 +24,37 @@ export function sendRaw(reply: FastifyReply, content: RawContent): FastifyReply 
 }
 
 /**
- * The archive of the commit `sha` names (the default branch without one) in `format`, as Workhorse
- * answered: zip is application/zip, the tar formats application/octet-stream. `path` (v4) archives
- * one directory.
+ * GET …/repository/archive and …/archive.:format: the archive of the commit `sha` names (the default
+ * branch without one), as Workhorse answered (zip is application/zip, the tar formats
+ * application/octet-stream). `withPath` (v4) reads `path`, to archive one directory.
  */
-export async function sendArchive(
-  deps: Deps,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  format: string | undefined,
-  path?: string,
-): Promise<FastifyReply> {
-  const project = await loadProjectRepository(deps, request);
-  const { filename, stream } = await repositoryArchive(deps, project, {
-    sha: optionalString(requestParams(request), 'sha'),
-    format,
-    path,
-  });
-  return reply
-    .type(filename.endsWith('.zip') ? 'application/zip' : 'application/octet-stream')
-    .header('content-disposition', `attachment; filename="${filename}"`)
-    .header('content-transfer-encoding', 'binary')
-    .header('cache-control', 'private')
-    .send(stream);
+export function registerArchiveRoutes(app: FastifyInstance, deps: Deps, withPath = false): void {
+  const archive = async (request: FastifyRequest, reply: FastifyReply, format: string | undefined) => {
+    const project = await loadProjectRepository(deps, request);
+    const params = requestParams(request);
+    const { filename, stream } = await repositoryArchive(deps, project, {
+      sha: optionalString(params, 'sha'),
+      format,
+      path: withPath ? optionalString(params, 'path') : undefined,
+    });
+    return reply
+      .type(filename.endsWith('.zip') ? 'application/zip' : 'application/octet-stream')
+      .header('content-disposition', `attachment; filename="${filename}"`)
+      .header('content-transfer-encoding', 'binary')
+      .header('cache-control', 'private')
+      .send(stream);
+  };
+  app.get('/projects/:id/repository/archive', (request, reply) =>
+    archive(request, reply, optionalString(requestParams(request), 'format')),
+  );
+  app.get(
+    '/projects/:id/repository/archive.:format',
+    async (request: FastifyRequest<{ Params: { id: string; format: string } }>, reply) => {
+      // Other suffixes name no route, as GitLab's format requirement made them.
+      if (!ARCHIVE_FORMATS.includes(request.params.format)) throw routeNotFound();
+      return archive(request, reply, request.params.format);
+    },
+  );
 }
 
 export function register(app: FastifyInstance, deps: Deps): void {
@@ -77,19 +85,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     return sendRaw(reply, await rawBlob(deps, project, request.params.sha));
   });
 
-  const archive = (request: FastifyRequest, reply: FastifyReply, format: string | undefined) =>
-    sendArchive(deps, request, reply, format);
-  app.get('/projects/:id/repository/archive', (request, reply) =>
-    archive(request, reply, optionalString(requestParams(request), 'format')),
-  );
-  app.get(
-    '/projects/:id/repository/archive.:format',
-    async (request: FastifyRequest<{ Params: { id: string; format: string } }>, reply) => {
-      // Other suffixes name no route, as GitLab's format requirement made them.
-      if (!ARCHIVE_FORMATS.includes(request.params.format)) throw routeNotFound();
-      return archive(request, reply, request.params.format);
-    },
-  );
+  registerArchiveRoutes(app, deps);
 
   app.get('/projects/:id/repository/compare', async (request, reply) => {
     const project = await loadProjectRepository(deps, request);

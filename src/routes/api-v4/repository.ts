@@ -2,9 +2,9 @@
 // for v3's `ref_name`), blobs as JSON and raw, archives, compare (with `straight`), contributors (sorted,
 // paginated) and merge_base, over v3's loaders and views. Who may read is as in v3.
 import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
-import { apiError, grapeError, notFound, paramValueInvalid, routeNotFound } from '../../errors.ts';
+import { apiError, grapeError, notFound, paramValueInvalid } from '../../errors.ts';
 import { loadProjectRepository } from '../../http/loaders.ts';
 import { parsePage, setPaginationHeaders } from '../../http/pagination.ts';
 import {
@@ -15,7 +15,6 @@ import {
   grapeParams,
   requestParams,
 } from '../../http/params.ts';
-import { ARCHIVE_FORMATS } from '../../views/archive-views.ts';
 import { rawBlob } from '../../views/blob-views.ts';
 import { compareRefs, mergeBaseOf } from '../../views/compare-views.ts';
 import { repositoryContributors } from '../../views/contributor-views.ts';
@@ -25,7 +24,7 @@ import { compareJsonChunks } from '../../presenters/api-v4/compare.ts';
 import { presentCommit } from '../../presenters/api-v4/commit.ts';
 import { blobJsonChunks } from '../../presenters/api-v4/repository-file.ts';
 import { presentTreeObject } from '../../presenters/api-v4/tree.ts';
-import { sendArchive, sendRaw } from '../api-v3/repository.ts';
+import { registerArchiveRoutes, sendRaw } from '../api-v3/repository.ts';
 import { v4Params } from './conventions.ts';
 
 type ShaRequest = FastifyRequest<{ Params: { id: string; sha: string } }>;
@@ -62,18 +61,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     return sendRaw(reply, await rawBlob(deps, project, request.params.sha));
   });
 
-  const archive = (request: FastifyRequest, reply: FastifyReply, format: string | undefined) =>
-    sendArchive(deps, request, reply, format, optionalString(requestParams(request), 'path'));
-  app.get('/projects/:id/repository/archive', (request, reply) =>
-    archive(request, reply, optionalString(requestParams(request), 'format')),
-  );
-  app.get(
-    '/projects/:id/repository/archive.:format',
-    async (request: FastifyRequest<{ Params: { id: string; format: string } }>, reply) => {
-      if (!ARCHIVE_FORMATS.includes(request.params.format)) throw routeNotFound();
-      return archive(request, reply, request.params.format);
-    },
-  );
+  registerArchiveRoutes(app, deps, true);
 
   app.get('/projects/:id/repository/compare', async (request, reply) => {
     const project = await loadProjectRepository(deps, request);

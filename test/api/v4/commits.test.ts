@@ -15,26 +15,10 @@ import {
 } from '../../helpers/factory.ts';
 import { GitClient } from '../../helpers/git.ts';
 import { buildSampleRepository, type SampleRepository } from '../../helpers/sample-repository.ts';
+import { V4_COMMIT_KEYS, V4_DIFF_KEYS } from '../../helpers/entity-keys.ts';
 import { AccessLevel } from '../../../src/domain/types.ts';
 
-const COMMIT_KEYS = [
-  'id',
-  'short_id',
-  'created_at',
-  'parent_ids',
-  'title',
-  'message',
-  'author_name',
-  'author_email',
-  'authored_date',
-  'committer_name',
-  'committer_email',
-  'committed_date',
-  'trailers',
-  'extended_trailers',
-  'web_url',
-];
-const DETAIL_KEYS = [...COMMIT_KEYS, 'stats', 'status', 'project_id', 'last_pipeline'];
+const DETAIL_KEYS = [...V4_COMMIT_KEYS, 'stats', 'status', 'project_id', 'last_pipeline'];
 
 describe('API v4 commits', () => {
   let t: TestApp;
@@ -82,7 +66,7 @@ describe('API v4 commits', () => {
         [sample.second, sample.first],
       );
       const [second, first] = response.body;
-      assert.deepEqual(Object.keys(second), COMMIT_KEYS);
+      assert.deepEqual(Object.keys(second), V4_COMMIT_KEYS);
       assert.deepEqual(second, {
         id: sample.second,
         short_id: sample.second.slice(0, 8),
@@ -132,7 +116,7 @@ describe('API v4 commits', () => {
       );
       assert.equal((await get('/commits?first_parent=true')).body.length, 2);
       const stats = await get('/commits?with_stats=true&per_page=1');
-      assert.deepEqual(Object.keys(stats.body[0]), [...COMMIT_KEYS, 'stats']);
+      assert.deepEqual(Object.keys(stats.body[0]), [...V4_COMMIT_KEYS, 'stats']);
       // README's added line and the submodule's, as v3's commit shows them.
       assert.deepEqual(stats.body[0].stats, { additions: 2, deletions: 0, total: 2 });
       const unknown = await get('/commits?ref_name=nothing');
@@ -163,19 +147,7 @@ describe('API v4 commits', () => {
     it('diffs a commit in v4’s Diff shape, paginated', async () => {
       const response = await get(`/commits/${sample.second}/diff`);
       assert.equal(response.status, 200);
-      assert.deepEqual(Object.keys(response.body[0]), [
-        'diff',
-        'collapsed',
-        'too_large',
-        'new_path',
-        'old_path',
-        'a_mode',
-        'b_mode',
-        'new_file',
-        'renamed_file',
-        'deleted_file',
-        'generated_file',
-      ]);
+      assert.deepEqual(Object.keys(response.body[0]), V4_DIFF_KEYS);
       const total = Number(response.headers['x-total']);
       assert.equal(total, response.body.length);
       assert.ok(response.body.some((d: any) => d.renamed_file && d.new_path === 'docs/manual.md'));

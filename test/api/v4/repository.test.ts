@@ -17,38 +17,8 @@ import {
 } from '../../helpers/factory.ts';
 import { GitClient } from '../../helpers/git.ts';
 import { buildSampleRepository, type SampleRepository } from '../../helpers/sample-repository.ts';
+import { V4_COMMIT_KEYS, V4_DIFF_KEYS } from '../../helpers/entity-keys.ts';
 import { AccessLevel } from '../../../src/domain/types.ts';
-
-const COMMIT_KEYS = [
-  'id',
-  'short_id',
-  'created_at',
-  'parent_ids',
-  'title',
-  'message',
-  'author_name',
-  'author_email',
-  'authored_date',
-  'committer_name',
-  'committer_email',
-  'committed_date',
-  'trailers',
-  'extended_trailers',
-  'web_url',
-];
-const DIFF_KEYS = [
-  'diff',
-  'collapsed',
-  'too_large',
-  'new_path',
-  'old_path',
-  'a_mode',
-  'b_mode',
-  'new_file',
-  'renamed_file',
-  'deleted_file',
-  'generated_file',
-];
 
 describe('API v4 repository', () => {
   let t: TestApp;
@@ -227,13 +197,13 @@ describe('API v4 repository', () => {
         'compare_same_ref',
         'web_url',
       ]);
-      assert.deepEqual(Object.keys(response.body.commit), COMMIT_KEYS);
+      assert.deepEqual(Object.keys(response.body.commit), V4_COMMIT_KEYS);
       assert.equal(response.body.commit.id, sample.feature);
       assert.deepEqual(
         response.body.commits.map((c: any) => c.id),
         [sample.second, sample.feature],
       );
-      assert.deepEqual(Object.keys(response.body.diffs[0]), DIFF_KEYS);
+      assert.deepEqual(Object.keys(response.body.diffs[0]), V4_DIFF_KEYS);
       assert.ok(response.body.diffs.some((d: any) => d.new_path === 'feature.txt' && d.new_file));
       assert.equal(response.body.compare_timeout, false);
       assert.equal(response.body.compare_same_ref, false);
@@ -295,7 +265,7 @@ describe('API v4 repository', () => {
     it('answers the common ancestor as a Commit, 400 for too few or unknown refs', async () => {
       const response = await get(`/merge_base?refs[]=feature&refs[]=${sample.first}`);
       assert.equal(response.status, 200);
-      assert.deepEqual(Object.keys(response.body), COMMIT_KEYS);
+      assert.deepEqual(Object.keys(response.body), V4_COMMIT_KEYS);
       assert.equal(response.body.id, sample.first);
       assert.equal(response.body.title, 'First commit');
       assert.equal(
