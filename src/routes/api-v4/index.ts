@@ -12,9 +12,11 @@ import * as commits from './commits.ts';
 import * as repository from './repository.ts';
 import * as repositoryFiles from './repository-files.ts';
 import * as version from './version.ts';
+import * as personalAccessTokens from './personal-access-tokens.ts';
 
 const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   version,
+  personalAccessTokens,
   repository,
   repositoryFiles,
   commits,
@@ -39,7 +41,7 @@ export function registerApiV4(app: FastifyInstance, deps: Deps): void {
       api.route({
         method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
         url: '/*',
-        config: { public: true },
+        config: { public: true, anyTokenScope: true },
         handler: async () => {
           throw routeNotFound();
         },
