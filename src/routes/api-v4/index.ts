@@ -15,6 +15,9 @@ import * as members from './members.ts';
 import * as namespaces from './namespaces.ts';
 import * as user from './user.ts';
 import * as users from './users.ts';
+import * as commits from './commits.ts';
+import * as repository from './repository.ts';
+import * as repositoryFiles from './repository-files.ts';
 import * as version from './version.ts';
 import * as personalAccessTokens from './personal-access-tokens.ts';
 
@@ -28,6 +31,9 @@ const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   members,
   namespaces,
   personalAccessTokens,
+  repository,
+  repositoryFiles,
+  commits,
 ];
 
 export function registerApiV4(app: FastifyInstance, deps: Deps): void {
