@@ -51,7 +51,9 @@ export interface SharedGroupRow {
   project_id: number;
   group_id: number;
   group_name: string;
+  group_path: string;
   group_access: number;
+  expires_at: string | null;
 }
 
 export type ProjectHookRow = Selectable<S.ProjectHooksTable>;

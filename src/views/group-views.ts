@@ -6,7 +6,8 @@ import { countGroups, listGroups, type GroupListFilter } from '../db/repositorie
 import { countGroupProjects, groupProjectIds } from '../db/repositories/group-projects.ts';
 import { findProjectRecordsByIds } from '../db/repositories/projects.ts';
 import { presentGroup, presentGroupDetail } from '../presenters/api-v3/group.ts';
-import { listProjectRecords } from './project-views.ts';
+import { presentProjects } from '../presenters/api-v3/project.ts';
+import { listProjectRecordViews } from './project-views.ts';
 import type { NamespaceRow, UserRow } from '../db/types.ts';
 
 export function countGroupList(deps: Deps, filter: GroupListFilter): Promise<number> {
@@ -30,7 +31,7 @@ export async function loadGroupWithProjects(deps: Deps, viewer: UserRow, group: 
     groupProjectIds(db, { groupId: group.id, viewer, own: false, shared: true }),
   ]);
   const records = await findProjectRecordsByIds(db, [...ownIds, ...sharedIds]);
-  const presented = await listProjectRecords(deps, viewer, records);
+  const presented = presentProjects(await listProjectRecordViews(deps, viewer, records), deps.config);
   const own = new Set(ownIds);
   return presentGroupDetail(
     group,
@@ -59,5 +60,6 @@ export async function listGroupProjectsPage(
 ) {
   const db = deps.db.kysely;
   const ids = await groupProjectIds(db, groupProjectsFilter(viewer, group), page);
-  return listProjectRecords(deps, viewer, await findProjectRecordsByIds(db, ids));
+  const records = await findProjectRecordsByIds(db, ids);
+  return presentProjects(await listProjectRecordViews(deps, viewer, records), deps.config);
 }

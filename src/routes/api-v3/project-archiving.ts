@@ -5,7 +5,8 @@ import { requireViewer } from '../../http/auth.ts';
 import { loadProject } from '../../http/loaders.ts';
 import { forbidden } from '../../errors.ts';
 import { isProjectOwner } from '../../policies/access.ts';
-import { loadProjectById } from '../../views/project-views.ts';
+import { loadProjectViewById } from '../../views/project-views.ts';
+import { presentOneProject } from '../../presenters/api-v3/project.ts';
 import { setArchived } from '../../services/projects/project-archiving.ts';
 
 export function register(app: FastifyInstance, deps: Deps): void {
@@ -20,7 +21,8 @@ export function register(app: FastifyInstance, deps: Deps): void {
       await setArchived(deps, project.id, archived);
       reply.status(201);
       // Only owners and administrators get here, so the answer carries runners_token.
-      return loadProjectById(deps, viewer, project.id, { runnersToken: true });
+      const view = await loadProjectViewById(deps, viewer, project.id);
+      return presentOneProject(view, deps.config, { runnersToken: true });
     });
   }
 }
