@@ -10,7 +10,9 @@ import {
   toBoolean,
   type Params,
 } from './params.ts';
-import { paramValueInvalid, validationFailed } from '../errors.ts';
+import { forbidden, paramValueInvalid, validationFailed } from '../errors.ts';
+import { isProjectOwner } from '../policies/access.ts';
+import type { LoadedProject } from './loaders.ts';
 import { FEATURE_SWITCHES, type ProjectAttributes } from '../services/projects/projects.ts';
 import { Visibility, visibilityLevel } from '../domain/types.ts';
 import type { ProjectListQuery, ProjectOrder } from '../db/types.ts';
@@ -76,7 +78,7 @@ export function optionalVisibility(params: Params): number | undefined {
   return level;
 }
 
-export const PROJECT_ORDERS: readonly ProjectOrder[] = [
+const PROJECT_ORDERS: readonly ProjectOrder[] = [
   'id',
   'name',
   'path',
@@ -112,4 +114,13 @@ export function projectListFilters(
 /** The `search` of a list, bounded as every search is. */
 export function projectListSearch(params: Params): string | undefined {
   return boundedSearch(presentString(params, 'search'));
+}
+
+/** An edit by a master: only a *changed* name or visibility needs owner rights (both versions). */
+export function assertMayEdit(loaded: LoadedProject, attributes: ProjectAttributes): void {
+  const renames = attributes.name !== undefined && attributes.name !== loaded.project.name;
+  const changesVisibility =
+    attributes.visibility_level !== undefined &&
+    attributes.visibility_level !== loaded.project.visibility_level;
+  if ((renames || changesVisibility) && !isProjectOwner(loaded.access)) throw forbidden();
 }

@@ -3,7 +3,7 @@
 // per project. v3's and v4's presenters are both built from these.
 import type { Deps } from '../deps.ts';
 import { usersByIds } from '../db/repositories/users.ts';
-import { findProjectRecordsByIds, sharedGroups } from '../db/repositories/projects.ts';
+import { findPersonalNamespace, findProjectRecordsByIds, sharedGroups } from '../db/repositories/projects.ts';
 import {
   findProjectExtraIds,
   projectLinksByIds,
@@ -270,4 +270,9 @@ export function listProjectsPage(
 /** Whether the viewer has starred the project (the project page's Star or Unstar button). */
 export function viewerStarred(deps: Deps, viewer: UserRow | null, projectId: number): Promise<boolean> {
   return viewer ? hasStar(deps.db.kysely, viewer.id, projectId) : Promise.resolve(false);
+}
+
+/** The id of a user's personal namespace (GET /users/:user_id/projects lists it). */
+export async function personalNamespaceId(deps: Deps, userId: number): Promise<number | undefined> {
+  return (await findPersonalNamespace(deps.db.kysely, userId))?.id;
 }

@@ -58,7 +58,7 @@ function presentNamespaceSummary(namespace: NamespaceRow) {
   };
 }
 
-export function presentProject(view: ProjectView, baseUrl: string, options: ProjectPresentOptions = {}) {
+function presentProject(view: ProjectView, baseUrl: string, options: ProjectPresentOptions = {}) {
   const { record } = view;
   const extras = view;
   const { project, namespace } = record;

@@ -7,6 +7,7 @@ import { findUserByIdParam, loadProject } from '../../http/loaders.ts';
 import { paginate } from '../../http/pagination.ts';
 import { boundedSearch, optionalBoolean, requestParams, requiredString } from '../../http/params.ts';
 import {
+  assertMayEdit,
   projectAttributes,
   projectListFilters,
   projectListSearch,
@@ -139,11 +140,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     // name is required on edit, but only a *changed* name needs owner rights.
     requiredString(params, 'name');
     const attributes = projectAttributes(params, V3_FORMS.edit);
-    const renames = attributes.name !== undefined && attributes.name !== loaded.project.name;
-    const changesVisibility =
-      attributes.visibility_level !== undefined &&
-      attributes.visibility_level !== loaded.project.visibility_level;
-    if ((renames || changesVisibility) && !isProjectOwner(loaded.access)) throw forbidden();
+    assertMayEdit(loaded, attributes);
     const record = await updateProject(deps, { record: loaded, attributes });
     const views = await listProjectRecordViews(deps, viewer, [record]);
     return presentProjects(views, deps.config, { runnersToken: true })[0];

@@ -9,8 +9,22 @@ import type { Deps } from '../../deps.ts';
 import { resolveViewer } from '../../http/auth.ts';
 import { routeNotFound } from '../../errors.ts';
 import * as version from './version.ts';
+import * as projects from './projects.ts';
+import * as forks from './forks.ts';
+import * as stars from './stars.ts';
+import * as projectArchiving from './project-archiving.ts';
+import * as shares from './shares.ts';
+import * as projectTransfer from './project-transfer.ts';
 
-const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [version];
+const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
+  version,
+  projects,
+  forks,
+  stars,
+  projectArchiving,
+  shares,
+  projectTransfer,
+];
 
 export function registerApiV4(app: FastifyInstance, deps: Deps): void {
   app.register(
