@@ -1,12 +1,9 @@
 // v4's archive and unarchive: owners only, 201 with the project (the Project entity without what only
-// masters see, as GitLab answers these), idempotent.
+// masters see, as GitLab answers these), idempotent; the action is v3's.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
-import { requireViewer } from '../../http/auth.ts';
-import { loadProject } from '../../http/loaders.ts';
-import { forbidden, notFound } from '../../errors.ts';
-import { isProjectOwner } from '../../policies/access.ts';
-import { setArchived } from '../../services/projects/project-archiving.ts';
+import { notFound } from '../../errors.ts';
+import { ARCHIVING, setArchivedFromRequest } from '../api-v3/project-archiving.ts';
 import { loadProjectViewById } from '../../views/project-views.ts';
 import { presentProjectV4 } from '../../presenters/api-v4/project.ts';
 import type { UserRow } from '../../db/types.ts';
@@ -19,16 +16,10 @@ export async function presentProjectOnlyV4(deps: Deps, viewer: UserRow, projectI
 }
 
 export function register(app: FastifyInstance, deps: Deps): void {
-  for (const [action, archived] of [
-    ['archive', true],
-    ['unarchive', false],
-  ] as const) {
+  for (const [action, archived] of ARCHIVING) {
     app.post(`/projects/:id/${action}`, async (request, reply) => {
-      const viewer = requireViewer(request);
-      const { project, access } = await loadProject(deps, request);
-      if (!isProjectOwner(access)) throw forbidden();
-      await setArchived(deps, project.id, archived);
-      return reply.status(201).send(await presentProjectOnlyV4(deps, viewer, project.id));
+      const { viewer, projectId } = await setArchivedFromRequest(deps, request, archived);
+      return reply.status(201).send(await presentProjectOnlyV4(deps, viewer, projectId));
     });
   }
 }
