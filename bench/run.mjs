@@ -623,7 +623,12 @@ function apiTargets(state, size, full) {
     { name: 'GET /projects?per_page=20', path: '/api/v3/projects?per_page=20' },
     // v4's twins in the same run (issue 33: at least as fast as v3's, as ratios to raw).
     { name: 'v4 GET /projects/:id (private, owner)', path: `/api/v4/projects/${id}` },
+    // v4's GET /projects lists every visible project (v3's /projects/visible); membership=true is v3's /projects.
     { name: 'v4 GET /projects?per_page=20', path: '/api/v4/projects?per_page=20' },
+    {
+      name: 'v4 GET /projects?membership=true&per_page=20',
+      path: '/api/v4/projects?membership=true&per_page=20',
+    },
   ];
   const lists = [
     { name: `GET /projects/visible p1 (${size.label})`, path: '/api/v3/projects/visible?per_page=20' },

@@ -1,7 +1,9 @@
 // API v4's project entities (GitLab's lib/api/entities: ProjectIdentity ⊂ BasicProjectDetails ⊂
 // ProjectDetails, Project ⊂ ProjectWithAccess), keys in GitLab's order, built from the same view models
 // as v3's. What Labrador does not have is given as GitLab shows it switched off (topics empty, no
-// service desk, no packages, fast-forward-less merges).
+// service desk, no packages, fast-forward-less merges). A field an entity leaves out is `undefined`, which
+// JSON leaves out too: every object of a kind then has one shape (the conditional spreads it replaced made
+// the list's presenter and JSON.stringify four times slower than v3's).
 import { canAdminProject, type ProjectAccess } from '../../policies/access.ts';
 import { canDownloadCode } from '../../policies/git-access.ts';
 import { avatarUrl } from '../api-v3/user.ts';
@@ -63,13 +65,14 @@ function presentBasic(input: BasicInput, settings: ProjectUrlSettings) {
     path_with_namespace: urls.fullPath,
     created_at: project.created_at,
     // A new repository's HEAD, until the first push sets the default branch.
-    ...(input.readCode ? { default_branch: project.default_branch ?? 'master' } : {}),
+    default_branch: input.readCode ? (project.default_branch ?? 'master') : undefined,
     tag_list: [] as string[],
     topics: [] as string[],
     ssh_url_to_repo: urls.sshUrl,
     http_url_to_repo: urls.httpUrl,
     web_url: urls.webUrl,
-    ...(input.readCode ? { readme_url: null, forks_count: input.forksCount } : {}),
+    readme_url: input.readCode ? null : undefined,
+    forks_count: input.readCode ? input.forksCount : undefined,
     avatar_url: project.avatar ? `${baseUrl}/uploads/project/avatar/${project.id}/${project.avatar}` : null,
     star_count: project.star_count,
     last_activity_at: project.last_activity_at,
@@ -80,25 +83,34 @@ function presentBasic(input: BasicInput, settings: ProjectUrlSettings) {
 /** BasicProjectDetails: `simple=true` lists and anonymous callers' lists. */
 export function presentBasicProjectsV4(views: BasicProjectView[], settings: ProjectUrlSettings) {
   return views.map((view) =>
-    presentBasic({ ...view, readCode: canDownloadCode(view.access, view.record) }, settings),
+    presentBasic(
+      {
+        record: view.record,
+        owner: view.owner,
+        forksCount: view.forksCount,
+        readCode: canDownloadCode(view.access, view.record),
+      },
+      settings,
+    ),
   );
 }
 
 function forkedFrom(view: ProjectView, settings: ProjectUrlSettings) {
-  if (!view.forkedFrom) return {};
+  if (!view.forkedFrom) return undefined;
   const source = {
     record: view.forkedFrom,
     owner: view.forkedFromOwner,
     forksCount: view.forkedFromForksCount,
     readCode: view.forkedFrom.project.visibility_level !== 0 || view.access.admin,
   };
-  return { forked_from_project: presentBasic(source, settings) };
+  return presentBasic(source, settings);
 }
 
 /** ProjectDetails: GET /projects/:id for a caller without a token. */
 export function presentProjectDetailsV4(view: ProjectView, settings: ProjectUrlSettings) {
   const readCode = canDownloadCode(view.access, view.record);
-  return Object.assign(presentBasic({ ...view, readCode }, settings), forkedFrom(view, settings));
+  const basic = { record: view.record, owner: view.owner, forksCount: view.forksCount, readCode };
+  return Object.assign(presentBasic(basic, settings), { forked_from_project: forkedFrom(view, settings) });
 }
 
 const featureLevel = (enabled: number) => (enabled === 1 ? 'enabled' : 'disabled');
@@ -123,14 +135,15 @@ export function presentProjectV4(
   const readCode = canDownloadCode(access, record);
   const admin = options.adminFields === true && canAdminProject(access);
   const api = `${baseUrl}/api/v4/projects/${project.id}`;
-  const owner = namespace.type !== 'Group' && view.owner ? { owner: presentOwner(view.owner, baseUrl) } : {};
+  const owner = namespace.type !== 'Group' && view.owner ? presentOwner(view.owner, baseUrl) : undefined;
   const issues = bool(project.issues_enabled);
   const mergeRequests = bool(project.merge_requests_enabled);
-  return Object.assign(presentBasic({ ...view, readCode }, settings), {
+  const basic = presentBasic({ record, owner: view.owner, forksCount: view.forksCount, readCode }, settings);
+  return Object.assign(basic, {
     _links: {
       self: api,
-      ...(issues ? { issues: `${api}/issues` } : {}),
-      ...(mergeRequests ? { merge_requests: `${api}/merge_requests` } : {}),
+      issues: issues ? `${api}/issues` : undefined,
+      merge_requests: mergeRequests ? `${api}/merge_requests` : undefined,
       repo_branches: `${api}/repository/branches`,
       labels: `${api}/labels`,
       events: `${api}/events`,
@@ -142,7 +155,7 @@ export function presentProjectV4(
     empty_repo: project.default_branch === null,
     archived: bool(project.archived),
     visibility: VISIBILITY_NAMES[project.visibility_level] ?? 'private',
-    ...owner,
+    owner,
     resolve_outdated_diff_discussions: false,
     issues_enabled: issues,
     merge_requests_enabled: mergeRequests,
@@ -166,17 +179,17 @@ export function presentProjectV4(
     shared_runners_enabled: bool(project.shared_runners_enabled),
     lfs_enabled: bool(project.lfs_enabled),
     creator_id: project.creator_id,
-    ...forkedFrom(view, settings),
+    forked_from_project: forkedFrom(view, settings),
     import_status: project.import_url ? 'finished' : 'none',
-    ...(issues ? { open_issues_count: view.openIssuesCount } : {}),
-    ...(admin ? { runners_token: project.runners_token } : {}),
+    open_issues_count: issues ? view.openIssuesCount : undefined,
+    runners_token: admin ? project.runners_token : undefined,
     ci_default_git_depth: null,
     public_jobs: bool(project.public_builds),
-    ...(admin ? { build_git_strategy: bool(project.build_allow_git_fetch) ? 'fetch' : 'clone' } : {}),
+    build_git_strategy: admin ? (bool(project.build_allow_git_fetch) ? 'fetch' : 'clone') : undefined,
     build_timeout: project.build_timeout,
     auto_cancel_pending_pipelines: 'disabled',
     build_coverage_regex: project.build_coverage_regex,
-    ...(readCode ? { ci_config_path: null } : {}),
+    ci_config_path: readCode ? null : undefined,
     shared_with_groups: view.sharedWithGroups.map((share) => ({
       group_id: share.group_id,
       group_name: share.group_name,
@@ -194,7 +207,7 @@ export function presentProjectV4(
     squash_option: 'default_off',
     auto_devops_enabled: false,
     autoclose_referenced_issues: true,
-    ...(options.permissions ? { permissions: presentPermissions(access) } : {}),
+    permissions: options.permissions ? presentPermissions(access) : undefined,
   });
 }
 

@@ -498,4 +498,24 @@ describe('API v4 projects', () => {
     assert.equal(elsewhere.status, 404);
     assert.equal((await get(`/projects/${encodeURIComponent('crew/movable')}`, owner)).status, 200);
   });
+
+  it('reads as v3 does: no more statements than the v3 twins, the same for any page size', async () => {
+    const statementsOf = async (url: string) => {
+      const statements: string[] = [];
+      t.server.deps.db.onQuery = (sql) => statements.push(sql);
+      try {
+        assert.equal((await t.request('GET', url, { token: dev.token })).status, 200, url);
+      } finally {
+        t.server.deps.db.onQuery = undefined;
+      }
+      return statements.length;
+    };
+    const single = await statementsOf(`/api/v4/projects/${hidden.id}`);
+    assert.equal(single, await statementsOf(`/api/v3/projects/${hidden.id}`));
+    // The page holds the forks made above: v4 reads their sources, owners and fork counts in one statement.
+    const page = await statementsOf('/api/v4/projects?per_page=50');
+    assert.ok(page <= (await statementsOf('/api/v3/projects/visible?per_page=50')));
+    assert.equal(await statementsOf('/api/v4/projects?per_page=100'), page);
+    assert.ok((await statementsOf('/api/v4/projects?per_page=100&simple=true')) < page);
+  });
 });
