@@ -41,7 +41,10 @@ import { groupAttributes, skipGroups } from '../api-v3/groups.ts';
  * presenter lands beside this module it is the v3 Project entity; this one line then names the v4 one.
  */
 const listProjects = async (deps: Deps, viewer: UserRow, records: ProjectRecord[]) =>
-  presentProjectsV4(await listProjectRecordViews(deps, viewer, records, { forkSourceCounts: true }), deps.config);
+  presentProjectsV4(
+    await listProjectRecordViews(deps, viewer, records, { forkSourceCounts: true }),
+    deps.config,
+  );
 
 /** v4's string `visibility` read as v3's `visibility_level`, so v3's attribute reader serves both. */
 function v4GroupParams(params: Params): Params {
