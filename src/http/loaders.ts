@@ -47,15 +47,6 @@ export async function findProjectByIdParam(deps: Deps, idParam: unknown): Promis
     : findProjectRecordByFullPath(deps.db.kysely, name.namespacePath, name.projectPath);
 }
 
-/** A project by `namespace/path` as the git and upload URLs name it, without any access check. */
-export function findProjectByFullPath(
-  deps: Deps,
-  namespacePath: string,
-  projectPath: string,
-): Promise<ProjectRecord | undefined> {
-  return findProjectRecordByFullPath(deps.db.kysely, namespacePath, projectPath);
-}
-
 /**
  * A project by `namespace/path` (uploads' URLs) with the caller's access, when the caller may read it,
  * else undefined (the surface answers its own 404): the same one statement as loadProject and git's
