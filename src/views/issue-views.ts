@@ -19,7 +19,7 @@ import { milestonesByIds } from '../db/repositories/milestones.ts';
 import { subscriptionsOf } from '../db/repositories/subscriptions.ts';
 import { participatedIds } from '../db/repositories/participants.ts';
 import { namespaceProjectIds } from '../db/repositories/group-projects.ts';
-import { projectAccessMany } from '../policies/access.ts';
+import { projectAccessMany, type ProjectAccess } from '../policies/access.ts';
 import { canReadConfidentialIssues, canReadIssues } from '../policies/issues.ts';
 import { presentIssue } from '../presenters/api-v3/issue.ts';
 import type { Page } from '../http/pagination.ts';
@@ -139,13 +139,21 @@ export async function issueListPage(
   return presentIssues(deps, viewer, issues, knownRecords);
 }
 
-/** The confidentiality part of a project list's filter: none for reporters and up. */
-export function confidentialFilter(
+/**
+ * One project's issues as the viewer may list them (the project already readable to the viewer): every
+ * confidential one for reporters and up, else only the viewer's own (see readableIssueScope for many).
+ */
+export function projectIssueScope(
   viewer: UserRow | null,
-  canSeeAll: boolean,
-): IssueListFilter['confidential'] | undefined {
-  // A signed-out visitor (id 0 is no user's) sees no confidential issue.
-  return canSeeAll ? undefined : { viewerId: viewer?.id ?? 0, visibleInProjects: [] };
+  project: ProjectRecord & { access: ProjectAccess },
+): Pick<IssueListFilter, 'projectIds' | 'confidential'> {
+  return {
+    projectIds: [project.project.id],
+    // A signed-out visitor (id 0 is no user's) sees no confidential issue.
+    confidential: canReadConfidentialIssues(project.access)
+      ? undefined
+      : { viewerId: viewer?.id ?? 0, visibleInProjects: [] },
+  };
 }
 
 /** A group's issues come from its projects whose issues the viewer may read (see readableIssueScope). */

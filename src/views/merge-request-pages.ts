@@ -2,11 +2,7 @@
 // tab counts and one page presented as GET …/merge_requests presents it; one merge request is the
 // presented MR with, for its tabs, its commits or its diff from the merge base.
 import type { Deps } from '../deps.ts';
-import {
-  countMergeRequests,
-  findMergeRequest,
-  listMergeRequests,
-} from '../db/repositories/merge-requests.ts';
+import { countMergeRequests } from '../db/repositories/merge-requests.ts';
 import { branchList } from './branch-views.ts';
 import { listMergeRequestsOf, mergeRequestDiffs, mergeRequestListQuery } from './merge-request-views.ts';
 import { withLineStats } from './repository-pages.ts';
@@ -36,30 +32,6 @@ export async function mergeRequestListView(
     mergeRequests: rows.slice(0, page.limit),
     hasNext: rows.length > page.limit,
   };
-}
-
-/** A merge request by its iid within the target project (the pages' and web_url's number). */
-export async function findMergeRequestByIid(
-  deps: Deps,
-  target: ProjectRecord,
-  iid: number,
-): Promise<MergeRequestRow | undefined> {
-  const query = mergeRequestListQuery(target, {
-    state: 'all',
-    iids: [iid],
-    orderBy: undefined,
-    sort: undefined,
-  });
-  return (await listMergeRequests(deps.db.kysely, query, 0, 1))[0];
-}
-
-/** A merge request (not deleted) by its global id, when `target` is its target project. */
-export function findMergeRequestOfProject(
-  deps: Deps,
-  target: ProjectRecord,
-  id: number,
-): Promise<MergeRequestRow | undefined> {
-  return findMergeRequest(deps.db.kysely, target.project.id, id);
 }
 
 export async function mergeRequestDiffFiles(deps: Deps, target: ProjectRecord, mr: MergeRequestRow) {

@@ -6,6 +6,7 @@ import { projectRepositoryPath } from '../git/repository.ts';
 import type { Deps } from '../deps.ts';
 import {
   countMergeRequests,
+  findMergeRequest,
   listMergeRequests,
   OPEN_STATES,
   type MergeRequestListQuery,
@@ -68,6 +69,30 @@ export function mergeRequestListQuery(
     orderBy: params.orderBy === 'updated_at' ? 'updated_at' : 'created_at',
     sort: params.sort === 'asc' ? 'asc' : 'desc',
   };
+}
+
+/** A merge request by its iid within the target project (the pages' and web_url's number). */
+export async function findMergeRequestByIid(
+  deps: Deps,
+  target: ProjectRecord,
+  iid: number,
+): Promise<MergeRequestRow | undefined> {
+  const query = mergeRequestListQuery(target, {
+    state: 'all',
+    iids: [iid],
+    orderBy: undefined,
+    sort: undefined,
+  });
+  return (await listMergeRequests(deps.db.kysely, query, 0, 1))[0];
+}
+
+/** A merge request (not deleted) by its global id, when `target` is its target project. */
+export function findMergeRequestOfProject(
+  deps: Deps,
+  target: ProjectRecord,
+  id: number,
+): Promise<MergeRequestRow | undefined> {
+  return findMergeRequest(deps.db.kysely, target.project.id, id);
 }
 
 export function countMergeRequestsOf(deps: Deps, query: MergeRequestListQuery): Promise<number> {

@@ -5,8 +5,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { requireViewer } from '../../http/auth.ts';
-import { loadGroup, loadProject, readableProjectByIdParam } from '../../http/loaders.ts';
-import { loadIssue } from '../../http/issue-loaders.ts';
+import { loadGroup, loadIssue, loadProject, readableProjectByIdParam } from '../../http/loaders.ts';
 import { paginateCapped, parsePage, setPaginationHeaders } from '../../http/pagination.ts';
 import {
   optionalDay,
@@ -21,7 +20,7 @@ import {
   type Params,
 } from '../../http/params.ts';
 import { forbidden, paramValueInvalid, recordNotFound } from '../../errors.ts';
-import { canDestroyIssue, canReadConfidentialIssues, canReadIssues } from '../../policies/issues.ts';
+import { canDestroyIssue, canReadIssues } from '../../policies/issues.ts';
 import {
   createIssue,
   destroyIssue,
@@ -30,11 +29,11 @@ import {
   type IssueInput,
 } from '../../services/issues/issues.ts';
 import {
-  confidentialFilter,
   countIssueList,
   groupIssueScope,
   issueListPage,
   presentIssueOne,
+  projectIssueScope,
   type IssueListFilter,
 } from '../../views/issue-views.ts';
 import { presentIssueRecord } from '../../presenters/api-v3/issue.ts';
@@ -158,12 +157,11 @@ export function register(app: FastifyInstance, deps: Deps): void {
       request,
       reply,
       {
-        projectIds: [loaded.project.id],
+        ...projectIssueScope(viewer, loaded),
         iid: idParam(params, 'iid'),
         state: options.state,
         labels: options.labels ? { titles: options.labels, all: false } : undefined,
         ...milestoneFilter(params),
-        confidential: confidentialFilter(viewer, canReadConfidentialIssues(loaded.access)),
         orderBy: options.orderBy,
         sort: options.sort,
       },

@@ -3,8 +3,12 @@
 // the clients of the time called. Every route needs a user; reading needs read_merge_request (else 403).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
-import { readableProjectByIdParam, type LoadedProject } from '../../http/loaders.ts';
-import { loadMergeRequestOf, loadMergeRequestProject } from '../../http/merge-request-loaders.ts';
+import {
+  type LoadedProject,
+  loadMergeRequestOf,
+  loadMergeRequestProject,
+  readableProjectByIdParam,
+} from '../../http/loaders.ts';
 import { paginate } from '../../http/pagination.ts';
 import {
   optionalInteger,

@@ -4,9 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { requireViewer } from '../../http/auth.ts';
-import { loadIssue } from '../../http/issue-loaders.ts';
-import { loadProject } from '../../http/loaders.ts';
-import { loadMergeRequestOf } from '../../http/merge-request-loaders.ts';
+import { loadIssue, loadMergeRequestOf, loadProject } from '../../http/loaders.ts';
 import { mergeRequestIssuable } from '../../services/merge-requests/collaboration.ts';
 import { presentMergeRequestOf } from '../../views/merge-request-views.ts';
 import { notFound } from '../../errors.ts';

@@ -3,13 +3,12 @@
 // newest first, paginated), and marking one or all done (the latter answers a bare count).
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
+import { loadIssue, loadMergeRequestOf } from '../../http/loaders.ts';
 import { requireViewer } from '../../http/auth.ts';
-import { loadIssue } from '../../http/issue-loaders.ts';
 import { paginate } from '../../http/pagination.ts';
 import { optionalString, pathInteger, presentString, requestParams, type Params } from '../../http/params.ts';
 import { recordNotFound } from '../../errors.ts';
 import { issueIssuable, markTodo } from '../../services/issues/issues.ts';
-import { loadMergeRequestOf } from '../../http/merge-request-loaders.ts';
 import { mergeRequestIssuable } from '../../services/merge-requests/collaboration.ts';
 import { finishTodo, finishTodos } from '../../services/issues/todos.ts';
 import {

@@ -16,7 +16,8 @@ import { RefsPage, refUrl } from '../../presenters/html/repository.tsx';
 import { NewBranchPage, type NewBranchValues } from '../../presenters/html/repository-forms.tsx';
 import type { Flash } from '../../presenters/html/layout.tsx';
 import { loadProjectHead } from './project-head.ts';
-import { loadReadableProject, loadWritableProject } from './repository-loaders.ts';
+import { loadWritableProject } from './repository-loaders.ts';
+import { loadPageProject } from '../../http/loaders.ts';
 import { pageContext } from './web-session.ts';
 import { sendPage } from './render.ts';
 import { doneNotice, errorTexts, isFormRefusal } from './form-errors.ts';
@@ -74,7 +75,7 @@ export function registerBranchPages(web: FastifyInstance, deps: Deps): void {
     );
 
   web.get('/:namespace/:project/branches', async (request, reply) => {
-    const loaded = await loadReadableProject(deps, request);
+    const loaded = await loadPageProject(deps, request);
     return showBranches(request, reply, loaded, doneNotice(request, BRANCH_NOTICES));
   });
 

@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { ApiError, forbidden, notFound, paramInvalid } from '../../errors.ts';
-import { loadProject, type LoadedProject } from '../../http/loaders.ts';
+import { loadPageProject, type LoadedProject } from '../../http/loaders.ts';
 import { optionalInteger, optionalString, pathId, requestParams } from '../../http/params.ts';
 import {
   canReadBuilds,
@@ -49,7 +49,7 @@ import type { ProjectHead } from '../../presenters/html/repository.tsx';
 import type { CiBuildRow, CiPipelineRow } from '../../db/types.ts';
 import type { CiStatus } from '../../domain/types.ts';
 import { pageContext } from './web-session.ts';
-import { hiddenAsks, sendPage } from './render.ts';
+import { sendPage } from './render.ts';
 import { securityHeaders } from './security-headers.ts';
 import { contentDisposition, RAW_CSP } from './project-pages.tsx';
 
@@ -105,10 +105,7 @@ function reasonOf(error: ApiError): string {
 }
 
 export function registerCiPages(web: FastifyInstance, deps: Deps): void {
-  const load = (request: FastifyRequest): Promise<LoadedProject> => {
-    const params = request.params as CiParams;
-    return hiddenAsks(request, () => loadProject(deps, request, `${params.namespace}/${params.project}`));
-  };
+  const load = (request: FastifyRequest): Promise<LoadedProject> => loadPageProject(deps, request);
   const head = (loaded: LoadedProject) => loadProjectHead(deps, loaded);
   const idOf = (request: FastifyRequest) => pathId((request.params as CiParams).id);
 

@@ -3,7 +3,7 @@
 // to sign in); repository reads go through views/repository-pages.ts.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
-import { loadProject, type LoadedProject } from '../../http/loaders.ts';
+import { loadPageProject, type LoadedProject } from '../../http/loaders.ts';
 import { optionalInteger, optionalString, requestParams } from '../../http/params.ts';
 import { notFound, paramInvalid } from '../../errors.ts';
 import { loadProjectHead } from './project-head.ts';
@@ -46,7 +46,7 @@ import { pageContext } from './web-session.ts';
 import { doneNotice } from './form-errors.ts';
 import { viewerStarred } from '../../views/project-views.ts';
 import { canForkProject } from '../../policies/access.ts';
-import { hiddenAsks, sendPage } from './render.ts';
+import { sendPage } from './render.ts';
 import { securityHeaders } from './security-headers.ts';
 
 /** The notices of a redirect back to the project page (`?done=`). */
@@ -96,10 +96,7 @@ export function contentDisposition(kind: 'inline' | 'attachment', filename: stri
 
 /** Registers the project's pages; answers how the notes route reaches a commit (its comment form). */
 export function registerProjectPages(web: FastifyInstance, deps: Deps): CommentTargets<string> {
-  const load = (request: FastifyRequest): Promise<LoadedProject> => {
-    const params = request.params as ProjectParams;
-    return hiddenAsks(request, () => loadProject(deps, request, `${params.namespace}/${params.project}`));
-  };
+  const load = (request: FastifyRequest): Promise<LoadedProject> => loadPageProject(deps, request);
   const head = (loaded: LoadedProject) => loadProjectHead(deps, loaded);
   /** Reads the page at the ref and path of the URL; 404 when they name nothing. */
   const atUrl = async <T,>(
