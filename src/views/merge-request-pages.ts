@@ -7,6 +7,7 @@ import { branchList } from './branch-views.ts';
 import { listMergeRequestsOf, mergeRequestDiffs, mergeRequestListQuery } from './merge-request-views.ts';
 import { withLineStats } from './repository-pages.ts';
 import { tabCounts } from './tab-counts.ts';
+import { presentMergeRequest } from '../presenters/api-v3/merge-request.ts';
 import type { MergeRequestRow, ProjectRecord, UserRow } from '../db/types.ts';
 
 export const MERGE_REQUEST_TABS = ['opened', 'merged', 'closed', 'all'] as const;
@@ -29,7 +30,10 @@ export async function mergeRequestListView(
   ]);
   return {
     counts,
-    mergeRequests: rows.slice(0, page.limit),
+    // The pages are drawn from the API's MergeRequest entity (presenters/html takes its shape).
+    mergeRequests: rows
+      .slice(0, page.limit)
+      .map((view) => presentMergeRequest(view, deps.config.externalUrl)),
     hasNext: rows.length > page.limit,
   };
 }

@@ -23,7 +23,7 @@ import {
   milestoneListPage,
 } from '../../views/milestone-views.ts';
 import { countIssueList, issueListPage, projectIssueScope } from '../../views/issue-views.ts';
-import { presentMilestone } from '../../presenters/api-v3/issue.ts';
+import { presentIssue, presentMilestone } from '../../presenters/api-v3/issue.ts';
 
 function readable(loaded: LoadedProject): LoadedProject {
   if (!canReadMilestones(loaded.access, loaded)) throw forbidden();
@@ -108,7 +108,10 @@ export function register(app: FastifyInstance, deps: Deps): void {
       reply,
       baseUrl,
       (cap) => countIssueList(deps, visible, cap),
-      (page) => issueListPage(deps, viewer, visible, page, [loaded]),
+      async (page) =>
+        (await issueListPage(deps, viewer, visible, page, [loaded])).map((view) =>
+          presentIssue(view, baseUrl),
+        ),
     );
   });
 }

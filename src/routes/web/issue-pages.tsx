@@ -16,7 +16,8 @@ import { ISSUE } from '../../domain/types.ts';
 import { viewerAwards } from '../../views/note-views.ts';
 import { registerVoteAndSubscriptionRoutes } from './award-pages.ts';
 import { loadProjectHead } from './project-head.ts';
-import { findIssueOfProject, presentIssueOne, projectIssueScope } from '../../views/issue-views.ts';
+import { findIssueOfProject, loadIssueView, projectIssueScope } from '../../views/issue-views.ts';
+import { presentIssue } from '../../presenters/api-v3/issue.ts';
 import { issueChoices, issueListView, noteThread, type IssueChoices } from '../../views/issue-pages.ts';
 import { TAB_COUNT_CAP } from '../../views/tab-counts.ts';
 import {
@@ -100,7 +101,7 @@ export function registerIssuePages(web: FastifyInstance, deps: Deps): CommentTar
     const viewer = request.viewer;
     const [project, presented, thread, given] = await Promise.all([
       head(loaded),
-      presentIssueOne(deps, viewer, issue, loaded),
+      loadIssueView(deps, viewer, issue, loaded).then((view) => presentIssue(view, deps.config.externalUrl)),
       noteThread(deps, 'Issue', issue.id),
       viewerAwards(deps, ISSUE, issue.id, viewer?.id),
     ]);
@@ -231,7 +232,9 @@ export function registerIssuePages(web: FastifyInstance, deps: Deps): CommentTar
     const { loaded, issue } = await loadPageIssue(request);
     const viewer = signedIn(request);
     if (!canUpdateIssue(viewer, loaded.access, loaded, issue)) throw notFound();
-    const presented = await presentIssueOne(deps, viewer, issue, loaded);
+    const presented = await loadIssueView(deps, viewer, issue, loaded).then((view) =>
+      presentIssue(view, deps.config.externalUrl),
+    );
     const choices = await issueChoices(deps, loaded);
     return showForm(
       request,

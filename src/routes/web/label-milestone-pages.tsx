@@ -21,7 +21,7 @@ import { loadProjectHead } from './project-head.ts';
 import { projectLabelList } from '../../views/label-views.ts';
 import { issueListPage, projectIssueScope } from '../../views/issue-views.ts';
 import { findMilestoneByIid, milestoneListView, type MilestoneTabState } from '../../views/issue-pages.ts';
-import { presentMilestone } from '../../presenters/api-v3/issue.ts';
+import { presentIssue, presentLabel, presentMilestone } from '../../presenters/api-v3/issue.ts';
 import {
   LabelFormPage,
   LabelListPage,
@@ -102,7 +102,7 @@ export function registerLabelMilestonePages(web: FastifyInstance, deps: Deps): v
     const loaded = await load(request);
     const [project, labels] = await Promise.all([
       head(loaded),
-      projectLabelList(deps, request.viewer, loaded),
+      projectLabelList(deps, request.viewer, loaded).then((views) => views.map(presentLabel)),
     ]);
     return sendPage(
       reply,
@@ -222,7 +222,7 @@ export function registerLabelMilestonePages(web: FastifyInstance, deps: Deps): v
           },
           { limit: MILESTONE_ISSUES + 1, offset: 0 },
           [loaded],
-        )
+        ).then((views) => views.map((view) => presentIssue(view, deps.config.externalUrl)))
       : [];
     return sendPage(
       reply,

@@ -25,7 +25,8 @@ import { viewerAwards } from '../../views/note-views.ts';
 import { registerVoteAndSubscriptionRoutes } from './award-pages.ts';
 import { mayPushToBranch } from '../../services/push/push-setup.ts';
 import { loadProjectHead } from './project-head.ts';
-import { findMergeRequestOfProject, presentMergeRequestOf } from '../../views/merge-request-views.ts';
+import { findMergeRequestOfProject, loadMergeRequestView } from '../../views/merge-request-views.ts';
+import { presentMergeRequest } from '../../presenters/api-v3/merge-request.ts';
 import { mergeRequestGitCommits } from '../../services/merge-requests/closing-issues.ts';
 import {
   branchNames,
@@ -106,7 +107,9 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): Com
     const shown = status === mr.merge_status ? mr : { ...mr, merge_status: status };
     const [project, presented, thread, commits, diff, canMerge, given] = await Promise.all([
       head(loaded),
-      presentMergeRequestOf(deps, loaded, viewer, shown),
+      loadMergeRequestView(deps, loaded, viewer, shown).then((view) =>
+        presentMergeRequest(view, deps.config.externalUrl),
+      ),
       tab === 'discussion' ? noteThread(deps, MERGE_REQUEST, mr.id) : undefined,
       tab === 'commits' ? mergeRequestGitCommits(deps, loaded, mr) : undefined,
       tab === 'diffs' ? mergeRequestDiffFiles(deps, loaded, mr) : undefined,
@@ -273,7 +276,9 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): Com
     const viewer = signedIn(request);
     if (!canUpdateMergeRequest(loaded.access, loaded, viewer, mr)) throw notFound();
     const [presented, choices] = await Promise.all([
-      presentMergeRequestOf(deps, loaded, viewer, mr),
+      loadMergeRequestView(deps, loaded, viewer, mr).then((view) =>
+        presentMergeRequest(view, deps.config.externalUrl),
+      ),
       linkChoices(loaded),
     ]);
     const values = {
