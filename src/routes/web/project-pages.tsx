@@ -2,6 +2,7 @@
 // access policy as the API (404 for a signed-in visitor who may not read it; a signed-out one is asked
 // to sign in); repository reads go through views/repository-pages.ts.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { projectFullPath, refPath } from '../../domain/paths.ts';
 import type { Deps } from '../../deps.ts';
 import { loadPageProject, type LoadedProject } from '../../http/loaders.ts';
 import { optionalInteger, optionalString, requestParams } from '../../http/params.ts';
@@ -36,9 +37,7 @@ import {
   ProjectPage,
   RefsPage,
   TreePage,
-  refUrl,
   type BlobBody,
-  type ProjectHead,
 } from '../../presenters/html/repository.tsx';
 import { renderBlobMarkdown } from '../../presenters/html/markdown.ts';
 import { highlightedRows } from '../../presenters/html/highlight.ts';
@@ -170,8 +169,7 @@ export function registerProjectPages(web: FastifyInstance, deps: Deps): CommentT
     const destination = optionalString(params, 'destination');
     const kind = destination === 'blob' || destination === 'commits' ? destination : 'tree';
     const path = optionalString(params, 'path') ?? '';
-    const project = { path_with_namespace: `${loaded.namespace.path}/${loaded.project.path}` } as ProjectHead;
-    return reply.redirect(refUrl(project, kind, ref, path), 302);
+    return reply.redirect(refPath(projectFullPath(loaded), kind, ref, path), 302);
   });
 
   web.get('/:namespace/:project/tree/*', async (request, reply) => {
