@@ -268,18 +268,18 @@ export function listUsers(
   limit: number,
   order: UserListOrder = ID_ORDER,
 ): Promise<UserRow[]> {
-  const ids = filteredUserIds(db, filter)
-    .orderBy(`users.${order.column}`, order.direction)
-    .orderBy('users.id', order.direction)
-    .limit(limit)
-    .offset(offset);
-  return db
+  // The id tie-breaker only after another column; ascending is written as the default, so the id-order
+  // statement stays the one the plan tests know.
+  const direction = order.direction === 'desc' ? 'desc' : undefined;
+  let ids = filteredUserIds(db, filter).orderBy(`users.${order.column}`, direction);
+  if (order.column !== 'id') ids = ids.orderBy('users.id', direction);
+  let rows = db
     .selectFrom('users')
     .selectAll()
-    .where('id', 'in', ids)
-    .orderBy(order.column, order.direction)
-    .orderBy('id', order.direction)
-    .execute();
+    .where('id', 'in', ids.limit(limit).offset(offset))
+    .orderBy(order.column, direction);
+  if (order.column !== 'id') rows = rows.orderBy('id', direction);
+  return rows.execute();
 }
 
 /** `?username=` is an exact match (GitLab's where(username:)); lower() lets it use the unique index. */
