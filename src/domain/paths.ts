@@ -28,3 +28,18 @@ export function issueWebUrl(baseUrl: string, record: ProjectRecord, issue: Issue
 export function mergeRequestWebUrl(baseUrl: string, target: ProjectRecord, iid: number): string {
   return `${projectUrls(baseUrl, target).webUrl}/merge_requests/${iid}`;
 }
+
+/** A ref's path segment in a web URL: each part escaped, the slashes of `feature/x` kept. */
+function refPath(ref: string): string {
+  return ref.split('/').map(encodeURIComponent).join('/');
+}
+
+/** The tree page of a branch or tag (8.13's `/:namespace/:project/tree/:ref`). */
+export function treeWebUrl(baseUrl: string, record: ProjectRecord, ref: string): string {
+  return `${projectUrls(baseUrl, record).webUrl}/tree/${refPath(ref)}`;
+}
+
+/** A commit's page (`/:namespace/:project/commit/:sha`). */
+export function commitWebUrl(baseUrl: string, record: ProjectRecord, sha: string): string {
+  return `${projectUrls(baseUrl, record).webUrl}/commit/${sha}`;
+}

@@ -16,7 +16,7 @@ import {
   findUserNamespace,
 } from '../db/repositories/namespaces.ts';
 import { findUserById } from '../db/repositories/users.ts';
-import { projectAccessFromRows, type ProjectAccess } from '../policies/access.ts';
+import { canAdminProject, projectAccessFromRows, type ProjectAccess } from '../policies/access.ts';
 import { canCreateProjectsIn, canReadGroup, groupAccess, type GroupAccess } from '../policies/groups.ts';
 import { canDownloadCode, canWriteRepository } from '../policies/git-access.ts';
 import { forbidden, notFound } from '../errors.ts';
@@ -101,6 +101,13 @@ export async function loadProject(
   // One statement: the project, its namespace and what the caller's access is computed from.
   const project = await readableProjectByIdParam(deps, request.viewer, idParam);
   if (!project) throw notFound('Project');
+  return project;
+}
+
+/** A project the caller administers (masters, owners, admins): 404 when hidden, 403 when only readable. */
+export async function loadAdministeredProject(deps: Deps, request: FastifyRequest): Promise<LoadedProject> {
+  const project = await loadProject(deps, request);
+  if (!canAdminProject(project.access)) throw forbidden();
   return project;
 }
 

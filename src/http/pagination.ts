@@ -117,3 +117,15 @@ export async function paginateCapped<T>(
   setPaginationHeaders(request, reply, baseUrl, page, total, rows.length > page.limit);
   return rows.slice(0, page.limit);
 }
+
+/** paginate for a list already in memory (branches, tags: one git read gives them all). */
+export function paginateList<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  baseUrl: string,
+  list: T[],
+): T[] {
+  const page = parsePage(request);
+  setPaginationHeaders(request, reply, baseUrl, page, list.length);
+  return list.slice(page.offset, page.offset + page.limit);
+}

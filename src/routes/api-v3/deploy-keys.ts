@@ -3,20 +3,13 @@
 // list every deploy key. Hidden projects answer 404, readable ones 403 to non-masters.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
-import { loadProject, type LoadedProject } from '../../http/loaders.ts';
+import { loadAdministeredProject } from '../../http/loaders.ts';
 import { requireAdmin, requireViewer } from '../../http/auth.ts';
-import { forbidden, notFound, recordNotFound } from '../../errors.ts';
+import { notFound, recordNotFound } from '../../errors.ts';
 import { optionalString, pathInteger, requestParams } from '../../http/params.ts';
-import { canAdminProject } from '../../policies/access.ts';
 import { addDeployKey, disableDeployKey, enableDeployKey } from '../../services/projects/deploy-keys.ts';
 import { everyDeployKey, projectDeployKey, projectDeployKeys } from '../../views/deploy-key-views.ts';
 import { presentKeyRecord, presentSSHKey } from '../../presenters/api-v3/key.ts';
-
-async function loadAdministeredProject(deps: Deps, request: FastifyRequest): Promise<LoadedProject> {
-  const project = await loadProject(deps, request);
-  if (!canAdminProject(project.access)) throw forbidden();
-  return project;
-}
 
 function keyIdParam(request: FastifyRequest): number {
   return pathInteger(request.params as Record<string, unknown>, 'key_id');

@@ -9,8 +9,14 @@ import type { Deps } from '../../deps.ts';
 import { resolveViewer } from '../../http/auth.ts';
 import { routeNotFound } from '../../errors.ts';
 import * as version from './version.ts';
+import * as branches from './branches.ts';
+import * as protectedBranches from './protected-branches.ts';
 
-const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [version];
+const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
+  version,
+  branches,
+  protectedBranches,
+];
 
 export function registerApiV4(app: FastifyInstance, deps: Deps): void {
   app.register(
