@@ -25,7 +25,7 @@ import { noContent, requireParams, v4Params, type Renames } from './conventions.
 const RENAMES: Renames = { branch: 'branch_name' };
 
 /** GitLab's branch search: a substring, `^text` a prefix, `text$` a suffix. */
-function matchesSearch(name: string, search: string): boolean {
+export function matchesSearch(name: string, search: string): boolean {
   const prefix = search.startsWith('^');
   const suffix = search.endsWith('$') && search.length > (prefix ? 1 : 0);
   const text = search.slice(prefix ? 1 : 0, suffix ? -1 : undefined);

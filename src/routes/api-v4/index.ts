@@ -11,11 +11,13 @@ import { routeNotFound } from '../../errors.ts';
 import * as version from './version.ts';
 import * as branches from './branches.ts';
 import * as protectedBranches from './protected-branches.ts';
+import * as tags from './tags.ts';
 
 const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   version,
   branches,
   protectedBranches,
+  tags,
 ];
 
 export function registerApiV4(app: FastifyInstance, deps: Deps): void {
