@@ -12,12 +12,14 @@ import * as version from './version.ts';
 import * as branches from './branches.ts';
 import * as protectedBranches from './protected-branches.ts';
 import * as tags from './tags.ts';
+import * as deployKeys from './deploy-keys.ts';
 
 const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   version,
   branches,
   protectedBranches,
   tags,
+  deployKeys,
 ];
 
 export function registerApiV4(app: FastifyInstance, deps: Deps): void {
