@@ -16,7 +16,7 @@ import { countProjectHookList, loadProjectHookOr404, listProjectHooksPage } from
 import { presentProjectHook } from '../../presenters/api-v3/hooks.ts';
 import { listHookDeliveries, resendHookDelivery } from './hook-deliveries.ts';
 
-function hookAttributes(params: Params): ProjectHookAttributes {
+export function hookAttributes(params: Params): ProjectHookAttributes {
   return {
     push_events: optionalBoolean(params, 'push_events'),
     issues_events: optionalBoolean(params, 'issues_events'),
@@ -31,7 +31,7 @@ function hookAttributes(params: Params): ProjectHookAttributes {
   };
 }
 
-function hookIdParam(request: FastifyRequest): number | undefined {
+export function hookIdParam(request: FastifyRequest): number | undefined {
   return pathId((request.params as Record<string, unknown>).hook_id);
 }
 
@@ -43,7 +43,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
       reply,
       deps.config.externalUrl,
       () => countProjectHookList(deps, project.project.id),
-      (page) => listProjectHooksPage(deps, project.project.id, page),
+      async (page) => (await listProjectHooksPage(deps, project.project.id, page)).map(presentProjectHook),
     );
   });
 

@@ -13,6 +13,8 @@ import * as branches from './branches.ts';
 import * as protectedBranches from './protected-branches.ts';
 import * as tags from './tags.ts';
 import * as deployKeys from './deploy-keys.ts';
+import * as projectHooks from './project-hooks.ts';
+import * as systemHooks from './system-hooks.ts';
 
 const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   version,
@@ -20,6 +22,8 @@ const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   protectedBranches,
   tags,
   deployKeys,
+  projectHooks,
+  systemHooks,
 ];
 
 export function registerApiV4(app: FastifyInstance, deps: Deps): void {
