@@ -11,10 +11,13 @@ import {
   countUserEventList,
   listProjectEventsPage,
   listUserEventsPage,
+  type EventView,
 } from '../../views/event-views.ts';
+import { presentEvent } from '../../presenters/api-v3/event.ts';
 
 export function register(app: FastifyInstance, deps: Deps): void {
   const baseUrl = deps.config.externalUrl;
+  const present = (view: EventView) => presentEvent(view.event, view, baseUrl);
 
   app.get('/projects/:id/events', async (request, reply) => {
     const { project } = await loadProject(deps, request);
@@ -23,7 +26,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
       reply,
       baseUrl,
       () => countProjectEventList(deps, project.id),
-      (page) => listProjectEventsPage(deps, project.id, page),
+      async (page) => (await listProjectEventsPage(deps, project.id, page)).map(present),
     );
   });
 
@@ -36,7 +39,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
       reply,
       baseUrl,
       () => countUserEventList(deps, viewer, user.id),
-      (page) => listUserEventsPage(deps, viewer, user.id, page),
+      async (page) => (await listUserEventsPage(deps, viewer, user.id, page)).map(present),
     );
   });
 }

@@ -15,6 +15,7 @@ import * as tags from './tags.ts';
 import * as deployKeys from './deploy-keys.ts';
 import * as projectHooks from './project-hooks.ts';
 import * as systemHooks from './system-hooks.ts';
+import * as events from './events.ts';
 
 const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   version,
@@ -24,6 +25,7 @@ const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   deployKeys,
   projectHooks,
   systemHooks,
+  events,
 ];
 
 export function registerApiV4(app: FastifyInstance, deps: Deps): void {
