@@ -55,11 +55,7 @@ export interface EventView {
 }
 
 /** The events as view models, filtered for `viewer` as presentEventPage says; a fixed number of queries. */
-async function eventViews(
-  deps: Deps,
-  events: EventRow[],
-  viewer?: UserRow | null,
-): Promise<EventView[]> {
+async function eventViews(deps: Deps, events: EventRow[], viewer?: UserRow | null): Promise<EventView[]> {
   if (events.length === 0) return [];
   const db = deps.db.kysely;
   const created = events.filter(
