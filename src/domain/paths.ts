@@ -58,3 +58,13 @@ export function userWebUrl(baseUrl: string, username: string): string {
 export function groupWebUrl(baseUrl: string, path: string): string {
   return `${baseUrl}/groups/${path}`;
 }
+
+/** The tree page of a branch or tag (8.13's `/:namespace/:project/tree/:ref`). */
+export function treeWebUrl(baseUrl: string, record: ProjectRecord, ref: string): string {
+  return `${projectUrls(baseUrl, record).webUrl}/tree/${encodePath(ref)}`;
+}
+
+/** A commit's page (`/:namespace/:project/commit/:sha`). */
+export function commitWebUrl(baseUrl: string, record: ProjectRecord, sha: string): string {
+  return `${projectUrls(baseUrl, record).webUrl}/commit/${sha}`;
+}

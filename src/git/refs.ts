@@ -155,3 +155,18 @@ export function branchCommitFromRefs(refs: Map<string, string>, name: string): s
   if (refs.has(`refs/${name}`) || refs.has(`refs/tags/${name}`)) return undefined;
   return refs.get(`refs/heads/${name}`);
 }
+
+/** The branches whose tip is reachable from `into` (GitLab's merged_branch_names); empty when `into` is missing. */
+export async function mergedBranchNames(repoPath: string, into: string): Promise<Set<string>> {
+  const result = await runGit(['for-each-ref', '--format=%(refname)', `--merged=${into}`, 'refs/heads/'], {
+    cwd: repoPath,
+  });
+  if (result.code !== 0) return new Set();
+  return new Set(
+    result.stdout
+      .toString('utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('refs/heads/'))
+      .map((ref) => ref.slice('refs/heads/'.length)),
+  );
+}

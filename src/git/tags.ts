@@ -1,7 +1,7 @@
 // Tags read with one `git for-each-ref` (name, object, the tagged commit, the annotation), their commits
 // with one `cat-file --batch`; annotated tags are written with `git mktag` (the ref is moved separately,
 // with compare-and-swap).
-import { readCommits, type Commit } from './commits.ts';
+import { formatGitDate, readCommits, type Commit } from './commits.ts';
 import { git } from './exec.ts';
 import { isRefShortName } from './ref-names.ts';
 import type { Signature } from './commit-writer.ts';
@@ -14,6 +14,8 @@ export interface Tag {
   message: string | null;
   /** The tagged commit, or null when the tag names something else (a tree, a blob). */
   commit: Commit | null;
+  /** When an annotated tag was made (its tagger's date, in the tagger's zone); null for lightweight tags. */
+  createdAt: string | null;
 }
 
 const FORMAT = [
@@ -22,6 +24,7 @@ const FORMAT = [
   '%(objecttype)',
   '%(*objectname)',
   '%(*objecttype)',
+  '%(taggerdate:raw)',
   '%(contents)',
 ]
   .join('%00')
@@ -39,12 +42,13 @@ async function readTags(repoPath: string, args: string[], exactName?: string): P
     .split(RECORD_END)
     .filter((record) => record !== '')
     .map((record) => {
-      const [ref, id, type, peeledId, peeledType, contents] = record.split('\0');
+      const [ref, id, type, peeledId, peeledType, taggerDate, contents] = record.split('\0');
       const commitId = type === 'commit' ? id : peeledType === 'commit' ? peeledId : null;
       return {
         name: ref.slice('refs/tags/'.length),
         targetId: id,
         message: type === 'tag' ? chomp(contents ?? '') : null,
+        createdAt: type === 'tag' && taggerDate ? formatGitDate(taggerDate) : null,
         commitId,
       };
     })

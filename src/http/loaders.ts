@@ -19,10 +19,9 @@ import {
   findUserNamespace,
 } from '../db/repositories/namespaces.ts';
 import { findUserById } from '../db/repositories/users.ts';
-import { projectAccessFromRows, type ProjectAccess } from '../policies/access.ts';
+import { canAdminProject, projectAccessFromRows, type ProjectAccess } from '../policies/access.ts';
 import { canCreateProjectsIn, canReadGroup, groupAccess, type GroupAccess } from '../policies/groups.ts';
 import { canDownloadCode, canWriteRepository } from '../policies/git-access.ts';
-import { canAdminProject } from '../policies/access.ts';
 import { canReadIssue } from '../policies/issues.ts';
 import { canReadMergeRequests } from '../policies/merge-requests.ts';
 import { findIssueByIid, findIssueOfProject } from '../views/issue-views.ts';
@@ -101,6 +100,13 @@ export async function loadProject(
   // One statement: the project, its namespace and what the caller's access is computed from.
   const project = await readableProjectByIdParam(deps, request.viewer, idParam);
   if (!project) throw notFound('Project');
+  return project;
+}
+
+/** A project the caller administers (masters, owners, admins): 404 when hidden, 403 when only readable. */
+export async function loadAdministeredProject(deps: Deps, request: FastifyRequest): Promise<LoadedProject> {
+  const project = await loadProject(deps, request);
+  if (!canAdminProject(project.access)) throw forbidden();
   return project;
 }
 
@@ -207,13 +213,6 @@ export async function loadWritableRepository(
 export async function findUserByIdParam(deps: Deps, idParam: unknown): Promise<UserRow | undefined> {
   const id = pathId(idParam);
   return id === undefined ? undefined : findUserById(deps.db.kysely, id);
-}
-
-/** 404 for those who cannot read the project, 403 below master (GitLab's authorize_admin_project). */
-export async function loadAdministeredProject(deps: Deps, request: FastifyRequest): Promise<LoadedProject> {
-  const project = await loadProject(deps, request);
-  if (!canAdminProject(project.access)) throw forbidden();
-  return project;
 }
 
 /**

@@ -118,7 +118,7 @@ export async function paginateCapped<T>(
   return rows.slice(0, page.limit);
 }
 
-/** paginate for a list already read whole (a user's handful of keys or emails): one read, sliced here. */
+/** paginate for a list already read whole (a user's keys or emails; branches and tags, which one git read gives whole): one read, sliced here. */
 export function paginateLoaded<T>(
   request: FastifyRequest,
   reply: FastifyReply,

@@ -1,23 +1,22 @@
-// Deploy keys as the API shows them (the SSHKey entity). Lists are not paginated: GitLab presented the
-// whole association.
+// Deploy keys as the API shows them: the key rows, for v3's SSHKey and v4's DeployKey entities. Lists are
+// one query each.
 import type { Deps } from '../deps.ts';
 import {
   allDeployKeys,
   deployKeysOfProject,
   findDeployKeyOfProject,
 } from '../db/repositories/deploy-keys.ts';
-import { presentSSHKey } from '../presenters/api-v3/key.ts';
+import type { KeyRow } from '../db/types.ts';
 
-export async function projectDeployKeys(deps: Deps, projectId: number) {
-  return (await deployKeysOfProject(deps.db.kysely, projectId)).map(presentSSHKey);
+export function projectDeployKeys(deps: Deps, projectId: number): Promise<KeyRow[]> {
+  return deployKeysOfProject(deps.db.kysely, projectId);
 }
 
 /** One deploy key enabled on the project; undefined when it is not. */
-export async function projectDeployKey(deps: Deps, projectId: number, keyId: number) {
-  const key = await findDeployKeyOfProject(deps.db.kysely, projectId, keyId);
-  return key && presentSSHKey(key);
+export function projectDeployKey(deps: Deps, projectId: number, keyId: number): Promise<KeyRow | undefined> {
+  return findDeployKeyOfProject(deps.db.kysely, projectId, keyId);
 }
 
-export async function everyDeployKey(deps: Deps) {
-  return (await allDeployKeys(deps.db.kysely)).map(presentSSHKey);
+export function everyDeployKey(deps: Deps): Promise<KeyRow[]> {
+  return allDeployKeys(deps.db.kysely);
 }

@@ -25,7 +25,7 @@ import { importedProjectIds } from '../db/repositories/projects.ts';
 import { presentEvent } from '../presenters/api-v3/event.ts';
 import { EventAction } from '../domain/types.ts';
 import { minimumVisibilityWithoutMembership, canSeeEverything } from '../policies/visibility.ts';
-import type { EventRow, IssueRow, UserRow } from '../db/types.ts';
+import type { EventRow, IssueRow, UserBasicRow, UserRow } from '../db/types.ts';
 
 interface PageWindow {
   offset: number;
@@ -39,6 +39,23 @@ interface PageWindow {
  * and commit comments show to whoever sees the project.
  */
 export async function presentEventPage(deps: Deps, events: EventRow[], viewer?: UserRow | null) {
+  return (await eventViews(deps, events, viewer)).map((view) =>
+    presentEvent(view.event, view, deps.config.externalUrl),
+  );
+}
+
+/** An event and what its entities show: author, import flag, target title and iid, a comment's note. */
+export interface EventView {
+  event: EventRow;
+  author: UserBasicRow | null;
+  imported: boolean;
+  targetTitle: string | null | undefined;
+  targetIid: number | null;
+  note: object | undefined;
+}
+
+/** The events as view models, filtered for `viewer` as presentEventPage says; a fixed number of queries. */
+async function eventViews(deps: Deps, events: EventRow[], viewer?: UserRow | null): Promise<EventView[]> {
   if (events.length === 0) return [];
   const db = deps.db.kysely;
   const created = events.filter(
@@ -56,22 +73,20 @@ export async function presentEventPage(deps: Deps, events: EventRow[], viewer?: 
     eventTargets(deps, events),
   ]);
   const shown = viewer === undefined ? events : await visibleEvents(deps, viewer, events, targets);
-  return shown.map((event) =>
-    presentEvent(
+  return shown.map((event) => {
+    const key = `${event.target_type}:${event.target_id}`;
+    return {
       event,
-      {
-        author: authors.get(event.author_id) ?? null,
-        imported: event.project_id !== null && imported.has(event.project_id),
-        targetTitle:
-          event.target_id === null ? null : targets.titles.get(`${event.target_type}:${event.target_id}`),
-        note:
-          event.target_type === 'Note' && event.target_id !== null
-            ? targets.notes.get(event.target_id)
-            : undefined,
-      },
-      deps.config.externalUrl,
-    ),
-  );
+      author: authors.get(event.author_id) ?? null,
+      imported: event.project_id !== null && imported.has(event.project_id),
+      targetTitle: event.target_id === null ? null : targets.titles.get(key),
+      targetIid: event.target_id === null ? null : (targets.iids.get(key) ?? null),
+      note:
+        event.target_type === 'Note' && event.target_id !== null
+          ? targets.notes.get(event.target_id)
+          : undefined,
+    };
+  });
 }
 
 type EventTargets = Awaited<ReturnType<typeof eventTargets>>;
@@ -138,9 +153,13 @@ async function eventTargets(deps: Deps, events: EventRow[]) {
     mergeRequestsByIds(db, [...ids('MergeRequest'), ...noteables('MergeRequest')]),
   ]);
   const titles = new Map<string, string>();
+  const iids = new Map<string, number>();
   for (const issue of issues.values()) titles.set(`Issue:${issue.id}`, issue.title);
   for (const mr of mergeRequests.values()) titles.set(`MergeRequest:${mr.id}`, mr.title);
   for (const milestone of milestones.values()) titles.set(`Milestone:${milestone.id}`, milestone.title);
+  for (const issue of issues.values()) iids.set(`Issue:${issue.id}`, issue.iid);
+  for (const mr of mergeRequests.values()) iids.set(`MergeRequest:${mr.id}`, mr.iid);
+  for (const milestone of milestones.values()) iids.set(`Milestone:${milestone.id}`, milestone.iid);
   for (const note of noteRows.values()) {
     const title =
       note.noteable_id === null ? undefined : titles.get(`${note.noteable_type}:${note.noteable_id}`);
@@ -149,6 +168,7 @@ async function eventTargets(deps: Deps, events: EventRow[]) {
   const presented = await presentNotes(deps, [...noteRows.values()]);
   return {
     titles,
+    iids,
     notes: new Map(presented.map((note) => [note.id, note as object])),
     noteRows,
     issues,
@@ -160,7 +180,7 @@ export function countProjectEventList(deps: Deps, projectId: number): Promise<nu
 }
 
 export async function listProjectEventsPage(deps: Deps, projectId: number, page: PageWindow) {
-  return presentEventPage(deps, await listProjectEvents(deps.db.kysely, projectId, page.limit, page.offset));
+  return eventViews(deps, await listProjectEvents(deps.db.kysely, projectId, page.limit, page.offset));
 }
 
 /**
@@ -201,5 +221,5 @@ export async function listUserEventsPage(deps: Deps, viewer: UserRow, authorId: 
     page.limit,
     page.offset,
   );
-  return presentEventPage(deps, events);
+  return eventViews(deps, events);
 }

@@ -8,8 +8,9 @@ import {
   listDeliveriesOfHook,
 } from '../db/repositories/hook-deliveries.ts';
 import { notFound, recordNotFound } from '../errors.ts';
-import { presentDelivery, presentProjectHook, presentSystemHook } from '../presenters/api-v3/hooks.ts';
+import { presentDelivery } from '../presenters/api-v3/hooks.ts';
 import type { HookKind } from '../db/schema.ts';
+import type { ProjectHookRow, SystemHookRow } from '../db/types.ts';
 
 export type { HookKind };
 
@@ -19,8 +20,8 @@ interface PageWindow {
 }
 
 /** Every system hook (a handful; the API does not paginate them). */
-export async function systemHookList(deps: Deps) {
-  return (await listSystemHooks(deps.db.kysely)).map(presentSystemHook);
+export function systemHookList(deps: Deps): Promise<SystemHookRow[]> {
+  return listSystemHooks(deps.db.kysely);
 }
 
 export async function loadSystemHookOr404(deps: Deps, id: number) {
@@ -33,8 +34,12 @@ export function countProjectHookList(deps: Deps, projectId: number): Promise<num
   return countProjectHooks(deps.db.kysely, projectId);
 }
 
-export async function listProjectHooksPage(deps: Deps, projectId: number, page: PageWindow) {
-  return (await listProjectHooks(deps.db.kysely, projectId, page)).map(presentProjectHook);
+export function listProjectHooksPage(
+  deps: Deps,
+  projectId: number,
+  page: PageWindow,
+): Promise<ProjectHookRow[]> {
+  return listProjectHooks(deps.db.kysely, projectId, page);
 }
 
 /** A hook of this project; GitLab's `hooks.find` answered 404 `Not found` for any other id. */

@@ -105,3 +105,13 @@ export async function hasDeployKeyLinks(db: Executor, keyId: number): Promise<bo
 export async function deleteDeployKey(db: Executor, keyId: number): Promise<void> {
   await db.deleteFrom('keys').where('id', '=', keyId).where('type', '=', DEPLOY_KEY).execute();
 }
+
+/** A deploy key's new title (GitLab's PUT …/deploy_keys/:key_id). */
+export async function updateDeployKeyTitle(
+  db: Executor,
+  keyId: number,
+  title: string,
+  at: string,
+): Promise<void> {
+  await db.updateTable('keys').set({ title, updated_at: at }).where('id', '=', keyId).execute();
+}

@@ -1,10 +1,9 @@
 // GitLab's RepoBranch entity: the branch, its commit as GitLab's raw commit hash, and the protection
 // flags.
-import type { Branch } from '../../git/refs.ts';
-import type { BranchProtection } from '../../policies/protected-branches.ts';
+import type { BranchView } from '../../views/branch-views.ts';
 import { presentCommitHash } from './commit.ts';
 
-export function presentBranch(branch: Branch, protection: BranchProtection) {
+export function presentBranch({ branch, protection }: BranchView) {
   return {
     name: branch.name,
     commit: presentCommitHash(branch.commit),

@@ -4,7 +4,7 @@ import { presentUserBasic } from './user.ts';
 import { BLANK_SHA, EventAction } from '../../domain/types.ts';
 import type { EventRow, UserBasicRow } from '../../db/types.ts';
 
-function actionName(event: EventRow, data: Record<string, unknown> | null, imported: boolean): string {
+export function actionName(event: EventRow, data: Record<string, unknown> | null, imported: boolean): string {
   switch (event.action) {
     case EventAction.Pushed:
       if (typeof data?.before === 'string' && data.before === BLANK_SHA) return 'pushed new';

@@ -7,7 +7,7 @@ export function presentRelease(release: Pick<ReleaseRow, 'tag' | 'description'>)
   return { tag_name: release.tag, description: release.description };
 }
 
-export function presentTag(tag: Tag, release: Pick<ReleaseRow, 'tag' | 'description'> | undefined) {
+export function presentTag({ tag, release }: { tag: Tag; release: ReleaseRow | undefined }) {
   return {
     name: tag.name,
     message: tag.message,

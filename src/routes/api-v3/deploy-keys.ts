@@ -3,29 +3,30 @@
 // list every deploy key. Hidden projects answer 404, readable ones 403 to non-masters.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
-import { loadProject, type LoadedProject } from '../../http/loaders.ts';
+import { loadAdministeredProject } from '../../http/loaders.ts';
 import { requireAdmin, requireViewer } from '../../http/auth.ts';
-import { forbidden, notFound, recordNotFound } from '../../errors.ts';
-import { optionalString, pathInteger, requestParams } from '../../http/params.ts';
-import { canAdminProject } from '../../policies/access.ts';
+import { notFound, recordNotFound } from '../../errors.ts';
+import { optionalString, pathInteger, requestParams, type Params } from '../../http/params.ts';
 import { addDeployKey, disableDeployKey, enableDeployKey } from '../../services/projects/deploy-keys.ts';
 import { everyDeployKey, projectDeployKey, projectDeployKeys } from '../../views/deploy-key-views.ts';
 import { presentKeyRecord, presentSSHKey } from '../../presenters/api-v3/key.ts';
 
-async function loadAdministeredProject(deps: Deps, request: FastifyRequest): Promise<LoadedProject> {
-  const project = await loadProject(deps, request);
-  if (!canAdminProject(project.access)) throw forbidden();
-  return project;
+/** The key's title and text; no required-parameter check (a missing one is the model's validation error). */
+export function newDeployKey(params: Params) {
+  return {
+    title: optionalString(params, 'title', { passNul: true }),
+    key: optionalString(params, 'key', { passNul: true }),
+  };
 }
 
-function keyIdParam(request: FastifyRequest): number {
+export function keyIdParam(request: FastifyRequest): number {
   return pathInteger(request.params as Record<string, unknown>, 'key_id');
 }
 
 export function register(app: FastifyInstance, deps: Deps): void {
   app.get('/deploy_keys', async (request) => {
     requireAdmin(request);
-    return everyDeployKey(deps);
+    return (await everyDeployKey(deps)).map(presentSSHKey);
   });
 
   for (const spelling of ['keys', 'deploy_keys']) {
@@ -33,24 +34,24 @@ export function register(app: FastifyInstance, deps: Deps): void {
 
     app.get(base, async (request) => {
       const { project } = await loadAdministeredProject(deps, request);
-      return projectDeployKeys(deps, project.id);
+      return (await projectDeployKeys(deps, project.id)).map(presentSSHKey);
     });
 
     app.get(`${base}/:key_id`, async (request) => {
       const { project } = await loadAdministeredProject(deps, request);
       const key = await projectDeployKey(deps, project.id, keyIdParam(request));
       if (!key) throw recordNotFound();
-      return key;
+      return presentSSHKey(key);
     });
 
-    // No required-parameter check: like GitLab, a missing title or key is a validation error of the model.
     app.post(base, async (request, reply) => {
       const { project } = await loadAdministeredProject(deps, request);
-      const params = requestParams(request);
-      const key = await addDeployKey(deps, requireViewer(request), project.id, {
-        title: optionalString(params, 'title', { passNul: true }),
-        key: optionalString(params, 'key', { passNul: true }),
-      });
+      const key = await addDeployKey(
+        deps,
+        requireViewer(request),
+        project.id,
+        newDeployKey(requestParams(request)),
+      );
       return reply.status(201).send(presentSSHKey(key));
     });
 

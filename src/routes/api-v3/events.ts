@@ -11,9 +11,20 @@ import {
   countUserEventList,
   listProjectEventsPage,
   listUserEventsPage,
+  type EventView,
 } from '../../views/event-views.ts';
+import { presentEvent } from '../../presenters/api-v3/event.ts';
 
-export function register(app: FastifyInstance, deps: Deps): void {
+/**
+ * The event lists of both versions, each with its Event presenter: a project's, and a user's at each
+ * path (`own`: the caller's, as v4's GET /events; else the user of the `:id`).
+ */
+export function registerEventLists(
+  app: FastifyInstance,
+  deps: Deps,
+  present: (view: EventView) => unknown,
+  userPaths: { path: string; own: boolean }[],
+): void {
   const baseUrl = deps.config.externalUrl;
 
   app.get('/projects/:id/events', async (request, reply) => {
@@ -23,20 +34,29 @@ export function register(app: FastifyInstance, deps: Deps): void {
       reply,
       baseUrl,
       () => countProjectEventList(deps, project.id),
-      (page) => listProjectEventsPage(deps, project.id, page),
+      async (page) => (await listProjectEventsPage(deps, project.id, page)).map(present),
     );
   });
 
-  app.get<{ Params: { id: string } }>('/users/:id/events', async (request, reply) => {
-    const viewer = requireViewer(request);
-    const user = await findUserByIdParam(deps, request.params.id);
-    if (!user) throw notFound('User');
-    return paginate(
-      request,
-      reply,
-      baseUrl,
-      () => countUserEventList(deps, viewer, user.id),
-      (page) => listUserEventsPage(deps, viewer, user.id, page),
-    );
-  });
+  for (const { path, own } of userPaths) {
+    app.get<{ Params: { id?: string } }>(path, async (request, reply) => {
+      const viewer = requireViewer(request);
+      const user = own ? viewer : await findUserByIdParam(deps, request.params.id);
+      if (!user) throw notFound('User');
+      return paginate(
+        request,
+        reply,
+        baseUrl,
+        () => countUserEventList(deps, viewer, user.id),
+        async (page) => (await listUserEventsPage(deps, viewer, user.id, page)).map(present),
+      );
+    });
+  }
+}
+
+export function register(app: FastifyInstance, deps: Deps): void {
+  const baseUrl = deps.config.externalUrl;
+  registerEventLists(app, deps, (view) => presentEvent(view.event, view, baseUrl), [
+    { path: '/users/:id/events', own: false },
+  ]);
 }

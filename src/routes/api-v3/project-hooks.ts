@@ -2,12 +2,10 @@
 // also read Labrador's own delivery log (GET …/hooks/:hook_id/deliveries, POST …/resend).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
-import { loadProject, type LoadedProject } from '../../http/loaders.ts';
+import { loadAdministeredProject, loadProject } from '../../http/loaders.ts';
 import { requireAdmin } from '../../http/auth.ts';
-import { forbidden } from '../../errors.ts';
 import { paginate } from '../../http/pagination.ts';
 import { optionalBoolean, pathId, requestParams, requiredString, type Params } from '../../http/params.ts';
-import { canAdminProject } from '../../policies/access.ts';
 import {
   createProjectHook,
   destroyProjectHook,
@@ -18,14 +16,7 @@ import { countProjectHookList, loadProjectHookOr404, listProjectHooksPage } from
 import { presentProjectHook } from '../../presenters/api-v3/hooks.ts';
 import { listHookDeliveries, resendHookDelivery } from './hook-deliveries.ts';
 
-/** 404 for those who cannot read the project, 403 for those who cannot administer it. */
-async function loadAdministeredProject(deps: Deps, request: FastifyRequest): Promise<LoadedProject> {
-  const project = await loadProject(deps, request);
-  if (!canAdminProject(project.access)) throw forbidden();
-  return project;
-}
-
-function hookAttributes(params: Params): ProjectHookAttributes {
+export function hookAttributes(params: Params): ProjectHookAttributes {
   return {
     push_events: optionalBoolean(params, 'push_events'),
     issues_events: optionalBoolean(params, 'issues_events'),
@@ -40,7 +31,7 @@ function hookAttributes(params: Params): ProjectHookAttributes {
   };
 }
 
-function hookIdParam(request: FastifyRequest): number | undefined {
+export function hookIdParam(request: FastifyRequest): number | undefined {
   return pathId((request.params as Record<string, unknown>).hook_id);
 }
 
@@ -52,7 +43,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
       reply,
       deps.config.externalUrl,
       () => countProjectHookList(deps, project.project.id),
-      (page) => listProjectHooksPage(deps, project.project.id, page),
+      async (page) => (await listProjectHooksPage(deps, project.project.id, page)).map(presentProjectHook),
     );
   });
 

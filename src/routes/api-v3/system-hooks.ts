@@ -12,7 +12,7 @@ import { listHookDeliveries, resendHookDelivery } from './hook-deliveries.ts';
 export function register(app: FastifyInstance, deps: Deps): void {
   app.get('/hooks', async (request) => {
     requireAdmin(request);
-    return systemHookList(deps);
+    return (await systemHookList(deps)).map(presentSystemHook);
   });
 
   app.post('/hooks', async (request, reply) => {

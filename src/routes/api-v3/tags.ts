@@ -4,35 +4,42 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { loadProjectRepository, loadWritableRepository } from '../../http/loaders.ts';
-import { optionalString, requestParams, requiredString } from '../../http/params.ts';
+import { optionalString, requestParams, requiredString, type Params } from '../../http/params.ts';
 import { presentDeletedTag, presentRelease, presentTag } from '../../presenters/api-v3/tag.ts';
 import { routeNotFound } from '../../errors.ts';
 import { createRelease, createTag, deleteTag, updateRelease } from '../../services/repository/tag-changes.ts';
-import { projectTag, projectTags } from '../../views/tag-views.ts';
+import { listTagViews, loadTagViewOr404 } from '../../views/tag-views.ts';
 
 type WildcardRequest = FastifyRequest<{ Params: { id: string; '*': string } }>;
+
+/** The new tag's name, what it tags and its annotation, as v3 and v4 both send them. */
+export function tagCreation(params: Params) {
+  return {
+    name: optionalString(params, 'tag_name'),
+    ref: optionalString(params, 'ref'),
+    message: optionalString(params, 'message'),
+  };
+}
 
 export function register(app: FastifyInstance, deps: Deps): void {
   app.get('/projects/:id/repository/tags', async (request) => {
     const project = await loadProjectRepository(deps, request);
-    return projectTags(deps, project);
+    return (await listTagViews(deps, project)).map(presentTag);
   });
 
   app.get('/projects/:id/repository/tags/*', async (request: WildcardRequest) => {
     const project = await loadProjectRepository(deps, request);
-    return projectTag(deps, project, request.params['*']);
+    return presentTag(await loadTagViewOr404(deps, project, request.params['*']));
   });
 
   app.post('/projects/:id/repository/tags', async (request, reply) => {
     const pusher = await loadWritableRepository(deps, request);
     const params = requestParams(request);
-    const { tag, release } = await createTag(deps, pusher, {
-      name: optionalString(params, 'tag_name'),
-      ref: optionalString(params, 'ref'),
-      message: optionalString(params, 'message'),
+    const created = await createTag(deps, pusher, {
+      ...tagCreation(params),
       releaseDescription: optionalString(params, 'release_description'),
     });
-    return reply.code(201).send(presentTag(tag, release));
+    return reply.code(201).send(presentTag(created));
   });
 
   app.delete('/projects/:id/repository/tags/*', async (request: WildcardRequest) => {

@@ -3,6 +3,7 @@
 // one service call) serves both versions. Each resource names its renames in one table beside its routes.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { requestParams, type Params } from '../../http/params.ts';
+import { paramsMissing } from '../../errors.ts';
 
 /** v4's answer to a DELETE that removed something: 204, no body. */
 export function noContent(reply: FastifyReply): FastifyReply {
@@ -23,4 +24,12 @@ export function v4Params(request: FastifyRequest, renames: Renames): Params {
     if (params[v4Name] !== undefined) renamed[v3Name] = params[v4Name];
   }
   return renamed;
+}
+
+/** Grape's `requires`: 400 `{"error":"a is missing, b is missing"}` for those absent or blank. */
+export function requireParams(params: Params, ...names: string[]): void {
+  const missing = names.filter(
+    (name) => params[name] === undefined || params[name] === null || params[name] === '',
+  );
+  if (missing.length > 0) throw paramsMissing(...missing);
 }

@@ -26,6 +26,13 @@ import * as stars from './stars.ts';
 import * as projectArchiving from './project-archiving.ts';
 import * as shares from './shares.ts';
 import * as projectTransfer from './project-transfer.ts';
+import * as branches from './branches.ts';
+import * as protectedBranches from './protected-branches.ts';
+import * as tags from './tags.ts';
+import * as deployKeys from './deploy-keys.ts';
+import * as projectHooks from './project-hooks.ts';
+import * as systemHooks from './system-hooks.ts';
+import * as events from './events.ts';
 
 const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   version,
@@ -46,6 +53,13 @@ const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   projectArchiving,
   shares,
   projectTransfer,
+  branches,
+  protectedBranches,
+  tags,
+  deployKeys,
+  projectHooks,
+  systemHooks,
+  events,
 ];
 
 export function registerApiV4(app: FastifyInstance, deps: Deps): void {

@@ -22,6 +22,7 @@ import type { ProjectHookRow, ProjectRecord, UserRow } from '../../db/types.ts';
 export interface ProjectHookAttributes {
   push_events?: boolean;
   issues_events?: boolean;
+  confidential_issues_events?: boolean;
   merge_requests_events?: boolean;
   tag_push_events?: boolean;
   note_events?: boolean;
@@ -34,6 +35,7 @@ export interface ProjectHookAttributes {
 const SWITCHES = [
   'push_events',
   'issues_events',
+  'confidential_issues_events',
   'merge_requests_events',
   'tag_push_events',
   'note_events',

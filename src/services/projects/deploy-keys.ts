@@ -18,6 +18,7 @@ import {
   linkDeployKey,
   projectIdsOfDeployKey,
   unlinkDeployKey,
+  updateDeployKeyTitle,
 } from '../../db/repositories/deploy-keys.ts';
 import { findProjectRecordsByIds } from '../../db/repositories/projects.ts';
 import { projectAccessMany } from '../../policies/access.ts';
@@ -120,4 +121,19 @@ export function disableDeployKey(deps: Deps, projectId: number, keyId: number): 
     }
     return key;
   });
+}
+
+/** v4's PUT …/deploy_keys/:key_id: retitles a key enabled on the project; undefined when it is not. */
+export async function retitleDeployKey(
+  deps: Deps,
+  projectId: number,
+  keyId: number,
+  title: string | undefined,
+): Promise<KeyRow | undefined> {
+  const db = deps.db.kysely;
+  const key = await findDeployKeyOfProject(db, projectId, keyId);
+  if (!key || title === undefined) return key;
+  if (title.trim() === '') throw validationFailed({ title: ["can't be blank"] });
+  await updateDeployKeyTitle(db, keyId, title, now());
+  return findDeployKeyOfProject(db, projectId, keyId);
 }

@@ -2,11 +2,11 @@
 // DeleteBranchService), each a push of one ref: push rules, pending push, compare-and-swap, processing.
 import type { Deps } from '../../deps.ts';
 import { listProtectedBranches } from '../../db/repositories/protected-branches.ts';
-import { findBranch, type Branch } from '../../git/refs.ts';
+import { findBranch, mergedBranchNames, type Branch } from '../../git/refs.ts';
 import { isValidRefName } from '../../git/ref-writes.ts';
 import { resolveCommit } from '../../git/revisions.ts';
 import { branchProtection, type BranchProtection } from '../../policies/protected-branches.ts';
-import { apiError } from '../../errors.ts';
+import { ApiError, apiError } from '../../errors.ts';
 import { projectRepositoryPath } from '../../git/repository.ts';
 import { updateRefAsPush } from '../push/ref-updates.ts';
 import type { Pusher } from '../push/push-setup.ts';
@@ -50,4 +50,31 @@ export async function deleteBranch(deps: Deps, pusher: Pusher, name: string): Pr
     change,
     `Could not update branch ${name}. Please refresh and try again.`,
   );
+}
+
+/**
+ * GitLab's DeleteMergedBranchesService: every branch merged into the default branch, except the default
+ * branch and protected ones, each deleted as a push. A branch someone else moved or removed meanwhile is
+ * left as it is. Answers the names deleted.
+ */
+export async function deleteMergedBranches(deps: Deps, pusher: Pusher): Promise<string[]> {
+  const repoPath = projectRepositoryPath(deps.config.dataDir, pusher);
+  const defaultBranch = pusher.project.default_branch ?? 'master';
+  const [merged, rules] = await Promise.all([
+    mergedBranchNames(repoPath, `refs/heads/${defaultBranch}`),
+    listProtectedBranches(deps.db.kysely, pusher.project.id),
+  ]);
+  const names = [...merged].filter(
+    (name) => name !== defaultBranch && !branchProtection(rules, name).protected,
+  );
+  const deleted: string[] = [];
+  for (const name of names) {
+    try {
+      await deleteBranch(deps, pusher, name);
+      deleted.push(name);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+    }
+  }
+  return deleted;
 }

@@ -11,8 +11,8 @@ import {
 } from '../../db/repositories/protected-branches.ts';
 import { findBranch } from '../../git/refs.ts';
 import { projectRepositoryPath } from '../../git/repository.ts';
-import { notFound } from '../../errors.ts';
-import type { ProjectRecord } from '../../db/types.ts';
+import { conflict, notFound, recordNotFound, reloaded } from '../../errors.ts';
+import type { ProjectRecord, ProtectedBranchRow } from '../../db/types.ts';
 
 /** Protection rules are kept for branches that exist: 404 `Branch Not Found` otherwise. */
 async function requireBranch(deps: Deps, record: ProjectRecord, name: string): Promise<void> {
@@ -61,4 +61,45 @@ export async function protectBranch(
 export async function unprotectBranch(deps: Deps, record: ProjectRecord, name: string): Promise<void> {
   await requireBranch(deps, record, name);
   await deleteProtectedBranch(deps.db.kysely, record.project.id, name);
+}
+
+/**
+ * v4's POST /protected_branches: a rule for a name or a `*` pattern, whether or not a branch has it yet;
+ * 409 when the project has a rule of that name (also when a concurrent request made it first).
+ */
+export async function addProtectedBranchRule(
+  deps: Deps,
+  record: ProjectRecord,
+  name: string,
+  flags: { developersCanPush: boolean; developersCanMerge: boolean },
+): Promise<ProtectedBranchRow> {
+  const db = deps.db.kysely;
+  const exists = () => conflict(`Protected branch '${name}' already exists`);
+  if (await findProtectedBranch(db, record.project.id, name)) throw exists();
+  const at = now();
+  try {
+    await insertProtectedBranch(db, {
+      project_id: record.project.id,
+      name,
+      developers_can_push: flags.developersCanPush ? 1 : 0,
+      developers_can_merge: flags.developersCanMerge ? 1 : 0,
+      created_at: at,
+      updated_at: at,
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw exists();
+    throw error;
+  }
+  return reloaded(await findProtectedBranch(db, record.project.id, name));
+}
+
+/** v4's DELETE /protected_branches/:name: the rule of exactly that name; 404 `Not found` when none. */
+export async function removeProtectedBranchRule(
+  deps: Deps,
+  record: ProjectRecord,
+  name: string,
+): Promise<void> {
+  const db = deps.db.kysely;
+  if (!(await findProtectedBranch(db, record.project.id, name))) throw recordNotFound();
+  await deleteProtectedBranch(db, record.project.id, name);
 }

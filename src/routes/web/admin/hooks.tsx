@@ -51,7 +51,7 @@ export function registerAdminHooks(admin: FastifyInstance, deps: Deps): void {
       <AdminHooksPage
         ctx={pageContext(deps, request, reply)}
         flash={flash}
-        hooks={await systemHookList(deps)}
+        hooks={(await systemHookList(deps)).map(presentSystemHook)}
         typedUrl={typedUrl}
       />,
       status,

@@ -263,7 +263,7 @@ export function registerRepositorySettings(web: FastifyInstance, deps: Deps): vo
   ) => {
     const [project, hooks] = await Promise.all([
       settingsHead(deps, loaded),
-      listProjectHooksPage(deps, loaded.project.id, LIST_WINDOW),
+      listProjectHooksPage(deps, loaded.project.id, LIST_WINDOW).then((rows) => rows.map(presentProjectHook)),
     ]);
     return sendPage(
       reply,
