@@ -2,21 +2,38 @@
 // same loaders, policies, services and views as /api/v3: one line per resource module, each exporting
 // register(app, deps). What v4 changes for every route lives here once:
 // - every JSON answer says exactly `Content-Type: application/json` (python-gitlab parses nothing else);
-// - any path or method no route matches answers GitLab's JSON 404, whatever the method (never a page);
+// - parameters come alike from the query string and from JSON, form and multipart bodies, on every method
+//   (gitbeaker sends `{}` with each DELETE and multipart when a call carries a file); a route that reads
+//   its multipart parts itself (an upload) says `config: { multipartStream: true }`;
+// - `page`/`per_page` are checked as v4 checks them (http/pagination.ts), a missing required parameter
+//   is `{"error":"name is missing"}` (http/error-handler.ts);
+// - any path or method no route matches answers GitLab's JSON 404, whatever the method (never a page),
+//   and so does anything else under /api/ that no version serves;
 // - the caller is resolved as in v3 (private or personal access token, `Authorization: Bearer`).
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { resolveViewer } from '../../http/auth.ts';
+import { installMultipartParams } from '../../http/body-parsers.ts';
+import { installV4ErrorHandler } from '../../http/error-handler.ts';
 import { routeNotFound } from '../../errors.ts';
 import * as version from './version.ts';
 
 const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [version];
+
+const ANY_METHOD = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+const notFound = async () => {
+  throw routeNotFound();
+};
 
 export function registerApiV4(app: FastifyInstance, deps: Deps): void {
   app.register(
     async (api) => {
       api.decorateRequest('viewer', null);
       api.decorateRequest('sudo', false);
+      api.decorateRequest('apiV4', true);
+      installV4ErrorHandler(api);
+      await installMultipartParams(api, deps.config.uploadMaxBytes);
       api.addHook('onRequest', () => deps.pushQueue.caughtUp());
       api.addHook('preHandler', async (request) => resolveViewer(deps, request));
       api.addHook('onSend', async (_request, reply, payload) => {
@@ -28,15 +45,14 @@ export function registerApiV4(app: FastifyInstance, deps: Deps): void {
       });
       for (const module of modules) module.register(api, deps);
       // Unmatched paths of any method: the JSON 404 before the caller is asked for (GitLab's catch-all).
-      api.route({
-        method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-        url: '/*',
-        config: { public: true },
-        handler: async () => {
-          throw routeNotFound();
-        },
-      });
+      api.route({ method: [...ANY_METHOD], url: '/*', config: { public: true }, handler: notFound });
     },
     { prefix: '/api/v4' },
   );
+  // /api itself and what no version serves (/api/v5/x, /api/foo): the same JSON 404, which a web page
+  // route (a POST's CSRF refusal, a namespace page) would otherwise answer. /api/v3's own unknown paths
+  // keep its scope's answer, the same body.
+  for (const url of ['/api', '/api/*']) {
+    app.route({ method: [...ANY_METHOD], url, config: { public: true }, handler: notFound });
+  }
 }

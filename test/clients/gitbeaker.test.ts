@@ -1,0 +1,50 @@
+// @gitbeaker/rest 43 (npm, a dev dependency) against a listening Labrador, called as its users call it:
+// `new Gitlab({ host, token })`, then the resources' methods. gitbeaker sends JSON bodies (`{}` with every
+// DELETE), multipart when a call carries a file, parses only `application/json`, and raises
+// GitbeakerRequestError with the response for any refusal.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Gitlab, GitbeakerRequestError } from '@gitbeaker/rest';
+import { startClientApp, type ClientApp } from './client-app.ts';
+
+describe('@gitbeaker/rest 43', () => {
+  let app: ClientApp;
+  let api: InstanceType<typeof Gitlab>;
+
+  before(async () => {
+    app = await startClientApp();
+    api = new Gitlab({ host: app.url, token: app.t.rootToken });
+  });
+  after(() => app.t.close());
+
+  /** The refusal a call raised: its status and the text gitbeaker read from the body. */
+  async function refusal(call: Promise<unknown>): Promise<{ status: number; description: string }> {
+    try {
+      await call;
+    } catch (error) {
+      assert.ok(error instanceof GitbeakerRequestError, String(error));
+      const cause = error.cause as { description: string; response: Response };
+      return { status: cause.response.status, description: cause.description };
+    }
+    assert.fail('the call succeeded');
+  }
+
+  it('reads the metadata', async () => {
+    const metadata = await api.Metadata.show();
+    assert.match(metadata.version, /^\d+\.\d+\.\d+$/);
+    assert.equal(metadata.revision, 'labrador');
+  });
+
+  it('raises 401 for a bad token and 404 for what is not there', async () => {
+    const stranger = new Gitlab({ host: app.url, token: 'not-a-token' });
+    assert.deepEqual(await refusal(stranger.Metadata.show()), {
+      status: 401,
+      description: '401 Unauthorized',
+    });
+    assert.equal((await refusal(api.Projects.show(999999))).status, 404);
+    assert.deepEqual(await refusal(api.Projects.remove(999999)), {
+      status: 404,
+      description: '404 Not Found',
+    });
+  });
+});

@@ -1,0 +1,65 @@
+// Debian's python-gitlab 3.12 (`python3-gitlab`, run with Debian's /usr/bin/python3) against a listening
+// Labrador: each case runs one scenario of python_gitlab_client.py and asserts what the client saw. The
+// client parses only `Content-Type: application/json`, sends some POST parameters in the query string,
+// follows the Link header's `next` URL and raises GitlabError subclasses with the response's status.
+import assert from 'node:assert/strict';
+import { execFile, execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import { requirement } from '../helpers/requirements.ts';
+import { startClientApp, type ClientApp } from './client-app.ts';
+
+const PYTHON = '/usr/bin/python3';
+const SCRIPT = path.join(import.meta.dirname, 'python_gitlab_client.py');
+
+function pythonGitlabProblem(): string | undefined {
+  try {
+    const version = execFileSync(PYTHON, ['-c', 'import gitlab; print(gitlab.__version__)'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+    return version.startsWith('3.') ? undefined : `${PYTHON} has python-gitlab ${version}, not 3.x`;
+  } catch {
+    return `${PYTHON} cannot import gitlab (apt-get install python3-gitlab)`;
+  }
+}
+
+describe('python-gitlab 3.12', { skip: requirement('python-gitlab', pythonGitlabProblem()) }, () => {
+  let app: ClientApp;
+
+  before(async () => {
+    app = await startClientApp();
+  });
+  after(() => app.t.close());
+
+  async function run(scenario: string, token = app.t.rootToken): Promise<any> {
+    const { stdout, stderr } = await promisify(execFile)(PYTHON, [SCRIPT, scenario], {
+      env: { PATH: process.env.PATH, GITLAB_URL: app.url, GITLAB_TOKEN: token },
+    });
+    assert.equal(stderr, '', `${scenario} wrote to stderr`);
+    return JSON.parse(stdout);
+  }
+
+  it('reads the version (GET /version, parsed as exactly application/json)', async () => {
+    const seen = await run('version');
+    assert.equal(seen.client, '3.12.0');
+    assert.equal(seen.version.length, 2);
+    assert.match(seen.version[0], /^\d+\.\d+\.\d+$/);
+    assert.equal(seen.version[1], 'labrador');
+  });
+
+  it('raises the refusals with their statuses: 401 for a bad token, 404 for what is not there', async () => {
+    const seen = await run('refusals');
+    assert.deepEqual(seen.bad_token, {
+      raised: 'GitlabAuthenticationError',
+      status: 401,
+      message: '401 Unauthorized',
+    });
+    assert.equal(seen.missing_project.raised, 'GitlabGetError');
+    assert.equal(seen.missing_project.status, 404);
+    assert.equal(seen.unknown_path.raised, 'GitlabHttpError');
+    assert.equal(seen.unknown_path.status, 404);
+    assert.equal(seen.unknown_path.message, '404 Not Found');
+  });
+});
