@@ -44,6 +44,74 @@ describe('API v4 conventions', () => {
     }
   });
 
+  it('answers the JSON 404 for anything under /api/ that no version serves, never a page', async () => {
+    for (const url of ['/api', '/api/foo', '/api/v5/x', '/api/v5/projects/1', '/api/foo/bar.git/info/refs']) {
+      for (const method of ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH']) {
+        const withBody = method !== 'GET' && method !== 'HEAD';
+        const response = await t.request(method, url, { body: withBody ? {} : undefined });
+        assert.equal(response.status, 404, `${method} ${url}`);
+        assert.match(String(response.headers['content-type']), /^application\/json/, `${method} ${url}`);
+        if (method !== 'HEAD')
+          assert.deepEqual(response.body, { error: '404 Not Found' }, `${method} ${url}`);
+      }
+    }
+    // A form POST there is not a page's: no CSRF refusal (it was a 422 HTML page).
+    const form = await t.request('POST', '/api/foo', { form: { a: '1' } });
+    assert.equal(form.status, 404);
+    assert.deepEqual(form.body, { error: '404 Not Found' });
+  });
+
+  it('answers HEAD wherever GET answers: the same status and headers, no body', async () => {
+    const get = await t.request('GET', '/api/v4/version', { token: user.token });
+    const head = await t.request('HEAD', '/api/v4/version', { token: user.token });
+    assert.equal(head.status, 200);
+    assert.equal(head.text, '');
+    assert.equal(head.headers['content-type'], 'application/json');
+    assert.equal(head.headers['content-length'], get.headers['content-length']);
+    const anonymous = await t.request('HEAD', '/api/v4/version');
+    assert.equal(anonymous.status, 401);
+    assert.equal(anonymous.text, '');
+  });
+
+  it('reads multipart bodies (gitbeaker sends one with a file) and still answers the route', async () => {
+    const form = new FormData();
+    form.append('name', 'x');
+    form.append('avatar', new Blob(['GIF89a']), 'a.gif');
+    const request = new Request('http://x/', { method: 'POST', body: form });
+    const response = await t.server.app.inject({
+      method: 'PUT',
+      url: '/api/v4/no/such/thing',
+      headers: {
+        'private-token': user.token,
+        'content-type': String(request.headers.get('content-type')),
+      },
+      payload: Buffer.from(await request.arrayBuffer()),
+    });
+    assert.equal(response.statusCode, 404);
+    assert.deepEqual(response.json(), { error: '404 Not Found' });
+    const broken = await t.server.app.inject({
+      method: 'PUT',
+      url: '/api/v4/version',
+      headers: { 'private-token': user.token, 'content-type': 'multipart/form-data; boundary=zz' },
+      payload: '--zz\r\nContent-Disposition: form-data; name="a"\r\n\r\nno end',
+    });
+    // A cut-off body is read as far as it goes (never a 500): here no route takes a PUT.
+    assert.equal(broken.statusCode, 404);
+    assert.equal(broken.headers['content-type'], 'application/json');
+  });
+
+  it('refuses a body that is not JSON with a 400, in JSON', async () => {
+    const response = await t.server.app.inject({
+      method: 'POST',
+      url: '/api/v4/version',
+      headers: { 'private-token': user.token, 'content-type': 'application/json' },
+      payload: '{"name":',
+    });
+    assert.equal(response.statusCode, 400);
+    assert.deepEqual(response.json(), { error: 'Body is not valid JSON' });
+    assert.equal(response.headers['content-type'], 'application/json');
+  });
+
   it('leaves /api/v3 as it was: 8.13 version', async () => {
     const response = await t.request('GET', '/api/v3/version', { token: user.token });
     assert.deepEqual(response.body, { version: '8.13.0', revision: 'labrador' });
