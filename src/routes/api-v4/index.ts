@@ -20,12 +20,6 @@ import * as version from './version.ts';
 
 const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [version];
 
-const ANY_METHOD = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
-
-const notFound = async () => {
-  throw routeNotFound();
-};
-
 export function registerApiV4(app: FastifyInstance, deps: Deps): void {
   app.register(
     async (api) => {
@@ -45,14 +39,29 @@ export function registerApiV4(app: FastifyInstance, deps: Deps): void {
       });
       for (const module of modules) module.register(api, deps);
       // Unmatched paths of any method: the JSON 404 before the caller is asked for (GitLab's catch-all).
-      api.route({ method: [...ANY_METHOD], url: '/*', config: { public: true }, handler: notFound });
+      api.route({
+        method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+        url: '/*',
+        config: { public: true },
+        handler: async () => {
+          throw routeNotFound();
+        },
+      });
     },
     { prefix: '/api/v4' },
   );
   // /api itself and what no version serves (/api/v5/x, /api/foo): the same JSON 404, which a web page
-  // route (a POST's CSRF refusal, a namespace page) would otherwise answer. /api/v3's own unknown paths
-  // keep its scope's answer, the same body.
-  for (const url of ['/api', '/api/*']) {
-    app.route({ method: [...ANY_METHOD], url, config: { public: true }, handler: notFound });
-  }
+  // route (a POST's CSRF refusal, a namespace page) would otherwise answer. /api/v3's unknown paths end
+  // here too, with the body and headers they had from the not-found handler.
+  app.route({
+    method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    url: '/api/*',
+    config: { public: true },
+    handler: async () => {
+      throw routeNotFound();
+    },
+  });
+  app.get('/api', { config: { public: true } }, async () => {
+    throw routeNotFound();
+  });
 }

@@ -5,6 +5,21 @@ import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createUser, type TestUser } from '../../helpers/factory.ts';
 
+/** A multipart/form-data body as fetch's FormData writes it (gitbeaker's way), files named after their field. */
+async function multipart(
+  fields: Record<string, string>,
+  files: Record<string, string> = {},
+): Promise<{ type: string; bytes: Buffer }> {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  for (const [name, content] of Object.entries(files)) form.append(name, new Blob([content]), `${name}.bin`);
+  const request = new Request('http://localhost/', { method: 'POST', body: form });
+  return {
+    type: String(request.headers.get('content-type')),
+    bytes: Buffer.from(await request.arrayBuffer()),
+  };
+}
+
 describe('API v4 conventions', () => {
   let t: TestApp;
   let user: TestUser;
@@ -14,6 +29,16 @@ describe('API v4 conventions', () => {
     user = await createUser(t, 'alice');
   });
   after(() => t.close());
+
+  /** A request with a body of its own type, as the caller signed in. */
+  function send(method: 'POST' | 'PUT' | 'DELETE', url: string, type: string, payload: string | Buffer) {
+    return t.server.app.inject({
+      method,
+      url,
+      headers: { 'private-token': user.token, 'content-type': type },
+      payload,
+    });
+  }
 
   it('GET /version answers three dotted parts with exactly application/json', async () => {
     const response = await t.request('GET', '/api/v4/version', { token: user.token });
@@ -74,39 +99,19 @@ describe('API v4 conventions', () => {
   });
 
   it('reads multipart bodies (gitbeaker sends one with a file) and still answers the route', async () => {
-    const form = new FormData();
-    form.append('name', 'x');
-    form.append('avatar', new Blob(['GIF89a']), 'a.gif');
-    const request = new Request('http://x/', { method: 'POST', body: form });
-    const response = await t.server.app.inject({
-      method: 'PUT',
-      url: '/api/v4/no/such/thing',
-      headers: {
-        'private-token': user.token,
-        'content-type': String(request.headers.get('content-type')),
-      },
-      payload: Buffer.from(await request.arrayBuffer()),
-    });
+    const body = await multipart({ name: 'x' }, { avatar: 'GIF89a' });
+    const response = await send('PUT', '/api/v4/no/such/thing', body.type, body.bytes);
     assert.equal(response.statusCode, 404);
     assert.deepEqual(response.json(), { error: '404 Not Found' });
-    const broken = await t.server.app.inject({
-      method: 'PUT',
-      url: '/api/v4/version',
-      headers: { 'private-token': user.token, 'content-type': 'multipart/form-data; boundary=zz' },
-      payload: '--zz\r\nContent-Disposition: form-data; name="a"\r\n\r\nno end',
-    });
+    const cutOff = '--zz\r\nContent-Disposition: form-data; name="a"\r\n\r\nno end';
+    const broken = await send('PUT', '/api/v4/version', 'multipart/form-data; boundary=zz', cutOff);
     // A cut-off body is read as far as it goes (never a 500): here no route takes a PUT.
     assert.equal(broken.statusCode, 404);
     assert.equal(broken.headers['content-type'], 'application/json');
   });
 
   it('refuses a body that is not JSON with a 400, in JSON', async () => {
-    const response = await t.server.app.inject({
-      method: 'POST',
-      url: '/api/v4/version',
-      headers: { 'private-token': user.token, 'content-type': 'application/json' },
-      payload: '{"name":',
-    });
+    const response = await send('POST', '/api/v4/version', 'application/json', '{"name":');
     assert.equal(response.statusCode, 400);
     assert.deepEqual(response.json(), { error: 'Body is not valid JSON' });
     assert.equal(response.headers['content-type'], 'application/json');
