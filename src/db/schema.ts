@@ -591,6 +591,24 @@ export interface WebSessionsTable {
   expires_at: string;
 }
 
+/**
+ * A personal access token (migration 080-personal-access-tokens): the secret only as its SHA-256 (hex),
+ * scopes space-separated, expires_at a day (YYYY-MM-DD; the token works until the day before).
+ */
+export interface PersonalAccessTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  description: string | null;
+  token_digest: string;
+  scopes: string;
+  expires_at: string | null;
+  revoked: Generated<Bool>;
+  created_at: string;
+  updated_at: string;
+  last_used_at: string | null;
+}
+
 /** One wrong password from an address, kept for the limiter's window. */
 export interface SignInFailuresTable {
   id: Generated<number>;
@@ -705,6 +723,7 @@ export interface Database {
   todos: TodosTable;
   issue_counts: IssueCountsTable;
   web_sessions: WebSessionsTable;
+  personal_access_tokens: PersonalAccessTokensTable;
   sign_in_failures: SignInFailuresTable;
   sign_in_bans: SignInBansTable;
   merge_requests: MergeRequestsTable;

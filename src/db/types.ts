@@ -19,6 +19,8 @@ export type EmailRow = Selectable<S.EmailsTable>;
 
 export type WebSessionRow = Selectable<S.WebSessionsTable>;
 
+export type PersonalAccessTokenRow = Selectable<S.PersonalAccessTokensTable>;
+
 /** An external sign-in of a user (LDAP, OAuth provider) as the user entity lists it. */
 export interface Identity {
   provider: string;

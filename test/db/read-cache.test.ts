@@ -4,11 +4,10 @@
 // PostgreSQL as soon as the change notification arrives, which the test waits for with a deadline.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestApp, type TestApp, type TestResponse } from '../helpers/app.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { createProject, createUser, type TestUser } from '../helpers/factory.ts';
 import type { Server } from '../../src/server.ts';
-
-const NOTIFICATION_DEADLINE_MS = 10_000;
 
 describe('read cache and changes made by another server', () => {
   let t: TestApp;
@@ -37,19 +36,6 @@ describe('read cache and changes made by another server', () => {
     assert.ok(response.statusCode < 300, `${method} ${url}: ${response.statusCode} ${response.body}`);
   }
 
-  /**
-   * The first answer of `ask` that `done` accepts: at once on SQLite, where a cached read always checks;
-   * on PostgreSQL once the notification has arrived (polled, bounded by the deadline).
-   */
-  async function eventually(ask: () => Promise<TestResponse>, done: (r: TestResponse) => boolean) {
-    const deadline = Date.now() + (t.server.deps.db.dialect === 'sqlite' ? 0 : NOTIFICATION_DEADLINE_MS);
-    for (;;) {
-      const response = await ask();
-      if (done(response) || Date.now() >= deadline) return response;
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-  }
-
   it('a user blocked by another server is refused by this one', async () => {
     // Read twice: the second answer may come from the cache.
     for (let i = 0; i < 2; i++) {
@@ -57,12 +43,14 @@ describe('read cache and changes made by another server', () => {
     }
     await onOther('PUT', `/api/v3/users/${user.id}/block`);
     const after = await eventually(
+      t,
       () => t.request('GET', '/api/v3/user', { token: user.token }),
       (r) => r.status === 401,
     );
     assert.equal(after.status, 401);
     await onOther('PUT', `/api/v3/users/${user.id}/unblock`);
     const back = await eventually(
+      t,
       () => t.request('GET', '/api/v3/user', { token: user.token }),
       (r) => r.status === 200,
     );
@@ -78,6 +66,7 @@ describe('read cache and changes made by another server', () => {
     }
     await onOther('PUT', `/api/v3/projects/${projectId}`, { name: 'cached', visibility_level: 0 });
     const hidden = await eventually(
+      t,
       () => t.request('GET', `/api/v3/projects/${projectId}`, { token: stranger.token }),
       (r) => r.status === 404,
     );

@@ -28,6 +28,7 @@ import { up as mergeRequestDiffs } from './046-merge-request-diffs.ts';
 import { up as mergeRequestMilestones } from './047-merge-request-milestones.ts';
 import { up as commitNotes } from './048-commit-notes.ts';
 import { up as projectListVacuum } from './075-project-list-vacuum.ts';
+import { up as personalAccessTokens } from './080-personal-access-tokens.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
@@ -55,6 +56,7 @@ const migrations: Array<[string, MigrationFn]> = [
   ['047-merge-request-milestones', mergeRequestMilestones],
   ['048-commit-notes', commitNotes],
   ['075-project-list-vacuum', projectListVacuum],
+  ['080-personal-access-tokens', personalAccessTokens],
 ];
 
 /** The migrations' names in the order they were added (kept in name order from here on: a test checks). */

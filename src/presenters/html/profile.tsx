@@ -3,9 +3,9 @@ import type { ComponentChildren } from 'preact';
 import { Csrf, Layout, tabLinks, type Flash, type PageContext } from './layout.tsx';
 import { VisibilityLevelChoice } from './projects.tsx';
 
-export type ProfileTab = 'profile' | 'account' | 'emails' | 'password' | 'keys';
+export type ProfileTab = 'profile' | 'account' | 'emails' | 'password' | 'keys' | 'tokens';
 
-function ProfileFrame(props: {
+export function ProfileFrame(props: {
   ctx: PageContext;
   tab: ProfileTab;
   title: string;
@@ -23,6 +23,7 @@ function ProfileFrame(props: {
           {tab('emails', '/profile/emails', 'Emails')}
           {tab('password', '/profile/password/edit', 'Password')}
           {tab('keys', '/profile/keys', 'SSH Keys')}
+          {tab('tokens', '/profile/personal_access_tokens', 'Access Tokens')}
         </ul>
       </nav>
       {props.children}

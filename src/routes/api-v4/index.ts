@@ -17,8 +17,9 @@ import { installMultipartParams } from '../../http/body-parsers.ts';
 import { installV4ErrorHandler } from '../../http/error-handler.ts';
 import { routeNotFound } from '../../errors.ts';
 import * as version from './version.ts';
+import * as personalAccessTokens from './personal-access-tokens.ts';
 
-const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [version];
+const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [version, personalAccessTokens];
 
 export function registerApiV4(app: FastifyInstance, deps: Deps): void {
   app.register(
@@ -42,7 +43,7 @@ export function registerApiV4(app: FastifyInstance, deps: Deps): void {
       api.route({
         method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
         url: '/*',
-        config: { public: true },
+        config: { public: true, anyTokenScope: true },
         handler: async () => {
           throw routeNotFound();
         },

@@ -1,6 +1,8 @@
 // HTTP basic authentication for git clients: username (or email) with the
 // account password or the private token (GitLab took only personal access tokens there; the brief of
-// the issue takes the private token). Wrong credentials → 401 with a Basic challenge.
+// the issue takes the private token), or a personal access token as the password under any username
+// (as GitLab: the token names its user; its scopes decide clone and push). Wrong credentials → 401 with
+// a Basic challenge.
 import crypto from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
@@ -9,6 +11,13 @@ import { buildByGitToken } from '../../services/ci/builds.ts';
 import { findUserByLogin } from '../../services/users/session.ts';
 import { assertNotBanned, recordSignInFailure, SignInBanned } from '../../services/users/sign-in-limiter.ts';
 import { canSignIn } from '../../policies/users.ts';
+import { tokenScopes } from '../../policies/access-tokens.ts';
+import {
+  findActiveAccessToken,
+  noteAccessTokenUse,
+  PERSONAL_ACCESS_TOKEN_PREFIX,
+} from '../../services/users/personal-access-tokens.ts';
+import type { GitActor } from '../../services/push/git-access.ts';
 import type { CiBuildRow, UserRow } from '../../db/types.ts';
 import { BoundedMap } from '../../lib/bounded-map.ts';
 
@@ -75,10 +84,13 @@ export async function authenticateBuild(deps: Deps, request: FastifyRequest): Pr
 }
 
 /**
- * The user the credentials name, or null without credentials. Throws 401 for wrong credentials and
- * 403 for blocked users.
+ * The user the credentials name (with the scopes of the personal access token they gave, if one), or
+ * null without credentials. Throws 401 for wrong credentials and 403 for blocked users.
  */
-export async function authenticateGitUser(deps: Deps, request: FastifyRequest): Promise<UserRow | null> {
+export async function authenticateGitUser(
+  deps: Deps,
+  request: FastifyRequest,
+): Promise<Extract<GitActor, { user: UserRow }> | null> {
   const credentials = basicCredentials(request);
   if (!credentials) return null;
   const { login, password } = credentials;
@@ -94,6 +106,14 @@ export async function authenticateGitUser(deps: Deps, request: FastifyRequest): 
       'Retry-After': String(error.retryAfterSeconds),
     });
   }
+  if (password.startsWith(PERSONAL_ACCESS_TOKEN_PREFIX)) {
+    const found = await findActiveAccessToken(deps, password);
+    if (found) {
+      if (!canSignIn(found.user)) throw new GitHttpError(403, 'Your account has been blocked.');
+      await noteAccessTokenUse(deps, found.token);
+      return { user: found.user, scopes: tokenScopes(found.token) };
+    }
+  }
   const user = await findUserByLogin(deps, login);
   const ok =
     user !== undefined &&
@@ -103,5 +123,5 @@ export async function authenticateGitUser(deps: Deps, request: FastifyRequest): 
     throw accessDenied();
   }
   if (!canSignIn(user)) throw new GitHttpError(403, 'Your account has been blocked.');
-  return user;
+  return { user };
 }

@@ -65,9 +65,10 @@ async function authorize(
   const projectPath = request.params.project.replace(/\.git$/, '');
   const build = await authenticateBuild(deps, request);
   if (build) return authorizeBuild(deps, build, namespace, projectPath, service);
-  const user = await authenticateGitUser(deps, request);
+  const actor = await authenticateGitUser(deps, request);
+  const user = actor?.user ?? null;
   try {
-    return await authorizeGit(deps, { user }, namespace, projectPath, service);
+    return await authorizeGit(deps, actor ?? { user }, namespace, projectPath, service);
   } catch (error) {
     if (!(error instanceof GitAccessRefused)) throw error;
     if (!user && error.reason !== 'no_repository') throw accessDenied();

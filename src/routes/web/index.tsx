@@ -22,6 +22,7 @@ import { registerNotePages } from './note-pages.ts';
 import { registerCiPages } from './ci-pages.tsx';
 import { registerLabelMilestonePages } from './label-milestone-pages.tsx';
 import { registerProfile } from './profile.tsx';
+import { registerPersonalAccessTokens } from './personal-access-tokens.tsx';
 import { registerAdminArea } from './admin/admin-area.ts';
 import { registerProjectSettings } from './project-settings/index.ts';
 import { securityHeaders } from './security-headers.ts';
@@ -111,6 +112,7 @@ export function registerWeb(app: FastifyInstance, deps: Deps): void {
     });
     registerSignIn(web, deps);
     registerProfile(web, deps);
+    registerPersonalAccessTokens(web, deps);
     registerDashboard(web, deps);
     registerProjectActions(web, deps);
     registerBranchPages(web, deps);

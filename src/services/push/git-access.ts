@@ -1,7 +1,9 @@
 // Who may run which git service on which project, for every transport (smart HTTP and SSH), in GitLab's
 // words (its Gitlab::GitAccess): the caller is a user (blocked ones refused) or a deploy key (reads the
 // projects it is enabled on and public ones, never pushes). A refusal carries the reason and the text
-// gitlab-shell showed as "GitLab: <text>"; each transport turns it into its own answer.
+// gitlab-shell showed as "GitLab: <text>"; each transport turns it into its own answer. A user who
+// authenticated with a personal access token is held to its scopes first (GitLab's authentication
+// abilities): clone needs api, read_api, read_repository or write_repository; push api or write_repository.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Deps } from '../../deps.ts';
@@ -12,13 +14,19 @@ import { projectAccessFromRows, type ProjectAccess } from '../../policies/access
 import { canDeployKeyDownload } from '../../policies/deploy-keys.ts';
 import { canDownloadCode, canPushCode } from '../../policies/git-access.ts';
 import { canSignIn } from '../../policies/users.ts';
+import { gitAbilities } from '../../policies/access-tokens.ts';
 import { Visibility } from '../../domain/types.ts';
 import type { KeyRow, ProjectRecord, UserRow } from '../../db/types.ts';
 
 export type GitService = 'git-upload-pack' | 'git-receive-pack' | 'git-upload-archive';
 
-/** Who runs the command: a user, a deploy key, or nobody (anonymous HTTP). */
-export type GitActor = { user: UserRow; deployKey?: undefined } | { user: null; deployKey?: KeyRow };
+/**
+ * Who runs the command: a user (with the scopes of the personal access token they gave, if one), a
+ * deploy key, or nobody (anonymous HTTP).
+ */
+export type GitActor =
+  | { user: UserRow; deployKey?: undefined; scopes?: readonly string[] }
+  | { user: null; deployKey?: KeyRow; scopes?: undefined };
 
 export type GitRefusalReason = 'blocked' | 'not_found' | 'forbidden' | 'no_repository';
 
@@ -55,6 +63,13 @@ export async function authorizeGit(
   const user = actor.user;
   const deployKey = actor.deployKey ?? null;
   if (user && !canSignIn(user)) throw refuse('blocked', 'Your account has been blocked.');
+  if (actor.scopes) {
+    const abilities = gitAbilities(actor.scopes);
+    if (service === 'git-receive-pack' ? !abilities.push : !abilities.download) {
+      const what = service === 'git-receive-pack' ? 'upload' : 'download';
+      throw refuse('forbidden', `You are not allowed to ${what} code.`);
+    }
+  }
   // One prepared statement (as the API's loadProject): the project, its namespace and the access rows.
   const found = await findProjectWithAccessRowsByFullPath(db, namespace, projectPath, user?.id ?? null);
   const record = found?.record;
