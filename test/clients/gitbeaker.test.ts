@@ -35,6 +35,23 @@ describe('@gitbeaker/rest 43', () => {
     assert.equal(metadata.revision, 'labrador');
   });
 
+  it('makes a personal access token, signs in with it, and its read_api scope cannot write', async () => {
+    const made = await api.PersonalAccessTokens.create(1, 'beaker', ['read_api']);
+    assert.equal(made.name, 'beaker');
+    assert.deepEqual(made.scopes, ['read_api']);
+    const reader = new Gitlab({ host: app.url, token: String(made.token) });
+    assert.equal((await reader.Metadata.show()).revision, 'labrador');
+    const listed = await api.PersonalAccessTokens.all();
+    assert.deepEqual(
+      listed.map((token) => token.name),
+      ['beaker'],
+    );
+    const refused = await refusal(reader.PersonalAccessTokens.create(1, 'more', ['api']));
+    assert.equal(refused.status, 403);
+    await api.PersonalAccessTokens.remove({ tokenId: made.id });
+    assert.equal((await refusal(reader.Metadata.show())).status, 401);
+  });
+
   it('raises 401 for a bad token and 404 for what is not there', async () => {
     const stranger = new Gitlab({ host: app.url, token: 'not-a-token' });
     assert.deepEqual(await refusal(stranger.Metadata.show()), {

@@ -49,6 +49,25 @@ describe('python-gitlab 3.12', { skip: requirement('python-gitlab', pythonGitlab
     assert.equal(seen.version[1], 'labrador');
   });
 
+  it('makes a personal access token for a user, signs in with it, is refused a write, revokes it', async () => {
+    const seen = await run('tokens');
+    assert.equal(seen.name, 'py');
+    assert.deepEqual(seen.scopes, ['read_api']);
+    assert.equal(seen.token_prefix, 'glpat-');
+    assert.deepEqual(seen.listed, ['py']);
+    assert.deepEqual(seen.self, { name: 'py', active: true, revoked: false });
+    assert.deepEqual(seen.write_refused, {
+      raised: 'GitlabCreateError',
+      status: 403,
+      message: 'insufficient_scope',
+    });
+    assert.deepEqual(seen.after_revoke, {
+      raised: 'GitlabAuthenticationError',
+      status: 401,
+      message: '401 Unauthorized',
+    });
+  });
+
   it('raises the refusals with their statuses: 401 for a bad token, 404 for what is not there', async () => {
     const seen = await run('refusals');
     assert.deepEqual(seen.bad_token, {

@@ -117,6 +117,149 @@ describe('API v4 conventions', () => {
     assert.equal(response.headers['content-type'], 'application/json');
   });
 
+  describe('over the personal access token routes', () => {
+    /** POST /user/personal_access_tokens with the parameters sent one way; answers the token's name and scopes. */
+    async function made(response: { statusCode: number; json(): any }) {
+      assert.equal(response.statusCode, 201);
+      const body = response.json();
+      return { name: body.name, scopes: body.scopes };
+    }
+
+    it('reads parameters alike from the query, JSON, form and multipart bodies', async () => {
+      const url = '/api/v4/user/personal_access_tokens';
+      const query = await send(
+        'POST',
+        `${url}?name=q&scopes[]=read_api&scopes[]=read_user`,
+        'application/json',
+        '',
+      );
+      assert.deepEqual(await made(query), { name: 'q', scopes: ['read_api', 'read_user'] });
+      const json = await send(
+        'POST',
+        url,
+        'application/json',
+        JSON.stringify({ name: 'j', scopes: ['api'] }),
+      );
+      assert.deepEqual(await made(json), { name: 'j', scopes: ['api'] });
+      const form = await send(
+        'POST',
+        url,
+        'application/x-www-form-urlencoded',
+        'name=f&scopes%5B%5D=read_user',
+      );
+      assert.deepEqual(await made(form), { name: 'f', scopes: ['read_user'] });
+      const body = await multipart({ name: 'm', 'scopes[]': 'read_repository' });
+      assert.deepEqual(await made(await send('POST', url, body.type, body.bytes)), {
+        name: 'm',
+        scopes: ['read_repository'],
+      });
+      // Some in the query, the rest in the body (python-gitlab's kwargs go to the query).
+      const mixed = await send(
+        'POST',
+        `${url}?name=mixed`,
+        'application/json',
+        JSON.stringify({ scopes: ['api'] }),
+      );
+      assert.deepEqual(await made(mixed), { name: 'mixed', scopes: ['api'] });
+    });
+
+    it('answers a missing parameter as Grape: 400 {"error":"… is missing"}', async () => {
+      const response = await send('POST', '/api/v4/user/personal_access_tokens', 'application/json', '{}');
+      assert.equal(response.statusCode, 400);
+      assert.deepEqual(response.json(), { error: 'name is missing, scopes is missing' });
+    });
+
+    it('reads booleans as true/false/1/0/True/False/yes/no, and refuses other words', async () => {
+      const token = await t.request('POST', '/api/v4/user/personal_access_tokens', {
+        token: user.token,
+        body: { name: 'gone', scopes: ['api'] },
+      });
+      await t.request('DELETE', `/api/v4/personal_access_tokens/${token.body.id}`, {
+        token: user.token,
+        body: {},
+      });
+      const names = async (revoked: string) => {
+        const response = await t.request('GET', `/api/v4/personal_access_tokens?revoked=${revoked}`, {
+          token: user.token,
+        });
+        assert.equal(response.status, 200, revoked);
+        return response.body.map((item: { name: string }) => item.name);
+      };
+      for (const word of ['true', '1', 'True', 'yes']) assert.deepEqual(await names(word), ['gone'], word);
+      for (const word of ['false', '0', 'False', 'no']) {
+        assert.equal((await names(word)).includes('gone'), false, word);
+      }
+      const bad = await t.request('GET', '/api/v4/personal_access_tokens?revoked=maybe', {
+        token: user.token,
+      });
+      assert.equal(bad.status, 400);
+      assert.deepEqual(bad.body, { error: 'revoked is invalid' });
+    });
+
+    it('pages as v4: per_page at most 100, bad page values refused, Link URLs under /api/v4 keeping filters', async () => {
+      for (let n = 0; n < 3; n += 1) {
+        await t.request('POST', '/api/v4/user/personal_access_tokens', {
+          token: user.token,
+          body: { name: `page-${n}`, scopes: ['read_api'] },
+        });
+      }
+      const list = '/api/v4/personal_access_tokens';
+      const page = await t.request('GET', `${list}?state=active&per_page=1&page=2`, { token: user.token });
+      assert.equal(page.status, 200);
+      assert.equal(page.body.length, 1);
+      assert.equal(page.headers['x-page'], '2');
+      assert.equal(page.headers['x-per-page'], '1');
+      assert.equal(page.headers['x-prev-page'], '1');
+      assert.equal(page.headers['x-next-page'], '3');
+      const total = Number(page.headers['x-total']);
+      assert.equal(page.headers['x-total-pages'], String(total));
+      const base = `${t.config.externalUrl}${list}`;
+      assert.equal(
+        page.headers.link,
+        [
+          `<${base}?page=1&per_page=1&state=active>; rel="prev"`,
+          `<${base}?page=3&per_page=1&state=active>; rel="next"`,
+          `<${base}?page=1&per_page=1&state=active>; rel="first"`,
+          `<${base}?page=${total}&per_page=1&state=active>; rel="last"`,
+        ].join(', '),
+      );
+      const capped = await t.request('GET', `${list}?per_page=500`, { token: user.token });
+      assert.equal(capped.status, 200);
+      assert.equal(capped.headers['x-per-page'], '100');
+      const refusals: [string, string][] = [
+        ['page=abc', 'page is invalid'],
+        ['page=0', 'page does not have a valid value'],
+        ['page=-1', 'page does not have a valid value'],
+        ['per_page=x', 'per_page is invalid'],
+        ['per_page=0', 'per_page does not have a valid value'],
+      ];
+      for (const [query, error] of refusals) {
+        const response = await t.request('GET', `${list}?${query}`, { token: user.token });
+        assert.equal(response.status, 400, query);
+        assert.deepEqual(response.body, { error }, query);
+      }
+      // v3 keeps 8.13's fallbacks for the same values.
+      const v3 = await t.request('GET', '/api/v3/projects?page=abc&per_page=0', { token: user.token });
+      assert.equal(v3.status, 200);
+      assert.equal(v3.headers['x-per-page'], '20');
+    });
+
+    it("takes gitbeaker's `{}` with a DELETE and answers 204 with no body", async () => {
+      const token = await t.request('POST', '/api/v4/user/personal_access_tokens', {
+        token: user.token,
+        body: { name: 'to-revoke', scopes: ['api'] },
+      });
+      const response = await send(
+        'DELETE',
+        `/api/v4/personal_access_tokens/${token.body.id}`,
+        'application/json',
+        '{}',
+      );
+      assert.equal(response.statusCode, 204);
+      assert.equal(response.body, '');
+    });
+  });
+
   it('leaves /api/v3 as it was: 8.13 version', async () => {
     const response = await t.request('GET', '/api/v3/version', { token: user.token });
     assert.deepEqual(response.body, { version: '8.13.0', revision: 'labrador' });
