@@ -146,7 +146,8 @@ def scenario_repository():
     readme = project.files.get(file_path="README.md", ref="main")
     branch = project.branches.create({"branch": "feature", "ref": "main"})
     tag = project.tags.create({"tag_name": "v1.0", "ref": "main"})
-    protected = project.protectedbranches.create({"name": "main", "push_access_level": 40})
+    protected = project.protectedbranches.create({"name": "feature", "push_access_level": 40})
+    again = raised(lambda: project.protectedbranches.create({"name": "main"}))
     return {
         "default_branch": project.default_branch,
         "commit": {"title": commit.title, "message": commit.message},
@@ -155,6 +156,8 @@ def scenario_repository():
         "branches": sorted(b.name for b in project.branches.list(get_all=True)),
         "tag": {"name": tag.name, "target": tag.commit["id"]},
         "protected": {"name": protected.name, "push": [a["access_level"] for a in protected.push_access_levels]},
+        "protected_again": again,
+        "protected_list": sorted(b.name for b in project.protectedbranches.list(get_all=True)),
         "head": commit.id,
     }
 
