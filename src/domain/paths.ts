@@ -28,3 +28,13 @@ export function issueWebUrl(baseUrl: string, record: ProjectRecord, issue: Issue
 export function mergeRequestWebUrl(baseUrl: string, target: ProjectRecord, iid: number): string {
   return `${projectUrls(baseUrl, target).webUrl}/merge_requests/${iid}`;
 }
+
+/** A user's profile page (also the page of the user's personal namespace). */
+export function userWebUrl(baseUrl: string, username: string): string {
+  return `${baseUrl}/${username}`;
+}
+
+/** A group's page. */
+export function groupWebUrl(baseUrl: string, path: string): string {
+  return `${baseUrl}/groups/${path}`;
+}

@@ -15,9 +15,12 @@ export function archiveStream(
   commit: string,
   prefix: string,
   format: ArchiveFormat,
+  /** Only this directory of the commit. */
+  path?: string,
 ): Readable {
   const gitFormat = format === 'tar.bz2' ? 'tar' : format;
-  const git = streamGit(['archive', `--format=${gitFormat}`, `--prefix=${prefix}/`, commit], {
+  const paths = path ? ['--', path] : [];
+  const git = streamGit(['archive', `--format=${gitFormat}`, `--prefix=${prefix}/`, commit, ...paths], {
     cwd: repoPath,
     timeoutMs: TIMEOUT_MS,
   });

@@ -17,7 +17,9 @@ export type TreeEdit =
   | { action: 'write'; path: string; content: Buffer; /** kept from the index when absent */ mode?: string }
   | { action: 'delete'; path: string }
   /** Keeps the mode, and the content unless new content is given. */
-  | { action: 'move'; from: string; path: string; content?: Buffer };
+  | { action: 'move'; from: string; path: string; content?: Buffer }
+  /** Keeps the content; the mode becomes 100755 or 100644. */
+  | { action: 'chmod'; path: string; executable: boolean };
 
 export interface NewCommit {
   parent: string | null;
@@ -93,7 +95,11 @@ export async function writeCommit(repoPath: string, commit: NewCommit): Promise<
       repoPath,
       env,
       commit.edits.flatMap((edit) =>
-        edit.action === 'move' ? [edit.from] : edit.action === 'write' && !edit.mode ? [edit.path] : [],
+        edit.action === 'move'
+          ? [edit.from]
+          : (edit.action === 'write' && !edit.mode) || edit.action === 'chmod'
+            ? [edit.path]
+            : [],
       ),
     );
     let written = 0;
@@ -102,6 +108,11 @@ export async function writeCommit(repoPath: string, commit: NewCommit): Promise<
       if (edit.action === 'write') {
         const mode = edit.mode ?? existing.get(edit.path)?.mode ?? DEFAULT_MODE;
         return `${mode} ${blobIds[written++]}\t${edit.path}\0`;
+      }
+      if (edit.action === 'chmod') {
+        const entry = existing.get(edit.path);
+        if (!entry) throw new Error(`nothing to chmod at ${edit.path}`);
+        return `${edit.executable ? '100755' : '100644'} ${entry.id}\t${edit.path}\0`;
       }
       const from = existing.get(edit.from);
       if (!from) throw new Error(`nothing to move at ${edit.from}`);

@@ -138,3 +138,15 @@ export async function paginateCapped<T>(
   setPaginationHeaders(request, reply, baseUrl, page, total, rows.length > page.limit);
   return rows.slice(0, page.limit);
 }
+
+/** paginate for a list already read whole (a user's handful of keys or emails): one read, sliced here. */
+export function paginateLoaded<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  baseUrl: string,
+  rows: T[],
+): T[] {
+  const page = parsePage(request);
+  setPaginationHeaders(request, reply, baseUrl, page, rows.length);
+  return rows.slice(page.offset, page.offset + page.limit);
+}

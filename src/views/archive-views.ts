@@ -4,6 +4,8 @@
 import type { Readable } from 'node:stream';
 import type { Deps } from '../deps.ts';
 import { archiveStream, type ArchiveFormat } from '../git/archive.ts';
+import { treeAtPath } from '../git/trees.ts';
+import { notFound } from '../errors.ts';
 import { defaultRef, requireCommitId } from './repository-access.ts';
 import type { ProjectRecord } from '../db/types.ts';
 
@@ -29,12 +31,19 @@ function archiveFormat(requested: string | undefined): ArchiveFormat {
 export async function repositoryArchive(
   deps: Deps,
   record: ProjectRecord,
-  options: { sha?: string; format?: string },
+  options: { sha?: string; format?: string; path?: string },
 ): Promise<{ filename: string; stream: Readable }> {
   const ref = options.sha ?? defaultRef(record);
   const { repoPath, commitId } = await requireCommitId(deps, record, ref, 'File');
   const format = archiveFormat(options.format);
   // The name goes into a header: slashes, quotes and anything outside printable ASCII become dashes.
-  const name = `${record.project.path}-${ref.replace(/[^\x20-\x7e]|[/\\"]/g, '-')}-${commitId}`;
-  return { filename: `${name}.${format}`, stream: archiveStream(repoPath, commitId, name, format) };
+  const safe = (text: string) => text.replace(/[^\x20-\x7e]|[/\\"]/g, '-');
+  const path = options.path?.replace(/^\/+|\/+$/g, '');
+  let name = `${record.project.path}-${safe(ref)}-${commitId}`;
+  if (path) {
+    // GitLab's name for a directory's archive: the path, dashed, after the sha.
+    if (!(await treeAtPath(repoPath, commitId, path))) throw notFound('File');
+    name = `${name}-${safe(path)}`;
+  }
+  return { filename: `${name}.${format}`, stream: archiveStream(repoPath, commitId, name, format, path) };
 }

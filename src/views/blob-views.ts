@@ -1,13 +1,15 @@
 // File contents: raw by commit and path or by blob id (served as text/plain, streamed), and
-// GET …/repository/files (the file's metadata with its content base64-encoded as it streams).
-import { Readable } from 'node:stream';
+// GET …/repository/files (the file's metadata, its content read as it streams, for either version).
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
 import type { Deps } from '../deps.ts';
 import { blobContent } from '../git/blobs.ts';
 import { lastCommitIdForPath } from '../git/commit-log.ts';
 import { projectRepositoryPath, repositoryExists } from '../git/repository.ts';
-import { blobAtPath, findBlob } from '../git/revisions.ts';
+import { blobAtPath, findBlob, type ObjectInfo } from '../git/revisions.ts';
+import { treeAtPath, treeEntries } from '../git/trees.ts';
 import { notFound } from '../errors.ts';
-import { fileJsonChunks } from '../presenters/api-v3/repository-file.ts';
 import { requireCommitId } from './repository-access.ts';
 import type { ProjectRecord } from '../db/types.ts';
 
@@ -34,27 +36,62 @@ export async function blobAtRevision(
   return { size: blob.size, stream: blobContent(repoPath, blob.id) };
 }
 
-/** GET …/repository/raw_blobs/:sha. */
-export async function rawBlob(deps: Deps, record: ProjectRecord, blobId: string): Promise<RawContent> {
+/** GET …/repository/raw_blobs/:sha (v4: …/blobs/:sha/raw, and …/blobs/:sha with the id beside it). */
+export async function rawBlob(
+  deps: Deps,
+  record: ProjectRecord,
+  blobId: string,
+): Promise<RawContent & { id: string }> {
   const repoPath = projectRepositoryPath(deps.config.dataDir, record);
   const blob = (await repositoryExists(repoPath)) ? await findBlob(repoPath, blobId) : undefined;
   if (!blob) throw notFound('Blob');
-  return { size: blob.size, stream: blobContent(repoPath, blob.id) };
+  return { id: blob.id, size: blob.size, stream: blobContent(repoPath, blob.id) };
 }
 
-/** GET …/repository/files?file_path=&ref=. */
+/** A file of a commit as the files API shows it; its content is opened on demand (each call reads anew). */
+export interface RepositoryFile {
+  path: string;
+  blob: ObjectInfo;
+  ref: string;
+  commitId: string;
+  lastCommitId: string | null;
+  content: () => Readable;
+  /** What v4 adds: the content's SHA-256 (one streamed pass) and whether the file is executable. */
+  details: () => Promise<{ sha256: string; executable: boolean }>;
+}
+
+async function sha256Of(content: Readable): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of content as AsyncIterable<Buffer>) hash.update(chunk);
+  return hash.digest('hex');
+}
+
+/** The mode of the entry `filePath` names in a commit (a file's, looked up in its directory). */
+async function entryMode(repoPath: string, commitId: string, filePath: string): Promise<string | undefined> {
+  const directory = path.posix.dirname(filePath);
+  const tree = await treeAtPath(repoPath, commitId, directory === '.' ? '' : directory);
+  if (!tree) return undefined;
+  const name = path.posix.basename(filePath);
+  for await (const entry of treeEntries(repoPath, tree)) if (entry.path === name) return entry.mode;
+  return undefined;
+}
+
+/** GET …/repository/files?file_path=&ref= (v4: …/files/:file_path?ref=). */
 export async function repositoryFile(
   deps: Deps,
   record: ProjectRecord,
   filePath: string,
   ref: string,
-): Promise<Readable> {
+): Promise<RepositoryFile> {
   const { repoPath, commitId } = await requireCommitId(deps, record, ref);
   const path = treePath(filePath);
   const blob = await blobAtPath(repoPath, commitId, path);
   if (!blob) throw notFound('File');
   const lastCommitId = (await lastCommitIdForPath(repoPath, commitId, path)) ?? null;
-  return Readable.from(
-    fileJsonChunks({ path, blob, ref, commitId, lastCommitId, content: blobContent(repoPath, blob.id) }),
-  );
+  const content = () => blobContent(repoPath, blob.id);
+  const details = async () => {
+    const [sha256, mode] = await Promise.all([sha256Of(content()), entryMode(repoPath, commitId, path)]);
+    return { sha256, executable: mode === '100755' };
+  };
+  return { path, blob, ref, commitId, lastCommitId, content, details };
 }

@@ -1,4 +1,4 @@
-// A page of a commit's statuses: the rows, then their authors in one query, then presenters.
+// A page of a commit's statuses: the rows, then their authors in one query, for either version's presenter.
 import type { Deps } from '../deps.ts';
 import {
   countCommitStatuses,
@@ -6,7 +6,7 @@ import {
   type CommitStatusFilter,
 } from '../db/repositories/commit-statuses.ts';
 import { usersByIds } from '../db/repositories/users.ts';
-import { presentCommitStatus } from '../presenters/api-v3/commit-status.ts';
+import type { CiBuildRow, UserRow } from '../db/types.ts';
 
 export type { CommitStatusFilter };
 
@@ -24,12 +24,8 @@ export async function listCommitStatusesPage(
     deps.db.kysely,
     rows.map((row) => row.user_id).filter((id): id is number => id !== null),
   );
-  return rows.map((row) =>
-    presentCommitStatus(
-      row,
-      filter.sha,
-      row.user_id === null ? undefined : users.get(row.user_id),
-      deps.config.externalUrl,
-    ),
-  );
+  return rows.map((row): { status: CiBuildRow; author: UserRow | undefined } => ({
+    status: row,
+    author: row.user_id === null ? undefined : users.get(row.user_id),
+  }));
 }

@@ -1,10 +1,14 @@
 // Namespaces as a caller sees them: administrators every namespace, others their own and the groups they
-// belong to. A page is two queries (ids, then rows).
+// belong to. A page is two queries (ids, then rows); the rows go to each version's presenter.
 import type { Deps } from '../deps.ts';
-import { countNamespaces, findUserNamespace, listNamespaces } from '../db/repositories/namespaces.ts';
-import { presentNamespace } from '../presenters/api-v3/group.ts';
+import {
+  countNamespaces,
+  findNamespaceByPath,
+  findUserNamespace,
+  listNamespaces,
+} from '../db/repositories/namespaces.ts';
 import { listsEveryNamespace } from '../policies/groups.ts';
-import type { UserRow } from '../db/types.ts';
+import type { NamespaceRow, UserRow } from '../db/types.ts';
 
 const filterFor = (viewer: UserRow, search: string | undefined) => ({
   userId: listsEveryNamespace(viewer) ? undefined : viewer.id,
@@ -15,13 +19,31 @@ export function countNamespaceList(deps: Deps, viewer: UserRow, search?: string)
   return countNamespaces(deps.db.kysely, filterFor(viewer, search));
 }
 
-export async function listNamespacesPage(
+export function listNamespacesPage(
   deps: Deps,
   viewer: UserRow,
   search: string | undefined,
   page: { offset: number; limit: number },
-) {
-  return (await listNamespaces(deps.db.kysely, filterFor(viewer, search), page)).map(presentNamespace);
+): Promise<NamespaceRow[]> {
+  return listNamespaces(deps.db.kysely, filterFor(viewer, search), page);
+}
+
+/**
+ * One namespace by id (digits) or path, when the list would show it to the viewer; undefined otherwise
+ * (the caller answers 404, hiding whether it exists).
+ */
+export async function findListedNamespace(
+  deps: Deps,
+  viewer: UserRow,
+  idOrPath: string,
+): Promise<NamespaceRow | undefined> {
+  const db = deps.db.kysely;
+  let id: number | undefined;
+  if (/^\d{1,9}$/.test(idOrPath)) id = Number(idOrPath);
+  else id = (await findNamespaceByPath(db, idOrPath))?.id;
+  if (id === undefined) return undefined;
+  const [row] = await listNamespaces(db, { ...filterFor(viewer, undefined), id }, { offset: 0, limit: 1 });
+  return row;
 }
 
 /** A user's personal namespace (whose id lists the projects on the user's page). */

@@ -1,6 +1,7 @@
 // Users as a caller sees them: administrators get the full form (email, identities, limits), everyone
 // else the public form. A page costs the same queries whatever its size: the users, then identities and
-// personal project counts for all of them at once.
+// personal project counts for all of them at once. Views return the rows and those extras; each API
+// version's presenters shape them.
 import type { Deps } from '../deps.ts';
 import {
   countUsers,
@@ -10,49 +11,56 @@ import {
   userFullExtras,
   userFullExtrasByIds,
   type UserListFilter,
+  type UserListOrder,
 } from '../db/repositories/users.ts';
 import { canSeeUserDetails } from '../policies/users.ts';
-import {
-  presentUser,
-  presentUserBasic,
-  presentUserFull,
-  presentUserLogin,
-} from '../presenters/api-v3/user.ts';
-import type { UserRow } from '../db/types.ts';
+import type { UserFullExtras, UserRow } from '../db/types.ts';
 import { notFound } from '../errors.ts';
 
-/** The full (administrator) form of each user. */
-async function presentUsersFull(deps: Deps, users: UserRow[]) {
+export type { UserListFilter, UserListOrder };
+
+/** A user with what its full (administrator) form shows beyond the row. */
+export interface FullUserModel {
+  user: UserRow;
+  extras: UserFullExtras;
+}
+
+/** A user as the viewer may see it: extras only when the viewer sees details (administrators). */
+export interface UserModel {
+  user: UserRow;
+  extras: UserFullExtras | null;
+}
+
+/** A list of users; `extras` (by user id) only when the viewer sees details. */
+export interface UserListModel {
+  users: UserRow[];
+  extras: Map<number, UserFullExtras> | null;
+}
+
+export async function loadUserFull(deps: Deps, user: UserRow): Promise<FullUserModel> {
+  const extras = await userFullExtrasByIds(deps.db.kysely, [user.id]);
+  return { user, extras: extras.get(user.id)! };
+}
+
+/** The caller's own user in the full form. */
+export async function loadCurrentUser(deps: Deps, viewer: UserRow): Promise<FullUserModel> {
+  return { user: viewer, extras: await userFullExtras(deps.db.kysely, viewer.id) };
+}
+
+/** A list of users with the extras the viewer may see. */
+async function userList(deps: Deps, viewer: UserRow, users: UserRow[]): Promise<UserListModel> {
+  if (!canSeeUserDetails(viewer)) return { users, extras: null };
   const extras = await userFullExtrasByIds(
     deps.db.kysely,
     users.map((user) => user.id),
   );
-  return users.map((user) => presentUserFull(user, deps.config.externalUrl, extras.get(user.id)!));
-}
-
-export async function loadUserFull(deps: Deps, user: UserRow) {
-  const [presented] = await presentUsersFull(deps, [user]);
-  return presented!;
-}
-
-/** The caller's own user, with the private token when an administrator looks through sudo. */
-export async function loadCurrentUser(deps: Deps, viewer: UserRow, withToken: boolean) {
-  const extras = await userFullExtras(deps.db.kysely, viewer.id);
-  return withToken
-    ? presentUserLogin(viewer, deps.config.externalUrl, extras)
-    : presentUserFull(viewer, deps.config.externalUrl, extras);
-}
-
-/** A list of users in the form the viewer may see. */
-function presentUserList(deps: Deps, viewer: UserRow, users: UserRow[]) {
-  if (canSeeUserDetails(viewer)) return presentUsersFull(deps, users);
-  return users.map((user) => presentUserBasic(user, deps.config.externalUrl));
+  return { users, extras };
 }
 
 /** One user in the form the viewer may see (the single-user form is richer than the list's). */
-export async function loadUserFor(deps: Deps, viewer: UserRow, user: UserRow) {
+export async function loadUserFor(deps: Deps, viewer: UserRow, user: UserRow): Promise<UserModel> {
   if (canSeeUserDetails(viewer)) return loadUserFull(deps, user);
-  return presentUser(user, deps.config.externalUrl);
+  return { user, extras: null };
 }
 
 /** Any user by username, blocked ones too (administrators' pages); 404 `User Not Found` otherwise. */
@@ -71,11 +79,16 @@ export async function listUsersPage(
   viewer: UserRow,
   filter: UserListFilter,
   page: { offset: number; limit: number },
-) {
-  return presentUserList(deps, viewer, await listUsers(deps.db.kysely, filter, page.offset, page.limit));
+  order?: UserListOrder,
+): Promise<UserListModel> {
+  return userList(deps, viewer, await listUsers(deps.db.kysely, filter, page.offset, page.limit, order));
 }
 
 /** `?username=`: an exact match, not paginated. */
-export async function usersWithUsername(deps: Deps, viewer: UserRow, username: string) {
-  return presentUserList(deps, viewer, await findUsersByExactUsername(deps.db.kysely, username));
+export async function usersWithUsername(
+  deps: Deps,
+  viewer: UserRow,
+  username: string,
+): Promise<UserListModel> {
+  return userList(deps, viewer, await findUsersByExactUsername(deps.db.kysely, username));
 }

@@ -152,3 +152,37 @@ export const HOOK_PROJECT_KEYS = [
   'ssh_url',
   'http_url',
 ];
+
+/** API v4's Commit entity (lists, compare, merge_base). */
+export const V4_COMMIT_KEYS = [
+  'id',
+  'short_id',
+  'created_at',
+  'parent_ids',
+  'title',
+  'message',
+  'author_name',
+  'author_email',
+  'authored_date',
+  'committer_name',
+  'committer_email',
+  'committed_date',
+  'trailers',
+  'extended_trailers',
+  'web_url',
+];
+
+/** API v4's Diff entity (a commit's diff, a compare's diffs). */
+export const V4_DIFF_KEYS = [
+  'diff',
+  'collapsed',
+  'too_large',
+  'new_path',
+  'old_path',
+  'a_mode',
+  'b_mode',
+  'new_file',
+  'renamed_file',
+  'deleted_file',
+  'generated_file',
+];

@@ -108,6 +108,8 @@ function searchPattern(search: string): string {
 export interface GroupListFilter {
   /** Only groups this user is a member of; undefined = every group (administrators). */
   memberUserId?: number;
+  /** With memberUserId: only groups where that membership is at least this level (v4's owned, min_access_level). */
+  minAccessLevel?: number;
   search?: string;
   skipIds?: number[];
   /** Groups at least this visible, plus those this user (if any) is a member of (explore). */
@@ -118,12 +120,14 @@ function groupListQuery(db: Executor, filter: GroupListFilter) {
   let query = db.selectFrom('namespaces').where('namespaces.type', '=', GROUP_TYPE);
   if (filter.memberUserId !== undefined) {
     const userId = filter.memberUserId;
+    const minimum = filter.minAccessLevel ?? 0;
     query = query.where('namespaces.id', 'in', (sub) =>
       sub
         .selectFrom('members')
         .select('members.source_id')
         .where('members.user_id', '=', userId)
-        .where('members.source_type', '=', 'Namespace'),
+        .where('members.source_type', '=', 'Namespace')
+        .where('members.access_level', '>=', minimum),
     );
   }
   if (filter.visibleTo !== undefined) {
@@ -166,24 +170,40 @@ export async function countGroups(db: Executor, filter: GroupListFilter): Promis
   return Number(row.count);
 }
 
+/** A group list's order (v4's order_by and sort); ties are broken by id in the same direction. */
+export interface GroupListOrder {
+  column: 'id' | 'name' | 'path';
+  direction: 'asc' | 'desc';
+}
+
 export async function listGroups(
   db: Executor,
   filter: GroupListFilter,
   page: { offset: number; limit: number },
+  order: GroupListOrder = { column: 'id', direction: 'asc' },
 ): Promise<GroupRow[]> {
   // Deferred join: the offset walks ids only, then the page's rows are read.
   const ids = groupListQuery(db, filter)
     .select('namespaces.id')
-    .orderBy('namespaces.id')
+    .orderBy(`namespaces.${order.column}`, order.direction)
+    .orderBy('namespaces.id', order.direction)
     .limit(page.limit)
     .offset(page.offset);
-  return db.selectFrom('namespaces').selectAll().where('id', 'in', ids).orderBy('id').execute();
+  return db
+    .selectFrom('namespaces')
+    .selectAll()
+    .where('id', 'in', ids)
+    .orderBy(order.column, order.direction)
+    .orderBy('id', order.direction)
+    .execute();
 }
 
 export interface NamespaceListFilter {
   /** Own namespace plus member groups of this user; undefined = every namespace (administrators). */
   userId?: number;
   search?: string;
+  /** Only the namespace with this id (GET /namespaces/:id: the list's rule decides who sees it). */
+  id?: number;
 }
 
 function namespaceListQuery(db: Executor, filter: NamespaceListFilter) {
@@ -207,6 +227,7 @@ function namespaceListQuery(db: Executor, filter: NamespaceListFilter) {
     );
   }
   if (filter.search) query = query.where(nameOrPathContains(filter.search));
+  if (filter.id !== undefined) query = query.where('namespaces.id', '=', filter.id);
   return query;
 }
 

@@ -215,11 +215,14 @@ export async function projectListCounts(
   return { builds: Number(row?.builds ?? 0), pipelines: Number(row?.pipelines ?? 0) };
 }
 
-/** GitLab's pipeline_for(ref, sha): the newest pipeline of this ref at this commit (on the sha index). */
+/**
+ * GitLab's pipeline_for(ref, sha): the newest pipeline of this ref at this commit (on the sha index); of
+ * any ref when `ref` is null (a commit's last_pipeline).
+ */
 export function findLatestPipelineFor(
   db: Executor,
   projectId: number,
-  ref: string,
+  ref: string | null,
   sha: string,
 ): Promise<CiPipelineRow | undefined> {
   return db
@@ -227,7 +230,7 @@ export function findLatestPipelineFor(
     .selectAll()
     .where('project_id', '=', projectId)
     .where('sha', '=', sha)
-    .where('ref', '=', ref)
+    .$if(ref !== null, (query) => query.where('ref', '=', ref!))
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst();

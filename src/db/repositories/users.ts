@@ -208,7 +208,21 @@ export interface UserListFilter {
   active?: boolean;
   /** Case-insensitive substring of username, email or name. */
   search?: string;
+  /** v4's filters: an exact username, blocked (any blocked state) or external users, a creation window. */
+  username?: string;
+  blocked?: boolean;
+  external?: boolean;
+  createdAfter?: string;
+  createdBefore?: string;
 }
+
+/** A list's order: a column and a direction, ties broken by id in the same direction. */
+export interface UserListOrder {
+  column: 'id' | 'name' | 'username' | 'created_at' | 'updated_at';
+  direction: 'asc' | 'desc';
+}
+
+const ID_ORDER: UserListOrder = { column: 'id', direction: 'asc' };
 
 /** `%text%` for LIKE with the wildcards of the text itself escaped. */
 function containsPattern(text: string): string {
@@ -218,6 +232,13 @@ function containsPattern(text: string): string {
 function filteredUserIds(db: Executor, filter: UserListFilter) {
   let query = db.selectFrom('users').select('users.id');
   if (filter.active) query = query.where('users.state', '=', 'active');
+  if (filter.blocked) query = query.where('users.state', 'in', ['blocked', 'ldap_blocked']);
+  if (filter.external) query = query.where('users.external', '=', 1);
+  if (filter.username !== undefined) {
+    query = query.where(sql`lower(users.username)`, '=', filter.username.toLowerCase());
+  }
+  if (filter.createdAfter !== undefined) query = query.where('users.created_at', '>=', filter.createdAfter);
+  if (filter.createdBefore !== undefined) query = query.where('users.created_at', '<=', filter.createdBefore);
   if (filter.search !== undefined) {
     const pattern = containsPattern(filter.search);
     query = query.where((eb) =>
@@ -239,15 +260,26 @@ export async function countUsers(db: Executor, filter: UserListFilter): Promise<
   return Number(row.count);
 }
 
-/** One page of users in id order; the offset runs over the id index before rows are read (deferred join). */
+/** One page of users (id order unless told); the offset runs over the ids before rows are read (deferred join). */
 export function listUsers(
   db: Executor,
   filter: UserListFilter,
   offset: number,
   limit: number,
+  order: UserListOrder = ID_ORDER,
 ): Promise<UserRow[]> {
-  const ids = filteredUserIds(db, filter).orderBy('users.id').limit(limit).offset(offset);
-  return db.selectFrom('users').selectAll().where('id', 'in', ids).orderBy('id').execute();
+  const ids = filteredUserIds(db, filter)
+    .orderBy(`users.${order.column}`, order.direction)
+    .orderBy('users.id', order.direction)
+    .limit(limit)
+    .offset(offset);
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('id', 'in', ids)
+    .orderBy(order.column, order.direction)
+    .orderBy('id', order.direction)
+    .execute();
 }
 
 /** `?username=` is an exact match (GitLab's where(username:)); lower() lets it use the unique index. */

@@ -2,18 +2,10 @@
 // the diffs, whether the diffs went over GitLab's default limits (compare_timeout), and whether both
 // refs named the same commit (compare_same_ref).
 import type { Commit } from '../../git/commits.ts';
-import type { FileDiff } from '../../git/diffs.ts';
+import type { CompareParts } from '../../views/compare-views.ts';
 import { presentRepoCommit } from './commit.ts';
 import { presentRepoDiff } from './diff.ts';
 import { jsonArrayChunks } from '../json-stream.ts';
-
-export interface CompareParts {
-  newest: Commit | null;
-  commits: AsyncIterable<Commit>;
-  /** Read after the commits have been written. */
-  diffs: () => Promise<{ diffs: FileDiff[]; overLimits: boolean }>;
-  same: boolean;
-}
 
 async function* presented(commits: AsyncIterable<Commit>) {
   for await (const commit of commits) yield presentRepoCommit(commit);

@@ -1,4 +1,5 @@
 import type { NamespaceRow } from '../../db/types.ts';
+import { groupWebUrl } from '../../domain/paths.ts';
 // Group, GroupDetail and Namespace, keys in GitLab's order.
 
 export function presentGroup(group: NamespaceRow, baseUrl: string) {
@@ -11,19 +12,20 @@ export function presentGroup(group: NamespaceRow, baseUrl: string) {
     lfs_enabled: group.lfs_enabled === 1,
     // Labrador stores no group avatars.
     avatar_url: null,
-    web_url: `${baseUrl}/groups/${group.path}`,
+    web_url: groupWebUrl(baseUrl, group.path),
     request_access_enabled: group.request_access_enabled === 1,
   };
 }
 
-/** GroupDetail: the group plus its own and its shared projects, already presented by the caller. */
+/** GroupDetail: the group plus its own and its shared projects, already presented by the project view. */
 export function presentGroupDetail(
-  group: NamespaceRow,
+  detail: { group: NamespaceRow; projects: unknown[]; sharedProjects: unknown[] },
   baseUrl: string,
-  projects: unknown[],
-  sharedProjects: unknown[],
 ) {
-  return Object.assign(presentGroup(group, baseUrl), { projects, shared_projects: sharedProjects });
+  return Object.assign(presentGroup(detail.group, baseUrl), {
+    projects: detail.projects,
+    shared_projects: detail.sharedProjects,
+  });
 }
 
 export function presentNamespace(namespace: NamespaceRow) {

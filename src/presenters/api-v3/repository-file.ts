@@ -1,8 +1,8 @@
 // The body of GET …/repository/files: the file's name, path, size, base64 content, ref, blob and commit
-// ids. The content is encoded as it streams (in whole 3-byte groups, so the pieces join into one valid
-// base64 text); nothing holds the whole file.
+// ids. The content is encoded as it streams; nothing holds the whole file.
 import type { Readable } from 'node:stream';
 import type { ObjectInfo } from '../../git/revisions.ts';
+import { base64Chunks } from '../json-stream.ts';
 
 export interface RepositoryFileParts {
   path: string;
@@ -19,14 +19,7 @@ export async function* fileJsonChunks(parts: RepositoryFileParts): AsyncGenerato
     `{"file_name":${JSON.stringify(name)},"file_path":${JSON.stringify(parts.path)},` +
     `"size":${parts.blob.size},"encoding":"base64","content":"`
   );
-  let carry: Buffer = Buffer.alloc(0);
-  for await (const chunk of parts.content as AsyncIterable<Buffer>) {
-    const bytes = carry.length === 0 ? chunk : Buffer.concat([carry, chunk]);
-    const whole = bytes.length - (bytes.length % 3);
-    if (whole > 0) yield bytes.subarray(0, whole).toString('base64');
-    carry = bytes.subarray(whole);
-  }
-  if (carry.length > 0) yield carry.toString('base64');
+  yield* base64Chunks(parts.content);
   yield (
     `","ref":${JSON.stringify(parts.ref)},"blob_id":${JSON.stringify(parts.blob.id)},` +
     `"commit_id":${JSON.stringify(parts.commitId)},"last_commit_id":${JSON.stringify(parts.lastCommitId)}}`

@@ -3,6 +3,7 @@
 // GitLab's order.
 import crypto from 'node:crypto';
 import { BoundedMap } from '../../lib/bounded-map.ts';
+import { userWebUrl } from '../../domain/paths.ts';
 import type { UserBasicRow, UserFullExtras, UserRow } from '../../db/types.ts';
 
 /** Avatar URLs by email: every user shown costs an md5 otherwise. Bounded: the oldest go first when full. */
@@ -20,7 +21,7 @@ export function avatarUrl(email: string): string {
 }
 
 /** ldap_blocked is kept internal: the API shows it as blocked, one of the two states clients know. */
-function publicState(state: string): string {
+export function publicState(state: string): string {
   return state === 'ldap_blocked' ? 'blocked' : state;
 }
 
@@ -31,7 +32,7 @@ export function presentUserBasic(user: Omit<UserBasicRow, 'created_at'>, baseUrl
     id: user.id,
     state: publicState(user.state),
     avatar_url: avatarUrl(user.email),
-    web_url: `${baseUrl}/${user.username}`,
+    web_url: userWebUrl(baseUrl, user.username),
   };
 }
 
@@ -51,10 +52,9 @@ export function presentUser(user: UserRow, baseUrl: string) {
   });
 }
 
-export function presentUserFull(user: UserRow, baseUrl: string, extras: UserFullExtras) {
-  return Object.assign(presentUser(user, baseUrl), {
-    last_sign_in_at: user.last_sign_in_at,
-    confirmed_at: user.confirmed_at,
+/** The account's settings and rights, from email to external: the same run in v3's UserFull and v4's UserPublic. */
+export function presentAccount(user: UserRow, extras: UserFullExtras) {
+  return {
     email: user.email,
     theme_id: user.theme_id,
     color_scheme_id: user.color_scheme_id,
@@ -68,9 +68,32 @@ export function presentUserFull(user: UserRow, baseUrl: string, extras: UserFull
     can_create_project: user.projects_limit - extras.personalProjectCount > 0,
     two_factor_enabled: user.two_factor_enabled === 1,
     external: user.external === 1,
-  });
+  };
+}
+
+export function presentUserFull(user: UserRow, baseUrl: string, extras: UserFullExtras) {
+  return Object.assign(
+    presentUser(user, baseUrl),
+    { last_sign_in_at: user.last_sign_in_at, confirmed_at: user.confirmed_at },
+    presentAccount(user, extras),
+  );
 }
 
 export function presentUserLogin(user: UserRow, baseUrl: string, extras: UserFullExtras) {
   return Object.assign(presentUserFull(user, baseUrl, extras), { private_token: user.authentication_token });
+}
+
+/** A list as the viewer may see it: the full form with extras (administrators), the basic one otherwise. */
+export function presentUserList(
+  list: { users: UserRow[]; extras: Map<number, UserFullExtras> | null },
+  baseUrl: string,
+) {
+  const { extras } = list;
+  if (!extras) return list.users.map((user) => presentUserBasic(user, baseUrl));
+  return list.users.map((user) => presentUserFull(user, baseUrl, extras.get(user.id)!));
+}
+
+/** One user as the viewer may see it: the full form with extras, the User entity otherwise. */
+export function presentUserFor(model: { user: UserRow; extras: UserFullExtras | null }, baseUrl: string) {
+  return model.extras ? presentUserFull(model.user, baseUrl, model.extras) : presentUser(model.user, baseUrl);
 }

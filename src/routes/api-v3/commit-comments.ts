@@ -4,7 +4,7 @@
 // project must be readable (else 404) with its code downloadable (else 403), checked before parameters
 // as 8.13's `before` block did. Comments are those made in this project: 8.13 listed every project's
 // comments on the sha, which let a private fork's comments show in its public upstream.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { requireViewer } from '../../http/auth.ts';
 import { loadProjectRepository } from '../../http/loaders.ts';
@@ -55,31 +55,42 @@ function commentParams(sha: string, params: Params): { note: string; position?: 
   return { note: note!, position };
 }
 
-export function register(app: FastifyInstance, deps: Deps): void {
+/**
+ * The two handlers, which v4 registers too (its CommitNote has v3's fields): the page of comments, and a
+ * new comment.
+ */
+export function commitCommentHandlers(deps: Deps) {
   const baseUrl = deps.config.externalUrl;
-  const path = '/projects/:id/repository/commits/:sha/comments';
+  return {
+    list: async (request: ShaRequest, reply: FastifyReply) => {
+      const project = await loadProjectRepository(deps, request);
+      const { repoPath, commitId } = await requireCommitId(deps, project, request.params.sha);
+      const commented = await readCommentedCommit(repoPath, commitId);
+      return paginate(
+        request,
+        reply,
+        baseUrl,
+        () => countCommitNoteList(deps, project, commitId),
+        (page) => commitNotePage(deps, project, commented, page),
+      );
+    },
+    create: async (request: ShaRequest, reply: FastifyReply) => {
+      const viewer = requireViewer(request);
+      const project = await loadProjectRepository(deps, request);
+      const { note, position } = commentParams(request.params.sha, requestParams(request));
+      const { repoPath, commitId } = await requireCommitId(deps, project, request.params.sha);
+      const commented = await readCommentedCommit(repoPath, commitId);
+      const created = await createCommitNote(deps, viewer, project, commented, note, position);
+      const onLine = created.line_code === null ? undefined : position;
+      return reply.status(201).send(presentCommitNote(created, viewer, baseUrl, onLine));
+    },
+  };
+}
 
-  app.get(path, async (request: ShaRequest, reply) => {
-    const project = await loadProjectRepository(deps, request);
-    const { repoPath, commitId } = await requireCommitId(deps, project, request.params.sha);
-    const commented = await readCommentedCommit(repoPath, commitId);
-    return paginate(
-      request,
-      reply,
-      baseUrl,
-      () => countCommitNoteList(deps, project, commitId),
-      (page) => commitNotePage(deps, project, commented, page),
-    );
-  });
+export const COMMIT_COMMENTS_PATH = '/projects/:id/repository/commits/:sha/comments';
 
-  app.post(path, async (request: ShaRequest, reply) => {
-    const viewer = requireViewer(request);
-    const project = await loadProjectRepository(deps, request);
-    const { note, position } = commentParams(request.params.sha, requestParams(request));
-    const { repoPath, commitId } = await requireCommitId(deps, project, request.params.sha);
-    const commented = await readCommentedCommit(repoPath, commitId);
-    const created = await createCommitNote(deps, viewer, project, commented, note, position);
-    const onLine = created.line_code === null ? undefined : position;
-    return reply.status(201).send(presentCommitNote(created, viewer, baseUrl, onLine));
-  });
+export function register(app: FastifyInstance, deps: Deps): void {
+  const handlers = commitCommentHandlers(deps);
+  app.get(COMMIT_COMMENTS_PATH, handlers.list);
+  app.post(COMMIT_COMMENTS_PATH, handlers.create);
 }

@@ -17,7 +17,7 @@ type UserEmailParams = { uid: string; id: string };
 export function register(app: FastifyInstance, deps: Deps): void {
   app.get('/user/emails', async (request) => {
     const viewer = requireViewer(request);
-    return userEmails(deps, viewer.id);
+    return (await userEmails(deps, viewer.id)).map(presentEmail);
   });
 
   app.get<{ Params: IdParams }>('/user/emails/:id', async (request) => {
@@ -25,7 +25,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const id = pathId(request.params.id);
     const email = id === undefined ? undefined : await userEmail(deps, viewer.id, id);
     if (!email) throw recordNotFound();
-    return email;
+    return presentEmail(email);
   });
 
   app.post('/user/emails', async (request, reply) => {
@@ -47,7 +47,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     requireAdmin(request);
     const user = await findUserByIdParam(deps, request.params.uid);
     if (!user) throw notFound('User');
-    return userEmails(deps, user.id);
+    return (await userEmails(deps, user.id)).map(presentEmail);
   });
 
   // Parameters are checked before the user is looked up, as GitLab did.

@@ -17,7 +17,9 @@ import {
 import { forbidden, paramInvalid } from '../../errors.ts';
 import { loadGroup } from '../../http/loaders.ts';
 import { canAdminGroup, canCreateGroup, listsEveryNamespace } from '../../policies/groups.ts';
-import { presentGroup } from '../../presenters/api-v3/group.ts';
+import { presentGroup, presentGroupDetail } from '../../presenters/api-v3/group.ts';
+import { listProjectRecords } from '../../views/project-views.ts';
+import type { ProjectRecord, UserRow } from '../../db/types.ts';
 import {
   countGroupList,
   countGroupProjectList,
@@ -27,7 +29,11 @@ import {
 } from '../../views/group-views.ts';
 import { createGroup, deleteGroup, updateGroup, type GroupAttributes } from '../../services/groups/groups.ts';
 
-function groupAttributes(params: Params): GroupAttributes {
+/** GroupDetail's and the group project list's entity: v3's Project, batched by the project view. */
+const listProjects = (deps: Deps, viewer: UserRow, records: ProjectRecord[]) =>
+  listProjectRecords(deps, viewer, records);
+
+export function groupAttributes(params: Params): GroupAttributes {
   // attributes_for_keys: blank values are "not given".
   const attrs: GroupAttributes = {};
   const name = presentString(params, 'name');
@@ -45,7 +51,7 @@ function groupAttributes(params: Params): GroupAttributes {
   return attrs;
 }
 
-function skipGroups(params: Params): number[] {
+export function skipGroups(params: Params): number[] {
   const raw = params.skip_groups ?? params['skip_groups[]'];
   if (raw === undefined || raw === null || raw === '') return [];
   const list = Array.isArray(raw) ? raw : [raw];
@@ -72,7 +78,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
       reply,
       baseUrl,
       () => countGroupList(deps, filter),
-      (page) => listGroupsPage(deps, filter, page),
+      async (page) => (await listGroupsPage(deps, filter, page)).map((group) => presentGroup(group, baseUrl)),
     );
   });
 
@@ -90,7 +96,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
   app.get('/groups/:id', async (request) => {
     const viewer = requireViewer(request);
     const { group } = await loadGroup(deps, request);
-    return loadGroupWithProjects(deps, viewer, group);
+    return presentGroupDetail(await loadGroupWithProjects(deps, viewer, group, listProjects), baseUrl);
   });
 
   app.put('/groups/:id', async (request) => {
@@ -98,7 +104,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const { group, access } = await loadGroup(deps, request);
     if (!canAdminGroup(access)) throw forbidden();
     const updated = await updateGroup(deps, group, groupAttributes(requestParams(request)));
-    return loadGroupWithProjects(deps, viewer, updated);
+    return presentGroupDetail(await loadGroupWithProjects(deps, viewer, updated, listProjects), baseUrl);
   });
 
   app.delete('/groups/:id', async (request) => {
@@ -117,7 +123,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
       reply,
       baseUrl,
       () => countGroupProjectList(deps, viewer, group),
-      (page) => listGroupProjectsPage(deps, viewer, group, page),
+      (page) => listGroupProjectsPage(deps, viewer, group, page, listProjects),
     );
   });
 }

@@ -8,7 +8,7 @@ import { notFound, recordNotFound } from '../../errors.ts';
 import { pathId, requestParams, requiredFields } from '../../http/params.ts';
 import { createKey, destroyKey } from '../../services/users/keys.ts';
 import { keyWithOwner, userKey, userKeys } from '../../views/key-views.ts';
-import { presentKeyRecord, presentSSHKey } from '../../presenters/api-v3/key.ts';
+import { presentKeyRecord, presentSSHKey, presentSSHKeyWithUser } from '../../presenters/api-v3/key.ts';
 import { digits, failuresAsNotFound, sendNull } from './user-resources.ts';
 
 type IdParams = { id: string };
@@ -17,7 +17,7 @@ type UserKeyParams = { uid: string; id: string };
 export function register(app: FastifyInstance, deps: Deps): void {
   app.get('/user/keys', async (request) => {
     const viewer = requireViewer(request);
-    return userKeys(deps, viewer.id);
+    return (await userKeys(deps, viewer.id)).map(presentSSHKey);
   });
 
   // Another user's key is simply not found, for administrators too (GitLab scoped the find to the caller).
@@ -26,7 +26,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const id = pathId(request.params.id);
     const key = id === undefined ? undefined : await userKey(deps, viewer.id, id);
     if (!key) throw recordNotFound();
-    return key;
+    return presentSSHKey(key);
   });
 
   app.post('/user/keys', async (request, reply) => {
@@ -48,7 +48,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     requireAdmin(request);
     const user = await findUserByIdParam(deps, request.params.uid);
     if (!user) throw notFound('User');
-    return userKeys(deps, user.id);
+    return (await userKeys(deps, user.id)).map(presentSSHKey);
   });
 
   // Parameters are checked before the user is looked up, as GitLab did.
@@ -79,6 +79,8 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const id = pathId(request.params.id);
     const found = id === undefined ? undefined : await keyWithOwner(deps, id);
     if (!found) throw recordNotFound();
-    return found;
+    // A deploy key has no owner: GitLab presented `"user": null`.
+    if (!found.owner) return { ...presentSSHKey(found.key), user: null };
+    return presentSSHKeyWithUser(found.key, found.owner.user, deps.config.externalUrl, found.owner.extras);
   });
 }

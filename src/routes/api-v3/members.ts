@@ -24,12 +24,12 @@ const USER_ID: GrapeParam = { name: 'user_id', kind: 'integer', required: true }
 const ACCESS_LEVEL: GrapeParam = { name: 'access_level', kind: 'integer', required: true };
 const EXPIRES_AT: GrapeParam = { name: 'expires_at', kind: 'date', required: false };
 
-interface ResolvedSource {
+export interface ResolvedSource {
   source: MemberSource;
   canManage: boolean;
 }
 
-async function resolveSource(
+export async function resolveSource(
   deps: Deps,
   request: FastifyRequest,
   type: 'projects' | 'groups',
@@ -64,7 +64,10 @@ export function register(app: FastifyInstance, deps: Deps): void {
         reply,
         baseUrl,
         () => countMemberList(deps, source, query),
-        (page) => listMembersPage(deps, source, query, page),
+        async (page) =>
+          (await listMembersPage(deps, source, query, page)).map(({ user, member }) =>
+            presentMember(user, member, baseUrl),
+          ),
       );
     });
 

@@ -6,6 +6,7 @@ import { requireViewer } from '../../http/auth.ts';
 import { paginate } from '../../http/pagination.ts';
 import { boundedSearch, optionalString, requestParams } from '../../http/params.ts';
 import { countNamespaceList, listNamespacesPage } from '../../views/namespace-views.ts';
+import { presentNamespace } from '../../presenters/api-v3/group.ts';
 
 export function register(app: FastifyInstance, deps: Deps): void {
   app.get('/namespaces', async (request, reply) => {
@@ -16,7 +17,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
       reply,
       deps.config.externalUrl,
       () => countNamespaceList(deps, viewer, search),
-      (page) => listNamespacesPage(deps, viewer, search, page),
+      async (page) => (await listNamespacesPage(deps, viewer, search, page)).map(presentNamespace),
     );
   });
 }

@@ -1,6 +1,7 @@
 // Files of a project's repository (GitLab 8.13's lib/api/files.rb): one file with its content base64
 // encoded (streamed); creating, updating and deleting a file, each one commit on a branch, made as a push
 // under the same rules as `git push` (developers and up).
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { loadProjectRepository, loadWritableRepository } from '../../http/loaders.ts';
@@ -12,12 +13,15 @@ import {
   type FileChange,
 } from '../../services/repository/file-commits.ts';
 import { repositoryFile } from '../../views/blob-views.ts';
-import { presentFileChange } from '../../presenters/api-v3/repository-file.ts';
+import { fileJsonChunks, presentFileChange } from '../../presenters/api-v3/repository-file.ts';
 
-/** required_attributes! in GitLab's order, then the optional ones. */
-function fileChange(params: Params, withContent: boolean): FileChange {
+/**
+ * required_attributes! in GitLab's order, then the optional ones; the branch under v3's `branch_name` or
+ * v4's `branch` (so a missing one is named as the caller's version names it).
+ */
+export function fileChange(params: Params, withContent: boolean, branchParam = 'branch_name'): FileChange {
   const filePath = requiredString(params, 'file_path');
-  const branchName = requiredString(params, 'branch_name');
+  const branchName = requiredString(params, branchParam);
   const content = withContent ? requiredString(params, 'content') : undefined;
   return {
     filePath,
@@ -36,9 +40,10 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const params = requestParams(request);
     const filePath = requiredString(params, 'file_path');
     const ref = requiredString(params, 'ref');
+    const file = await repositoryFile(deps, project, filePath, ref);
     return reply
       .type('application/json; charset=utf-8')
-      .send(await repositoryFile(deps, project, filePath, ref));
+      .send(Readable.from(fileJsonChunks({ ...file, content: file.content() })));
   });
 
   app.post('/projects/:id/repository/files', async (request, reply) => {

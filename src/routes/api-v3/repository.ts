@@ -1,6 +1,7 @@
 // The repository of a project (GitLab 8.13's lib/api/repositories.rb): tree, raw file by commit and
 // path, raw blob by id, archive, compare and contributors. Reporters and anyone who may download the code
 // of a public or internal project read them; trees, files and archives stream from git.
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { loadProjectRepository } from '../../http/loaders.ts';
@@ -11,45 +12,31 @@ import { blobAtRevision, rawBlob, type RawContent } from '../../views/blob-views
 import { compareRefs } from '../../views/compare-views.ts';
 import { repositoryContributors } from '../../views/contributor-views.ts';
 import { treeListing } from '../../views/tree-views.ts';
+import { compareJsonChunks } from '../../presenters/api-v3/compare.ts';
+import { presentContributor } from '../../presenters/api-v3/contributor.ts';
+import { treeJsonChunks } from '../../presenters/api-v3/tree.ts';
 
 type ShaRequest = FastifyRequest<{ Params: { id: string; sha: string } }>;
 
-function sendRaw(reply: FastifyReply, content: RawContent): FastifyReply {
+/** Raw bytes as GitLab sent them: text/plain whatever they are, their length known. */
+export function sendRaw(reply: FastifyReply, content: RawContent): FastifyReply {
   return reply.type('text/plain; charset=utf-8').header('content-length', content.size).send(content.stream);
 }
 
-export function register(app: FastifyInstance, deps: Deps): void {
-  app.get('/projects/:id/repository/tree', async (request, reply) => {
-    const project = await loadProjectRepository(deps, request);
-    const params = requestParams(request);
-    const listing = await treeListing(deps, project, {
-      ref: optionalString(params, 'ref_name'),
-      path: optionalString(params, 'path'),
-      recursive: toBoolean(params, 'recursive') ?? false,
-    });
-    return reply.type('application/json; charset=utf-8').send(listing);
-  });
-
-  const blob = async (request: ShaRequest, reply: FastifyReply) => {
-    const project = await loadProjectRepository(deps, request);
-    const filePath = requiredString(requestParams(request), 'filepath');
-    return sendRaw(reply, await blobAtRevision(deps, project, request.params.sha, filePath));
-  };
-  app.get('/projects/:id/repository/blobs/:sha', blob);
-  app.get('/projects/:id/repository/commits/:sha/blob', blob);
-
-  app.get('/projects/:id/repository/raw_blobs/:sha', async (request: ShaRequest, reply) => {
-    const project = await loadProjectRepository(deps, request);
-    return sendRaw(reply, await rawBlob(deps, project, request.params.sha));
-  });
-
+/**
+ * GET …/repository/archive and …/archive.:format: the archive of the commit `sha` names (the default
+ * branch without one), as Workhorse answered (zip is application/zip, the tar formats
+ * application/octet-stream). `withPath` (v4) reads `path`, to archive one directory.
+ */
+export function registerArchiveRoutes(app: FastifyInstance, deps: Deps, withPath = false): void {
   const archive = async (request: FastifyRequest, reply: FastifyReply, format: string | undefined) => {
     const project = await loadProjectRepository(deps, request);
+    const params = requestParams(request);
     const { filename, stream } = await repositoryArchive(deps, project, {
-      sha: optionalString(requestParams(request), 'sha'),
+      sha: optionalString(params, 'sha'),
       format,
+      path: withPath ? optionalString(params, 'path') : undefined,
     });
-    // Workhorse's headers: zip is application/zip, the tar formats application/octet-stream.
     return reply
       .type(filename.endsWith('.zip') ? 'application/zip' : 'application/octet-stream')
       .header('content-disposition', `attachment; filename="${filename}"`)
@@ -68,17 +55,49 @@ export function register(app: FastifyInstance, deps: Deps): void {
       return archive(request, reply, request.params.format);
     },
   );
+}
+
+export function register(app: FastifyInstance, deps: Deps): void {
+  app.get('/projects/:id/repository/tree', async (request, reply) => {
+    const project = await loadProjectRepository(deps, request);
+    const params = requestParams(request);
+    const recursive = toBoolean(params, 'recursive') ?? false;
+    const listing = await treeListing(deps, project, {
+      ref: optionalString(params, 'ref_name'),
+      path: optionalString(params, 'path'),
+      recursive,
+    });
+    return reply
+      .type('application/json; charset=utf-8')
+      .send(Readable.from(treeJsonChunks(listing, recursive)));
+  });
+
+  const blob = async (request: ShaRequest, reply: FastifyReply) => {
+    const project = await loadProjectRepository(deps, request);
+    const filePath = requiredString(requestParams(request), 'filepath');
+    return sendRaw(reply, await blobAtRevision(deps, project, request.params.sha, filePath));
+  };
+  app.get('/projects/:id/repository/blobs/:sha', blob);
+  app.get('/projects/:id/repository/commits/:sha/blob', blob);
+
+  app.get('/projects/:id/repository/raw_blobs/:sha', async (request: ShaRequest, reply) => {
+    const project = await loadProjectRepository(deps, request);
+    return sendRaw(reply, await rawBlob(deps, project, request.params.sha));
+  });
+
+  registerArchiveRoutes(app, deps);
 
   app.get('/projects/:id/repository/compare', async (request, reply) => {
     const project = await loadProjectRepository(deps, request);
     const params = requestParams(request);
     const from = requiredString(params, 'from');
     const to = requiredString(params, 'to');
-    return reply.type('application/json; charset=utf-8').send(await compareRefs(deps, project, from, to));
+    const compare = await compareRefs(deps, project, from, to);
+    return reply.type('application/json; charset=utf-8').send(Readable.from(compareJsonChunks(compare)));
   });
 
   app.get('/projects/:id/repository/contributors', async (request) => {
     const project = await loadProjectRepository(deps, request);
-    return repositoryContributors(deps, project);
+    return (await repositoryContributors(deps, project)).map(presentContributor);
   });
 }

@@ -32,13 +32,13 @@ import {
   listUsersPage,
   usersWithUsername,
 } from '../../views/user-views.ts';
-import { presentUserFull } from '../../presenters/api-v3/user.ts';
+import { presentUserFor, presentUserFull, presentUserList } from '../../presenters/api-v3/user.ts';
 import { digits, sendNull } from './user-resources.ts';
 
 const ID = digits('id');
 
 /** The switches of create and modify; a value that is not a boolean word is a 400 `<name> is invalid`. */
-function userSwitches(params: Params): UserAttributes {
+export function userSwitches(params: Params): UserAttributes {
   const switches: UserAttributes = {};
   for (const key of ['admin', 'can_create_group', 'external'] as const) {
     const value = optionalBoolean(params, key);
@@ -55,7 +55,8 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const params = requestParams(request);
     const username = presentString(params, 'username');
     // An exact lookup, not paginated (no headers), as in GitLab.
-    if (username !== undefined) return usersWithUsername(deps, viewer, username);
+    if (username !== undefined)
+      return presentUserList(await usersWithUsername(deps, viewer, username), baseUrl);
     // GitLab checked `active` for presence only: any value selects active users.
     const filter = {
       active: presentString(params, 'active') !== undefined,
@@ -66,7 +67,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
       reply,
       baseUrl,
       () => countUserList(deps, filter),
-      (page) => listUsersPage(deps, viewer, filter, page),
+      async (page) => presentUserList(await listUsersPage(deps, viewer, filter, page), baseUrl),
     );
   });
 
@@ -74,7 +75,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const viewer = requireViewer(request);
     const user = await findUserByIdParam(deps, request.params.id);
     if (!user) throw recordNotFound();
-    return loadUserFor(deps, viewer, user);
+    return presentUserFor(await loadUserFor(deps, viewer, user), baseUrl);
   });
 
   app.post('/users', async (request, reply) => {
@@ -91,7 +92,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const attrs = { ...text, ...userSwitches(params), email, password, name, username };
     const user = await createUser(deps, attrs);
     reply.status(201);
-    return loadUserFull(deps, user);
+    return presentUserFor(await loadUserFull(deps, user), baseUrl);
   });
 
   app.put<{ Params: { id: string } }>(`/users/${ID}`, async (request) => {
@@ -102,7 +103,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     // Every failure of a modification is a 404, a NUL byte in a text attribute too.
     const attrs = { ...presentAttributes(params, USER_TEXT_ATTRIBUTES, 404), ...userSwitches(params) };
     const user = await modifyUser(deps, id, attrs);
-    return loadUserFull(deps, user);
+    return presentUserFor(await loadUserFull(deps, user), baseUrl);
   });
 
   // Idempotent: an unknown user is 200 with `null`.

@@ -16,10 +16,33 @@ import { resolveViewer } from '../../http/auth.ts';
 import { installMultipartParams } from '../../http/body-parsers.ts';
 import { installV4ErrorHandler } from '../../http/error-handler.ts';
 import { routeNotFound } from '../../errors.ts';
+import * as emails from './emails.ts';
+import * as groups from './groups.ts';
+import * as keys from './keys.ts';
+import * as members from './members.ts';
+import * as namespaces from './namespaces.ts';
+import * as user from './user.ts';
+import * as users from './users.ts';
+import * as commits from './commits.ts';
+import * as repository from './repository.ts';
+import * as repositoryFiles from './repository-files.ts';
 import * as version from './version.ts';
 import * as personalAccessTokens from './personal-access-tokens.ts';
 
-const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [version, personalAccessTokens];
+const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
+  version,
+  user,
+  users,
+  keys,
+  emails,
+  groups,
+  members,
+  namespaces,
+  personalAccessTokens,
+  repository,
+  repositoryFiles,
+  commits,
+];
 
 export function registerApiV4(app: FastifyInstance, deps: Deps): void {
   app.register(

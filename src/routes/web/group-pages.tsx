@@ -14,6 +14,7 @@ import { addMember, removeMember, type MemberSource } from '../../services/group
 import { listGroupsPage } from '../../views/group-views.ts';
 import { countMemberList, listMembersPage } from '../../views/member-views.ts';
 import { usersWithUsername } from '../../views/user-views.ts';
+import { presentMember } from '../../presenters/api-v3/member.ts';
 import type { GroupListFilter } from '../../db/repositories/namespaces.ts';
 import type { Flash } from '../../presenters/html/layout.tsx';
 import {
@@ -161,7 +162,7 @@ export function registerGroupPages(web: FastifyInstance, deps: Deps): void {
         ctx={pageContext(deps, request, reply)}
         flash={flash}
         group={loaded.group}
-        members={members}
+        members={members.map(({ user, member }) => presentMember(user, member, deps.config.externalUrl))}
         total={total}
         page={page}
         hasNext={page * PER_PAGE < total}
@@ -188,7 +189,8 @@ export function registerGroupPages(web: FastifyInstance, deps: Deps): void {
     };
     const result = await attempt(
       async () => {
-        const [user] = typed.username === '' ? [] : await usersWithUsername(deps, viewer, typed.username);
+        const [user] =
+          typed.username === '' ? [] : (await usersWithUsername(deps, viewer, typed.username)).users;
         if (!user) throw notFound('User');
         return addMember(deps, viewer, memberSource(loaded.group), {
           userId: user.id,

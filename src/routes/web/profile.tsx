@@ -16,6 +16,7 @@ import { createProject } from '../../services/projects/projects.ts';
 import { userKeys } from '../../views/key-views.ts';
 import { userEmails } from '../../views/email-views.ts';
 import { listNamespacesPage } from '../../views/namespace-views.ts';
+import { presentNamespace } from '../../presenters/api-v3/group.ts';
 import type { Flash } from '../../presenters/html/layout.tsx';
 import {
   AccountPage,
@@ -219,7 +220,9 @@ export function registerProfile(web: FastifyInstance, deps: Deps): void {
     status = 200,
   ) => {
     const user = viewerOf(request);
-    const namespaces = await listNamespacesPage(deps, user, undefined, { offset: 0, limit: 100 });
+    const namespaces = (await listNamespacesPage(deps, user, undefined, { offset: 0, limit: 100 })).map(
+      presentNamespace,
+    );
     return sendPage(
       reply,
       <NewProjectPage
@@ -233,9 +236,9 @@ export function registerProfile(web: FastifyInstance, deps: Deps): void {
   };
   web.get('/projects/new', async (request, reply) => {
     const user = viewerOf(request);
-    const personal = (await listNamespacesPage(deps, user, user.username, { offset: 0, limit: 100 })).find(
-      (namespace) => namespace.kind === 'user' && namespace.path === user.username,
-    );
+    const personal = (await listNamespacesPage(deps, user, user.username, { offset: 0, limit: 100 }))
+      .map(presentNamespace)
+      .find((namespace) => namespace.kind === 'user' && namespace.path === user.username);
     return newProjectPage(
       request,
       reply,

@@ -10,6 +10,7 @@ import { canForkProject } from '../../policies/access.ts';
 import { starProject, unstarProject } from '../../services/projects/stars.ts';
 import { forkProject } from '../../services/projects/forks.ts';
 import { listNamespacesPage } from '../../views/namespace-views.ts';
+import { presentNamespace } from '../../presenters/api-v3/group.ts';
 import { ForkPage } from '../../presenters/html/repository-forms.tsx';
 import type { Flash } from '../../presenters/html/layout.tsx';
 import type { UserRow } from '../../db/types.ts';
@@ -63,7 +64,9 @@ export function registerProjectActions(web: FastifyInstance, deps: Deps): void {
   ) => {
     const [project, namespaces] = await Promise.all([
       loadProjectHead(deps, loaded),
-      listNamespacesPage(deps, viewer, undefined, { offset: 0, limit: 100 }),
+      listNamespacesPage(deps, viewer, undefined, { offset: 0, limit: 100 }).then((rows) =>
+        rows.map(presentNamespace),
+      ),
     ]);
     // 8.13 offered every namespace the user manages except the project's own.
     const targets = namespaces

@@ -45,13 +45,14 @@ export async function addMember(
   actor: UserRow,
   source: MemberSource,
   input: { userId: number; accessLevel: number; expiresAt: string | null },
+  // GitLab 8.13 kept projects idempotent and made groups the 409 case (the rule for both from 9.0 on).
+  conflictOnDuplicate = source.type === 'Namespace',
 ): Promise<MemberResult> {
   const db = deps.db.kysely;
   const existing = await findMember(db, source.type, source.id, input.userId);
   const user = await findUserById(db, input.userId);
   if (existing && user) {
-    // GitLab 8.13 kept projects idempotent and made groups the 409 case (to become the rule in 9.0).
-    if (source.type === 'Namespace') throw conflict('Member already exists');
+    if (conflictOnDuplicate) throw conflict('Member already exists');
     return { member: existing, user };
   }
   if (!user) throw notFound('User');
@@ -76,7 +77,7 @@ export async function addMember(
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     // A concurrent add of the same user won: the same answers as if it had come first.
-    if (source.type === 'Namespace') throw conflict('Member already exists');
+    if (conflictOnDuplicate) throw conflict('Member already exists');
     const winner = await findMember(db, source.type, source.id, user.id);
     if (!winner) throw error;
     return { member: winner, user };

@@ -2,11 +2,15 @@
 // MultiService): the changes are checked against the branch tip with GitLab's messages, written as a
 // commit on that tip without a work tree, and the branch moves as a push by the caller (push rules,
 // pending push, compare-and-swap, processing). A concurrent change to the branch makes the write lose
-// with "Could not update branch …" and leaves the branch as the winner left it.
+// with "Could not update branch …" and leaves the branch as the winner left it. v4 adds what later GitLab
+// had: a new branch started from `start_branch`, the `last_commit_id` check against a stale edit, the
+// executable flag, and the chmod action.
 import { isOverlongPath } from '../../git/name-limits.ts';
 import type { Deps } from '../../deps.ts';
 import { identPart, writeCommit, type Signature, type TreeEdit } from '../../git/commit-writer.ts';
 import { findBranch, hasBranches } from '../../git/refs.ts';
+import { lastCommitIdForPath } from '../../git/commit-log.ts';
+import { isBranchName } from '../../git/ref-names.ts';
 import { objectInfos, type ObjectInfo } from '../../git/revisions.ts';
 import { apiError } from '../../errors.ts';
 import { projectRepositoryPath } from '../../git/repository.ts';
@@ -17,6 +21,8 @@ import { BLANK_SHA } from '../../domain/types.ts';
 export interface CommitAuthor {
   authorName?: string;
   authorEmail?: string;
+  /** v4: the branch a new `branchName` starts from (the commit then creates the branch). */
+  startBranch?: string;
 }
 
 export interface FileChange extends CommitAuthor {
@@ -26,9 +32,13 @@ export interface FileChange extends CommitAuthor {
   /** Not for deletions. */
   content?: string;
   encoding?: string;
+  /** v4: the file's last commit as the caller saw it; an update refuses when the file changed since. */
+  lastCommitId?: string;
+  /** v4: set or clear the executable flag. */
+  executeFilemode?: boolean;
 }
 
-export type ActionName = 'create' | 'update' | 'delete' | 'move';
+export type ActionName = 'create' | 'update' | 'delete' | 'move' | 'chmod';
 
 export interface CommitAction {
   action: string | undefined;
@@ -36,12 +46,16 @@ export interface CommitAction {
   previousPath: string | undefined;
   content: string | undefined;
   encoding: string | undefined;
+  lastCommitId?: string;
+  executeFilemode?: boolean;
 }
 
 export interface ActionsCommit extends CommitAuthor {
   branchName: string;
   commitMessage: string;
   actions: CommitAction[];
+  /** The actions v4 knows (chmod too); 8.13's four otherwise. */
+  v4Actions?: boolean;
 }
 
 const refused = (message: string) => apiError(400, message);
@@ -137,20 +151,52 @@ function checkPlacement(tree: TipTree, path: string): void {
 
 interface BranchTip {
   repoPath: string;
-  /** null in a repository without branches: the commit starts the branch. */
+  /** The new commit's parent; null in a repository without branches: the commit starts the branch. */
   tip: string | null;
+  /** Where the branch is now: the tip, or null when the commit creates it (from a start branch). */
+  before: string | null;
 }
 
-/** Files::BaseService#validate: push rights on the branch, and (unless empty) the branch exists. */
-async function branchTip(deps: Deps, pusher: Pusher, branchName: string): Promise<BranchTip> {
+/**
+ * Files::BaseService#validate: push rights on the branch, and (unless empty) the branch exists; with a
+ * start branch other than the branch (v4), the start branch exists and the branch does not yet.
+ */
+async function branchTip(
+  deps: Deps,
+  pusher: Pusher,
+  branchName: string,
+  startBranch = branchName,
+): Promise<BranchTip> {
   if (!(await mayPushToBranch(deps, pusher, branchName))) {
     throw refused('You are not allowed to push into this branch');
   }
   const repoPath = projectRepositoryPath(deps.config.dataDir, pusher);
-  if (!(await hasBranches(repoPath))) return { repoPath, tip: null };
-  const branch = await findBranch(repoPath, branchName);
-  if (!branch) throw refused('You can only create or edit files when you are on a branch');
-  return { repoPath, tip: branch.commit.id };
+  if (!(await hasBranches(repoPath))) return { repoPath, tip: null, before: null };
+  const start = await findBranch(repoPath, startBranch);
+  if (!start) throw refused('You can only create or edit files when you are on a branch');
+  if (startBranch === branchName) return { repoPath, tip: start.commit.id, before: start.commit.id };
+  if (await findBranch(repoPath, branchName)) {
+    throw refused(
+      `A branch called '${branchName}' already exists. Switch to that branch in order to make changes`,
+    );
+  }
+  if (!isBranchName(branchName)) throw refused('Branch name is invalid');
+  return { repoPath, tip: start.commit.id, before: null };
+}
+
+/** Whether the file's last commit at the tip is still the one the caller saw. */
+async function unchangedSince(
+  at: BranchTip,
+  path: string,
+  lastCommitId: string | undefined,
+): Promise<boolean> {
+  if (lastCommitId === undefined || at.tip === null) return true;
+  return (await lastCommitIdForPath(at.repoPath, at.tip, path)) === lastCommitId;
+}
+
+/** The mode a write gives the file: executable or not when asked, else kept (a new file 100644). */
+function fileMode(executeFilemode: boolean | undefined): string | undefined {
+  return executeFilemode === undefined ? undefined : executeFilemode ? '100755' : '100644';
 }
 
 async function commitOnBranch(
@@ -166,7 +212,7 @@ async function commitOnBranch(
     message: commit.message,
     ...signatures(pusher, commit),
   });
-  const change = { before: at.tip ?? BLANK_SHA, after: id, ref: `refs/heads/${branchName}` };
+  const change = { before: at.before ?? BLANK_SHA, after: id, ref: `refs/heads/${branchName}` };
   await updateRefAsPush(
     deps,
     pusher,
@@ -179,14 +225,14 @@ async function commitOnBranch(
 interface OneFile {
   /** The new-file name rules of Files::CreateService. */
   newName?: boolean;
-  check(tree: TipTree, path: string): void;
+  check(tree: TipTree, path: string, at: BranchTip): void | Promise<void>;
   edit(path: string): TreeEdit;
 }
 
 /** One file's change as one commit on the branch. Returns the path as stored. */
 async function commitOneFile(deps: Deps, pusher: Pusher, input: FileChange, one: OneFile): Promise<string> {
   if (isOverlongPath(input.filePath)) throw refused(TOO_LONG_TEXT);
-  const at = await branchTip(deps, pusher, input.branchName);
+  const at = await branchTip(deps, pusher, input.branchName, input.startBranch);
   if (one.newName && input.filePath.includes('..')) {
     throw refused(`Your changes could not be committed, because the file name ${TRAVERSAL_TEXT}`);
   }
@@ -195,7 +241,7 @@ async function commitOneFile(deps: Deps, pusher: Pusher, input: FileChange, one:
   }
   const path = withoutLeadingSlashes(input.filePath);
   if (!storablePath(path)) throw refused('Invalid path');
-  one.check(await TipTree.read(at.repoPath, at.tip, [path]), path);
+  await one.check(await TipTree.read(at.repoPath, at.tip, [path]), path, at);
   await commitOnBranch(deps, pusher, at, input.branchName, {
     ...input,
     message: input.commitMessage,
@@ -216,15 +262,27 @@ export function createFile(deps: Deps, pusher: Pusher, input: FileChange): Promi
       }
       checkPlacement(tree, path);
     },
-    edit: (path) => ({ action: 'write', path, content: writtenContent(input) }),
+    edit: (path) => writtenFile(path, input),
   });
 }
+
+const writtenFile = (path: string, input: FileChange): TreeEdit => ({
+  action: 'write',
+  path,
+  content: writtenContent(input),
+  mode: fileMode(input.executeFilemode),
+});
 
 /** PUT …/repository/files (a file that does not exist yet is created, as GitLab 8.13 did). */
 export function updateFile(deps: Deps, pusher: Pusher, input: FileChange): Promise<string> {
   return commitOneFile(deps, pusher, input, {
-    check: checkPlacement,
-    edit: (path) => ({ action: 'write', path, content: writtenContent(input) }),
+    check: async (tree, path, at) => {
+      checkPlacement(tree, path);
+      if (!(await unchangedSince(at, path, input.lastCommitId))) {
+        throw refused('You are attempting to update a file that has changed since you started editing it.');
+      }
+    },
+    edit: (path) => writtenFile(path, input),
   });
 }
 
@@ -254,10 +312,12 @@ function checkActionPath(path: string): void {
 }
 
 const ACTIONS = new Set<ActionName>(['create', 'update', 'delete', 'move']);
+const V4_ACTIONS = new Set<ActionName>([...ACTIONS, 'chmod']);
 
 /** POST …/repository/commits: several changes in one commit. Returns the commit id. */
 export async function commitActions(deps: Deps, pusher: Pusher, input: ActionsCommit): Promise<string> {
-  const at = await branchTip(deps, pusher, input.branchName);
+  const at = await branchTip(deps, pusher, input.branchName, input.startBranch);
+  const known = input.v4Actions ? V4_ACTIONS : ACTIONS;
   const actions = input.actions.map((action) => ({
     ...action,
     filePath: action.filePath === undefined ? undefined : withoutLeadingSlashes(action.filePath),
@@ -270,7 +330,7 @@ export async function commitActions(deps: Deps, pusher: Pusher, input: ActionsCo
   const edits: TreeEdit[] = [];
   for (const action of actions) {
     const name = action.action ?? '';
-    if (!ACTIONS.has(name as ActionName)) throw refused(`Unknown action type \`${name}\`.`);
+    if (!known.has(name as ActionName)) throw refused(`Unknown action type \`${name}\`.`);
     const path = action.filePath;
     if (path === undefined || path === '') throw refused('You must specify a file_path.');
     checkActionPath(path);
@@ -281,7 +341,12 @@ export async function commitActions(deps: Deps, pusher: Pusher, input: ActionsCo
     }
     const existing = name === 'move' ? action.previousPath! : path;
     if (name !== 'create' && !tree.isFile(existing)) {
-      throw refused(`File to be ${name}d \`${existing}\` does not exist.`);
+      throw refused(
+        `File to be ${name === 'chmod' ? 'chmoded' : `${name}d`} \`${existing}\` does not exist.`,
+      );
+    }
+    if (name !== 'create' && !(await unchangedSince(at, existing, action.lastCommitId))) {
+      throw refused(`The file has changed since you started editing it: ${existing}`);
     }
     const content = decode(action.content, action.encoding);
     if (name === 'create') {
@@ -291,9 +356,11 @@ export async function commitActions(deps: Deps, pusher: Pusher, input: ActionsCo
         );
       }
       checkPlacement(tree, path);
-      edits.push({ action: 'write', path, content, mode: '100644' });
+      edits.push({ action: 'write', path, content, mode: fileMode(action.executeFilemode) ?? '100644' });
     } else if (name === 'update') {
-      edits.push({ action: 'write', path, content });
+      edits.push({ action: 'write', path, content, mode: fileMode(action.executeFilemode) });
+    } else if (name === 'chmod') {
+      edits.push({ action: 'chmod', path, executable: action.executeFilemode === true });
     } else if (name === 'delete') {
       edits.push({ action: 'delete', path });
     } else {

@@ -34,7 +34,7 @@ import { deleteWebSessionsOfUser } from '../../db/repositories/web-sessions.ts';
 import { deletePersonalProjects } from '../projects/projects.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { now } from '../../lib/clock.ts';
-import { apiError, conflict, forbidden, notFound, recordNotFound } from '../../errors.ts';
+import { ApiError, apiError, conflict, forbidden, notFound, recordNotFound } from '../../errors.ts';
 import { repositoriesRoot } from '../../git/repository.ts';
 import { hashPassword } from './passwords.ts';
 import { normalizeEmail, validateUser, type UserAttributes } from './user-validation.ts';
@@ -166,25 +166,40 @@ export async function createUser(
 // ---------------------------------------------------------------------------------------------------
 // Modify (PUT /users/:id)
 
+/** How a modification's failures are answered: the statuses of a taken email or username and of an invalid value. */
+export interface ModifyFailures {
+  conflictStatus: number;
+  invalidStatus: number;
+  missing: () => ApiError;
+}
+
+/** GitLab 8.13's v3: every failure a 404 carrying GitLab's message or validation hash. */
+const V3_FAILURES: ModifyFailures = { conflictStatus: 404, invalidStatus: 404, missing: recordNotFound };
+
 /**
- * Changes only the attributes that were sent (an `admin` or `external` left out keeps its value). Every
- * failure is a 404 carrying GitLab's message or validation hash; an unknown user is `404 Not found`.
+ * Changes only the attributes that were sent (an `admin` or `external` left out keeps its value).
+ * Failures are answered as `failures` says (v3: every one a 404; an unknown user `404 Not found`).
  */
-export async function modifyUser(deps: Deps, userId: number, sent: UserAttributes): Promise<UserRow> {
+export async function modifyUser(
+  deps: Deps,
+  userId: number,
+  sent: UserAttributes,
+  failures: ModifyFailures = V3_FAILURES,
+): Promise<UserRow> {
   const db = deps.db.kysely;
   const attrs = { ...sent, ...(sent.email !== undefined ? { email: normalizeEmail(sent.email) } : {}) };
   for (let attempt = 0; ; attempt++) {
     const user = await findUserById(db, userId);
-    if (!user) throw recordNotFound();
-    // GitLab checked these two against other users before anything else (409 there, 404 here).
+    if (!user) throw failures.missing();
+    // GitLab checked these two against other users before anything else (409 in GitLab, 404 in our v3).
     if (attrs.email !== undefined && (await userWithExactEmailExists(db, attrs.email, user.id))) {
-      throw apiError(404, 'Email has already been taken');
+      throw apiError(failures.conflictStatus, 'Email has already been taken');
     }
     if (attrs.username !== undefined && (await userWithExactUsernameExists(db, attrs.username, user.id))) {
-      throw apiError(404, 'Username has already been taken');
+      throw apiError(failures.conflictStatus, 'Username has already been taken');
     }
     const { errors, projectsLimit } = await validateUser(db, attrs, user);
-    errors.throwIfAny(404);
+    errors.throwIfAny(failures.invalidStatus);
 
     const at = now();
     const changes: UserChanges = {};
@@ -216,7 +231,7 @@ export async function modifyUser(deps: Deps, userId: number, sent: UserAttribute
       return await db.transaction().execute(async (trx) => {
         const updated = await updateUser(trx, user.id, changes);
         // Deleted by another request since it was read.
-        if (!updated) throw recordNotFound();
+        if (!updated) throw failures.missing();
         if (changes.email !== undefined && changes.email !== user.email) {
           // The new primary was one of the user's secondary emails: they swap (update_emails_with_primary_email).
           const secondary = await findEmailOfUserByAddress(trx, user.id, changes.email);

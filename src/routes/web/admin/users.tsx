@@ -28,6 +28,7 @@ import {
   loadUserFull,
 } from '../../../views/user-views.ts';
 import type { Flash } from '../../../presenters/html/layout.tsx';
+import { presentUserFull, presentUserList } from '../../../presenters/api-v3/user.ts';
 import {
   AdminUserFormPage,
   AdminUserPage,
@@ -135,11 +136,11 @@ export function registerAdminUsers(admin: FastifyInstance, deps: Deps): void {
       reply,
       <AdminUsersPage
         ctx={pageContext(deps, request, reply)}
-        users={users as Awaited<ReturnType<typeof loadUserFull>>[]}
+        users={presentUserList(users, deps.config.externalUrl) as ReturnType<typeof presentUserFull>[]}
         total={total}
         search={search}
         page={page}
-        hasNext={offset + users.length < total}
+        hasNext={offset + users.users.length < total}
       />,
     );
   });
@@ -217,7 +218,7 @@ export function registerAdminUsers(admin: FastifyInstance, deps: Deps): void {
       <AdminUserPage
         ctx={pageContext(deps, request, reply)}
         flash={doneNotice(request, DONE)}
-        user={await loadUserFull(deps, user)}
+        user={presentUserFull(user, deps.config.externalUrl, (await loadUserFull(deps, user)).extras)}
       />,
     );
   });

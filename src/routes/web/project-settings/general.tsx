@@ -14,6 +14,7 @@ import { setArchived } from '../../../services/projects/project-archiving.ts';
 import { transferProjectToGroup } from '../../../services/projects/project-transfer.ts';
 import { branchList } from '../../../views/branch-views.ts';
 import { listNamespacesPage } from '../../../views/namespace-views.ts';
+import { presentNamespace } from '../../../presenters/api-v3/group.ts';
 import type { Flash } from '../../../presenters/html/layout.tsx';
 import {
   FEATURE_LABELS,
@@ -51,7 +52,11 @@ export function registerGeneralSettings(web: FastifyInstance, deps: Deps): void 
     const [head, branches, namespaces] = await Promise.all([
       settingsHead(deps, loaded),
       branchList(deps, loaded).catch(() => []),
-      owner ? listNamespacesPage(deps, viewer, undefined, NAMESPACE_CHOICES) : [],
+      owner
+        ? listNamespacesPage(deps, viewer, undefined, NAMESPACE_CHOICES).then((rows) =>
+            rows.map(presentNamespace),
+          )
+        : [],
     ]);
     const form: GeneralForm = options.form ?? {
       name: head.name,

@@ -33,6 +33,7 @@ import {
 } from '../../../views/hook-views.ts';
 import { projectDeployKeys } from '../../../views/deploy-key-views.ts';
 import { presentProjectHook } from '../../../presenters/api-v3/hooks.ts';
+import { presentMember } from '../../../presenters/api-v3/member.ts';
 import type { Flash } from '../../../presenters/html/layout.tsx';
 import {
   DeployKeysPage,
@@ -119,7 +120,7 @@ export function registerRepositorySettings(web: FastifyInstance, deps: Deps): vo
         ctx={pageContext(deps, request, reply)}
         flash={flash}
         project={project}
-        members={members}
+        members={members.map(({ user, member }) => presentMember(user, member, deps.config.externalUrl))}
         typed={typed.member}
         typedShare={typed.share}
       />,
@@ -140,7 +141,8 @@ export function registerRepositorySettings(web: FastifyInstance, deps: Deps): vo
     };
     const result = await attempt(
       async () => {
-        const [user] = typed.username === '' ? [] : await usersWithUsername(deps, viewer, typed.username);
+        const [user] =
+          typed.username === '' ? [] : (await usersWithUsername(deps, viewer, typed.username)).users;
         if (!user) throw notFound('User');
         return addMember(deps, viewer, memberSource(loaded), {
           userId: user.id,
