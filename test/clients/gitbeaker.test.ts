@@ -35,6 +35,46 @@ describe('@gitbeaker/rest 43', () => {
     assert.equal(metadata.revision, 'labrador');
   });
 
+  it('shows the current user, creates, finds and shows a user', async () => {
+    const me = await api.Users.showCurrentUser();
+    assert.equal(me.username, 'root');
+    assert.equal(me.is_admin, true);
+    const made = await api.Users.create({
+      email: 'beaker@example.com',
+      username: 'beaker',
+      name: 'Beaker',
+      password: 'a-long-password-1',
+      skipConfirmation: true,
+    });
+    assert.equal(made.username, 'beaker');
+    const found = await api.Users.all({ username: 'beaker' });
+    assert.deepEqual(
+      found.map((user) => user.id),
+      [made.id],
+    );
+    assert.equal((await api.Users.show(made.id)).name, 'Beaker');
+  });
+
+  it('creates, lists and removes a group, with a member', async () => {
+    const group = await api.Groups.create('Beaker Group', 'beaker-group');
+    assert.equal(group.full_path, 'beaker-group');
+    assert.deepEqual(
+      (await api.Groups.all()).map((item) => item.path),
+      ['beaker-group'],
+    );
+    const user = await api.Users.create({
+      email: 'beaker-member@example.com',
+      username: 'beaker-member',
+      name: 'Member',
+      password: 'a-long-password-1',
+    });
+    const member = await api.GroupMembers.add(group.id, 30, { userId: user.id });
+    assert.equal(member.access_level, 30);
+    assert.equal((await refusal(api.GroupMembers.add(group.id, 30, { userId: user.id }))).status, 409);
+    await api.Groups.remove(group.id);
+    assert.equal((await refusal(api.Groups.show(group.id))).status, 404);
+  });
+
   it('makes a personal access token, signs in with it, and its read_api scope cannot write', async () => {
     const made = await api.PersonalAccessTokens.create(1, 'beaker', ['read_api']);
     assert.equal(made.name, 'beaker');

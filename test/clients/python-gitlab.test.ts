@@ -49,6 +49,41 @@ describe('python-gitlab 3.12', { skip: requirement('python-gitlab', pythonGitlab
     assert.equal(seen.version[1], 'labrador');
   });
 
+  it('signs in: gl.auth() reads GET /user into gl.user', async () => {
+    assert.deepEqual(await run('auth'), { username: 'root', id: 1, is_admin: true });
+  });
+
+  it('creates, gets, lists and searches users; a missing one is GitlabGetError 404', async () => {
+    const seen = await run('users');
+    assert.equal(seen.made.username, 'pyuser');
+    assert.equal(seen.made.name, 'Py User');
+    assert.deepEqual(seen.got, { id: seen.made.id, username: 'pyuser', state: 'active' });
+    assert.deepEqual([...seen.listed].sort(), ['pyuser', 'root']);
+    assert.deepEqual(seen.searched, ['pyuser']);
+    assert.deepEqual(seen.missing, { raised: 'GitlabGetError', status: 404, message: '404 User Not Found' });
+  });
+
+  it('creates a group, gets it by path, adds a member (409 the second time), deletes it', async () => {
+    const seen = await run('groups');
+    assert.deepEqual(seen.made, {
+      id: seen.made.id,
+      path: 'py-group',
+      full_path: 'py-group',
+      visibility: seen.made.visibility,
+    });
+    assert.equal(seen.got_id, seen.made.id);
+    assert.deepEqual(seen.listed, ['py-group']);
+    assert.deepEqual(seen.member, { username: 'pygm', access_level: 30 });
+    assert.equal(seen.member_again.raised, 'GitlabCreateError');
+    assert.equal(seen.member_again.status, 409);
+    assert.deepEqual(seen.members, ['pygm', 'root']);
+    assert.deepEqual(seen.after_delete, {
+      raised: 'GitlabGetError',
+      status: 404,
+      message: '404 Group Not Found',
+    });
+  });
+
   it('makes a personal access token for a user, signs in with it, is refused a write, revokes it', async () => {
     const seen = await run('tokens');
     assert.equal(seen.name, 'py');

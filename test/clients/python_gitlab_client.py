@@ -78,11 +78,20 @@ def scenario_groups():
     group = gl.groups.create({"name": "Py Group", "path": "py-group"})
     listed = [g.full_path for g in gl.groups.list(get_all=True)]
     got = gl.groups.get("py-group")
+    member = gl.users.create(
+        {"email": "pygm@example.com", "username": "pygm", "name": "Member", "password": "a-long-password-1"}
+    )
+    added = group.members.create({"user_id": member.id, "access_level": 30})
+    again = raised(lambda: group.members.create({"user_id": member.id, "access_level": 30}))
+    members = sorted(m.username for m in group.members.list(get_all=True))
     group.delete()
     return {
         "made": {"id": group.id, "path": group.path, "full_path": group.full_path, "visibility": group.visibility},
         "got_id": got.id,
         "listed": listed,
+        "member": {"username": added.username, "access_level": added.access_level},
+        "member_again": again,
+        "members": members,
         "after_delete": raised(lambda: gl.groups.get(group.id)),
     }
 
