@@ -621,6 +621,14 @@ function apiTargets(state, size, full) {
     { name: 'GET /user', path: '/api/v3/user' },
     { name: 'GET /projects/:id (private, owner)', path: `/api/v3/projects/${id}` },
     { name: 'GET /projects?per_page=20', path: '/api/v3/projects?per_page=20' },
+    // v4's twins in the same run (issue 33: at least as fast as v3's, as ratios to raw).
+    { name: 'v4 GET /projects/:id (private, owner)', path: `/api/v4/projects/${id}` },
+    // v4's GET /projects lists every visible project (v3's /projects/visible); membership=true is v3's /projects.
+    { name: 'v4 GET /projects?per_page=20', path: '/api/v4/projects?per_page=20' },
+    {
+      name: 'v4 GET /projects?membership=true&per_page=20',
+      path: '/api/v4/projects?membership=true&per_page=20',
+    },
   ];
   const lists = [
     { name: `GET /projects/visible p1 (${size.label})`, path: '/api/v3/projects/visible?per_page=20' },
@@ -657,9 +665,9 @@ function apiTargets(state, size, full) {
       }),
   };
   const all = full ? [...single, ...lists, post] : lists;
-  // BENCH_ONLY=<text>: only the figures whose name contains it (while working on one of them).
-  const only = process.env.BENCH_ONLY;
-  return only ? all.filter((target) => target.name.includes(only)) : all;
+  // BENCH_ONLY=<text>[|<text>…]: only the figures whose name contains one of them (while working on those).
+  const only = process.env.BENCH_ONLY?.split('|');
+  return only ? all.filter((target) => only.some((text) => target.name.includes(text))) : all;
 }
 
 async function runEngine(engine) {

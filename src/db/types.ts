@@ -53,7 +53,9 @@ export interface SharedGroupRow {
   project_id: number;
   group_id: number;
   group_name: string;
+  group_path: string;
   group_access: number;
+  expires_at: string | null;
 }
 
 export type ProjectHookRow = Selectable<S.ProjectHooksTable>;
@@ -123,6 +125,15 @@ export interface ProjectListQuery {
   namespaceId?: number;
   /** Lists search description too; GET /projects/search matches name or path only. */
   searchDescription: boolean;
+  /** The search also matches the namespace's path or name (v4's search_namespaces). */
+  searchNamespaces?: boolean;
+  /** Only projects the caller reaches through a membership at this level or above (v4). */
+  minAccessLevel?: number;
+  /** Only projects with issues (merge requests) switched on (v4's with_issues_enabled…). */
+  withIssuesEnabled?: boolean;
+  withMergeRequestsEnabled?: boolean;
+  /** Only the forks of this project (GET /projects/:id/forks). */
+  forkedFromId?: number;
   orderBy: ProjectOrder;
   sort: 'asc' | 'desc';
 }

@@ -4,7 +4,8 @@
 // without memberships would: public projects only, exactly what the API's policies show to nobody.
 import type { Deps } from '../deps.ts';
 import { findUserByUsername } from '../db/repositories/users.ts';
-import { listProjectsByIds, listProjectsPage } from './project-views.ts';
+import { presentProjects } from '../presenters/api-v3/project.ts';
+import { listProjectViewsByIds, listProjectsPage } from './project-views.ts';
 import { canSignIn } from '../policies/users.ts';
 import type { ProjectOrder, ProjectScope, UserRow } from '../db/types.ts';
 
@@ -41,7 +42,8 @@ export async function listProjectCards(deps: Deps, viewer: UserRow | null, query
     { limit: PROJECTS_PER_PAGE + 1, offset: (query.page - 1) * PROJECTS_PER_PAGE },
   );
   const hasNext = ids.length > PROJECTS_PER_PAGE;
-  const projects = await listProjectsByIds(deps, viewer, ids.slice(0, PROJECTS_PER_PAGE));
+  const views = await listProjectViewsByIds(deps, viewer, ids.slice(0, PROJECTS_PER_PAGE));
+  const projects = presentProjects(views, deps.config);
   return { projects, hasNext };
 }
 

@@ -1,8 +1,9 @@
-// Presents project records with everything the Project entity embeds (owner, fork source, fork count,
-// shares, the caller's access), batched: a fixed number of queries per page, never one per project.
+// Project view models: the records with everything a project entity embeds (owner, fork source, fork
+// count, open issues, shares, the caller's access), batched: a fixed number of queries per page, never one
+// per project. v3's and v4's presenters are both built from these.
 import type { Deps } from '../deps.ts';
 import { usersByIds } from '../db/repositories/users.ts';
-import { findProjectRecordsByIds, sharedGroups } from '../db/repositories/projects.ts';
+import { findPersonalNamespace, findProjectRecordsByIds, sharedGroups } from '../db/repositories/projects.ts';
 import {
   findProjectExtraIds,
   projectLinksByIds,
@@ -10,14 +11,42 @@ import {
 } from '../db/repositories/project-extras.ts';
 import { findProjectPageByIds } from '../db/repositories/project-access-records.ts';
 import { projectAccessFromRows, projectAccessMany, type ProjectAccess } from '../policies/access.ts';
-import {
-  presentBasicProject,
-  presentProject,
-  type ProjectPresentOptions,
-} from '../presenters/api-v3/project.ts';
 import { countProjects, pageProjectIds } from '../db/repositories/project-lists.ts';
 import { hasStar } from '../db/repositories/stars.ts';
 import type { ProjectListQuery, ProjectRecord, SharedGroupRow, UserBasicRow, UserRow } from '../db/types.ts';
+
+/** A project with what its entity embeds beside its own row. */
+export interface ProjectView {
+  record: ProjectRecord;
+  /** Owner of the personal namespace; null for group projects. */
+  owner: UserBasicRow | null;
+  /** The source of a fork while it still exists. */
+  forkedFrom: ProjectRecord | null;
+  /** Owner of the fork source's personal namespace (its name_with_namespace needs it). */
+  forkedFromOwner: UserBasicRow | null;
+  /** The fork source's own forks (v4's forked_from_project shows them); read only when asked for. */
+  forkedFromForksCount: number;
+  forksCount: number;
+  openIssuesCount: number;
+  sharedWithGroups: SharedGroupRow[];
+  access: ProjectAccess;
+}
+
+/** What the `simple` entities (v3's and v4's BasicProjectDetails) need: the record and the owner. */
+export interface BasicProjectView {
+  record: ProjectRecord;
+  owner: UserBasicRow | null;
+  forksCount: number;
+  access: ProjectAccess;
+}
+
+export interface ProjectViewOptions {
+  /**
+   * Read the fork sources with their owners and fork counts in one statement (v4's forked_from_project
+   * carries forks_count) instead of the records, then the owners not yet known (v3's two).
+   */
+  forkSourceCounts?: boolean;
+}
 
 function personalOwnerId(record: ProjectRecord): number | null {
   return record.namespace.type !== 'Group' ? record.namespace.owner_id : null;
@@ -31,13 +60,14 @@ interface PageEntry {
   links: ProjectLinks | undefined;
 }
 
-export async function listProjectRecords(
+/** Records already read (a group's projects, a write's result) with what their entities embed. */
+export async function listProjectRecordViews(
   deps: Deps,
   viewer: UserRow | null,
   records: ProjectRecord[],
-  options: ProjectPresentOptions = {},
+  options: ProjectViewOptions = {},
   knownAccess?: Map<number, ProjectAccess>,
-) {
+): Promise<ProjectView[]> {
   if (records.length === 0) return [];
   const db = deps.db.kysely;
   const ids = records.map((record) => record.project.id);
@@ -60,20 +90,19 @@ export async function listProjectRecords(
       links: links.get(record.project.id),
     };
   });
-  return presentEntries(deps, entries, options);
+  return completeEntries(deps, entries, options);
 }
 
 /**
- * A page of a project list as the Project entity (ProjectWithAccess with `permissions`): the page's rows,
- * the caller's access, owners and links in one statement; the shares and fork sources only when the
- * page has any.
+ * A page of a project list: the page's rows, the caller's access, owners and links in one statement; the
+ * shares and fork sources only when the page has any.
  */
-export async function listProjectsByIds(
+export async function listProjectViewsByIds(
   deps: Deps,
   viewer: UserRow | null,
   ids: number[],
-  options: ProjectPresentOptions = {},
-) {
+  options: ProjectViewOptions = {},
+): Promise<ProjectView[]> {
   const rows = await findProjectPageByIds(deps.db.kysely, ids, viewer?.id ?? null);
   const entries = rows.map((row): PageEntry => ({
     record: row.record,
@@ -81,17 +110,68 @@ export async function listProjectsByIds(
     owner: row.owner,
     links: row,
   }));
-  return presentEntries(deps, entries, options);
+  return completeEntries(deps, entries, options);
 }
 
-/** BasicProjectDetails for a page of ids (the `simple` form of the lists): one statement. */
-export async function listBasicProjectsByIds(deps: Deps, ids: number[]) {
-  const rows = await findProjectPageByIds(deps.db.kysely, ids, null);
-  const baseUrl = deps.config.externalUrl;
-  return rows.map((row) => presentBasicProject(row.record, row.owner, baseUrl));
+/** The `simple` form of a page of ids: one statement (v3's reads no access: its entity shows none). */
+export async function listBasicProjectViewsByIds(
+  deps: Deps,
+  ids: number[],
+  viewer: UserRow | null = null,
+): Promise<BasicProjectView[]> {
+  const rows = await findProjectPageByIds(deps.db.kysely, ids, viewer?.id ?? null);
+  return rows.map((row) => ({
+    record: row.record,
+    owner: row.owner,
+    forksCount: row.forksCount,
+    access: projectAccessFromRows(viewer, row.record, row.accessRows),
+  }));
 }
 
-async function presentEntries(deps: Deps, entries: PageEntry[], options: ProjectPresentOptions) {
+/** The fork sources by id, with their owners and (for v4) their fork counts. */
+interface ForkSource {
+  record: ProjectRecord;
+  owner: UserBasicRow | null;
+  forksCount: number;
+}
+
+async function readForkSources(
+  deps: Deps,
+  sourceIds: number[],
+  knownOwners: Map<number, UserBasicRow>,
+  options: ProjectViewOptions,
+): Promise<Map<number, ForkSource>> {
+  const db = deps.db.kysely;
+  const sources = new Map<number, ForkSource>();
+  if (sourceIds.length === 0) return sources;
+  if (options.forkSourceCounts) {
+    for (const row of await findProjectPageByIds(db, sourceIds, null)) {
+      sources.set(row.record.project.id, {
+        record: row.record,
+        owner: row.owner,
+        forksCount: row.forksCount,
+      });
+    }
+    return sources;
+  }
+  const records = await findProjectRecordsByIds(db, sourceIds);
+  // Fork sources' owners: those already read with the page's, the others now.
+  const owners = new Map(knownOwners);
+  const missing = records.flatMap((r) => personalOwnerId(r) ?? []).filter((id) => !owners.has(id));
+  if (missing.length > 0) for (const [id, user] of await usersByIds(db, missing)) owners.set(id, user);
+  for (const record of records) {
+    const ownerId = personalOwnerId(record);
+    const owner = ownerId === null ? null : (owners.get(ownerId) ?? null);
+    sources.set(record.project.id, { record, owner, forksCount: 0 });
+  }
+  return sources;
+}
+
+async function completeEntries(
+  deps: Deps,
+  entries: PageEntry[],
+  options: ProjectViewOptions,
+): Promise<ProjectView[]> {
   const db = deps.db.kysely;
   const sharedIds: number[] = [];
   const sourceIdSet = new Set<number>();
@@ -100,38 +180,27 @@ async function presentEntries(deps: Deps, entries: PageEntry[], options: Project
     const sourceId = entry.links?.forkedFromProjectId;
     if (sourceId != null) sourceIdSet.add(sourceId);
   }
-  const [shares, sourceList] = await Promise.all([
+  const knownOwners = new Map<number, UserBasicRow>();
+  for (const entry of entries) if (entry.owner) knownOwners.set(entry.owner.id, entry.owner);
+  const [shares, sources] = await Promise.all([
     sharedIds.length > 0 ? sharedGroups(db, sharedIds) : new Map<number, SharedGroupRow[]>(),
-    sourceIdSet.size > 0 ? findProjectRecordsByIds(db, [...sourceIdSet]) : [],
+    readForkSources(deps, [...sourceIdSet], knownOwners, options),
   ]);
-  const sourceRecords = new Map(sourceList.map((r) => [r.project.id, r]));
-  // Fork sources' owners: those already read with the page's, the others now.
-  const owners = new Map<number, UserBasicRow>();
-  for (const entry of entries) if (entry.owner) owners.set(entry.owner.id, entry.owner);
-  const missing = sourceList.flatMap((r) => personalOwnerId(r) ?? []).filter((id) => !owners.has(id));
-  if (missing.length > 0) for (const [id, user] of await usersByIds(db, missing)) owners.set(id, user);
-  const withSsh: ProjectPresentOptions = { ...options, sshBase: deps.config.ssh.cloneUrlBase };
-  const baseUrl = deps.config.externalUrl;
   const none: SharedGroupRow[] = [];
   return entries.map((entry) => {
-    const id = entry.record.project.id;
     const sourceId = entry.links?.forkedFromProjectId;
-    const source = sourceId != null ? (sourceRecords.get(sourceId) ?? null) : null;
-    const sourceOwnerId = source ? personalOwnerId(source) : null;
-    return presentProject(
-      entry.record,
-      {
-        owner: entry.owner,
-        forkedFrom: source,
-        forkedFromOwner: sourceOwnerId === null ? null : (owners.get(sourceOwnerId) ?? null),
-        forksCount: entry.links?.forksCount ?? 0,
-        openIssuesCount: entry.links?.openIssuesCount ?? 0,
-        sharedWithGroups: shares.get(id) ?? none,
-        access: entry.access,
-      },
-      baseUrl,
-      withSsh,
-    );
+    const source = sourceId != null ? sources.get(sourceId) : undefined;
+    return {
+      record: entry.record,
+      owner: entry.owner,
+      forkedFrom: source?.record ?? null,
+      forkedFromOwner: source?.owner ?? null,
+      forkedFromForksCount: source?.forksCount ?? 0,
+      forksCount: entry.links?.forksCount ?? 0,
+      openIssuesCount: entry.links?.openIssuesCount ?? 0,
+      sharedWithGroups: shares.get(entry.record.project.id) ?? none,
+      access: entry.access,
+    };
   });
 }
 
@@ -139,54 +208,49 @@ async function presentEntries(deps: Deps, entries: PageEntry[], options: Project
  * One project whose access is already known (GET /projects/:id): its extras in one statement, the shares
  * and the fork source only when it has them.
  */
-export async function loadProjectWithAccess(
+export async function loadProjectView(
   deps: Deps,
   record: ProjectRecord,
   access: ProjectAccess,
-  options: ProjectPresentOptions = {},
-) {
+  options: ProjectViewOptions = {},
+): Promise<ProjectView> {
   const db = deps.db.kysely;
   const id = record.project.id;
   const extras = await findProjectExtraIds(db, id);
   if (!extras) {
-    // Deleted since it was loaded: present it as the batched path would have.
-    const [presented] = await listProjectRecords(deps, null, [record], options, new Map([[id, access]]));
-    return presented!;
+    // Deleted since it was loaded: as the batched path would have it.
+    const [view] = await listProjectRecordViews(deps, null, [record], options, new Map([[id, access]]));
+    return view!;
   }
+  const sourceId = extras.forkedFromProjectId;
   const [shares, sources] = await Promise.all([
     extras.shared ? sharedGroups(db, [id]) : undefined,
-    extras.forkedFromProjectId !== null ? findProjectRecordsByIds(db, [extras.forkedFromProjectId]) : [],
+    readForkSources(deps, sourceId === null ? [] : [sourceId], new Map(), options),
   ]);
-  const source = sources[0] ?? null;
-  const sourceOwnerId = source ? personalOwnerId(source) : null;
-  const sourceOwner =
-    sourceOwnerId === null ? null : ((await usersByIds(db, [sourceOwnerId])).get(sourceOwnerId) ?? null);
-  return presentProject(
+  const source = sourceId === null ? undefined : sources.get(sourceId);
+  return {
     record,
-    {
-      owner: extras.owner,
-      forkedFrom: source,
-      forkedFromOwner: sourceOwner,
-      forksCount: extras.forksCount,
-      openIssuesCount: extras.openIssuesCount,
-      sharedWithGroups: shares?.get(id) ?? [],
-      access,
-    },
-    deps.config.externalUrl,
-    { ...options, sshBase: deps.config.ssh.cloneUrlBase },
-  );
+    owner: extras.owner,
+    forkedFrom: source?.record ?? null,
+    forkedFromOwner: source?.owner ?? null,
+    forkedFromForksCount: source?.forksCount ?? 0,
+    forksCount: extras.forksCount,
+    openIssuesCount: extras.openIssuesCount,
+    sharedWithGroups: shares?.get(id) ?? [],
+    access,
+  };
 }
 
-/** One project, reloaded (after a write) and presented for this caller. */
-export async function loadProjectById(
+/** One project, reloaded (after a write), for this caller. */
+export async function loadProjectViewById(
   deps: Deps,
   viewer: UserRow | null,
   projectId: number,
-  options: ProjectPresentOptions = {},
-) {
+  options: ProjectViewOptions = {},
+): Promise<ProjectView | undefined> {
   const records = await findProjectRecordsByIds(deps.db.kysely, [projectId]);
-  const [presented] = await listProjectRecords(deps, viewer, records, options);
-  return presented;
+  const [view] = await listProjectRecordViews(deps, viewer, records, options);
+  return view;
 }
 
 /** The project lists (member, visible, owned, starred, all, search): the count, then a page of records. */
@@ -194,7 +258,7 @@ export function countProjectList(deps: Deps, query: ProjectListQuery): Promise<n
   return countProjects(deps.db.kysely, query);
 }
 
-/** One page of a list: its ids from the index; listProjectsByIds reads their rows (deferred join). */
+/** One page of a list: its ids from the index; listProjectViewsByIds reads their rows (deferred join). */
 export function listProjectsPage(
   deps: Deps,
   query: ProjectListQuery,
@@ -206,4 +270,9 @@ export function listProjectsPage(
 /** Whether the viewer has starred the project (the project page's Star or Unstar button). */
 export function viewerStarred(deps: Deps, viewer: UserRow | null, projectId: number): Promise<boolean> {
   return viewer ? hasStar(deps.db.kysely, viewer.id, projectId) : Promise.resolve(false);
+}
+
+/** The id of a user's personal namespace (GET /users/:user_id/projects lists it). */
+export async function personalNamespaceId(deps: Deps, userId: number): Promise<number | undefined> {
+  return (await findPersonalNamespace(deps.db.kysely, userId))?.id;
 }

@@ -20,3 +20,13 @@ export async function isProjectSharedWith(
 export function insertProjectGroupLink(db: Executor, values: Insertable<ProjectGroupLinksTable>) {
   return db.insertInto('project_group_links').values(values).returningAll().executeTakeFirstOrThrow();
 }
+
+/** Removes the share; whether there was one. */
+export async function deleteProjectGroupLink(db: Executor, projectId: number, groupId: number) {
+  const result = await db
+    .deleteFrom('project_group_links')
+    .where('project_id', '=', projectId)
+    .where('group_id', '=', groupId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}

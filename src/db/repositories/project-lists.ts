@@ -16,13 +16,18 @@ import type { ProjectListQuery } from '../types.ts';
 const PROJECT_MEMBER = sql.lit<'Project'>('Project');
 const GROUP_MEMBER = sql.lit<'Namespace'>('Namespace');
 
-export function authorizedProjectIds(db: Executor, userId: number, day: string = today()) {
+/** With `minLevel`, only memberships at that level or above (a share counts at the lower of its two). */
+export function authorizedProjectIds(db: Executor, userId: number, day: string = today(), minLevel?: number) {
+  const leveled = minLevel !== undefined;
+  const atLeast = (column: 'm.access_level' | 'l.group_access') =>
+    sql<boolean>`${sql.ref(column)} >= ${minLevel}`;
   return db
     .selectFrom('members as m')
     .select('m.source_id as id')
     .where('m.user_id', '=', userId)
     .where('m.source_type', '=', PROJECT_MEMBER)
     .where(unexpiredMember(day))
+    .$if(leveled, (q) => q.where(atLeast('m.access_level')))
     .union(
       db
         .selectFrom('members as m')
@@ -30,7 +35,8 @@ export function authorizedProjectIds(db: Executor, userId: number, day: string =
         .select('p.id as id')
         .where('m.user_id', '=', userId)
         .where('m.source_type', '=', GROUP_MEMBER)
-        .where(unexpiredMember(day)),
+        .where(unexpiredMember(day))
+        .$if(leveled, (q) => q.where(atLeast('m.access_level'))),
     )
     .union(
       db
@@ -48,6 +54,8 @@ export function authorizedProjectIds(db: Executor, userId: number, day: string =
         .where('m.user_id', '=', userId)
         .where('m.source_type', '=', GROUP_MEMBER)
         .where(unexpiredMember(day))
+        .$if(leveled, (q) => q.where(atLeast('m.access_level')))
+        .$if(leveled, (q) => q.where(atLeast('l.group_access')))
         .where(sql<boolean>`(l.expires_at is null or l.expires_at > ${day})`),
     );
 }
@@ -69,6 +77,8 @@ interface ListValues {
   archived: number;
   visibility: number;
   namespaceId: number;
+  minAccessLevel: number;
+  forkedFromId: number;
   pattern: string;
   limit: number;
   offset: number;
@@ -85,6 +95,8 @@ function listValues(query: ProjectListQuery, limit = 0, offset = 0): ListValues 
     archived: query.archived ? 1 : 0,
     visibility: query.visibility ?? 0,
     namespaceId: query.namespaceId ?? 0,
+    minAccessLevel: query.minAccessLevel ?? 0,
+    forkedFromId: query.forkedFromId ?? 0,
     pattern: `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
     limit,
     offset,
@@ -153,11 +165,42 @@ function filtered(db: Executor, query: ProjectListQuery, slot: Slot) {
   if (query.archived !== undefined) q = q.where('p.archived', '=', slot('archived') as 0 | 1);
   if (query.namespaceId !== undefined) q = q.where('p.namespace_id', '=', slot('namespaceId'));
   if (query.visibility !== undefined) q = q.where('p.visibility_level', '=', slot('visibility'));
+  if (query.minAccessLevel !== undefined) {
+    q = q.where('p.id', 'in', authorizedProjectIds(db, viewerId, day, slot('minAccessLevel')));
+  }
+  if (query.forkedFromId !== undefined) {
+    q = q.where(
+      'p.id',
+      'in',
+      db
+        .selectFrom('forked_project_links as fl')
+        .select('fl.forked_to_project_id')
+        .where('fl.forked_from_project_id', '=', slot('forkedFromId')),
+    );
+  }
+  if (query.withIssuesEnabled) q = q.where('p.issues_enabled', '=', 1);
+  if (query.withMergeRequestsEnabled) q = q.where('p.merge_requests_enabled', '=', 1);
   if (searching(query)) {
     const pattern = slot('pattern');
     const like = (column: string) => sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
     q = q.where((eb) =>
-      eb.or([like('p.name'), like('p.path'), ...(query.searchDescription ? [like('p.description')] : [])]),
+      eb.or([
+        like('p.name'),
+        like('p.path'),
+        ...(query.searchDescription ? [like('p.description')] : []),
+        ...(query.searchNamespaces
+          ? [
+              eb(
+                'p.namespace_id',
+                'in',
+                db
+                  .selectFrom('namespaces as sn')
+                  .select('sn.id')
+                  .where((inner) => inner.or([like('sn.path'), like('sn.name')])),
+              ),
+            ]
+          : []),
+      ]),
     );
   }
   return q;
@@ -183,6 +226,11 @@ function shapeOf<R>(
     query.namespaceId !== undefined,
     searching(query),
     query.searchDescription,
+    query.searchNamespaces === true,
+    query.minAccessLevel !== undefined,
+    query.withIssuesEnabled === true,
+    query.withMergeRequestsEnabled === true,
+    query.forkedFromId !== undefined,
     query.orderBy,
     query.sort,
   ].join(' ');
@@ -205,7 +253,13 @@ const pageShapes = new Map<string, PreparedQuery<ListValues, { id: number }>>();
  */
 export async function countProjects(db: Executor, query: ProjectListQuery): Promise<number> {
   // The counters know nothing of namespaces: a namespace's list is counted.
-  const counted = searching(query) || query.namespaceId !== undefined;
+  const counted =
+    searching(query) ||
+    query.namespaceId !== undefined ||
+    query.minAccessLevel !== undefined ||
+    query.withIssuesEnabled === true ||
+    query.withMergeRequestsEnabled === true ||
+    query.forkedFromId !== undefined;
   const values = listValues(query);
   if (!counted && query.scope === 'all') return sumProjectCounts(db, query, 0);
   if (!counted && query.scope === 'visible') {

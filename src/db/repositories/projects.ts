@@ -261,7 +261,14 @@ export async function sharedGroups(db: Executor, ids: number[]): Promise<Map<num
   const rows = await db
     .selectFrom('project_group_links as l')
     .innerJoin('namespaces as g', 'g.id', 'l.group_id')
-    .select(['l.project_id', 'l.group_id', 'g.name as group_name', 'l.group_access'])
+    .select([
+      'l.project_id',
+      'l.group_id',
+      'g.name as group_name',
+      'g.path as group_path',
+      'l.group_access',
+      'l.expires_at',
+    ])
     .where('l.project_id', 'in', ids)
     .orderBy('l.id')
     .execute();

@@ -1,23 +1,11 @@
 // The project JSON shapes, keys in GitLab's order:
 // BasicProjectDetails ⊂ Project ⊂ ProjectWithAccess. Everything embedded (owner, fork source, fork count,
-// shares, the caller's access) arrives precomputed per page in ProjectExtras: presenters never query.
-import { canAdminProject, type ProjectAccess } from '../../policies/access.ts';
+// shares, the caller's access) arrives precomputed per page in the view model: presenters never query.
+import { canAdminProject } from '../../policies/access.ts';
 import { presentUserBasic } from './user.ts';
-import type { NamespaceRow, ProjectRecord, SharedGroupRow, UserBasicRow } from '../../db/types.ts';
+import type { NamespaceRow, ProjectRecord, UserBasicRow } from '../../db/types.ts';
+import type { BasicProjectView, ProjectView } from '../../views/project-views.ts';
 import { projectUrls } from '../../domain/paths.ts';
-
-export interface ProjectExtras {
-  /** Owner of the personal namespace; null for group projects. */
-  owner: UserBasicRow | null;
-  /** The source of a fork while it still exists. */
-  forkedFrom: ProjectRecord | null;
-  /** Owner of the fork source's personal namespace (its name_with_namespace needs it). */
-  forkedFromOwner?: UserBasicRow | null;
-  forksCount: number;
-  openIssuesCount: number;
-  sharedWithGroups: SharedGroupRow[];
-  access: ProjectAccess;
-}
 
 export interface ProjectPresentOptions {
   /** Callers below master never see it; the route decides whether the form carries it. */
@@ -70,12 +58,9 @@ function presentNamespaceSummary(namespace: NamespaceRow) {
   };
 }
 
-export function presentProject(
-  record: ProjectRecord,
-  extras: ProjectExtras,
-  baseUrl: string,
-  options: ProjectPresentOptions = {},
-) {
+function presentProject(view: ProjectView, baseUrl: string, options: ProjectPresentOptions = {}) {
+  const { record } = view;
+  const extras = view;
   const { project, namespace } = record;
   const bool = (value: number) => value === 1;
   const personal = namespace.type !== 'Group';
@@ -144,4 +129,32 @@ export function presentProject(
         }
       : {}),
   };
+}
+
+/** Where the entities' URLs start (the server's settings): the external URL and the SSH clone base. */
+export interface ProjectUrlSettings {
+  externalUrl: string;
+  ssh: { cloneUrlBase: string };
+}
+
+export function presentProjects(
+  views: ProjectView[],
+  settings: ProjectUrlSettings,
+  options: ProjectPresentOptions = {},
+) {
+  const withSsh: ProjectPresentOptions = { ...options, sshBase: settings.ssh.cloneUrlBase };
+  return views.map((view) => presentProject(view, settings.externalUrl, withSsh));
+}
+
+export function presentBasicProjects(views: BasicProjectView[], baseUrl: string) {
+  return views.map((view) => presentBasicProject(view.record, view.owner, baseUrl));
+}
+
+/** One project (a write's answer), or nothing when it was deleted meanwhile. */
+export function presentOneProject(
+  view: ProjectView | undefined,
+  settings: ProjectUrlSettings,
+  options: ProjectPresentOptions = {},
+) {
+  return view ? presentProjects([view], settings, options)[0] : undefined;
 }

@@ -6,7 +6,8 @@ import { requireAdmin, requireViewer } from '../../http/auth.ts';
 import { loadProject, loadTargetNamespace } from '../../http/loaders.ts';
 import { optionalString, requestParams } from '../../http/params.ts';
 import { presentForkedProjectLink } from '../../presenters/api-v3/member.ts';
-import { loadProjectById } from '../../views/project-views.ts';
+import { loadProjectViewById } from '../../views/project-views.ts';
+import { presentOneProject } from '../../presenters/api-v3/project.ts';
 import { forkProject, linkFork, unlinkFork } from '../../services/projects/forks.ts';
 
 export function register(app: FastifyInstance, deps: Deps): void {
@@ -20,7 +21,8 @@ export function register(app: FastifyInstance, deps: Deps): void {
     );
     const forkId = await forkProject(deps, viewer, source, source.access, target);
     reply.status(201);
-    return loadProjectById(deps, viewer, forkId, { runnersToken: true });
+    const view = await loadProjectViewById(deps, viewer, forkId);
+    return presentOneProject(view, deps.config, { runnersToken: true });
   });
 
   app.post('/projects/:id/fork/:forked_from_id', async (request, reply) => {

@@ -18,7 +18,8 @@ import { forbidden, paramInvalid } from '../../errors.ts';
 import { loadGroup } from '../../http/loaders.ts';
 import { canAdminGroup, canCreateGroup, listsEveryNamespace } from '../../policies/groups.ts';
 import { presentGroup, presentGroupDetail } from '../../presenters/api-v3/group.ts';
-import { listProjectRecords } from '../../views/project-views.ts';
+import { listProjectRecordViews } from '../../views/project-views.ts';
+import { presentProjects } from '../../presenters/api-v3/project.ts';
 import type { ProjectRecord, UserRow } from '../../db/types.ts';
 import {
   countGroupList,
@@ -30,8 +31,8 @@ import {
 import { createGroup, deleteGroup, updateGroup, type GroupAttributes } from '../../services/groups/groups.ts';
 
 /** GroupDetail's and the group project list's entity: v3's Project, batched by the project view. */
-const listProjects = (deps: Deps, viewer: UserRow, records: ProjectRecord[]) =>
-  listProjectRecords(deps, viewer, records);
+const listProjects = async (deps: Deps, viewer: UserRow, records: ProjectRecord[]) =>
+  presentProjects(await listProjectRecordViews(deps, viewer, records), deps.config);
 
 export function groupAttributes(params: Params): GroupAttributes {
   // attributes_for_keys: blank values are "not given".

@@ -5,99 +5,47 @@ import type { Deps } from '../../deps.ts';
 import { requireAdmin, requireViewer } from '../../http/auth.ts';
 import { findUserByIdParam, loadProject } from '../../http/loaders.ts';
 import { paginate } from '../../http/pagination.ts';
+import { boundedSearch, optionalBoolean, requestParams, requiredString } from '../../http/params.ts';
 import {
-  boundedSearch,
-  optionalBoolean,
-  optionalInteger,
-  optionalString,
-  presentString,
-  requestParams,
-  requiredString,
-  toBoolean,
-  type Params,
-} from '../../http/params.ts';
-import { forbidden, paramValueInvalid, recordNotFound, validationFailed } from '../../errors.ts';
+  assertMayEdit,
+  projectAttributes,
+  projectListFilters,
+  projectListSearch,
+  V3_FORMS,
+} from '../../http/project-params.ts';
+import { forbidden, recordNotFound } from '../../errors.ts';
 import { canAdminProject, isProjectOwner } from '../../policies/access.ts';
 import {
   createProject,
   deleteProject,
-  FEATURE_SWITCHES,
   updateProject,
   type ProjectAttributes,
 } from '../../services/projects/projects.ts';
 import {
   countProjectList,
+  listBasicProjectViewsByIds,
+  listProjectRecordViews,
+  listProjectViewsByIds,
   listProjectsPage,
-  listBasicProjectsByIds,
-  listProjectsByIds,
-  listProjectRecords,
-  loadProjectWithAccess,
+  loadProjectView,
 } from '../../views/project-views.ts';
-import { Visibility, visibilityLevel } from '../../domain/types.ts';
-import type { ProjectListQuery, ProjectOrder, ProjectScope, UserRow } from '../../db/types.ts';
-
-type AttributeForm = 'create' | 'create-for-user' | 'edit';
-
-function projectAttributes(params: Params, form: AttributeForm): ProjectAttributes {
-  const attributes: ProjectAttributes = {};
-  const name = presentString(params, 'name');
-  if (name !== undefined) attributes.name = name;
-  const path = presentString(params, 'path');
-  if (path !== undefined) attributes.path = path;
-  const description = presentString(params, 'description');
-  if (description !== undefined) attributes.description = description;
-  if (form === 'create') {
-    const namespaceId = presentString(params, 'namespace_id');
-    if (namespaceId !== undefined) {
-      if (!/^\d{1,9}$/.test(namespaceId.trim())) throw validationFailed({ namespace: ['is not valid'] });
-      attributes.namespace_id = Number(namespaceId);
-    }
-  }
-  if (form !== 'edit') {
-    const importUrl = presentString(params, 'import_url');
-    if (importUrl !== undefined) attributes.import_url = importUrl.trim();
-  }
-  if (form !== 'create') {
-    const defaultBranch = presentString(params, 'default_branch');
-    if (defaultBranch !== undefined) attributes.default_branch = defaultBranch;
-  }
-  const level = optionalInteger(params, 'visibility_level');
-  if (level !== undefined) attributes.visibility_level = level;
-  else {
-    // `public` maps true → 20 and false → 0, and is ignored when visibility_level is given.
-    const isPublic = toBoolean(params, 'public');
-    if (isPublic !== undefined)
-      attributes.visibility_level = isPublic ? Visibility.Public : Visibility.Private;
-  }
-  for (const key of FEATURE_SWITCHES) {
-    const value = optionalBoolean(params, key);
-    if (value !== undefined) attributes[key] = value;
-  }
-  return attributes;
-}
-
-const ORDERS = new Set<ProjectOrder>(['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at']);
+import { presentBasicProjects, presentProjects } from '../../presenters/api-v3/project.ts';
+import type { ProjectListQuery, ProjectScope, UserRow } from '../../db/types.ts';
 
 function listQuery(request: FastifyRequest, scope: ProjectScope, search?: string): ProjectListQuery {
   const viewer = requireViewer(request);
   const params = requestParams(request);
-  const orderBy = optionalString(params, 'order_by') as ProjectOrder | undefined;
-  const visibilityWord = presentString(params, 'visibility');
-  let visibility: number | undefined;
-  if (visibilityWord !== undefined) {
-    visibility = visibilityLevel(visibilityWord);
-    if (visibility === undefined) throw paramValueInvalid('visibility');
-  }
+  const filters = projectListFilters(params, false);
   return {
     scope,
     viewerId: viewer.id,
     external: viewer.external === 1,
-    archived: toBoolean(params, 'archived'),
-    visibility,
-    search: boundedSearch(search, 'query') ?? boundedSearch(presentString(params, 'search')),
+    archived: filters.archived,
+    visibility: filters.visibility,
+    search: boundedSearch(search, 'query') ?? projectListSearch(params),
     searchDescription: search === undefined,
-    orderBy: orderBy !== undefined && ORDERS.has(orderBy) ? orderBy : 'created_at',
-    sort: optionalString(params, 'sort') === 'asc' ? 'asc' : 'desc',
+    orderBy: filters.orderBy,
+    sort: filters.sort,
   };
 }
 
@@ -121,8 +69,8 @@ export function register(app: FastifyInstance, deps: Deps): void {
         () => countProjectList(deps, query),
         (page) => listProjectsPage(deps, query, page),
       );
-      if (simple) return listBasicProjectsByIds(deps, ids);
-      return listProjectsByIds(deps, request.viewer, ids, {
+      if (simple) return presentBasicProjects(await listBasicProjectViewsByIds(deps, ids), baseUrl);
+      return presentProjects(await listProjectViewsByIds(deps, request.viewer, ids), deps.config, {
         permissions: options.permissions === true,
         runnersToken: true,
       });
@@ -144,12 +92,15 @@ export function register(app: FastifyInstance, deps: Deps): void {
       () => countProjectList(deps, query),
       (page) => listProjectsPage(deps, query, page),
     );
-    return listProjectsByIds(deps, request.viewer, ids, { runnersToken: true });
+    return presentProjects(await listProjectViewsByIds(deps, request.viewer, ids), deps.config, {
+      runnersToken: true,
+    });
   });
 
   app.get('/projects/:id', async (request) => {
     const loaded = await loadProject(deps, request);
-    return loadProjectWithAccess(deps, loaded, loaded.access, { permissions: true, runnersToken: true });
+    const view = await loadProjectView(deps, loaded, loaded.access);
+    return presentProjects([view], deps.config, { permissions: true, runnersToken: true })[0];
   });
 
   /** Both create routes: the caller creates for itself, or an administrator for `creator`. */
@@ -160,15 +111,15 @@ export function register(app: FastifyInstance, deps: Deps): void {
     limitStyle: 'forbidden' | 'validation',
   ) => {
     const record = await createProject(deps, { actor, creator, attributes, limitStyle });
-    const [presented] = await listProjectRecords(deps, actor, [record], { runnersToken: true });
-    return presented;
+    const views = await listProjectRecordViews(deps, actor, [record]);
+    return presentProjects(views, deps.config, { runnersToken: true })[0];
   };
 
   app.post('/projects', async (request, reply) => {
     const viewer = requireViewer(request);
     const params = requestParams(request);
     requiredString(params, 'name');
-    const attributes = projectAttributes(params, 'create');
+    const attributes = projectAttributes(params, V3_FORMS.create);
     return reply.status(201).send(await create(viewer, viewer, attributes, 'forbidden'));
   });
 
@@ -177,7 +128,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const params = requestParams(request);
     const user = await findUserByIdParam(deps, params.user_id);
     if (!user) throw recordNotFound();
-    const attributes = projectAttributes(params, 'create-for-user');
+    const attributes = projectAttributes(params, V3_FORMS.createForUser);
     return reply.status(201).send(await create(viewer, user, attributes, 'validation'));
   });
 
@@ -188,15 +139,11 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const params = requestParams(request);
     // name is required on edit, but only a *changed* name needs owner rights.
     requiredString(params, 'name');
-    const attributes = projectAttributes(params, 'edit');
-    const renames = attributes.name !== undefined && attributes.name !== loaded.project.name;
-    const changesVisibility =
-      attributes.visibility_level !== undefined &&
-      attributes.visibility_level !== loaded.project.visibility_level;
-    if ((renames || changesVisibility) && !isProjectOwner(loaded.access)) throw forbidden();
+    const attributes = projectAttributes(params, V3_FORMS.edit);
+    assertMayEdit(loaded, attributes);
     const record = await updateProject(deps, { record: loaded, attributes });
-    const [presented] = await listProjectRecords(deps, viewer, [record], { runnersToken: true });
-    return presented;
+    const views = await listProjectRecordViews(deps, viewer, [record]);
+    return presentProjects(views, deps.config, { runnersToken: true })[0];
   });
 
   app.delete('/projects/:id', async (request) => {

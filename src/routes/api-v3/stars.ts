@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { requireViewer } from '../../http/auth.ts';
 import { loadProject } from '../../http/loaders.ts';
-import { loadProjectById } from '../../views/project-views.ts';
+import { loadProjectViewById } from '../../views/project-views.ts';
+import { presentOneProject } from '../../presenters/api-v3/project.ts';
 import { starProject, unstarProject } from '../../services/projects/stars.ts';
 
 export function register(app: FastifyInstance, deps: Deps): void {
@@ -13,13 +14,15 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const { project } = await loadProject(deps, request);
     await starProject(deps, viewer, project.id);
     reply.status(201);
-    return loadProjectById(deps, viewer, project.id, { owner: false });
+    const view = await loadProjectViewById(deps, viewer, project.id);
+    return presentOneProject(view, deps.config, { owner: false });
   });
 
   app.delete('/projects/:id/star', async (request) => {
     const viewer = requireViewer(request);
     const { project } = await loadProject(deps, request);
     await unstarProject(deps, viewer, project.id);
-    return loadProjectById(deps, viewer, project.id, { owner: false });
+    const view = await loadProjectViewById(deps, viewer, project.id);
+    return presentOneProject(view, deps.config, { owner: false });
   });
 }

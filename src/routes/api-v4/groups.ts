@@ -30,7 +30,8 @@ import {
   type GroupListFilter,
   type GroupListOrder,
 } from '../../views/group-views.ts';
-import { listProjectRecords } from '../../views/project-views.ts';
+import { listProjectRecordViews } from '../../views/project-views.ts';
+import { presentProjectsV4 } from '../../presenters/api-v4/project.ts';
 import { createGroup, deleteGroup, updateGroup } from '../../services/groups/groups.ts';
 import type { ProjectRecord, UserRow } from '../../db/types.ts';
 import { groupAttributes, skipGroups } from '../api-v3/groups.ts';
@@ -39,8 +40,11 @@ import { groupAttributes, skipGroups } from '../api-v3/groups.ts';
  * GroupDetail's and the group project list's entity, batched by the project view. Until v4's project
  * presenter lands beside this module it is the v3 Project entity; this one line then names the v4 one.
  */
-const listProjects = (deps: Deps, viewer: UserRow, records: ProjectRecord[]) =>
-  listProjectRecords(deps, viewer, records);
+const listProjects = async (deps: Deps, viewer: UserRow, records: ProjectRecord[]) =>
+  presentProjectsV4(
+    await listProjectRecordViews(deps, viewer, records, { forkSourceCounts: true }),
+    deps.config,
+  );
 
 /** v4's string `visibility` read as v3's `visibility_level`, so v3's attribute reader serves both. */
 function v4GroupParams(params: Params): Params {

@@ -28,6 +28,12 @@ import * as repository from './repository.ts';
 import * as repositoryFiles from './repository-files.ts';
 import * as version from './version.ts';
 import * as personalAccessTokens from './personal-access-tokens.ts';
+import * as projects from './projects.ts';
+import * as forks from './forks.ts';
+import * as stars from './stars.ts';
+import * as projectArchiving from './project-archiving.ts';
+import * as shares from './shares.ts';
+import * as projectTransfer from './project-transfer.ts';
 
 const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   version,
@@ -42,6 +48,12 @@ const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   repository,
   repositoryFiles,
   commits,
+  projects,
+  forks,
+  stars,
+  projectArchiving,
+  shares,
+  projectTransfer,
 ];
 
 export function registerApiV4(app: FastifyInstance, deps: Deps): void {

@@ -6,11 +6,12 @@ import { canAdminProject } from '../../policies/access.ts';
 import { canWriteRepository } from '../../policies/git-access.ts';
 import { canWriteMergeRequests } from '../../policies/merge-requests.ts';
 import type { ProjectHead } from '../../presenters/html/repository.tsx';
-import { loadProjectWithAccess } from '../../views/project-views.ts';
+import { loadProjectView } from '../../views/project-views.ts';
+import { presentProjects } from '../../presenters/api-v3/project.ts';
 
 export async function loadProjectHead(deps: Deps, loaded: LoadedProject): Promise<ProjectHead> {
   return {
-    ...(await loadProjectWithAccess(deps, loaded, loaded.access)),
+    ...presentProjects([await loadProjectView(deps, loaded, loaded.access)], deps.config)[0]!,
     settings: canAdminProject(loaded.access),
     canPush: canWriteRepository(loaded.access, loaded),
     canOpenMergeRequest: canWriteMergeRequests(loaded.access, loaded),

@@ -28,6 +28,8 @@ export async function forkProject(
   source: ProjectRecord,
   access: ProjectAccess,
   target: NamespaceRow,
+  /** v4's `name` and `path` of the fork; the source's by default. */
+  naming: { name?: string; path?: string } = {},
 ): Promise<number> {
   const db = deps.db.kysely;
   // GitLab reported every failure of the fork as 409 with the model's error hash.
@@ -39,8 +41,10 @@ export async function forkProject(
       throw conflict({ limit_reached: [projectLimitMessage(viewer.projects_limit)] });
   }
   const { project } = source;
+  const name = naming.name ?? project.name;
+  const forkPath = naming.path ?? project.path;
   const taken = async () => {
-    const clash = await findNameOrPathClash(db, target.id, project.name, project.path);
+    const clash = await findNameOrPathClash(db, target.id, name, forkPath);
     const errors: Record<string, string[]> = {};
     if (clash.name) errors.name = ['has already been taken'];
     if (clash.path) errors.path = ['has already been taken'];
@@ -70,8 +74,8 @@ export async function forkProject(
       namespace: target,
       creator: viewer,
       values: {
-        name: project.name,
-        path: project.path,
+        name,
+        path: forkPath,
         description: project.description,
         default_branch: project.default_branch,
         visibility_level: visibility,

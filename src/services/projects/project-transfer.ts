@@ -19,7 +19,7 @@ import {
   journalRepositoryMove,
   type JournaledMove,
 } from '../repository/repository-moves.ts';
-import type { NamespaceRow } from '../../db/types.ts';
+import type { NamespaceRow, ProjectRecord } from '../../db/types.ts';
 
 /** GitLab answered with the Ruby inspection of the project's errors. */
 const failed = (field: string, message: string) =>
@@ -37,8 +37,24 @@ export async function transferProjectToGroup(
   const group = groupId === undefined ? undefined : await findGroupById(db, groupId);
   const record = projectId === undefined ? undefined : await findProjectRecordById(db, projectId);
   if (!record) throw recordNotFound();
+  if (!group) throw failed('new_namespace', 'is invalid');
+  await transferProject(deps, record, group);
+  return group;
+}
+
+/**
+ * Moves the project into `target` (a group or a user's namespace: v4's PUT /projects/:id/transfer, where
+ * the caller's right to create projects there is checked first); answers the project as moved.
+ */
+export async function transferProject(
+  deps: Deps,
+  record: ProjectRecord,
+  target: NamespaceRow,
+): Promise<ProjectRecord> {
+  const db = deps.db.kysely;
+  const group = target;
   const { project, namespace } = record;
-  if (!group || group.id === namespace.id) throw failed('new_namespace', 'is invalid');
+  if (group.id === namespace.id) throw failed('new_namespace', 'is invalid');
   const clash = await findNameOrPathClash(db, group.id, project.name, project.path);
   if (clash.path) throw failed('new_namespace', PATH_TAKEN);
   if (clash.name) throw failed('name', 'has already been taken');
@@ -52,7 +68,11 @@ export async function transferProjectToGroup(
   const at = now();
   const changes = {
     namespace_id: group.id,
-    visibility_level: Math.min(project.visibility_level, group.visibility_level),
+    // A user's namespace caps nothing (its visibility_level is public's).
+    visibility_level:
+      group.type === 'Group'
+        ? Math.min(project.visibility_level, group.visibility_level)
+        : project.visibility_level,
     updated_at: at,
   };
   let move: JournaledMove;
@@ -84,5 +104,5 @@ export async function transferProjectToGroup(
       'moving the repository of a transferred project failed',
     );
   }
-  return group;
+  return { project: { ...project, ...changes }, namespace: group };
 }

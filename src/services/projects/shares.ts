@@ -4,8 +4,12 @@
 import type { Deps } from '../../deps.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { now } from '../../lib/clock.ts';
-import { apiError, conflict } from '../../errors.ts';
-import { insertProjectGroupLink, isProjectSharedWith } from '../../db/repositories/project-group-links.ts';
+import { apiError, conflict, notFound } from '../../errors.ts';
+import {
+  deleteProjectGroupLink,
+  insertProjectGroupLink,
+  isProjectSharedWith,
+} from '../../db/repositories/project-group-links.ts';
 import type { NamespaceRow, ProjectRecord } from '../../db/types.ts';
 
 export interface ShareInput {
@@ -43,4 +47,9 @@ export async function shareProject(
     if (isUniqueViolation(error)) throw conflict(ALREADY_SHARED);
     throw error;
   }
+}
+
+/** Stops sharing the project with the group; 404 when it was not shared with it. */
+export async function unshareProject(deps: Deps, record: ProjectRecord, groupId: number): Promise<void> {
+  if (!(await deleteProjectGroupLink(deps.db.kysely, record.project.id, groupId))) throw notFound();
 }

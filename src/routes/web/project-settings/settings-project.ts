@@ -8,7 +8,8 @@ import { loadProject, type LoadedProject } from '../../../http/loaders.ts';
 import { optionalString, requestParams } from '../../../http/params.ts';
 import { canAdminProject, isProjectOwner } from '../../../policies/access.ts';
 import { canAdminBuilds } from '../../../policies/ci.ts';
-import { loadProjectWithAccess } from '../../../views/project-views.ts';
+import { loadProjectView } from '../../../views/project-views.ts';
+import { presentProjects } from '../../../presenters/api-v3/project.ts';
 import type { Flash } from '../../../presenters/html/layout.tsx';
 import type { SettingsProject } from '../../../presenters/html/project-settings/settings-frame.tsx';
 import type { UserRow } from '../../../db/types.ts';
@@ -50,7 +51,8 @@ export async function loadSettingsProject(
 
 /** The project as the frame shows it, with what the viewer may do (the API's presented project). */
 export async function settingsHead(deps: Deps, loaded: LoadedProject) {
-  const presented = await loadProjectWithAccess(deps, loaded, loaded.access, { runnersToken: true });
+  const view = await loadProjectView(deps, loaded, loaded.access);
+  const presented = presentProjects([view], deps.config, { runnersToken: true })[0]!;
   return {
     ...presented,
     settings: true,

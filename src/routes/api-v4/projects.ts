@@ -1,0 +1,222 @@
+// API v4's projects resource: one GET /projects with v4's filters (public projects for a caller without
+// a token), a user's projects, one project, create (for oneself or, by an administrator, for a user),
+// edit and delete (202). Over v3's loaders, services, views and parameter readers: only the names v4
+// renamed (RENAMES), `visibility` as a word and v4's entities differ.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../../deps.ts';
+import { requireAdmin, requireViewer } from '../../http/auth.ts';
+import { findUserByIdParam, loadProject } from '../../http/loaders.ts';
+import { paginate } from '../../http/pagination.ts';
+import { optionalBoolean, optionalOneOf, presentString, type Params } from '../../http/params.ts';
+import {
+  assertMayEdit,
+  optionalVisibility,
+  projectAttributes,
+  projectListFilters,
+  projectListSearch,
+  type AttributeForm,
+} from '../../http/project-params.ts';
+import { v4Params, type Renames } from './conventions.ts';
+import { forbidden, grapeError, notFound, paramValueInvalid, paramsMissing } from '../../errors.ts';
+import { canAdminProject, isProjectOwner } from '../../policies/access.ts';
+import { isAdministrator } from '../../policies/users.ts';
+import { createProject, deleteProject, updateProject } from '../../services/projects/projects.ts';
+import {
+  countProjectList,
+  listBasicProjectViewsByIds,
+  listProjectRecordViews,
+  listProjectViewsByIds,
+  listProjectsPage,
+  loadProjectView,
+  loadProjectViewById,
+  personalNamespaceId,
+} from '../../views/project-views.ts';
+import { loadUserByUsernameOr404 } from '../../views/project-list-pages.ts';
+import {
+  presentBasicProjectsV4,
+  presentProjectDetailsV4,
+  presentProjectV4,
+  presentProjectsV4,
+} from '../../presenters/api-v4/project.ts';
+import type { ProjectListQuery, ProjectScope, UserRow } from '../../db/types.ts';
+
+/** The project parameters v4 renamed and nothing else (their v3 names are what the readers know). */
+const RENAMES: Renames = {
+  jobs_enabled: 'builds_enabled',
+  public_jobs: 'public_builds',
+  only_allow_merge_if_pipeline_succeeds: 'only_allow_merge_if_build_succeeds',
+};
+
+const CREATE: AttributeForm = { namespaceId: true, importUrl: true, defaultBranch: true };
+const EDIT: AttributeForm = { namespaceId: false, importUrl: false, defaultBranch: true };
+const EDITABLE =
+  'name, path, description, default_branch, visibility, issues_enabled, merge_requests_enabled, ' +
+  'wiki_enabled, jobs_enabled, snippets_enabled, container_registry_enabled, shared_runners_enabled, ' +
+  'public_jobs, lfs_enabled, only_allow_merge_if_pipeline_succeeds, request_access_enabled';
+
+/** The request's parameters as v3's readers know them: v4's names renamed, `visibility` as a level. */
+export function projectParams(request: FastifyRequest): Params {
+  const params = v4Params(request, RENAMES);
+  // v4 knows only `visibility`: v3's `public` and `visibility_level` are not its parameters.
+  delete params.public;
+  delete params.visibility_level;
+  const level = optionalVisibility(params);
+  if (level !== undefined) params.visibility_level = String(level);
+  return params;
+}
+
+const ACCESS_LEVELS = ['10', '20', '30', '40', '50'] as const;
+
+/**
+ * A v4 list's query. Without a caller: public projects only (GitLab's public_to_user). With one: every
+ * project they may see (administrators: every project), narrowed by owned, starred or membership (in that
+ * order of precedence when several are given) and by min_access_level.
+ */
+export function projectListQuery(
+  viewer: UserRow | null,
+  params: Params,
+  extra: Partial<ProjectListQuery> = {},
+): ProjectListQuery {
+  const filters = projectListFilters(params, true);
+  let scope: ProjectScope = viewer && isAdministrator(viewer) ? 'all' : 'visible';
+  let minAccessLevel: number | undefined;
+  const level = optionalOneOf(params, 'min_access_level', ACCESS_LEVELS, () =>
+    paramValueInvalid('min_access_level'),
+  );
+  const flag = (name: string) => optionalBoolean(params, name) === true;
+  const owned = flag('owned');
+  const starred = flag('starred');
+  const membership = flag('membership');
+  if (viewer) {
+    if (owned) scope = 'owned';
+    else if (starred) scope = 'starred';
+    else if (membership) scope = 'member';
+    if (level !== undefined) minAccessLevel = Number(level);
+  }
+  return {
+    scope,
+    viewerId: viewer?.id ?? 0,
+    external: viewer ? viewer.external === 1 : true,
+    archived: filters.archived,
+    visibility: filters.visibility,
+    search: projectListSearch(params),
+    searchDescription: true,
+    searchNamespaces: flag('search_namespaces'),
+    minAccessLevel,
+    withIssuesEnabled: flag('with_issues_enabled'),
+    withMergeRequestsEnabled: flag('with_merge_requests_enabled'),
+    orderBy: filters.orderBy,
+    sort: filters.sort,
+    ...extra,
+  };
+}
+
+/**
+ * A page of a v4 project list: ProjectWithAccess for a caller, BasicProjectDetails with `simple=true`
+ * or without a caller (GitLab's present_projects). GET /groups/:id/projects and GET /projects/:id/forks
+ * answer theirs through this too.
+ */
+export async function presentProjectListV4(
+  deps: Deps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  params: Params,
+  query: ProjectListQuery,
+) {
+  const viewer = request.viewer;
+  const ids = await paginate(
+    request,
+    reply,
+    deps.config.externalUrl,
+    () => countProjectList(deps, query),
+    (page) => listProjectsPage(deps, query, page),
+  );
+  if (!viewer || optionalBoolean(params, 'simple') === true) {
+    return presentBasicProjectsV4(await listBasicProjectViewsByIds(deps, ids, viewer), deps.config);
+  }
+  const views = await listProjectViewsByIds(deps, viewer, ids, { forkSourceCounts: true });
+  return presentProjectsV4(views, deps.config, { permissions: true });
+}
+
+/** A write's answer: the Project entity with what masters see (GitLab's user_can_admin_project). */
+export async function presentWrittenProject(deps: Deps, viewer: UserRow, projectId: number) {
+  const view = await loadProjectViewById(deps, viewer, projectId, { forkSourceCounts: true });
+  if (!view) throw notFound('Project');
+  return presentProjectV4(view, deps.config, { adminFields: true });
+}
+
+export function register(app: FastifyInstance, deps: Deps): void {
+  app.get('/projects', { config: { public: true } }, async (request, reply) => {
+    const params = projectParams(request);
+    return presentProjectListV4(deps, request, reply, params, projectListQuery(request.viewer, params));
+  });
+
+  app.get('/users/:user_id/projects', { config: { public: true } }, async (request, reply) => {
+    const params = projectParams(request);
+    const idOrName = String((request.params as { user_id: string }).user_id);
+    const user = (await findUserByIdParam(deps, idOrName)) ?? (await loadUserByUsernameOr404(deps, idOrName));
+    const namespaceId = user && (await personalNamespaceId(deps, user.id));
+    if (namespaceId === undefined) throw notFound('User');
+    const query = projectListQuery(request.viewer, params, { namespaceId });
+    return presentProjectListV4(deps, request, reply, params, query);
+  });
+
+  app.get('/projects/:id', { config: { public: true } }, async (request) => {
+    const loaded = await loadProject(deps, request);
+    const view = await loadProjectView(deps, loaded, loaded.access, { forkSourceCounts: true });
+    if (!request.viewer) return presentProjectDetailsV4(view, deps.config);
+    return presentProjectV4(view, deps.config, { permissions: true, adminFields: true });
+  });
+
+  /** Both creates: the caller for itself, or an administrator for `creator`. */
+  const create = async (
+    reply: FastifyReply,
+    actor: UserRow,
+    creator: UserRow,
+    params: Params,
+    limitStyle: 'forbidden' | 'validation',
+  ) => {
+    const attributes = projectAttributes(params, CREATE);
+    const record = await createProject(deps, { actor, creator, attributes, limitStyle });
+    const [view] = await listProjectRecordViews(deps, actor, [record], { forkSourceCounts: true });
+    return reply.status(201).send(presentProjectV4(view!, deps.config, { adminFields: true }));
+  };
+
+  app.post('/projects', async (request, reply) => {
+    const viewer = requireViewer(request);
+    const params = projectParams(request);
+    if (presentString(params, 'name') === undefined && presentString(params, 'path') === undefined) {
+      throw grapeError(400, 'name, path are missing, at least one parameter must be provided');
+    }
+    return create(reply, viewer, viewer, params, 'forbidden');
+  });
+
+  app.post('/projects/user/:user_id', async (request, reply) => {
+    const viewer = requireAdmin(request);
+    const params = projectParams(request);
+    const user = await findUserByIdParam(deps, params.user_id);
+    if (!user) throw notFound('User');
+    if (presentString(params, 'name') === undefined) throw paramsMissing('name');
+    return create(reply, viewer, user, params, 'validation');
+  });
+
+  app.put('/projects/:id', async (request) => {
+    const viewer = requireViewer(request);
+    const loaded = await loadProject(deps, request);
+    if (!canAdminProject(loaded.access)) throw forbidden();
+    const attributes = projectAttributes(projectParams(request), EDIT);
+    if (Object.keys(attributes).length === 0) {
+      throw grapeError(400, `${EDITABLE} are missing, at least one parameter must be provided`);
+    }
+    assertMayEdit(loaded, attributes);
+    const record = await updateProject(deps, { record: loaded, attributes });
+    return presentWrittenProject(deps, viewer, record.project.id);
+  });
+
+  app.delete('/projects/:id', async (request, reply) => {
+    const loaded = await loadProject(deps, request);
+    if (!isProjectOwner(loaded.access)) throw forbidden();
+    await deleteProject(deps, loaded);
+    return reply.status(202).send({ message: '202 Accepted' });
+  });
+}
