@@ -72,6 +72,14 @@ export default tseslint.config(
       [HTTP, 'repositories know no HTTP'],
       [ROUTES, 'repositories know no routes'],
     ],
+    'src/views/**/*.ts': [
+      [HTTP, 'views are batch reads for any surface: no HTTP (loaders call views, not the other way)'],
+      [ROUTES, 'views know no routes'],
+      [FASTIFY, 'views know no HTTP'],
+    ],
+    'src/http/**/*.ts': [
+      [ROUTES, 'the HTTP plumbing knows no routes'],
+    ],
     'src/workers/**/*.ts': [
       [HTTP, 'workers know no HTTP'],
       [ROUTES, 'workers know no routes'],

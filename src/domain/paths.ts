@@ -1,5 +1,7 @@
-// Where things live on the web: a project's page and clone URLs, an issue's and a merge request's page.
-// One definition for API entities, hook payloads, mail and pages alike.
+// Where things live on the web: a project's page and clone URLs, an issue's and a merge request's page,
+// a ref's tree, blob or commits, a pipeline's and a build's page. One definition for API entities, hook
+// payloads, mail and pages alike: URLs (`…Url`, absolute) and site paths (`…Path`, from a project's full
+// path, which a record gives through projectFullPath and a page's project as `path_with_namespace`).
 import type { IssueRow, ProjectRecord } from '../db/types.ts';
 
 /** GitLab's scp-like form on the external URL's host, when no SSH setting says otherwise. */
@@ -7,12 +9,30 @@ function defaultSshBase(baseUrl: string): string {
   return `git@${new URL(baseUrl).hostname}:`;
 }
 
+/** `namespace/path`: a project's full path. */
+export function projectFullPath(record: ProjectRecord): string {
+  return `${record.namespace.path}/${record.project.path}`;
+}
+
+/** A repository path in a URL: each segment encoded, the slashes kept. */
+export const encodePath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
+
+/** `/<ns>/<p>/<kind>/<ref>/<path>` (kind: tree, blob, commits…) with each part encoded. */
+export function refPath(fullPath: string, kind: string, ref: string, path = ''): string {
+  const tail = path === '' ? '' : `/${encodePath(path)}`;
+  return `/${fullPath}/${kind}/${encodePath(ref)}${tail}`;
+}
+
+export const pipelinePath = (fullPath: string, id: number) => `/${fullPath}/pipelines/${id}`;
+
+export const buildPath = (fullPath: string, id: number) => `/${fullPath}/builds/${id}`;
+
 /**
  * Where a project lives: its page, its HTTP and SSH clone URLs (the API entity and hook payloads alike).
  * `sshBase` is where SSH clone URLs start (`git@host:` or `ssh://git@host:port/`), from the SSH settings.
  */
 export function projectUrls(baseUrl: string, record: ProjectRecord, sshBase = defaultSshBase(baseUrl)) {
-  const fullPath = `${record.namespace.path}/${record.project.path}`;
+  const fullPath = projectFullPath(record);
   return {
     fullPath,
     webUrl: `${baseUrl}/${fullPath}`,

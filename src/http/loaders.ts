@@ -1,5 +1,8 @@
 // Loaders resolve a path parameter through a policy: a project that does not exist and one the caller
 // may not read both answer 404 `404 Project Not Found`, so a hidden project is indistinguishable from none.
+// One set for every surface: the API's `:id` (a number or `namespace/path`), the pages' `:namespace/:project`
+// (loadPageProject), issues and merge requests by global id (v3's paths) or by iid (pages, v4), and the
+// project a master administers.
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.ts';
 import { findProjectRecordByFullPath, findProjectRecordById } from '../db/repositories/projects.ts';
@@ -19,9 +22,15 @@ import { findUserById } from '../db/repositories/users.ts';
 import { projectAccessFromRows, type ProjectAccess } from '../policies/access.ts';
 import { canCreateProjectsIn, canReadGroup, groupAccess, type GroupAccess } from '../policies/groups.ts';
 import { canDownloadCode, canWriteRepository } from '../policies/git-access.ts';
-import { forbidden, notFound } from '../errors.ts';
-import { pathId } from './params.ts';
-import type { NamespaceRow, ProjectRecord, UserRow } from '../db/types.ts';
+import { canAdminProject } from '../policies/access.ts';
+import { canReadIssue } from '../policies/issues.ts';
+import { canReadMergeRequests } from '../policies/merge-requests.ts';
+import { findIssueByIid, findIssueOfProject } from '../views/issue-views.ts';
+import { findMergeRequestByIid, findMergeRequestOfProject } from '../views/merge-request-views.ts';
+import { ApiError, forbidden, notFound, recordNotFound, unauthorized } from '../errors.ts';
+import { requireViewer } from './auth.ts';
+import { pathId, pathInteger } from './params.ts';
+import type { IssueRow, MergeRequestRow, NamespaceRow, ProjectRecord, UserRow } from '../db/types.ts';
 
 export interface LoadedProject extends ProjectRecord {
   access: ProjectAccess;
@@ -45,15 +54,6 @@ export async function findProjectByIdParam(deps: Deps, idParam: unknown): Promis
   return 'id' in name
     ? findProjectRecordById(deps.db.kysely, name.id)
     : findProjectRecordByFullPath(deps.db.kysely, name.namespacePath, name.projectPath);
-}
-
-/** A project by `namespace/path` as the git and upload URLs name it, without any access check. */
-export function findProjectByFullPath(
-  deps: Deps,
-  namespacePath: string,
-  projectPath: string,
-): Promise<ProjectRecord | undefined> {
-  return findProjectRecordByFullPath(deps.db.kysely, namespacePath, projectPath);
 }
 
 /**
@@ -207,4 +207,128 @@ export async function loadWritableRepository(
 export async function findUserByIdParam(deps: Deps, idParam: unknown): Promise<UserRow | undefined> {
   const id = pathId(idParam);
   return id === undefined ? undefined : findUserById(deps.db.kysely, id);
+}
+
+/** 404 for those who cannot read the project, 403 below master (GitLab's authorize_admin_project). */
+export async function loadAdministeredProject(deps: Deps, request: FastifyRequest): Promise<LoadedProject> {
+  const project = await loadProject(deps, request);
+  if (!canAdminProject(project.access)) throw forbidden();
+  return project;
+}
+
+/**
+ * A page's load: a signed-out visitor who would get a 404 is sent to sign in first (401; the pages'
+ * error handler redirects a 401 there and back), since signing in may reveal it. A signed-in visitor
+ * gets the 404, exactly as the API answers.
+ */
+export async function hiddenAsks<T>(request: FastifyRequest, load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    if (!request.viewer && error instanceof ApiError && error.status === 404) throw unauthorized();
+    throw error;
+  }
+}
+
+/**
+ * The project of a page by its `:namespace/:project` path, through loadProject: readable and, when `may`
+ * is given, passing it (its issues readable, say), else 404 (a visitor is asked to sign in first).
+ */
+export function loadPageProject(
+  deps: Deps,
+  request: FastifyRequest,
+  may?: (project: LoadedProject) => boolean,
+): Promise<LoadedProject> {
+  const params = request.params as { namespace: string; project: string };
+  return hiddenAsks(request, async () => {
+    const project = await loadProject(deps, request, `${params.namespace}/${params.project}`);
+    if (may && !may(project)) throw notFound();
+    return project;
+  });
+}
+
+export interface LoadedIssue {
+  project: LoadedProject;
+  issue: IssueRow;
+}
+
+/**
+ * An issue named by `:issue_id` (a global id, as v3 paths take) within a project the caller reads: missing,
+ * in another project, or unreadable (issues off, confidential) all answer 404 `404 Not found`, so a hidden
+ * issue is indistinguishable from none (8.13.12's find_project_issue).
+ */
+export async function loadIssue(
+  deps: Deps,
+  request: FastifyRequest,
+  loaded?: LoadedProject,
+  param = 'issue_id',
+): Promise<LoadedIssue> {
+  const project = loaded ?? (await loadProject(deps, request));
+  const id = pathInteger(request.params as Record<string, unknown>, param);
+  const issue = await findIssueOfProject(deps, project.project.id, id);
+  if (!issue || !canReadIssue(request.viewer, project.access, project, issue)) throw recordNotFound();
+  return { project, issue };
+}
+
+/**
+ * An issue by its iid within the project (the pages' `:iid`, v4's `:issue_iid`), readable by the caller
+ * as loadIssue's, else 404 `404 Not found`.
+ */
+export async function loadIssueByIid(
+  deps: Deps,
+  request: FastifyRequest,
+  project: LoadedProject,
+  param = 'issue_iid',
+): Promise<IssueRow> {
+  const iid = pathId((request.params as Record<string, unknown>)[param]);
+  const issue = iid === undefined ? undefined : await findIssueByIid(deps, project.project.id, iid);
+  if (!issue || !canReadIssue(request.viewer, project.access, project, issue)) throw recordNotFound();
+  return issue;
+}
+
+/**
+ * The project of an API merge request route, readable, with merge requests readable by the caller (a
+ * user): unreadable ones answer 403 (8.13's authorize! :read_merge_request).
+ */
+export async function loadMergeRequestProject(
+  deps: Deps,
+  request: FastifyRequest,
+  loaded?: LoadedProject,
+): Promise<{ viewer: UserRow; project: LoadedProject }> {
+  const viewer = requireViewer(request);
+  const project = loaded ?? (await loadProject(deps, request));
+  if (!canReadMergeRequests(project.access, project)) throw forbidden();
+  return { viewer, project };
+}
+
+/**
+ * A merge request named by `:merge_request_id` (the global id, as v3 paths take) on loadMergeRequestProject's
+ * terms; one that is missing or in another project answers 404 `404 Not found`.
+ */
+export async function loadMergeRequestOf(
+  deps: Deps,
+  request: FastifyRequest,
+  loaded?: LoadedProject,
+): Promise<{ viewer: UserRow; project: LoadedProject; mr: MergeRequestRow }> {
+  const { viewer, project } = await loadMergeRequestProject(deps, request, loaded);
+  const id = pathId((request.params as Record<string, unknown>).merge_request_id);
+  const mr = id === undefined ? undefined : await findMergeRequestOfProject(deps, project, id);
+  if (!mr) throw recordNotFound();
+  return { viewer, project, mr };
+}
+
+/**
+ * A merge request by its iid within the target project (the pages' `:iid`, v4's `:merge_request_iid`),
+ * else 404 `404 Not found`; whether the caller may read merge requests there is the project's rule.
+ */
+export async function loadMergeRequestByIid(
+  deps: Deps,
+  request: FastifyRequest,
+  project: LoadedProject,
+  param = 'merge_request_iid',
+): Promise<MergeRequestRow> {
+  const iid = pathId((request.params as Record<string, unknown>)[param]);
+  const mr = iid === undefined ? undefined : await findMergeRequestByIid(deps, project, iid);
+  if (!mr) throw recordNotFound();
+  return mr;
 }

@@ -13,6 +13,11 @@ function sameSecret(given: string, expected: string | null | undefined): boolean
   return a.length === b.length && crypto.timingSafeEqual(a, b);
 }
 
+/** A paused runner (`active` off) is handed no builds: 8.13 answered its register call 404. */
+export function canRunnerAskForBuilds(runner: Pick<CiRunnerRow, 'active'>): boolean {
+  return runner.active === 1;
+}
+
 /**
  * Runner#can_pick?: a locked runner only serves projects it is assigned to; a runner without tags or
  * not running untagged builds refuses what does not suit it; every tag the build needs is the runner's.

@@ -16,11 +16,6 @@ import type { SshKeyOwner } from '../services/users/ssh-keys.ts';
 import { parseCommand } from './commands.ts';
 import { serveUploadPackV2 } from './upload-pack-v2.ts';
 
-/** Only the documented key=value[:key=value] form of GIT_PROTOCOL is passed on to git. */
-export function acceptableGitProtocol(value: string): boolean {
-  return /^[A-Za-z0-9=:._-]{1,200}$/.test(value);
-}
-
 function finish(channel: ServerChannel, status: number): void {
   if (channel.destroyed) return;
   channel.exit(status);

@@ -19,7 +19,8 @@ import { findSshKeyOwner, type SshKeyOwner } from '../services/users/ssh-keys.ts
 import type { Worker } from '../workers/worker.ts';
 import { lazy } from '../lib/lazy.ts';
 import { loadHostKeys, type HostKey } from './host-keys.ts';
-import { acceptableGitProtocol, greet, runCommand } from './git-session.ts';
+import { greet, runCommand } from './git-session.ts';
+import { validGitProtocol } from '../services/fetch/upload-pack-request.ts';
 
 /** Loaded when the SSH server starts (LABRADOR_SSH_PORT=0 never does): it costs each start. */
 const ssh2 = lazy<typeof import('ssh2')>('ssh2');
@@ -200,7 +201,7 @@ class SshServer implements Worker {
     let started = false;
     session.on('close', () => !started && done());
     session.on('env', (accept, reject, info) => {
-      if (info.key === 'GIT_PROTOCOL' && acceptableGitProtocol(info.val)) {
+      if (info.key === 'GIT_PROTOCOL' && validGitProtocol(info.val)) {
         env.GIT_PROTOCOL = info.val;
         accept?.();
       } else {

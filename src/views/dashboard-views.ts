@@ -17,7 +17,8 @@ import { listMemberProjectEvents } from '../db/repositories/events.ts';
 import { projectAccessMany } from '../policies/access.ts';
 import { canReadMergeRequests } from '../policies/merge-requests.ts';
 import { readableIssueScope } from './issue-views.ts';
-import { presentMergeRequestsOf } from './merge-request-views.ts';
+import { loadMergeRequestViews } from './merge-request-views.ts';
+import { presentMergeRequest } from '../presenters/api-v3/merge-request.ts';
 import { presentEventPage } from './event-views.ts';
 import { issueListView, type IssueTabState } from './issue-pages.ts';
 import { MERGE_REQUEST_TABS, type MergeRequestTabState } from './merge-request-pages.ts';
@@ -98,7 +99,9 @@ export async function dashboardMergeRequests(
     listUserMergeRequests(db, query(state), page.offset, page.limit + 1),
   ]);
   const targets = new Map(readable.map((record) => [record.project.id, record]));
-  const presented = await presentMergeRequestsOf(deps, targets, viewer, rows.slice(0, page.limit));
+  // The dashboard is drawn from the API's MergeRequest entity (presenters/html takes its shape).
+  const views = await loadMergeRequestViews(deps, targets, viewer, rows.slice(0, page.limit));
+  const presented = views.map((view) => presentMergeRequest(view, deps.config.externalUrl));
   const paths = projectPaths(readable);
   return {
     counts,

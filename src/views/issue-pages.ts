@@ -10,7 +10,7 @@ import {
 } from '../db/repositories/milestones.ts';
 import { listMembers } from '../db/repositories/members.ts';
 import { countNotes, listNotes } from '../db/repositories/notes.ts';
-import { presentMilestone } from '../presenters/api-v3/issue.ts';
+import { presentIssue, presentMilestone } from '../presenters/api-v3/issue.ts';
 import { presentUserBasic } from '../presenters/api-v3/user.ts';
 import { countIssueList, issueListPage, type IssueListFilter } from './issue-views.ts';
 import { NOTES_SHOWN_ON_PAGE, presentNotes } from './note-views.ts';
@@ -45,7 +45,9 @@ export async function issueListView(
       records,
     ),
   ]);
-  return { counts, issues: rows.slice(0, page.limit), hasNext: rows.length > page.limit };
+  // The pages are drawn from the API's Issue entity (presenters/html takes its shape).
+  const issues = rows.slice(0, page.limit).map((view) => presentIssue(view, deps.config.externalUrl));
+  return { counts, issues, hasNext: rows.length > page.limit };
 }
 
 /** Labels, active milestones and project members, for the filters and the issue form. */

@@ -1,6 +1,6 @@
 // Issue pages: the page's issue ids from an index walk, then everything the Issue entity embeds for the
 // whole page in a fixed number of statements (projects, users, milestones, labels, votes, note counts,
-// the viewer's subscriptions), then presenters.
+// the viewer's subscriptions); the routes present them (presenters/api-v3/issue.ts).
 import type { Deps } from '../deps.ts';
 import {
   countIssuesUpTo,
@@ -19,23 +19,25 @@ import { milestonesByIds } from '../db/repositories/milestones.ts';
 import { subscriptionsOf } from '../db/repositories/subscriptions.ts';
 import { participatedIds } from '../db/repositories/participants.ts';
 import { namespaceProjectIds } from '../db/repositories/group-projects.ts';
-import { projectAccessMany } from '../policies/access.ts';
+import { projectAccessMany, type ProjectAccess } from '../policies/access.ts';
 import { canReadConfidentialIssues, canReadIssues } from '../policies/issues.ts';
-import { presentIssue } from '../presenters/api-v3/issue.ts';
+import type { IssueView } from '../presenters/api-v3/issue.ts';
 import type { Page } from '../http/pagination.ts';
 import type { Executor, IssueRow, NamespaceRow, ProjectRecord, UserRow } from '../db/types.ts';
 
 export type { IssueListFilter };
 
-export type PresentedIssue = ReturnType<typeof presentIssue>;
-
-/** A signed-out visitor of a public project's pages is a viewer too: subscribed to nothing. */
-export async function presentIssues(
+/**
+ * What the Issue entity embeds, for a page of issues in a fixed number of statements (an issue whose
+ * project or author is gone is left out). A signed-out visitor of a public project's pages is a viewer
+ * too: subscribed to nothing.
+ */
+export async function loadIssueViews(
   deps: Deps,
   viewer: UserRow | null,
   issues: IssueRow[],
   knownRecords: ProjectRecord[] = [],
-): Promise<PresentedIssue[]> {
+): Promise<IssueView[]> {
   if (issues.length === 0) return [];
   const db = deps.db.kysely;
   const ids = issues.map((issue) => issue.id);
@@ -57,7 +59,7 @@ export async function presentIssues(
     viewer ? participatedIds(db, 'Issue', viewer.id, ids) : new Set<number>(),
   ]);
   for (const record of projects) records.set(record.project.id, record);
-  const presented: PresentedIssue[] = [];
+  const views: IssueView[] = [];
   for (const issue of issues) {
     const record = records.get(issue.project_id);
     const author = users.get(issue.author_id);
@@ -66,35 +68,30 @@ export async function presentIssues(
       viewer !== null &&
       (issue.author_id === viewer.id || issue.assignee_id === viewer.id || participated.has(issue.id));
     const vote = votes.get(issue.id);
-    presented.push(
-      presentIssue(
-        issue,
-        {
-          record,
-          labels: labels.get(issue.id) ?? [],
-          milestone: issue.milestone_id === null ? null : (milestones.get(issue.milestone_id) ?? null),
-          assignee: issue.assignee_id === null ? null : (users.get(issue.assignee_id) ?? null),
-          author,
-          subscribed: subscriptions.get(issue.id) ?? participant,
-          userNotesCount: notes.get(issue.id) ?? 0,
-          upvotes: vote?.up ?? 0,
-          downvotes: vote?.down ?? 0,
-        },
-        deps.config.externalUrl,
-      ),
-    );
+    views.push({
+      issue,
+      record,
+      labels: labels.get(issue.id) ?? [],
+      milestone: issue.milestone_id === null ? null : (milestones.get(issue.milestone_id) ?? null),
+      assignee: issue.assignee_id === null ? null : (users.get(issue.assignee_id) ?? null),
+      author,
+      subscribed: subscriptions.get(issue.id) ?? participant,
+      userNotesCount: notes.get(issue.id) ?? 0,
+      upvotes: vote?.up ?? 0,
+      downvotes: vote?.down ?? 0,
+    });
   }
-  return presented;
+  return views;
 }
 
-export async function presentIssueOne(
+export async function loadIssueView(
   deps: Deps,
   viewer: UserRow | null,
   issue: IssueRow,
   record?: ProjectRecord,
-) {
-  const [presented] = await presentIssues(deps, viewer, [issue], record ? [record] : []);
-  return presented!;
+): Promise<IssueView> {
+  const [view] = await loadIssueViews(deps, viewer, [issue], record ? [record] : []);
+  return view!;
 }
 
 /**
@@ -136,16 +133,24 @@ export async function issueListPage(
   knownRecords: ProjectRecord[] = [],
 ) {
   const issues = await listIssues(deps.db.kysely, filter, page.limit, page.offset);
-  return presentIssues(deps, viewer, issues, knownRecords);
+  return loadIssueViews(deps, viewer, issues, knownRecords);
 }
 
-/** The confidentiality part of a project list's filter: none for reporters and up. */
-export function confidentialFilter(
+/**
+ * One project's issues as the viewer may list them (the project already readable to the viewer): every
+ * confidential one for reporters and up, else only the viewer's own (see readableIssueScope for many).
+ */
+export function projectIssueScope(
   viewer: UserRow | null,
-  canSeeAll: boolean,
-): IssueListFilter['confidential'] | undefined {
-  // A signed-out visitor (id 0 is no user's) sees no confidential issue.
-  return canSeeAll ? undefined : { viewerId: viewer?.id ?? 0, visibleInProjects: [] };
+  project: ProjectRecord & { access: ProjectAccess },
+): Pick<IssueListFilter, 'projectIds' | 'confidential'> {
+  return {
+    projectIds: [project.project.id],
+    // A signed-out visitor (id 0 is no user's) sees no confidential issue.
+    confidential: canReadConfidentialIssues(project.access)
+      ? undefined
+      : { viewerId: viewer?.id ?? 0, visibleInProjects: [] },
+  };
 }
 
 /** A group's issues come from its projects whose issues the viewer may read (see readableIssueScope). */

@@ -9,11 +9,16 @@ import {
   listProjectLabels,
 } from '../db/repositories/labels.ts';
 import { subscriptionsOf } from '../db/repositories/subscriptions.ts';
-import { presentLabel } from '../presenters/api-v3/issue.ts';
+import type { LabelView } from '../presenters/api-v3/issue.ts';
 import { Visibility } from '../domain/types.ts';
 import type { LabelRow, ProjectRecord, UserRow } from '../db/types.ts';
 
-async function presentLabels(deps: Deps, viewer: UserRow | null, record: ProjectRecord, labels: LabelRow[]) {
+async function loadLabelViews(
+  deps: Deps,
+  viewer: UserRow | null,
+  record: ProjectRecord,
+  labels: LabelRow[],
+): Promise<LabelView[]> {
   const db = deps.db.kysely;
   const ids = labels.map((label) => label.id);
   const counted = record.project.visibility_level === Visibility.Public;
@@ -23,23 +28,27 @@ async function presentLabels(deps: Deps, viewer: UserRow | null, record: Project
     mergeRequestsCounted ? labelOpenMergeRequestCounts(db, ids) : new Map<number, number>(),
     viewer ? subscriptionsOf(db, 'Label', ids, viewer.id) : new Map<number, boolean>(),
   ]);
-  return labels.map((label) =>
-    presentLabel(label, {
-      openIssues: counts.get(label.id)?.open ?? 0,
-      closedIssues: counts.get(label.id)?.closed ?? 0,
-      openMergeRequests: mergeRequestCounts.get(label.id) ?? 0,
-      subscribed: subscriptions.get(label.id) ?? false,
-    }),
-  );
+  return labels.map((label) => ({
+    label,
+    openIssues: counts.get(label.id)?.open ?? 0,
+    closedIssues: counts.get(label.id)?.closed ?? 0,
+    openMergeRequests: mergeRequestCounts.get(label.id) ?? 0,
+    subscribed: subscriptions.get(label.id) ?? false,
+  }));
 }
 
 export async function projectLabelList(deps: Deps, viewer: UserRow | null, record: ProjectRecord) {
-  return presentLabels(deps, viewer, record, await listProjectLabels(deps.db.kysely, record.project.id));
+  return loadLabelViews(deps, viewer, record, await listProjectLabels(deps.db.kysely, record.project.id));
 }
 
-export async function presentLabelOne(deps: Deps, viewer: UserRow, record: ProjectRecord, label: LabelRow) {
-  const [presented] = await presentLabels(deps, viewer, record, [label]);
-  return presented!;
+export async function loadLabelView(
+  deps: Deps,
+  viewer: UserRow,
+  record: ProjectRecord,
+  label: LabelRow,
+): Promise<LabelView> {
+  const [view] = await loadLabelViews(deps, viewer, record, [label]);
+  return view!;
 }
 
 /** `:label_id` of the subscription routes: a label id or a title. */

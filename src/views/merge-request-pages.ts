@@ -2,15 +2,12 @@
 // tab counts and one page presented as GET …/merge_requests presents it; one merge request is the
 // presented MR with, for its tabs, its commits or its diff from the merge base.
 import type { Deps } from '../deps.ts';
-import {
-  countMergeRequests,
-  findMergeRequest,
-  listMergeRequests,
-} from '../db/repositories/merge-requests.ts';
+import { countMergeRequests } from '../db/repositories/merge-requests.ts';
 import { branchList } from './branch-views.ts';
 import { listMergeRequestsOf, mergeRequestDiffs, mergeRequestListQuery } from './merge-request-views.ts';
 import { withLineStats } from './repository-pages.ts';
 import { tabCounts } from './tab-counts.ts';
+import { presentMergeRequest } from '../presenters/api-v3/merge-request.ts';
 import type { MergeRequestRow, ProjectRecord, UserRow } from '../db/types.ts';
 
 export const MERGE_REQUEST_TABS = ['opened', 'merged', 'closed', 'all'] as const;
@@ -33,33 +30,12 @@ export async function mergeRequestListView(
   ]);
   return {
     counts,
-    mergeRequests: rows.slice(0, page.limit),
+    // The pages are drawn from the API's MergeRequest entity (presenters/html takes its shape).
+    mergeRequests: rows
+      .slice(0, page.limit)
+      .map((view) => presentMergeRequest(view, deps.config.externalUrl)),
     hasNext: rows.length > page.limit,
   };
-}
-
-/** A merge request by its iid within the target project (the pages' and web_url's number). */
-export async function findMergeRequestByIid(
-  deps: Deps,
-  target: ProjectRecord,
-  iid: number,
-): Promise<MergeRequestRow | undefined> {
-  const query = mergeRequestListQuery(target, {
-    state: 'all',
-    iids: [iid],
-    orderBy: undefined,
-    sort: undefined,
-  });
-  return (await listMergeRequests(deps.db.kysely, query, 0, 1))[0];
-}
-
-/** A merge request (not deleted) by its global id, when `target` is its target project. */
-export function findMergeRequestOfProject(
-  deps: Deps,
-  target: ProjectRecord,
-  id: number,
-): Promise<MergeRequestRow | undefined> {
-  return findMergeRequest(deps.db.kysely, target.project.id, id);
 }
 
 export async function mergeRequestDiffFiles(deps: Deps, target: ProjectRecord, mr: MergeRequestRow) {

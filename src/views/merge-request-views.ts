@@ -6,6 +6,7 @@ import { projectRepositoryPath } from '../git/repository.ts';
 import type { Deps } from '../deps.ts';
 import {
   countMergeRequests,
+  findMergeRequest,
   listMergeRequests,
   OPEN_STATES,
   type MergeRequestListQuery,
@@ -23,14 +24,7 @@ import { participatedIds } from '../db/repositories/participants.ts';
 import { MERGE_REQUEST } from '../domain/types.ts';
 import { collectCommits } from '../git/commit-log.ts';
 import { diffTrees, EMPTY_TREE, mergeBase } from '../git/diffs.ts';
-import { presentRepoCommit } from '../presenters/api-v3/commit.ts';
-import {
-  presentMergeRequest,
-  presentMergeRequestChanges,
-  presentMergeRequestDiff,
-  presentMergeRequestDiffFull,
-  type MergeRequestView,
-} from '../presenters/api-v3/merge-request.ts';
+import type { MergeRequestView } from '../presenters/api-v3/merge-request.ts';
 import { findMergeRequestDiff, listMergeRequestDiffs } from '../db/repositories/merge-request-diffs.ts';
 import { recordNotFound } from '../errors.ts';
 import { ensureHeadInTarget, type AccessibleProject } from '../services/merge-requests/merge-requests.ts';
@@ -70,15 +64,40 @@ export function mergeRequestListQuery(
   };
 }
 
+/** A merge request by its iid within the target project (the pages' and web_url's number). */
+export async function findMergeRequestByIid(
+  deps: Deps,
+  target: ProjectRecord,
+  iid: number,
+): Promise<MergeRequestRow | undefined> {
+  const query = mergeRequestListQuery(target, {
+    state: 'all',
+    iids: [iid],
+    orderBy: undefined,
+    sort: undefined,
+  });
+  return (await listMergeRequests(deps.db.kysely, query, 0, 1))[0];
+}
+
+/** A merge request (not deleted) by its global id, when `target` is its target project. */
+export function findMergeRequestOfProject(
+  deps: Deps,
+  target: ProjectRecord,
+  id: number,
+): Promise<MergeRequestRow | undefined> {
+  return findMergeRequest(deps.db.kysely, target.project.id, id);
+}
+
 export function countMergeRequestsOf(deps: Deps, query: MergeRequestListQuery): Promise<number> {
   return countMergeRequests(deps.db.kysely, query);
 }
 
 /**
  * What the MergeRequest entity embeds, for a page of MRs in a fixed number of statements; `targets` has
- * the target project of each (an MR whose project is missing is left out).
+ * the target project of each (an MR whose project is missing is left out). Several projects' MRs at
+ * once: a todo list's targets, a dashboard.
  */
-async function mergeRequestViews(
+export async function loadMergeRequestViews(
   deps: Deps,
   targets: Map<number, ProjectRecord>,
   viewer: UserRow | null,
@@ -126,24 +145,8 @@ async function mergeRequestViews(
   });
 }
 
-/** MergeRequest entities of MRs of several projects (a todo list's targets). */
-export async function presentMergeRequestsOf(
-  deps: Deps,
-  targets: Map<number, ProjectRecord>,
-  viewer: UserRow | null,
-  rows: MergeRequestRow[],
-) {
-  const views = await mergeRequestViews(deps, targets, viewer, rows);
-  return views.map((view) => presentMergeRequest(view, deps.config.externalUrl));
-}
-
-async function presentMany(
-  deps: Deps,
-  target: ProjectRecord,
-  viewer: UserRow | null,
-  rows: MergeRequestRow[],
-) {
-  return presentMergeRequestsOf(deps, new Map([[target.project.id, target]]), viewer, rows);
+function viewsOfProject(deps: Deps, target: ProjectRecord, viewer: UserRow | null, rows: MergeRequestRow[]) {
+  return loadMergeRequestViews(deps, new Map([[target.project.id, target]]), viewer, rows);
 }
 
 export async function listMergeRequestsOf(
@@ -154,20 +157,21 @@ export async function listMergeRequestsOf(
   offset: number,
   limit: number,
 ) {
-  return presentMany(deps, target, viewer, await listMergeRequests(deps.db.kysely, query, offset, limit));
+  return viewsOfProject(deps, target, viewer, await listMergeRequests(deps.db.kysely, query, offset, limit));
 }
 
-export async function presentMergeRequestOf(
+export async function loadMergeRequestView(
   deps: Deps,
   target: ProjectRecord,
   viewer: UserRow | null,
   mr: MergeRequestRow,
-) {
-  return (await presentMany(deps, target, viewer, [mr]))[0]!;
+): Promise<MergeRequestView> {
+  return (await viewsOfProject(deps, target, viewer, [mr]))[0]!;
 }
 
-export async function mergeRequestCommits(deps: Deps, target: ProjectRecord, mr: MergeRequestRow) {
-  return (await mergeRequestGitCommits(deps, target, mr)).map(presentRepoCommit);
+/** The MR's commits (the route presents them as the API's RepoCommit). */
+export function mergeRequestCommits(deps: Deps, target: ProjectRecord, mr: MergeRequestRow) {
+  return mergeRequestGitCommits(deps, target, mr);
 }
 
 /** The diff from the merge base to the MR's head, bounded as a commit's diff is. */
@@ -186,9 +190,9 @@ export async function mergeRequestChanges(
   viewer: UserRow | null,
   mr: MergeRequestRow,
 ) {
-  const [view] = await mergeRequestViews(deps, new Map([[target.project.id, target]]), viewer, [mr]);
+  const view = await loadMergeRequestView(deps, target, viewer, mr);
   const { diffs } = await mergeRequestDiffs(deps, target, mr);
-  return presentMergeRequestChanges(view!, deps.config.externalUrl, diffs);
+  return { view, diffs };
 }
 
 /**
@@ -210,8 +214,8 @@ export async function mergeRequestClosesIssues(
 }
 
 /** GET …/versions: every version of the MR, newest first (one query). */
-export async function mergeRequestVersions(deps: Deps, mr: MergeRequestRow) {
-  return (await listMergeRequestDiffs(deps.db.kysely, mr.id)).map(presentMergeRequestDiff);
+export function mergeRequestVersions(deps: Deps, mr: MergeRequestRow) {
+  return listMergeRequestDiffs(deps.db.kysely, mr.id);
 }
 
 /** GET …/versions/:version_id: the version's commits and its diff, bounded as a commit's diff is. */
@@ -225,12 +229,12 @@ export async function mergeRequestVersion(
     versionId === undefined ? undefined : await findMergeRequestDiff(deps.db.kysely, mr.id, versionId);
   if (!version) throw recordNotFound();
   const head = version.head_commit_sha;
-  if (version.state === 'empty' || !head) return presentMergeRequestDiffFull(version, [], []);
+  if (version.state === 'empty' || !head) return { version, commits: [], diffs: [] };
   const repoPath = projectRepositoryPath(deps.config.dataDir, target);
   const base = version.base_commit_sha;
   const [commits, { diffs }] = await Promise.all([
     collectCommits(repoPath, [head, ...(base ? [`^${base}`] : []), '--']),
     diffTrees(repoPath, base ?? EMPTY_TREE, head, COMMIT_DIFF_LIMITS),
   ]);
-  return presentMergeRequestDiffFull(version, commits, diffs);
+  return { version, commits, diffs };
 }

@@ -8,17 +8,17 @@ import { findProjectRecordsByIds } from '../db/repositories/projects.ts';
 import { usersByIds } from '../db/repositories/users.ts';
 import { projectAccessMany } from '../policies/access.ts';
 import { canReadIssue } from '../policies/issues.ts';
-import { presentTodo, type TodoExtras } from '../presenters/api-v3/todo.ts';
+import type { TodoView } from '../presenters/api-v3/todo.ts';
 import { mergeRequestsByIds } from '../db/repositories/merge-requests.ts';
 import { canReadMergeRequests } from '../policies/merge-requests.ts';
-import { presentMergeRequestsOf } from './merge-request-views.ts';
-import { presentIssues } from './issue-views.ts';
+import { loadMergeRequestViews } from './merge-request-views.ts';
+import { loadIssueViews } from './issue-views.ts';
 import type { Page } from '../http/pagination.ts';
 import type { TodoRow, UserRow } from '../db/types.ts';
 
 export type { TodoListFilter };
 
-export async function presentTodos(deps: Deps, viewer: UserRow, todos: TodoRow[]) {
+export async function loadTodoViews(deps: Deps, viewer: UserRow, todos: TodoRow[]): Promise<TodoView[]> {
   if (todos.length === 0) return [];
   const db = deps.db.kysely;
   const targetIds = (type: string) =>
@@ -35,29 +35,31 @@ export async function presentTodos(deps: Deps, viewer: UserRow, todos: TodoRow[]
       ? []
       : [record.namespace.owner_id],
   );
-  const [users, presentedIssues, presentedMergeRequests] = await Promise.all([
+  const [users, issueViews, mergeRequestViews] = await Promise.all([
     usersByIds(db, [...todos.map((todo) => todo.author_id), ...ownerIds]),
-    presentIssues(deps, viewer, [...issues.values()], records),
-    presentMergeRequestsOf(deps, byProject, viewer, [...mergeRequests.values()]),
+    loadIssueViews(deps, viewer, [...issues.values()], records),
+    loadMergeRequestViews(deps, byProject, viewer, [...mergeRequests.values()]),
   ]);
-  const issueEntities = new Map(presentedIssues.map((issue) => [issue.id, issue]));
-  const mergeRequestEntities = new Map(presentedMergeRequests.map((mr) => [mr.id, mr]));
+  const issueTargets = new Map(issueViews.map((view) => [view.issue.id, view]));
+  const mergeRequestTargets = new Map(mergeRequestViews.map((view) => [view.mr.id, view]));
   return todos.flatMap((todo) => {
     const record = byProject.get(todo.project_id);
     const author = users.get(todo.author_id);
     if (!record || !author) return [];
     const projectAccess = access.get(record.project.id)!;
-    let target: TodoExtras['target'] | undefined;
+    let target: TodoView['target'] | undefined;
     let body: string | undefined;
     if (todo.target_type === 'MergeRequest') {
       const mr = mergeRequests.get(todo.target_id);
       if (!mr || !canReadMergeRequests(projectAccess, record)) return [];
-      target = mergeRequestEntities.get(mr.id);
+      const view = mergeRequestTargets.get(mr.id);
+      target = view && { type: 'MergeRequest', view };
       body = mr.title;
     } else {
       const issue = issues.get(todo.target_id);
       if (!issue || !canReadIssue(viewer, projectAccess, record, issue)) return [];
-      target = issueEntities.get(issue.id);
+      const view = issueTargets.get(issue.id);
+      target = view && { type: 'Issue', view };
       body = issue.title;
     }
     if (!target) return [];
@@ -65,13 +67,7 @@ export async function presentTodos(deps: Deps, viewer: UserRow, todos: TodoRow[]
       record.namespace.type === 'Group' || record.namespace.owner_id === null
         ? null
         : (users.get(record.namespace.owner_id) ?? null);
-    return [
-      presentTodo(
-        todo,
-        { record, projectOwner: owner, author, target, targetUrl: target.web_url, body },
-        deps.config.externalUrl,
-      ),
-    ];
+    return [{ todo, record, projectOwner: owner, author, target, body }];
   });
 }
 
@@ -80,7 +76,7 @@ export function countTodoList(deps: Deps, filter: TodoListFilter): Promise<numbe
 }
 
 export async function todoListPage(deps: Deps, viewer: UserRow, filter: TodoListFilter, page: Page) {
-  return presentTodos(deps, viewer, await listTodos(deps.db.kysely, filter, page.limit, page.offset));
+  return loadTodoViews(deps, viewer, await listTodos(deps.db.kysely, filter, page.limit, page.offset));
 }
 
 export function findTodoOfUser(deps: Deps, userId: number, id: number) {

@@ -27,7 +27,9 @@ export function presentMilestone(milestone: MilestoneRow) {
   };
 }
 
-export interface IssueExtras {
+/** An issue with what its entity embeds, as views/issue-views.ts batch-reads it for a page. */
+export interface IssueView {
+  issue: IssueRow;
   record: ProjectRecord;
   labels: string[];
   milestone: MilestoneRow | null;
@@ -39,7 +41,8 @@ export interface IssueExtras {
   downvotes: number;
 }
 
-export function presentIssue(issue: IssueRow, extras: IssueExtras, baseUrl: string) {
+export function presentIssue(view: IssueView, baseUrl: string) {
+  const { issue } = view;
   return {
     id: issue.id,
     iid: issue.iid,
@@ -49,17 +52,17 @@ export function presentIssue(issue: IssueRow, extras: IssueExtras, baseUrl: stri
     state: issue.state,
     created_at: issue.created_at,
     updated_at: issue.updated_at,
-    labels: extras.labels,
-    milestone: extras.milestone ? presentMilestone(extras.milestone) : null,
-    assignee: extras.assignee ? presentUserBasic(extras.assignee, baseUrl) : null,
-    author: presentUserBasic(extras.author, baseUrl),
-    subscribed: extras.subscribed,
-    user_notes_count: extras.userNotesCount,
-    upvotes: extras.upvotes,
-    downvotes: extras.downvotes,
+    labels: view.labels,
+    milestone: view.milestone ? presentMilestone(view.milestone) : null,
+    assignee: view.assignee ? presentUserBasic(view.assignee, baseUrl) : null,
+    author: presentUserBasic(view.author, baseUrl),
+    subscribed: view.subscribed,
+    user_notes_count: view.userNotesCount,
+    upvotes: view.upvotes,
+    downvotes: view.downvotes,
     due_date: issue.due_date,
     confidential: issue.confidential === 1,
-    web_url: issueWebUrl(baseUrl, extras.record, issue),
+    web_url: issueWebUrl(baseUrl, view.record, issue),
   };
 }
 
@@ -93,14 +96,17 @@ export function presentIssueRecord(issue: IssueRow, deletedAt: string) {
   return issueColumns(issue, deletedAt, (iso) => iso);
 }
 
-export interface LabelExtras {
+/** A label with its counts and the viewer's subscription, as views/label-views.ts reads it. */
+export interface LabelView {
+  label: LabelRow;
   openIssues: number;
   closedIssues: number;
   openMergeRequests: number;
   subscribed: boolean;
 }
 
-export function presentLabel(label: LabelRow, extras: LabelExtras) {
+export function presentLabel(extras: LabelView) {
+  const { label } = extras;
   return {
     name: label.title,
     color: label.color,

@@ -1,7 +1,7 @@
 // GitLab 8.13's Todo entity (lib/api/entities.rb), keys in its order; its target is the Issue or
-// MergeRequest entity, presented beforehand (views batch it).
-import type { presentIssue } from './issue.ts';
-import type { presentMergeRequest } from './merge-request.ts';
+// MergeRequest entity, from the views views/todo-views.ts batch-reads.
+import { presentIssue, type IssueView } from './issue.ts';
+import { presentMergeRequest, type MergeRequestView } from './merge-request.ts';
 import { presentUserBasic } from './user.ts';
 import { presentBasicProject } from './project.ts';
 import { TodoAction } from '../../domain/types.ts';
@@ -19,25 +19,29 @@ export const TODO_ACTION_CODES: Record<string, number> = Object.fromEntries(
   Object.entries(TODO_ACTIONS).map(([code, name]) => [name, Number(code)]),
 );
 
-export interface TodoExtras {
+export interface TodoView {
+  todo: TodoRow;
   record: ProjectRecord;
   projectOwner: UserRow | null;
   author: UserRow;
-  /** The target's Issue or MergeRequest entity. */
-  target: ReturnType<typeof presentIssue> | ReturnType<typeof presentMergeRequest>;
-  targetUrl: string;
+  target: { type: 'Issue'; view: IssueView } | { type: 'MergeRequest'; view: MergeRequestView };
   body: string;
 }
 
-export function presentTodo(todo: TodoRow, extras: TodoExtras, baseUrl: string) {
+export function presentTodo(extras: TodoView, baseUrl: string) {
+  const { todo } = extras;
+  const target =
+    extras.target.type === 'Issue'
+      ? presentIssue(extras.target.view, baseUrl)
+      : presentMergeRequest(extras.target.view, baseUrl);
   return {
     id: todo.id,
     project: presentBasicProject(extras.record, extras.projectOwner, baseUrl),
     author: presentUserBasic(extras.author, baseUrl),
     action_name: TODO_ACTIONS[todo.action] ?? 'marked',
     target_type: todo.target_type,
-    target: extras.target,
-    target_url: extras.targetUrl,
+    target,
+    target_url: target.web_url,
     body: extras.body,
     state: todo.state,
     created_at: todo.created_at,

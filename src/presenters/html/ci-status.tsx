@@ -1,9 +1,10 @@
 // A CI status as the pages show it (a symbol and the word, coloured by class), and the pipeline status
 // line of the commit and branch pages.
+import { pipelinePath } from '../../domain/paths.ts';
 import type { CiStatus } from '../../domain/types.ts';
 
 export const pipelineUrl = (project: { path_with_namespace: string }, id: number) =>
-  `/${project.path_with_namespace}/pipelines/${id}`;
+  pipelinePath(project.path_with_namespace, id);
 
 /** The symbol beside each status (the word is always there too, for readers and screen readers). */
 const STATUS_ICONS: Record<CiStatus, string> = {

@@ -9,7 +9,7 @@ import { NewerOlder, TimeAgo } from './projects.tsx';
 import { RawPre, type TrustedHtml } from './raw-html.tsx';
 import { ProjectFrame, type ProjectHead } from './repository.tsx';
 import { CiStatusBadge, pipelineUrl } from './ci-status.tsx';
-import { encodePath } from './paths.ts';
+import { buildPath, encodePath } from '../../domain/paths.ts';
 
 interface UserRef {
   username: string;
@@ -66,7 +66,7 @@ export interface BuildItem {
 }
 
 const projectBase = (project: ProjectHead) => `/${project.path_with_namespace}`;
-export const buildUrl = (project: ProjectHead, id: number) => `${projectBase(project)}/builds/${id}`;
+const buildUrl = (project: ProjectHead, id: number) => buildPath(project.path_with_namespace, id);
 /** Seconds as GitLab wrote them: 00:42, 1:02:03. */
 function formatDuration(seconds: number | null): string {
   if (seconds === null) return '—';

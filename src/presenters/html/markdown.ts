@@ -9,7 +9,7 @@ import { BoundedMap } from '../../lib/bounded-map.ts';
 import { lazy } from '../../lib/lazy.ts';
 import { highlightFence } from './highlight.ts';
 import { trustedHtml, type TrustedHtml } from './raw-html.tsx';
-import { encodePath } from './paths.ts';
+import { encodePath } from '../../domain/paths.ts';
 
 export interface MarkdownBase {
   /** `/<namespace>/<project>` */

@@ -11,7 +11,7 @@ import { RawHtml, RawRows, type TrustedHtml } from './raw-html.tsx';
 import { PipelineStatusLink } from './ci-status.tsx';
 import { counted, MarkdownBlock } from './inline.tsx';
 import { Discussion, type NoteItem } from './discussion.tsx';
-import { encodePath } from './paths.ts';
+import { refPath } from '../../domain/paths.ts';
 
 export interface ProjectHead {
   name: string;
@@ -56,8 +56,7 @@ export function refUrl(
   ref: string,
   path = '',
 ): string {
-  const tail = path === '' ? '' : `/${encodePath(path)}`;
-  return `/${project.path_with_namespace}/${kind}/${encodePath(ref)}${tail}`;
+  return refPath(project.path_with_namespace, kind, ref, path);
 }
 
 function shortId(id: string): string {

@@ -2,9 +2,8 @@
 // one, award (Grape-declared `name`), and remove (the award's owner or an administrator, else 401).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
+import { loadIssue, loadMergeRequestOf } from '../../http/loaders.ts';
 import { requireViewer } from '../../http/auth.ts';
-import { loadIssue } from '../../http/issue-loaders.ts';
-import { loadMergeRequestOf } from '../../http/merge-request-loaders.ts';
 import { paginate } from '../../http/pagination.ts';
 import { optionalString, pathInteger, requestParams, type Params } from '../../http/params.ts';
 import { notFound, paramsMissing, recordNotFound } from '../../errors.ts';

@@ -4,9 +4,9 @@
 // are paginated, their X-Total from kept counts or counted no further than a cap.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
+import type { IssueRow, ProjectRecord, UserRow } from '../../db/types.ts';
 import { requireViewer } from '../../http/auth.ts';
-import { loadGroup, loadProject, readableProjectByIdParam } from '../../http/loaders.ts';
-import { loadIssue } from '../../http/issue-loaders.ts';
+import { loadGroup, loadIssue, loadProject, readableProjectByIdParam } from '../../http/loaders.ts';
 import { paginateCapped, parsePage, setPaginationHeaders } from '../../http/pagination.ts';
 import {
   optionalDay,
@@ -21,7 +21,7 @@ import {
   type Params,
 } from '../../http/params.ts';
 import { forbidden, paramValueInvalid, recordNotFound } from '../../errors.ts';
-import { canDestroyIssue, canReadConfidentialIssues, canReadIssues } from '../../policies/issues.ts';
+import { canDestroyIssue, canReadIssues } from '../../policies/issues.ts';
 import {
   createIssue,
   destroyIssue,
@@ -30,14 +30,14 @@ import {
   type IssueInput,
 } from '../../services/issues/issues.ts';
 import {
-  confidentialFilter,
   countIssueList,
   groupIssueScope,
   issueListPage,
-  presentIssueOne,
+  loadIssueView,
+  projectIssueScope,
   type IssueListFilter,
 } from '../../views/issue-views.ts';
-import { presentIssueRecord } from '../../presenters/api-v3/issue.ts';
+import { presentIssue, presentIssueRecord } from '../../presenters/api-v3/issue.ts';
 
 function listOptions(params: Params, defaultState?: 'opened') {
   const state = optionalString(params, 'state') ?? defaultState;
@@ -91,6 +91,9 @@ function issueInput(params: Params): IssueInput {
 
 export function register(app: FastifyInstance, deps: Deps): void {
   const baseUrl = deps.config.externalUrl;
+  /** The Issue entity of one issue, from its view. */
+  const entity = async (viewer: UserRow, issue: IssueRow, record: ProjectRecord) =>
+    presentIssue(await loadIssueView(deps, viewer, issue, record), baseUrl);
 
   const list = (
     request: FastifyRequest,
@@ -104,7 +107,8 @@ export function register(app: FastifyInstance, deps: Deps): void {
       reply,
       baseUrl,
       (cap) => countIssueList(deps, filter, cap),
-      (page) => issueListPage(deps, viewer, filter, page, records),
+      async (page) =>
+        (await issueListPage(deps, viewer, filter, page, records)).map((view) => presentIssue(view, baseUrl)),
     );
 
   // The caller's own issues, in every project (8.13 filtered neither visibility nor milestone here).
@@ -158,12 +162,11 @@ export function register(app: FastifyInstance, deps: Deps): void {
       request,
       reply,
       {
-        projectIds: [loaded.project.id],
+        ...projectIssueScope(viewer, loaded),
         iid: idParam(params, 'iid'),
         state: options.state,
         labels: options.labels ? { titles: options.labels, all: false } : undefined,
         ...milestoneFilter(params),
-        confidential: confidentialFilter(viewer, canReadConfidentialIssues(loaded.access)),
         orderBy: options.orderBy,
         sort: options.sort,
       },
@@ -174,7 +177,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
 
   app.get('/projects/:id/issues/:issue_id', async (request) => {
     const { project, issue } = await loadIssue(deps, request);
-    return presentIssueOne(deps, requireViewer(request), issue, project);
+    return entity(requireViewer(request), issue, project);
   });
 
   app.post('/projects/:id/issues', async (request, reply) => {
@@ -183,7 +186,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const params = requestParams(request);
     const title = requiredString(params, 'title');
     const issue = await createIssue(deps, viewer, loaded, { ...issueInput(params), title });
-    return reply.status(201).send(await presentIssueOne(deps, viewer, issue, loaded));
+    return reply.status(201).send(await entity(viewer, issue, loaded));
   });
 
   app.put('/projects/:id/issues/:issue_id', async (request) => {
@@ -194,7 +197,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     );
     const { project, issue } = await loadIssue(deps, request);
     const updated = await editIssue(deps, viewer, project, issue, { ...issueInput(params), stateEvent });
-    return presentIssueOne(deps, viewer, updated, project);
+    return entity(viewer, updated, project);
   });
 
   // Owners and administrators only; an id that names no issue is a 403 too (8.13's authorize! on nil).
@@ -219,6 +222,6 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const target = await readableProjectByIdParam(deps, viewer, targetId);
     if (!target) throw recordNotFound();
     const moved = await moveIssue(deps, viewer, project, issue, target);
-    return reply.status(201).send(await presentIssueOne(deps, viewer, moved, target));
+    return reply.status(201).send(await entity(viewer, moved, target));
   });
 }

@@ -8,8 +8,8 @@ import { presentString, requestParams, requiredString } from '../../http/params.
 import { forbidden } from '../../errors.ts';
 import { canAdminLabels } from '../../policies/issues.ts';
 import { createLabel, destroyLabel, editLabel } from '../../services/issues/labels.ts';
-import { presentLabelOne, projectLabelList } from '../../views/label-views.ts';
-import { presentLabelRecord } from '../../presenters/api-v3/issue.ts';
+import { loadLabelView, projectLabelList } from '../../views/label-views.ts';
+import { presentLabel, presentLabelRecord } from '../../presenters/api-v3/issue.ts';
 
 function administered(loaded: LoadedProject): LoadedProject {
   if (!canAdminLabels(loaded.access, loaded)) throw forbidden();
@@ -19,7 +19,7 @@ function administered(loaded: LoadedProject): LoadedProject {
 export function register(app: FastifyInstance, deps: Deps): void {
   app.get('/projects/:id/labels', async (request) => {
     const loaded = await loadProject(deps, request);
-    return projectLabelList(deps, requireViewer(request), loaded);
+    return (await projectLabelList(deps, requireViewer(request), loaded)).map(presentLabel);
   });
 
   app.post('/projects/:id/labels', async (request, reply) => {
@@ -32,7 +32,9 @@ export function register(app: FastifyInstance, deps: Deps): void {
       color,
       description: presentString(params, 'description'),
     });
-    return reply.status(201).send(await presentLabelOne(deps, requireViewer(request), loaded, label));
+    return reply
+      .status(201)
+      .send(presentLabel(await loadLabelView(deps, requireViewer(request), loaded, label)));
   });
 
   app.put('/projects/:id/labels', async (request) => {
@@ -44,7 +46,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
       color: presentString(params, 'color'),
       description: presentString(params, 'description'),
     });
-    return presentLabelOne(deps, requireViewer(request), loaded, label);
+    return presentLabel(await loadLabelView(deps, requireViewer(request), loaded, label));
   });
 
   app.delete('/projects/:id/labels', async (request) => {

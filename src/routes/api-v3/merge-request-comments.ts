@@ -6,7 +6,7 @@
 // requests unreadable there 403, an id of another project 404.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
-import { loadMergeRequestOf } from '../../http/merge-request-loaders.ts';
+import { loadMergeRequestOf } from '../../http/loaders.ts';
 import { paginate } from '../../http/pagination.ts';
 import { requestParams, requiredString } from '../../http/params.ts';
 import { createNote } from '../../services/issues/notes.ts';

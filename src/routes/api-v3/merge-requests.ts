@@ -3,8 +3,12 @@
 // the clients of the time called. Every route needs a user; reading needs read_merge_request (else 403).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
-import { readableProjectByIdParam, type LoadedProject } from '../../http/loaders.ts';
-import { loadMergeRequestOf, loadMergeRequestProject } from '../../http/merge-request-loaders.ts';
+import {
+  type LoadedProject,
+  loadMergeRequestOf,
+  loadMergeRequestProject,
+  readableProjectByIdParam,
+} from '../../http/loaders.ts';
 import { paginate } from '../../http/pagination.ts';
 import {
   optionalInteger,
@@ -17,7 +21,15 @@ import {
   requestParams,
   toBoolean,
 } from '../../http/params.ts';
-import { presentMergeRequestRow } from '../../presenters/api-v3/merge-request.ts';
+import { presentRepoCommit } from '../../presenters/api-v3/commit.ts';
+import { presentIssue } from '../../presenters/api-v3/issue.ts';
+import {
+  presentMergeRequest,
+  presentMergeRequestChanges,
+  presentMergeRequestDiff,
+  presentMergeRequestDiffFull,
+  presentMergeRequestRow,
+} from '../../presenters/api-v3/merge-request.ts';
 import {
   createMergeRequest,
   deleteMergeRequest,
@@ -29,15 +41,16 @@ import { cancelMergeWhenBuildSucceeds } from '../../services/merge-requests/merg
 import {
   countMergeRequestsOf,
   listMergeRequestsOf,
+  loadMergeRequestView,
   mergeRequestChanges,
   mergeRequestClosesIssues,
   mergeRequestCommits,
   mergeRequestListQuery,
   mergeRequestVersion,
   mergeRequestVersions,
-  presentMergeRequestOf,
 } from '../../views/merge-request-views.ts';
-import { presentIssues } from '../../views/issue-views.ts';
+import { loadIssueViews } from '../../views/issue-views.ts';
+import type { MergeRequestRow, ProjectRecord, UserRow } from '../../db/types.ts';
 import { paramValueInvalid, recordNotFound } from '../../errors.ts';
 
 type MergeRequestRequest = FastifyRequest<{ Params: { id: string; merge_request_id: string } }>;
@@ -51,6 +64,9 @@ function iidFilter(request: FastifyRequest): number[] | null {
 
 export function register(app: FastifyInstance, deps: Deps): void {
   const baseUrl = deps.config.externalUrl;
+  /** The MergeRequest entity of one MR, from its view. */
+  const entity = async (target: ProjectRecord, viewer: UserRow, mr: MergeRequestRow) =>
+    presentMergeRequest(await loadMergeRequestView(deps, target, viewer, mr), baseUrl);
 
   app.get('/projects/:id/merge_requests', async (request, reply) => {
     const { viewer, project } = await loadMergeRequestProject(deps, request);
@@ -66,7 +82,10 @@ export function register(app: FastifyInstance, deps: Deps): void {
       reply,
       baseUrl,
       () => countMergeRequestsOf(deps, query),
-      (page) => listMergeRequestsOf(deps, project, viewer, query, page.offset, page.limit),
+      async (page) =>
+        (await listMergeRequestsOf(deps, project, viewer, query, page.offset, page.limit)).map((view) =>
+          presentMergeRequest(view, baseUrl),
+        ),
     );
   });
 
@@ -90,7 +109,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
       labels: optionalLabelTitles(params),
     });
     reply.code(201);
-    return presentMergeRequestOf(deps, target, viewer, mr);
+    return entity(target, viewer, mr);
   });
 
   app.delete('/projects/:id/merge_requests/:merge_request_id', async (request: MergeRequestRequest) => {
@@ -105,13 +124,19 @@ export function register(app: FastifyInstance, deps: Deps): void {
   }>;
   app.get('/projects/:id/merge_requests/:merge_request_id/versions', async (request: MergeRequestRequest) => {
     const { mr } = await loadMergeRequestOf(deps, request);
-    return mergeRequestVersions(deps, mr);
+    return (await mergeRequestVersions(deps, mr)).map(presentMergeRequestDiff);
   });
   app.get(
     '/projects/:id/merge_requests/:merge_request_id/versions/:version_id',
     async (request: VersionRequest) => {
       const { project, mr } = await loadMergeRequestOf(deps, request);
-      return mergeRequestVersion(deps, project, mr, pathId(request.params.version_id));
+      const { version, commits, diffs } = await mergeRequestVersion(
+        deps,
+        project,
+        mr,
+        pathId(request.params.version_id),
+      );
+      return presentMergeRequestDiffFull(version, commits, diffs);
     },
   );
 
@@ -120,17 +145,18 @@ export function register(app: FastifyInstance, deps: Deps): void {
 
     app.get(path, async (request: MergeRequestRequest) => {
       const { viewer, project, mr } = await loadMergeRequestOf(deps, request);
-      return presentMergeRequestOf(deps, project, viewer, mr);
+      return entity(project, viewer, mr);
     });
 
     app.get(`${path}/commits`, async (request: MergeRequestRequest) => {
       const { project, mr } = await loadMergeRequestOf(deps, request);
-      return mergeRequestCommits(deps, project, mr);
+      return (await mergeRequestCommits(deps, project, mr)).map(presentRepoCommit);
     });
 
     app.get(`${path}/changes`, async (request: MergeRequestRequest) => {
       const { viewer, project, mr } = await loadMergeRequestOf(deps, request);
-      return mergeRequestChanges(deps, project, viewer, mr);
+      const { view, diffs } = await mergeRequestChanges(deps, project, viewer, mr);
+      return presentMergeRequestChanges(view, baseUrl, diffs);
     });
 
     // 8.13.0 read no access here (8.13.12 added it); the MR's project must be readable, as everywhere.
@@ -142,7 +168,10 @@ export function register(app: FastifyInstance, deps: Deps): void {
         reply,
         baseUrl,
         async () => issues.length,
-        (page) => presentIssues(deps, viewer, issues.slice(page.offset, page.offset + page.limit), [project]),
+        async (page) =>
+          (
+            await loadIssueViews(deps, viewer, issues.slice(page.offset, page.offset + page.limit), [project])
+          ).map((view) => presentIssue(view, baseUrl)),
       );
     });
 
@@ -161,7 +190,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
           paramValueInvalid('state_event'),
         ),
       });
-      return presentMergeRequestOf(deps, project, viewer, updated);
+      return entity(project, viewer, updated);
     });
 
     app.put(`${path}/merge`, async (request: MergeRequestRequest) => {
@@ -173,7 +202,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
         sha: optionalString(params, 'sha'),
         merge_when_build_succeeds: toBoolean(params, 'merge_when_build_succeeds') === true,
       });
-      return presentMergeRequestOf(deps, project, viewer, merged);
+      return entity(project, viewer, merged);
     });
 
     // POST, not the PUT of 8.13's docs; 8.13.0 answered 500 here (a misspelt constant), this is the 201

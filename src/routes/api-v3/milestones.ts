@@ -15,20 +15,15 @@ import {
   type Params,
 } from '../../http/params.ts';
 import { forbidden, recordNotFound } from '../../errors.ts';
-import {
-  canAdminMilestones,
-  canReadConfidentialIssues,
-  canReadIssues,
-  canReadMilestones,
-} from '../../policies/issues.ts';
+import { canAdminMilestones, canReadIssues, canReadMilestones } from '../../policies/issues.ts';
 import { createMilestone, editMilestone } from '../../services/issues/milestones.ts';
 import {
   countMilestoneList,
   findMilestoneOfProject,
   milestoneListPage,
 } from '../../views/milestone-views.ts';
-import { confidentialFilter, countIssueList, issueListPage } from '../../views/issue-views.ts';
-import { presentMilestone } from '../../presenters/api-v3/issue.ts';
+import { countIssueList, issueListPage, projectIssueScope } from '../../views/issue-views.ts';
+import { presentIssue, presentMilestone } from '../../presenters/api-v3/issue.ts';
 
 function readable(loaded: LoadedProject): LoadedProject {
   if (!canReadMilestones(loaded.access, loaded)) throw forbidden();
@@ -102,9 +97,8 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const loaded = readable(await loadProject(deps, request));
     const milestone = await loadMilestone(deps, request, loaded);
     const filter = {
-      projectIds: [loaded.project.id],
+      ...projectIssueScope(viewer, loaded),
       milestoneId: milestone.id,
-      confidential: confidentialFilter(viewer, canReadConfidentialIssues(loaded.access)),
       orderBy: 'created_at' as const,
       sort: 'desc' as const,
     };
@@ -114,7 +108,10 @@ export function register(app: FastifyInstance, deps: Deps): void {
       reply,
       baseUrl,
       (cap) => countIssueList(deps, visible, cap),
-      (page) => issueListPage(deps, viewer, visible, page, [loaded]),
+      async (page) =>
+        (await issueListPage(deps, viewer, visible, page, [loaded])).map((view) =>
+          presentIssue(view, baseUrl),
+        ),
     );
   });
 }

@@ -4,12 +4,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { requireViewer } from '../../http/auth.ts';
-import { loadIssue } from '../../http/issue-loaders.ts';
-import { loadMergeRequestOf } from '../../http/merge-request-loaders.ts';
 import { paginate } from '../../http/pagination.ts';
 import { pathInteger, presentString, requestParams, requiredString, type Params } from '../../http/params.ts';
 import { ApiError, notFound, recordNotFound } from '../../errors.ts';
-import { loadProject, type LoadedProject } from '../../http/loaders.ts';
+import { type LoadedProject, loadIssue, loadMergeRequestOf, loadProject } from '../../http/loaders.ts';
 import { canSetIssueTimes } from '../../policies/issues.ts';
 import {
   createNote,

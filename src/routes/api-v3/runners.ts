@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { requireAdmin, requireViewer } from '../../http/auth.ts';
-import { loadProject, type LoadedProject } from '../../http/loaders.ts';
+import { loadAdministeredProject } from '../../http/loaders.ts';
 import { apiError, forbidden, notFound } from '../../errors.ts';
 import { paginate } from '../../http/pagination.ts';
 import {
@@ -18,7 +18,6 @@ import {
   requiredString,
   type Params,
 } from '../../http/params.ts';
-import { canAdminProject } from '../../policies/access.ts';
 import {
   deleteRunnerRefusal,
   enableRunnerRefusal,
@@ -88,13 +87,6 @@ function runnerSettings(params: Params): RunnerSettings {
     runUntagged: optionalBoolean(params, 'run_untagged'),
     locked: optionalBoolean(params, 'locked'),
   };
-}
-
-/** 404 for those who cannot read the project, 403 below master (admin_project). */
-async function loadAdministeredProject(deps: Deps, request: FastifyRequest): Promise<LoadedProject> {
-  const project = await loadProject(deps, request);
-  if (!canAdminProject(project.access)) throw forbidden();
-  return project;
 }
 
 export function register(app: FastifyInstance, deps: Deps): void {

@@ -4,18 +4,19 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { requireViewer } from '../../http/auth.ts';
-import { loadIssue } from '../../http/issue-loaders.ts';
-import { loadProject } from '../../http/loaders.ts';
-import { loadMergeRequestOf } from '../../http/merge-request-loaders.ts';
+import { loadIssue, loadMergeRequestOf, loadProject } from '../../http/loaders.ts';
 import { mergeRequestIssuable } from '../../services/merge-requests/collaboration.ts';
-import { presentMergeRequestOf } from '../../views/merge-request-views.ts';
+import { loadMergeRequestView } from '../../views/merge-request-views.ts';
+import { presentIssue, presentLabel } from '../../presenters/api-v3/issue.ts';
+import { presentMergeRequest } from '../../presenters/api-v3/merge-request.ts';
 import { notFound } from '../../errors.ts';
 import { changeSubscription, issueIssuable } from '../../services/issues/issues.ts';
 import { changeLabelSubscription } from '../../services/issues/labels.ts';
-import { presentIssueOne } from '../../views/issue-views.ts';
-import { findLabelByIdOrTitle, presentLabelOne } from '../../views/label-views.ts';
+import { loadIssueView } from '../../views/issue-views.ts';
+import { findLabelByIdOrTitle, loadLabelView } from '../../views/label-views.ts';
 
 export function register(app: FastifyInstance, deps: Deps): void {
+  const baseUrl = deps.config.externalUrl;
   for (const subscribe of [true, false]) {
     const method = subscribe ? 'post' : 'delete';
     const status = subscribe ? 201 : 200;
@@ -24,7 +25,9 @@ export function register(app: FastifyInstance, deps: Deps): void {
       const viewer = requireViewer(request);
       const { project, issue } = await loadIssue(deps, request);
       await changeSubscription(deps, viewer, issueIssuable(issue), subscribe);
-      return reply.status(status).send(await presentIssueOne(deps, viewer, issue, project));
+      return reply
+        .status(status)
+        .send(presentIssue(await loadIssueView(deps, viewer, issue, project), baseUrl));
     });
 
     // Both the plural and the deprecated singular path, as 8.13 registered them.
@@ -32,7 +35,9 @@ export function register(app: FastifyInstance, deps: Deps): void {
       app[method](`/projects/:id/${base}/:merge_request_id/subscription`, async (request, reply) => {
         const { viewer, project, mr } = await loadMergeRequestOf(deps, request);
         await changeSubscription(deps, viewer, mergeRequestIssuable(mr), subscribe);
-        return reply.status(status).send(await presentMergeRequestOf(deps, project, viewer, mr));
+        return reply
+          .status(status)
+          .send(presentMergeRequest(await loadMergeRequestView(deps, project, viewer, mr), baseUrl));
       });
     }
 
@@ -44,7 +49,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
         const label = await findLabelByIdOrTitle(deps, loaded.project.id, request.params.label_id);
         if (!label) throw notFound('Label');
         await changeLabelSubscription(deps, viewer, label, subscribe);
-        return reply.status(status).send(await presentLabelOne(deps, viewer, loaded, label));
+        return reply.status(status).send(presentLabel(await loadLabelView(deps, viewer, loaded, label)));
       },
     );
   }

@@ -3,23 +3,22 @@
 // newest first, paginated), and marking one or all done (the latter answers a bare count).
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
+import { loadIssue, loadMergeRequestOf } from '../../http/loaders.ts';
 import { requireViewer } from '../../http/auth.ts';
-import { loadIssue } from '../../http/issue-loaders.ts';
 import { paginate } from '../../http/pagination.ts';
 import { optionalString, pathInteger, presentString, requestParams, type Params } from '../../http/params.ts';
 import { recordNotFound } from '../../errors.ts';
 import { issueIssuable, markTodo } from '../../services/issues/issues.ts';
-import { loadMergeRequestOf } from '../../http/merge-request-loaders.ts';
 import { mergeRequestIssuable } from '../../services/merge-requests/collaboration.ts';
 import { finishTodo, finishTodos } from '../../services/issues/todos.ts';
 import {
   countTodoList,
   findTodoOfUser,
-  presentTodos,
+  loadTodoViews,
   todoListPage,
   type TodoListFilter,
 } from '../../views/todo-views.ts';
-import { TODO_ACTION_CODES } from '../../presenters/api-v3/todo.ts';
+import { presentTodo, TODO_ACTION_CODES } from '../../presenters/api-v3/todo.ts';
 import type { UserRow } from '../../db/types.ts';
 
 function idFilter(params: Params, name: string): number | undefined {
@@ -42,19 +41,20 @@ function todoFilter(viewer: UserRow, params: Params): TodoListFilter {
 }
 
 export function register(app: FastifyInstance, deps: Deps): void {
+  const baseUrl = deps.config.externalUrl;
   app.post('/projects/:id/issues/:issue_id/todo', async (request, reply) => {
     const viewer = requireViewer(request);
     const { issue } = await loadIssue(deps, request);
     const todo = await markTodo(deps, viewer, issueIssuable(issue));
-    const [presented] = await presentTodos(deps, viewer, [todo]);
-    return reply.status(201).send(presented);
+    const [view] = await loadTodoViews(deps, viewer, [todo]);
+    return reply.status(201).send(view && presentTodo(view, baseUrl));
   });
 
   app.post('/projects/:id/merge_requests/:merge_request_id/todo', async (request, reply) => {
     const { viewer, mr } = await loadMergeRequestOf(deps, request);
     const todo = await markTodo(deps, viewer, mergeRequestIssuable(mr));
-    const [presented] = await presentTodos(deps, viewer, [todo]);
-    return reply.status(201).send(presented);
+    const [view] = await loadTodoViews(deps, viewer, [todo]);
+    return reply.status(201).send(view && presentTodo(view, baseUrl));
   });
 
   app.get('/todos', async (request, reply) => {
@@ -65,7 +65,8 @@ export function register(app: FastifyInstance, deps: Deps): void {
       reply,
       deps.config.externalUrl,
       () => countTodoList(deps, filter),
-      (page) => todoListPage(deps, viewer, filter, page),
+      async (page) =>
+        (await todoListPage(deps, viewer, filter, page)).map((view) => presentTodo(view, baseUrl)),
     );
   });
 
@@ -73,9 +74,9 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const viewer = requireViewer(request);
     const todo = await findTodoOfUser(deps, viewer.id, pathInteger(request.params as Params, 'id'));
     if (!todo) throw recordNotFound();
-    const [presented] = await presentTodos(deps, viewer, [await finishTodo(deps, todo)]);
-    if (!presented) throw recordNotFound();
-    return presented;
+    const [view] = await loadTodoViews(deps, viewer, [await finishTodo(deps, todo)]);
+    if (!view) throw recordNotFound();
+    return presentTodo(view, baseUrl);
   });
 
   app.delete('/todos', async (request, reply) => {

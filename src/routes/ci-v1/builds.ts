@@ -5,7 +5,11 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { notFound } from '../../errors.ts';
 import { optionalString, requestParams } from '../../http/params.ts';
-import { authenticateRunner, recordRunnerContact } from '../../services/ci/runners.ts';
+import {
+  authenticateActiveRunner,
+  authenticateRunner,
+  recordRunnerContact,
+} from '../../services/ci/runners.ts';
 import { appendBuildTrace, claimBuild, updateBuildFromRunner } from '../../services/ci/builds.ts';
 import { jobPayload } from '../../views/ci-job-views.ts';
 import { buildIdSegment, buildToken, runnerInfo } from './runner-params.ts';
@@ -16,8 +20,7 @@ const VERSIONED_RUNNER = /gitlab-ci-multi-runner \d+\.\d+\.\d+(~beta\.\d+\.g[0-9
 export function register(app: FastifyInstance, deps: Deps): void {
   app.post('/builds/register', async (request, reply) => {
     const params = requestParams(request);
-    const runner = await authenticateRunner(deps, optionalString(params, 'token'));
-    if (runner.active !== 1) throw notFound();
+    const runner = await authenticateActiveRunner(deps, optionalString(params, 'token'));
     await recordRunnerContact(deps, runner, runnerInfo(params));
     const buildId = await claimBuild(deps, runner);
     if (buildId !== undefined) {

@@ -1,22 +1,18 @@
-// Git smart HTTP: info/refs,
-// git-upload-pack and git-receive-pack, served by spawning `git upload-pack|receive-pack --stateless-rpc`
-// directly and streaming both ways with backpressure. Ref listings git would answer from the ref files
+// Git smart HTTP: info/refs, git-upload-pack and git-receive-pack, served by spawning
+// `git upload-pack|receive-pack --stateless-rpc` directly and streaming both ways with backpressure. Ref listings git would answer from the ref files
 // alone (receive-pack's advertisement, v2 ls-refs) are answered in process: starting git costs more than
 // the answer. Other request bodies are never parsed or buffered (only their first pkt-line is looked at).
-import fs from 'node:fs';
-import path from 'node:path';
 import { PassThrough, pipeline, type Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
-import { findProjectByFullPath } from '../../http/loaders.ts';
 import { FLUSH, pktLine } from '../../git/protocol/pkt-lines-out.ts';
 import { uploadPackV2Advertisement } from '../../git/protocol/capabilities.ts';
 import { startRefAdvertisement } from '../../git/protocol/upload-pack.ts';
 import { startsWithLsRefs } from '../../git/protocol/ls-refs.ts';
 import { receivePackAdvertisement } from '../../git/protocol/receive-pack-advertisement.ts';
-import { projectRepositoryPath } from '../../git/repository.ts';
 import {
+  authorizeBuildGit,
   authorizeGit,
   GitAccessRefused,
   type GitAuthorization,
@@ -24,12 +20,14 @@ import {
 } from '../../services/push/git-access.ts';
 import { receivePackArgs, startReceivePack } from '../../services/push/receive-pack.ts';
 import { CACHEABLE_REQUEST_MAX_BYTES } from '../../storage/pack-cache.ts';
-import { answerUploadPackRequest, wantsProtocolV2 } from '../../services/fetch/upload-pack-request.ts';
+import {
+  answerUploadPackRequest,
+  validGitProtocol,
+  wantsProtocolV2,
+} from '../../services/fetch/upload-pack-request.ts';
 import { readRequestStart, wholeBody, type RequestStart } from './request-start.ts';
 import { prestartForConnection, takePrestarted } from './receive-pack-prestart.ts';
 import { accessDenied, authenticateBuild, authenticateGitUser, GitHttpError, REALM } from './auth.ts';
-import { BUILD_FETCH_ACCESS, canBuildFetch } from '../../policies/ci.ts';
-import type { CiBuildRow } from '../../db/types.ts';
 
 type Service = Extract<GitService, 'git-upload-pack' | 'git-receive-pack'>;
 
@@ -54,7 +52,8 @@ const MAX_LS_REFS_BYTES = 1024 * 1024;
 /**
  * Auth, project lookup and access: the only work before git starts (2–3 indexed queries). Users pass
  * the rules every transport shares; anonymous callers are asked for credentials rather than told what
- * they may not see, and a project hidden from a signed-in user is a plain 404.
+ * they may not see, and a project hidden from a signed-in user is a plain 404. A build's token fetches
+ * its own project only (authorizeBuildGit).
  */
 async function authorize(
   deps: Deps,
@@ -64,40 +63,27 @@ async function authorize(
   const namespace = request.params.namespace;
   const projectPath = request.params.project.replace(/\.git$/, '');
   const build = await authenticateBuild(deps, request);
-  if (build) return authorizeBuild(deps, build, namespace, projectPath, service);
+  if (build) return answerRefusal(authorizeBuildGit(deps, build, namespace, projectPath, service), false);
   const actor = await authenticateGitUser(deps, request);
   const user = actor?.user ?? null;
+  return answerRefusal(authorizeGit(deps, actor ?? { user }, namespace, projectPath, service), user === null);
+}
+
+/** A refusal in smart HTTP's words; an anonymous caller is asked to sign in unless there is no repository. */
+async function answerRefusal(
+  authorization: Promise<GitAuthorization>,
+  anonymous: boolean,
+): Promise<GitAuthorization> {
   try {
-    return await authorizeGit(deps, actor ?? { user }, namespace, projectPath, service);
+    return await authorization;
   } catch (error) {
     if (!(error instanceof GitAccessRefused)) throw error;
-    if (!user && error.reason !== 'no_repository') throw accessDenied();
+    if (error.reason === 'bad_credentials') throw accessDenied();
+    if (anonymous && error.reason !== 'no_repository') throw accessDenied();
     if (error.reason === 'not_found') throw new GitHttpError(404, 'Not Found');
     if (error.reason === 'no_repository') throw new GitHttpError(404, error.text);
     throw new GitHttpError(403, error.text);
   }
-}
-
-/** A running build fetching its own project with its token (gitlab-ci-token); nothing else. */
-async function authorizeBuild(
-  deps: Deps,
-  build: CiBuildRow,
-  namespace: string,
-  projectPath: string,
-  service: Service,
-): Promise<GitAuthorization> {
-  const record = await findProjectByFullPath(deps, namespace, projectPath);
-  // A finished build's token is as good as a wrong password; another project is not the build's to see.
-  if (build.status !== 'running') throw accessDenied();
-  if (!record || !canBuildFetch(build, record)) throw new GitHttpError(404, 'Not Found');
-  if (service !== 'git-upload-pack') {
-    throw new GitHttpError(403, 'You are not allowed to push code to this project.');
-  }
-  const repoPath = projectRepositoryPath(deps.config.dataDir, record);
-  if (!fs.existsSync(path.join(repoPath, 'HEAD'))) {
-    throw new GitHttpError(404, 'A repository for this project does not exist yet.');
-  }
-  return { user: null, deployKey: null, record, access: BUILD_FETCH_ACCESS, repoPath };
 }
 
 function sendError(reply: FastifyReply, error: unknown): FastifyReply {
@@ -111,9 +97,7 @@ function sendError(reply: FastifyReply, error: unknown): FastifyReply {
 
 function gitProtocol(request: FastifyRequest): Record<string, string> {
   const header = request.headers['git-protocol'];
-  // Only the documented key=value[:key=value] form is passed to git.
-  if (typeof header === 'string' && /^[A-Za-z0-9=:._-]{1,200}$/.test(header)) return { GIT_PROTOCOL: header };
-  return {};
+  return validGitProtocol(header) ? { GIT_PROTOCOL: header } : {};
 }
 
 function requestBody(request: FastifyRequest): Readable {

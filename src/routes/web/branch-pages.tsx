@@ -4,6 +4,7 @@
 // the API's branch services as pushes by the viewer, so push rules, protection, events and hooks follow;
 // a refusal (protected, default, unknown) is shown on the page and nothing changes.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { projectFullPath, refPath } from '../../domain/paths.ts';
 import type { Deps } from '../../deps.ts';
 import { optionalString, requestParams } from '../../http/params.ts';
 import { ApiError } from '../../errors.ts';
@@ -12,11 +13,12 @@ import { canReadPipelines } from '../../policies/ci.ts';
 import { createBranch, deleteBranch } from '../../services/repository/branch-changes.ts';
 import { newestPipelinesOfRefs } from '../../views/ci-page-views.ts';
 import { branchList } from '../../views/branch-views.ts';
-import { RefsPage, refUrl } from '../../presenters/html/repository.tsx';
+import { RefsPage } from '../../presenters/html/repository.tsx';
 import { NewBranchPage, type NewBranchValues } from '../../presenters/html/repository-forms.tsx';
 import type { Flash } from '../../presenters/html/layout.tsx';
 import { loadProjectHead } from './project-head.ts';
-import { loadReadableProject, loadWritableProject } from './repository-loaders.ts';
+import { loadWritableProject } from './repository-loaders.ts';
+import { loadPageProject } from '../../http/loaders.ts';
 import { pageContext } from './web-session.ts';
 import { sendPage } from './render.ts';
 import { doneNotice, errorTexts, isFormRefusal } from './form-errors.ts';
@@ -74,7 +76,7 @@ export function registerBranchPages(web: FastifyInstance, deps: Deps): void {
     );
 
   web.get('/:namespace/:project/branches', async (request, reply) => {
-    const loaded = await loadReadableProject(deps, request);
+    const loaded = await loadPageProject(deps, request);
     return showBranches(request, reply, loaded, doneNotice(request, BRANCH_NOTICES));
   });
 
@@ -99,8 +101,7 @@ export function registerBranchPages(web: FastifyInstance, deps: Deps): void {
     }
     try {
       const { branch } = await createBranch(deps, pusher, values.branchName, values.ref);
-      const project = { path_with_namespace: `${pusher.namespace.path}/${pusher.project.path}` };
-      return reply.redirect(refUrl(project, 'tree', branch.name), 302);
+      return reply.redirect(refPath(projectFullPath(pusher), 'tree', branch.name), 302);
     } catch (error) {
       if (!isFormRefusal(error)) throw error;
       return showNewBranch(request, reply, pusher, values, errorTexts(error));

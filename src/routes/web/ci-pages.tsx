@@ -4,9 +4,10 @@
 // views and services: the same 404 for a hidden project (a signed-out visitor is asked to sign in), the
 // same 403 for a reporter pressing a developer's button, shown on the page it came from with the reason.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { buildPath, projectFullPath } from '../../domain/paths.ts';
 import type { Deps } from '../../deps.ts';
 import { ApiError, forbidden, notFound, paramInvalid } from '../../errors.ts';
-import { loadProject, type LoadedProject } from '../../http/loaders.ts';
+import { loadPageProject, type LoadedProject } from '../../http/loaders.ts';
 import { optionalInteger, optionalString, pathId, requestParams } from '../../http/params.ts';
 import {
   canReadBuilds,
@@ -41,15 +42,13 @@ import {
   PIPELINE_SCOPES,
   PipelinePage,
   PipelinesPage,
-  buildUrl,
 } from '../../presenters/html/ci.tsx';
 import { renderTrace } from '../../presenters/html/ansi.ts';
 import type { Flash } from '../../presenters/html/layout.tsx';
-import type { ProjectHead } from '../../presenters/html/repository.tsx';
 import type { CiBuildRow, CiPipelineRow } from '../../db/types.ts';
 import type { CiStatus } from '../../domain/types.ts';
 import { pageContext } from './web-session.ts';
-import { hiddenAsks, sendPage } from './render.ts';
+import { sendPage } from './render.ts';
 import { securityHeaders } from './security-headers.ts';
 import { contentDisposition, RAW_CSP } from './project-pages.tsx';
 
@@ -105,10 +104,7 @@ function reasonOf(error: ApiError): string {
 }
 
 export function registerCiPages(web: FastifyInstance, deps: Deps): void {
-  const load = (request: FastifyRequest): Promise<LoadedProject> => {
-    const params = request.params as CiParams;
-    return hiddenAsks(request, () => loadProject(deps, request, `${params.namespace}/${params.project}`));
-  };
+  const load = (request: FastifyRequest): Promise<LoadedProject> => loadPageProject(deps, request);
   const head = (loaded: LoadedProject) => loadProjectHead(deps, loaded);
   const idOf = (request: FastifyRequest) => pathId((request.params as CiParams).id);
 
@@ -378,10 +374,7 @@ export function registerCiPages(web: FastifyInstance, deps: Deps): void {
         const flash: Flash = { kind: 'alert', text: reasonOf(error) };
         return showBuild(request, reply, loaded, build, flash, error.status);
       }
-      const project = {
-        path_with_namespace: `${loaded.namespace.path}/${loaded.project.path}`,
-      } as ProjectHead;
-      return reply.redirect(`${buildUrl(project, after.id)}?done=${done}`, 302);
+      return reply.redirect(`${buildPath(projectFullPath(loaded), after.id)}?done=${done}`, 302);
     });
   buildAction('cancel', 'canceled', async (_loaded, build) => (await cancelBuild(deps, build.id)) ?? build);
   buildAction('retry', 'retried', (loaded, build, userId) => retryBuild(deps, loaded, build, userId));

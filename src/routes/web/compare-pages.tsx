@@ -12,7 +12,7 @@ import { projectActivityPage } from '../../views/event-views.ts';
 import { CompareIndexPage, ComparePage } from '../../presenters/html/compare.tsx';
 import { ActivityPage } from '../../presenters/html/activity.tsx';
 import { loadProjectHead } from './project-head.ts';
-import { loadReadableProject } from './repository-loaders.ts';
+import { loadPageProject } from '../../http/loaders.ts';
 import { pageContext } from './web-session.ts';
 import { sendPage } from './render.ts';
 import { pageNumber } from './paging.ts';
@@ -27,7 +27,7 @@ function compareUrl(base: string, from: string, to: string): string {
 export function registerComparePages(web: FastifyInstance, deps: Deps): void {
   /** Readable, and its code downloadable (8.13's authorize_download_code!). */
   const loadCode = async (request: FastifyRequest) => {
-    const loaded = await loadReadableProject(deps, request);
+    const loaded = await loadPageProject(deps, request);
     if (!canDownloadCode(loaded.access, loaded)) throw notFound();
     return loaded;
   };
@@ -88,7 +88,7 @@ export function registerComparePages(web: FastifyInstance, deps: Deps): void {
   });
 
   web.get('/:namespace/:project/activity', async (request, reply) => {
-    const loaded = await loadReadableProject(deps, request);
+    const loaded = await loadPageProject(deps, request);
     const page = pageNumber(request);
     const [project, activity] = await Promise.all([
       loadProjectHead(deps, loaded),

@@ -20,6 +20,7 @@ import { ISSUE_TABS } from '../../views/issue-pages.ts';
 import { MERGE_REQUEST_TABS } from '../../views/merge-request-pages.ts';
 import { TAB_COUNT_CAP } from '../../views/tab-counts.ts';
 import { countTodoList, findTodoOfUser, todoListPage } from '../../views/todo-views.ts';
+import { presentTodo } from '../../presenters/api-v3/todo.ts';
 import { finishTodo, finishTodos } from '../../services/issues/todos.ts';
 import {
   ActivityPage,
@@ -124,7 +125,7 @@ export function registerDashboardPages(web: FastifyInstance, deps: Deps): void {
           perPage: PER_PAGE,
           limit: PER_PAGE,
           offset: (page - 1) * PER_PAGE,
-        }),
+        }).then((views) => views.map((view) => presentTodo(view, deps.config.externalUrl))),
       ]);
       return sendPage(
         reply,

@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { optionalString, requestParams } from '../../http/params.ts';
-import { loadGroup } from '../../http/loaders.ts';
+import { hiddenAsks, loadGroup } from '../../http/loaders.ts';
 import { findUserNamespaceOf } from '../../views/namespace-views.ts';
 import {
   listProjectCards,
@@ -20,7 +20,7 @@ import {
   type ExploreSort,
 } from '../../presenters/html/projects.tsx';
 import { pageContext } from './web-session.ts';
-import { hiddenAsks, redirectToSignIn, sendPage } from './render.ts';
+import { redirectToSignIn, sendPage } from './render.ts';
 import { pageNumber } from './paging.ts';
 import { doneNotice } from './form-errors.ts';
 

@@ -6,6 +6,7 @@
 // then offers a merge request from it. Refusals are shown above the form, which keeps what was typed.
 // The blob page's Delete button posts to …/blob/<branch>/<path> (8.13's DELETE there).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { projectFullPath, refPath } from '../../domain/paths.ts';
 import type { Deps } from '../../deps.ts';
 import { optionalString, requestParams, type Params } from '../../http/params.ts';
 import { apiError, notFound } from '../../errors.ts';
@@ -13,7 +14,6 @@ import { createBranch } from '../../services/repository/branch-changes.ts';
 import { createFile, deleteFile, updateFile } from '../../services/repository/file-commits.ts';
 import { mayPushToBranch, type Pusher } from '../../services/push/push-setup.ts';
 import { atRefPath, blobView, type RefPoint } from '../../views/repository-pages.ts';
-import { refUrl } from '../../presenters/html/repository.tsx';
 import { ErrorPage } from '../../presenters/html/layout.tsx';
 import { FileEditorPage, type FileEditorValues } from '../../presenters/html/repository-forms.tsx';
 import { loadProjectHead } from './project-head.ts';
@@ -117,7 +117,7 @@ export function registerFileEditorPages(web: FastifyInstance, deps: Deps): void 
       if (!isFormRefusal(error)) throw error;
       return showEditor(request, reply, pusher, mode, point, values, errorTexts(error));
     }
-    const base = `/${pusher.namespace.path}/${pusher.project.path}`;
+    const base = `/${projectFullPath(pusher)}`;
     if (values.createMergeRequest && target !== point.ref) {
       const query = new URLSearchParams({
         'merge_request[source_branch]': target,
@@ -125,7 +125,7 @@ export function registerFileEditorPages(web: FastifyInstance, deps: Deps): void 
       });
       return reply.redirect(`${base}/merge_requests/new?${query}`, 302);
     }
-    const blob = refUrl({ path_with_namespace: base.slice(1) }, 'blob', target, written);
+    const blob = refPath(projectFullPath(pusher), 'blob', target, written);
     return reply.redirect(`${blob}?done=${mode === 'new' ? 'created' : 'committed'}`, 302);
   };
 
@@ -225,7 +225,7 @@ export function registerFileEditorPages(web: FastifyInstance, deps: Deps): void 
     const name = point.path.slice(point.path.lastIndexOf('/') + 1);
     const message =
       (optionalString(requestParams(request), 'commit_message') ?? '').trim() || `Delete ${name}`;
-    const project = { path_with_namespace: `${pusher.namespace.path}/${pusher.project.path}` };
+
     try {
       await deleteFile(deps, pusher, { filePath: point.path, branchName: point.ref, commitMessage: message });
     } catch (error) {
@@ -242,6 +242,6 @@ export function registerFileEditorPages(web: FastifyInstance, deps: Deps): void 
       );
     }
     // The branch's root, as 8.13 went back to: the file's directory may be gone with it.
-    return reply.redirect(`${refUrl(project, 'tree', point.ref)}?done=deleted`, 302);
+    return reply.redirect(`${refPath(projectFullPath(pusher), 'tree', point.ref)}?done=deleted`, 302);
   });
 }

@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { optionalString, pathId, requestParams, type Params } from '../../http/params.ts';
-import { loadGroup, type LoadedGroup } from '../../http/loaders.ts';
+import { hiddenAsks, loadGroup, type LoadedGroup } from '../../http/loaders.ts';
 import { forbidden, notFound } from '../../errors.ts';
 import { canAdminGroup, canCreateGroup } from '../../policies/groups.ts';
 import { canSeeEverything, minimumVisibilityWithoutMembership } from '../../policies/visibility.ts';
@@ -25,7 +25,7 @@ import {
   type NewGroupForm,
 } from '../../presenters/html/groups.tsx';
 import { pageContext } from './web-session.ts';
-import { hiddenAsks, redirectToSignIn, sendPage } from './render.ts';
+import { redirectToSignIn, sendPage } from './render.ts';
 import { pageNumber } from './paging.ts';
 import { attempt, doneNotice, errorTexts, isFormRefusal } from './form-errors.ts';
 import { signedIn } from './page-params.ts';

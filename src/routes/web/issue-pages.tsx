@@ -5,16 +5,10 @@
 // write shows the form again.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
-import { loadProject, type LoadedProject } from '../../http/loaders.ts';
+import { hiddenAsks, loadIssueByIid, loadPageProject, type LoadedProject } from '../../http/loaders.ts';
 import { optionalString, optionalStringList, requestParams, type Params } from '../../http/params.ts';
 import { notFound } from '../../errors.ts';
-import {
-  canAdminIssues,
-  canReadIssue,
-  canReadIssues,
-  canReadConfidentialIssues,
-  canUpdateIssue,
-} from '../../policies/issues.ts';
+import { canAdminIssues, canReadIssue, canReadIssues, canUpdateIssue } from '../../policies/issues.ts';
 import { createIssue, editIssue, issueIssuable, type IssueInput } from '../../services/issues/issues.ts';
 import { issueNoteable } from '../../services/issues/notes.ts';
 import { issueAwardable, mayAward } from '../../services/issues/award-emoji.ts';
@@ -22,12 +16,8 @@ import { ISSUE } from '../../domain/types.ts';
 import { viewerAwards } from '../../views/note-views.ts';
 import { registerVoteAndSubscriptionRoutes } from './award-pages.ts';
 import { loadProjectHead } from './project-head.ts';
-import {
-  confidentialFilter,
-  findIssueByIid,
-  findIssueOfProject,
-  presentIssueOne,
-} from '../../views/issue-views.ts';
+import { findIssueOfProject, loadIssueView, projectIssueScope } from '../../views/issue-views.ts';
+import { presentIssue } from '../../presenters/api-v3/issue.ts';
 import { issueChoices, issueListView, noteThread, type IssueChoices } from '../../views/issue-pages.ts';
 import { TAB_COUNT_CAP } from '../../views/tab-counts.ts';
 import {
@@ -44,16 +34,10 @@ import type { IssueRow } from '../../db/types.ts';
 import { pageContext } from './web-session.ts';
 import { milestoneAndLabelInput, positiveInteger, signedIn } from './page-params.ts';
 import { errorTexts, isFormRefusal } from './form-errors.ts';
-import { hiddenAsks, sendPage } from './render.ts';
+import { sendPage } from './render.ts';
 import type { CommentTargets } from './note-pages.ts';
 
 const PER_PAGE = 20;
-
-interface IssueParams {
-  namespace: string;
-  project: string;
-  iid?: string;
-}
 
 /** The form's fields as the service's input; the admin fields only when the form had them. */
 function issueInput(params: Params, choices: IssueChoices): IssueInput & { title: string } {
@@ -96,22 +80,11 @@ function listQuery(params: Params): IssueQuery {
 /** Registers the issue pages; answers how the notes route reaches an issue. */
 export function registerIssuePages(web: FastifyInstance, deps: Deps): CommentTargets {
   /** The project, when the viewer may read its issues. */
-  const loadIssuesProject = (request: FastifyRequest): Promise<LoadedProject> => {
-    const params = request.params as IssueParams;
-    return hiddenAsks(request, async () => {
-      const loaded = await loadProject(deps, request, `${params.namespace}/${params.project}`);
-      if (!canReadIssues(loaded.access, loaded)) throw notFound();
-      return loaded;
-    });
-  };
+  const loadIssuesProject = (request: FastifyRequest): Promise<LoadedProject> =>
+    loadPageProject(deps, request, (loaded) => canReadIssues(loaded.access, loaded));
   const loadPageIssue = async (request: FastifyRequest) => {
     const loaded = await loadIssuesProject(request);
-    const iid = positiveInteger((request.params as IssueParams).iid);
-    const issue = await hiddenAsks(request, async () => {
-      const found = iid === undefined ? undefined : await findIssueByIid(deps, loaded.project.id, iid);
-      if (!found || !canReadIssue(request.viewer, loaded.access, loaded, found)) throw notFound();
-      return found;
-    });
+    const issue = await hiddenAsks(request, () => loadIssueByIid(deps, request, loaded, 'iid'));
     return { loaded, issue };
   };
   const head = (loaded: LoadedProject) => loadProjectHead(deps, loaded);
@@ -128,7 +101,7 @@ export function registerIssuePages(web: FastifyInstance, deps: Deps): CommentTar
     const viewer = request.viewer;
     const [project, presented, thread, given] = await Promise.all([
       head(loaded),
-      presentIssueOne(deps, viewer, issue, loaded),
+      loadIssueView(deps, viewer, issue, loaded).then((view) => presentIssue(view, deps.config.externalUrl)),
       noteThread(deps, 'Issue', issue.id),
       viewerAwards(deps, ISSUE, issue.id, viewer?.id),
     ]);
@@ -192,7 +165,7 @@ export function registerIssuePages(web: FastifyInstance, deps: Deps): CommentTar
         request.viewer,
         [loaded],
         {
-          projectIds: [loaded.project.id],
+          ...projectIssueScope(request.viewer, loaded),
           search: query.search || undefined,
           authorId: idFilter(query.author_id),
           assigneeId: query.assignee_id === '0' ? null : idFilter(query.assignee_id),
@@ -202,7 +175,6 @@ export function registerIssuePages(web: FastifyInstance, deps: Deps): CommentTar
               ? { milestoneTitle: query.milestone_title }
               : {}),
           labels: query.label_name ? { titles: [query.label_name], all: true } : undefined,
-          confidential: confidentialFilter(request.viewer, canReadConfidentialIssues(loaded.access)),
           orderBy: sortColumn === 'updated' ? 'updated_at' : 'created_at',
           sort: direction,
         },
@@ -260,7 +232,9 @@ export function registerIssuePages(web: FastifyInstance, deps: Deps): CommentTar
     const { loaded, issue } = await loadPageIssue(request);
     const viewer = signedIn(request);
     if (!canUpdateIssue(viewer, loaded.access, loaded, issue)) throw notFound();
-    const presented = await presentIssueOne(deps, viewer, issue, loaded);
+    const presented = await loadIssueView(deps, viewer, issue, loaded).then((view) =>
+      presentIssue(view, deps.config.externalUrl),
+    );
     const choices = await issueChoices(deps, loaded);
     return showForm(
       request,

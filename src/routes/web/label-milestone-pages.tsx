@@ -6,13 +6,12 @@ import type { FunctionComponent } from 'preact';
 import type { PageContext } from '../../presenters/html/layout.tsx';
 import type { ProjectHead } from '../../presenters/html/repository.tsx';
 import type { Deps } from '../../deps.ts';
-import { loadProject, type LoadedProject } from '../../http/loaders.ts';
+import { loadPageProject, type LoadedProject } from '../../http/loaders.ts';
 import { isCalendarDay, optionalString, requestParams, type Params } from '../../http/params.ts';
 import { notFound, paramInvalid } from '../../errors.ts';
 import {
   canAdminLabels,
   canAdminMilestones,
-  canReadConfidentialIssues,
   canReadIssues,
   canReadMilestones,
 } from '../../policies/issues.ts';
@@ -20,9 +19,9 @@ import { createLabel } from '../../services/issues/labels.ts';
 import { createMilestone, editMilestone } from '../../services/issues/milestones.ts';
 import { loadProjectHead } from './project-head.ts';
 import { projectLabelList } from '../../views/label-views.ts';
-import { confidentialFilter, issueListPage } from '../../views/issue-views.ts';
+import { issueListPage, projectIssueScope } from '../../views/issue-views.ts';
 import { findMilestoneByIid, milestoneListView, type MilestoneTabState } from '../../views/issue-pages.ts';
-import { presentMilestone } from '../../presenters/api-v3/issue.ts';
+import { presentIssue, presentLabel, presentMilestone } from '../../presenters/api-v3/issue.ts';
 import {
   LabelFormPage,
   LabelListPage,
@@ -34,7 +33,7 @@ import {
 } from '../../presenters/html/labels-milestones.tsx';
 import { pageContext } from './web-session.ts';
 import { positiveInteger, signedIn } from './page-params.ts';
-import { hiddenAsks, sendPage } from './render.ts';
+import { sendPage } from './render.ts';
 import { errorTexts, isFormRefusal } from './form-errors.ts';
 
 const PER_PAGE = 20;
@@ -71,14 +70,8 @@ function calendarDay(text: string): string | undefined {
 }
 
 export function registerLabelMilestonePages(web: FastifyInstance, deps: Deps): void {
-  const load = (request: FastifyRequest): Promise<LoadedProject> => {
-    const params = request.params as ProjectParams;
-    return hiddenAsks(request, async () => {
-      const loaded = await loadProject(deps, request, `${params.namespace}/${params.project}`);
-      if (!canReadMilestones(loaded.access, loaded)) throw notFound();
-      return loaded;
-    });
-  };
+  const load = (request: FastifyRequest): Promise<LoadedProject> =>
+    loadPageProject(deps, request, (loaded) => canReadMilestones(loaded.access, loaded));
   const head = (loaded: LoadedProject) => loadProjectHead(deps, loaded);
   const projectUrl = (loaded: LoadedProject) => `/${loaded.namespace.path}/${loaded.project.path}`;
 
@@ -109,7 +102,7 @@ export function registerLabelMilestonePages(web: FastifyInstance, deps: Deps): v
     const loaded = await load(request);
     const [project, labels] = await Promise.all([
       head(loaded),
-      projectLabelList(deps, request.viewer, loaded),
+      projectLabelList(deps, request.viewer, loaded).then((views) => views.map(presentLabel)),
     ]);
     return sendPage(
       reply,
@@ -222,15 +215,14 @@ export function registerLabelMilestonePages(web: FastifyInstance, deps: Deps): v
           deps,
           request.viewer,
           {
-            projectIds: [loaded.project.id],
+            ...projectIssueScope(request.viewer, loaded),
             milestoneId: milestone.id,
-            confidential: confidentialFilter(request.viewer, canReadConfidentialIssues(loaded.access)),
             orderBy: 'created_at',
             sort: 'desc',
           },
           { limit: MILESTONE_ISSUES + 1, offset: 0 },
           [loaded],
-        )
+        ).then((views) => views.map((view) => presentIssue(view, deps.config.externalUrl)))
       : [];
     return sendPage(
       reply,

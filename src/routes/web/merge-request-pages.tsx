@@ -5,7 +5,7 @@
 // writes nothing. A project whose merge requests the viewer may not read answers 404 (or sign in).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
-import { loadProject, type LoadedProject } from '../../http/loaders.ts';
+import { loadMergeRequestByIid, loadPageProject, type LoadedProject } from '../../http/loaders.ts';
 import { optionalString, optionalStringList, requestParams, type Params } from '../../http/params.ts';
 import { ApiError, forbidden, notFound } from '../../errors.ts';
 import {
@@ -25,12 +25,11 @@ import { viewerAwards } from '../../views/note-views.ts';
 import { registerVoteAndSubscriptionRoutes } from './award-pages.ts';
 import { mayPushToBranch } from '../../services/push/push-setup.ts';
 import { loadProjectHead } from './project-head.ts';
-import { presentMergeRequestOf } from '../../views/merge-request-views.ts';
+import { findMergeRequestOfProject, loadMergeRequestView } from '../../views/merge-request-views.ts';
+import { presentMergeRequest } from '../../presenters/api-v3/merge-request.ts';
 import { mergeRequestGitCommits } from '../../services/merge-requests/closing-issues.ts';
 import {
   branchNames,
-  findMergeRequestByIid,
-  findMergeRequestOfProject,
   mergeRequestDiffFiles,
   mergeRequestListView,
   type MergeRequestTabState,
@@ -46,18 +45,12 @@ import type { Flash } from '../../presenters/html/layout.tsx';
 import type { MergeRequestRow, UserRow } from '../../db/types.ts';
 import { pageContext } from './web-session.ts';
 import { milestoneAndLabelInput, positiveInteger, signedIn } from './page-params.ts';
-import { hiddenAsks, sendPage } from './render.ts';
+import { sendPage } from './render.ts';
 import { errorTexts, isFormRefusal } from './form-errors.ts';
 import type { CommentTargets } from './note-pages.ts';
 import { issueChoices, noteThread } from '../../views/issue-pages.ts';
 
 const PER_PAGE = 20;
-
-interface MergeRequestParams {
-  namespace: string;
-  project: string;
-  iid?: string;
-}
 
 /** The merge service's refusals in words (the API answers them as bare status codes). */
 const MERGE_REFUSALS: Record<number, string> = {
@@ -89,20 +82,11 @@ function titleFromBranch(branch: string): string {
 
 /** Registers the merge request pages; answers how the notes route reaches a merge request. */
 export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): CommentTargets {
-  const loadMergeRequestsProject = (request: FastifyRequest): Promise<LoadedProject> => {
-    const params = request.params as MergeRequestParams;
-    return hiddenAsks(request, async () => {
-      const loaded = await loadProject(deps, request, `${params.namespace}/${params.project}`);
-      if (!canReadMergeRequests(loaded.access, loaded)) throw notFound();
-      return loaded;
-    });
-  };
+  const loadMergeRequestsProject = (request: FastifyRequest): Promise<LoadedProject> =>
+    loadPageProject(deps, request, (loaded) => canReadMergeRequests(loaded.access, loaded));
   const loadPageMergeRequest = async (request: FastifyRequest) => {
     const loaded = await loadMergeRequestsProject(request);
-    const iid = positiveInteger((request.params as MergeRequestParams).iid);
-    const mr = iid === undefined ? undefined : await findMergeRequestByIid(deps, loaded, iid);
-    if (!mr) throw notFound();
-    return { loaded, mr };
+    return { loaded, mr: await loadMergeRequestByIid(deps, request, loaded, 'iid') };
   };
   const head = (loaded: LoadedProject) => loadProjectHead(deps, loaded);
   const mergeRequestUrl = (loaded: LoadedProject, mr: MergeRequestRow) =>
@@ -123,7 +107,9 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): Com
     const shown = status === mr.merge_status ? mr : { ...mr, merge_status: status };
     const [project, presented, thread, commits, diff, canMerge, given] = await Promise.all([
       head(loaded),
-      presentMergeRequestOf(deps, loaded, viewer, shown),
+      loadMergeRequestView(deps, loaded, viewer, shown).then((view) =>
+        presentMergeRequest(view, deps.config.externalUrl),
+      ),
       tab === 'discussion' ? noteThread(deps, MERGE_REQUEST, mr.id) : undefined,
       tab === 'commits' ? mergeRequestGitCommits(deps, loaded, mr) : undefined,
       tab === 'diffs' ? mergeRequestDiffFiles(deps, loaded, mr) : undefined,
@@ -290,7 +276,9 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): Com
     const viewer = signedIn(request);
     if (!canUpdateMergeRequest(loaded.access, loaded, viewer, mr)) throw notFound();
     const [presented, choices] = await Promise.all([
-      presentMergeRequestOf(deps, loaded, viewer, mr),
+      loadMergeRequestView(deps, loaded, viewer, mr).then((view) =>
+        presentMergeRequest(view, deps.config.externalUrl),
+      ),
       linkChoices(loaded),
     ]);
     const values = {

@@ -3,7 +3,7 @@
 // forks through the API's fork service and opens the fork. Who may not read the project gets 404.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
-import { loadProject, loadTargetNamespace, type LoadedProject } from '../../http/loaders.ts';
+import { loadPageProject, loadTargetNamespace, type LoadedProject } from '../../http/loaders.ts';
 import { optionalString, requestParams } from '../../http/params.ts';
 import { ApiError, forbidden } from '../../errors.ts';
 import { canForkProject } from '../../policies/access.ts';
@@ -17,13 +17,8 @@ import type { UserRow } from '../../db/types.ts';
 import { loadProjectHead } from './project-head.ts';
 import { pageContext } from './web-session.ts';
 import { signedIn } from './page-params.ts';
-import { hiddenAsks, sendPage } from './render.ts';
+import { sendPage } from './render.ts';
 import { errorText } from './form-errors.ts';
-
-interface ProjectParams {
-  namespace: string;
-  project: string;
-}
 
 /** Stars the project, or takes the viewer's star back when it is already there (8.13's toggle_star). */
 async function toggleStar(deps: Deps, viewer: UserRow, projectId: number): Promise<void> {
@@ -42,10 +37,7 @@ async function toggleStar(deps: Deps, viewer: UserRow, projectId: number): Promi
 }
 
 export function registerProjectActions(web: FastifyInstance, deps: Deps): void {
-  const load = (request: FastifyRequest): Promise<LoadedProject> => {
-    const params = request.params as ProjectParams;
-    return hiddenAsks(request, () => loadProject(deps, request, `${params.namespace}/${params.project}`));
-  };
+  const load = (request: FastifyRequest): Promise<LoadedProject> => loadPageProject(deps, request);
   const projectUrl = (loaded: LoadedProject) => `/${loaded.namespace.path}/${loaded.project.path}`;
 
   web.post('/:namespace/:project/toggle_star', async (request, reply) => {

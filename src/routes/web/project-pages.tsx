@@ -2,8 +2,9 @@
 // access policy as the API (404 for a signed-in visitor who may not read it; a signed-out one is asked
 // to sign in); repository reads go through views/repository-pages.ts.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { projectFullPath, refPath } from '../../domain/paths.ts';
 import type { Deps } from '../../deps.ts';
-import { loadProject, type LoadedProject } from '../../http/loaders.ts';
+import { loadPageProject, type LoadedProject } from '../../http/loaders.ts';
 import { optionalInteger, optionalString, requestParams } from '../../http/params.ts';
 import { notFound, paramInvalid } from '../../errors.ts';
 import { loadProjectHead } from './project-head.ts';
@@ -36,9 +37,7 @@ import {
   ProjectPage,
   RefsPage,
   TreePage,
-  refUrl,
   type BlobBody,
-  type ProjectHead,
 } from '../../presenters/html/repository.tsx';
 import { renderBlobMarkdown } from '../../presenters/html/markdown.ts';
 import { highlightedRows } from '../../presenters/html/highlight.ts';
@@ -46,7 +45,7 @@ import { pageContext } from './web-session.ts';
 import { doneNotice } from './form-errors.ts';
 import { viewerStarred } from '../../views/project-views.ts';
 import { canForkProject } from '../../policies/access.ts';
-import { hiddenAsks, sendPage } from './render.ts';
+import { sendPage } from './render.ts';
 import { securityHeaders } from './security-headers.ts';
 
 /** The notices of a redirect back to the project page (`?done=`). */
@@ -96,10 +95,7 @@ export function contentDisposition(kind: 'inline' | 'attachment', filename: stri
 
 /** Registers the project's pages; answers how the notes route reaches a commit (its comment form). */
 export function registerProjectPages(web: FastifyInstance, deps: Deps): CommentTargets<string> {
-  const load = (request: FastifyRequest): Promise<LoadedProject> => {
-    const params = request.params as ProjectParams;
-    return hiddenAsks(request, () => loadProject(deps, request, `${params.namespace}/${params.project}`));
-  };
+  const load = (request: FastifyRequest): Promise<LoadedProject> => loadPageProject(deps, request);
   const head = (loaded: LoadedProject) => loadProjectHead(deps, loaded);
   /** Reads the page at the ref and path of the URL; 404 when they name nothing. */
   const atUrl = async <T,>(
@@ -173,8 +169,7 @@ export function registerProjectPages(web: FastifyInstance, deps: Deps): CommentT
     const destination = optionalString(params, 'destination');
     const kind = destination === 'blob' || destination === 'commits' ? destination : 'tree';
     const path = optionalString(params, 'path') ?? '';
-    const project = { path_with_namespace: `${loaded.namespace.path}/${loaded.project.path}` } as ProjectHead;
-    return reply.redirect(refUrl(project, kind, ref, path), 302);
+    return reply.redirect(refPath(projectFullPath(loaded), kind, ref, path), 302);
   });
 
   web.get('/:namespace/:project/tree/*', async (request, reply) => {

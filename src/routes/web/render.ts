@@ -1,7 +1,7 @@
 // Sends a page: Preact renders the TSX presenters to a string (escaping text and attributes), behind
-// the doctype. Redirects for "sign in and come back" and after form posts live here too.
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, unauthorized } from '../../errors.ts';
+// the doctype. Redirects for "sign in and come back" and after form posts live here too (the
+// "sign in first" of a hidden project is http/loaders.ts's hiddenAsks).
+import type { FastifyReply } from 'fastify';
 import type { VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 
@@ -22,18 +22,4 @@ export function safeReturnPath(value: unknown): string {
 
 export function redirectToSignIn(reply: FastifyReply, returnPath: string): FastifyReply {
   return reply.redirect(`/users/sign_in?redirect_to=${encodeURIComponent(safeReturnPath(returnPath))}`, 302);
-}
-
-/**
- * Loads something through its policy; a signed-out visitor who meets a 404 is asked to sign in instead
- * (the error handler redirects a 401 there and back), since signing in may reveal it. A signed-in
- * visitor gets the 404, exactly as the API answers.
- */
-export async function hiddenAsks<T>(request: FastifyRequest, load: () => Promise<T>): Promise<T> {
-  try {
-    return await load();
-  } catch (error) {
-    if (!request.viewer && error instanceof ApiError && error.status === 404) throw unauthorized();
-    throw error;
-  }
 }

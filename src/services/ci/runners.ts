@@ -20,7 +20,7 @@ import {
   updateRunner,
 } from '../../db/repositories/runners.ts';
 import { findSetting, insertSettingIfAbsent, replaceSetting } from '../../db/repositories/settings.ts';
-import { isRegistrationToken, disableRunnerRefusal } from '../../policies/ci.ts';
+import { canRunnerAskForBuilds, isRegistrationToken, disableRunnerRefusal } from '../../policies/ci.ts';
 import type { CiRunnerChanges, CiRunnerRow } from '../../db/types.ts';
 
 const REGISTRATION_TOKEN_KEY = 'runners_registration_token';
@@ -132,6 +132,13 @@ export async function registerRunner(deps: Deps, registration: RunnerRegistratio
 export async function authenticateRunner(deps: Deps, token: string | undefined): Promise<CiRunnerRow> {
   const runner = token ? await findRunnerByToken(deps.db.kysely, token) : undefined;
   if (!runner) throw forbidden();
+  return runner;
+}
+
+/** The runner asking for a build: authenticated (else 403) and not paused (else 404, as 8.13). */
+export async function authenticateActiveRunner(deps: Deps, token: string | undefined): Promise<CiRunnerRow> {
+  const runner = await authenticateRunner(deps, token);
+  if (!canRunnerAskForBuilds(runner)) throw notFound();
   return runner;
 }
 

@@ -28,6 +28,14 @@ export interface UploadPackAnswer {
   child?: ChildProcess;
 }
 
+/**
+ * A client's GIT_PROTOCOL (the HTTP header, the SSH env request) that may be passed on to git: only the
+ * documented key=value[:key=value] form, for either transport.
+ */
+export function validGitProtocol(value: unknown): value is string {
+  return typeof value === 'string' && /^[A-Za-z0-9=:._-]{1,200}$/.test(value);
+}
+
 /** A client's GIT_PROTOCOL (already validated) asks for protocol version 2. */
 export function wantsProtocolV2(env: Record<string, string>): boolean {
   return /version=2/.test(env.GIT_PROTOCOL ?? '');

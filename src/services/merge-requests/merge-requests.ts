@@ -48,15 +48,7 @@ import {
 import { addSystemNoteOn } from '../issues/issue-activity.ts';
 import { titleChangeNote } from '../issues/system-note-texts.ts';
 import { setLabelLinks } from '../../db/repositories/issues.ts';
-import {
-  apiError,
-  ApiError,
-  badRequest,
-  conflict,
-  forbidden,
-  grapeError,
-  recordNotFound,
-} from '../../errors.ts';
+import { apiError, ApiError, badRequest, conflict, forbidden, grapeError } from '../../errors.ts';
 import type { Executor, MergeRequestRow, ProjectRecord, UserRow } from '../../db/types.ts';
 
 /** A project as loaded for the caller, with the caller's access. */
@@ -83,12 +75,6 @@ export async function canBeMergedBy(
 /** The merge request `id` of `target`, or undefined. */
 export async function findMergeRequestOf(deps: Deps, target: ProjectRecord, id: number | undefined) {
   return id === undefined ? undefined : await findMergeRequest(deps.db.kysely, target.project.id, id);
-}
-
-export async function loadMergeRequest(deps: Deps, target: ProjectRecord, id: number | undefined) {
-  const mr = await findMergeRequestOf(deps, target, id);
-  if (!mr) throw recordNotFound();
-  return mr;
 }
 
 /** The ref of the target repository that holds the source head of a fork's MR. */

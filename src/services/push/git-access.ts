@@ -11,12 +11,14 @@ import { findProjectWithAccessRowsByFullPath } from '../../db/repositories/proje
 import { isDeployKeyEnabled } from '../../db/repositories/deploy-keys.ts';
 import { projectRepositoryPath } from '../../git/repository.ts';
 import { projectAccessFromRows, type ProjectAccess } from '../../policies/access.ts';
+import { BUILD_FETCH_ACCESS, canBuildFetch } from '../../policies/ci.ts';
 import { canDeployKeyDownload } from '../../policies/deploy-keys.ts';
 import { canDownloadCode, canPushCode } from '../../policies/git-access.ts';
 import { canSignIn } from '../../policies/users.ts';
 import { gitAbilities } from '../../policies/access-tokens.ts';
 import { Visibility } from '../../domain/types.ts';
-import type { KeyRow, ProjectRecord, UserRow } from '../../db/types.ts';
+import { findProjectRecordByFullPath } from '../../db/repositories/projects.ts';
+import type { CiBuildRow, KeyRow, ProjectRecord, UserRow } from '../../db/types.ts';
 
 export type GitService = 'git-upload-pack' | 'git-receive-pack' | 'git-upload-archive';
 
@@ -28,7 +30,8 @@ export type GitActor =
   | { user: UserRow; deployKey?: undefined; scopes?: readonly string[] }
   | { user: null; deployKey?: KeyRow; scopes?: undefined };
 
-export type GitRefusalReason = 'blocked' | 'not_found' | 'forbidden' | 'no_repository';
+/** `bad_credentials`: a build token whose build no longer runs (as good as a wrong password). */
+export type GitRefusalReason = 'blocked' | 'not_found' | 'forbidden' | 'no_repository' | 'bad_credentials';
 
 export class GitAccessRefused extends Error {
   constructor(
@@ -50,6 +53,17 @@ export interface GitAuthorization {
 export const PROJECT_NOT_FOUND = 'The project you were looking for could not be found.';
 
 const refuse = (reason: GitRefusalReason, text: string) => new GitAccessRefused(reason, text);
+
+const PUSH_REFUSED = 'You are not allowed to push code to this project.';
+
+/** The repository git is started on, once the caller may run the service: refused while there is none. */
+function existingRepository(deps: Deps, record: ProjectRecord): string {
+  const repoPath = projectRepositoryPath(deps.config.dataDir, record);
+  if (!fs.existsSync(path.join(repoPath, 'HEAD'))) {
+    throw refuse('no_repository', 'A repository for this project does not exist yet.');
+  }
+  return repoPath;
+}
 
 /** Auth of the actor on `<namespace>/<project>`: 2–3 indexed queries, then git may start. */
 export async function authorizeGit(
@@ -85,14 +99,35 @@ export async function authorizeGit(
   if (service === 'git-receive-pack') {
     if (deployKey) throw refuse('forbidden', 'Deploy keys are not allowed to push code.');
     if (!user || !canPushCode(access)) {
-      throw refuse('forbidden', 'You are not allowed to push code to this project.');
+      throw refuse('forbidden', PUSH_REFUSED);
     }
   } else if (!keyReads && !canDownloadCode(access, record)) {
     throw refuse('forbidden', 'You are not allowed to download code from this project.');
   }
-  const repoPath = projectRepositoryPath(deps.config.dataDir, record);
-  if (!fs.existsSync(path.join(repoPath, 'HEAD'))) {
-    throw refuse('no_repository', 'A repository for this project does not exist yet.');
-  }
-  return { user, deployKey, record, access, repoPath };
+  return { user, deployKey, record, access, repoPath: existingRepository(deps, record) };
+}
+
+/**
+ * A build fetching with its token (`gitlab-ci-token`): only a running build, only its own project
+ * (canBuildFetch), never a push; one indexed query.
+ */
+export async function authorizeBuildGit(
+  deps: Deps,
+  build: CiBuildRow,
+  namespace: string,
+  projectPath: string,
+  service: GitService,
+): Promise<GitAuthorization> {
+  const record = await findProjectRecordByFullPath(deps.db.kysely, namespace, projectPath);
+  // A finished build's token is as good as a wrong password; another project is not the build's to see.
+  if (build.status !== 'running') throw refuse('bad_credentials', 'HTTP Basic: Access denied');
+  if (!record || !canBuildFetch(build, record)) throw refuse('not_found', PROJECT_NOT_FOUND);
+  if (service !== 'git-upload-pack') throw refuse('forbidden', PUSH_REFUSED);
+  return {
+    user: null,
+    deployKey: null,
+    record,
+    access: BUILD_FETCH_ACCESS,
+    repoPath: existingRepository(deps, record),
+  };
 }

@@ -4,7 +4,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../../deps.ts';
 import { forbidden, unauthorized } from '../../../errors.ts';
-import { loadProject, type LoadedProject } from '../../../http/loaders.ts';
+import { loadPageProject, type LoadedProject } from '../../../http/loaders.ts';
 import { optionalString, requestParams } from '../../../http/params.ts';
 import { canAdminProject, isProjectOwner } from '../../../policies/access.ts';
 import { canAdminBuilds } from '../../../policies/ci.ts';
@@ -13,7 +13,6 @@ import { presentProjects } from '../../../presenters/api-v3/project.ts';
 import type { Flash } from '../../../presenters/html/layout.tsx';
 import type { SettingsProject } from '../../../presenters/html/project-settings/settings-frame.tsx';
 import type { UserRow } from '../../../db/types.ts';
-import { hiddenAsks } from '../render.ts';
 
 /** Who may use a settings page: masters (admin_project), owners, or masters while builds are on. */
 export type SettingsRule = 'master' | 'owner' | 'builds';
@@ -40,10 +39,7 @@ export async function loadSettingsProject(
   request: FastifyRequest,
   rule: SettingsRule = 'master',
 ): Promise<LoadedSettings> {
-  const params = request.params as SettingsRequestParams;
-  const loaded = await hiddenAsks(request, () =>
-    loadProject(deps, request, `${params.namespace}/${params.project}`),
-  );
+  const loaded = await loadPageProject(deps, request);
   if (!request.viewer) throw unauthorized();
   if (!allowed(rule, loaded)) throw forbidden();
   return { loaded, viewer: request.viewer };
