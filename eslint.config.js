@@ -77,9 +77,7 @@ export default tseslint.config(
       [ROUTES, 'views know no routes'],
       [FASTIFY, 'views know no HTTP'],
     ],
-    'src/http/**/*.ts': [
-      [ROUTES, 'the HTTP plumbing knows no routes'],
-    ],
+    'src/http/**/*.ts': [[ROUTES, 'the HTTP plumbing knows no routes']],
     'src/workers/**/*.ts': [
       [HTTP, 'workers know no HTTP'],
       [ROUTES, 'workers know no routes'],
