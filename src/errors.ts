@@ -40,9 +40,14 @@ export const unauthorized = () => new ApiError(401, { message: '401 Unauthorized
 export const forbidden = (reason?: string) =>
   new ApiError(403, { message: reason ? `403 Forbidden  - ${reason}` : '403 Forbidden' });
 
-/** Old-style required_attributes!: `400 (Bad request) "name" not given`. */
-export const badRequest = (attribute: string) =>
-  new ApiError(400, { message: `400 (Bad request) "${attribute}" not given` });
+/** Old-style required_attributes!: `400 (Bad request) "name" not given` (v4 says `name is missing`). */
+export class AttributeNotGiven extends ApiError {
+  constructor(readonly attribute: string) {
+    super(400, { message: `400 (Bad request) "${attribute}" not given` });
+  }
+}
+
+export const badRequest = (attribute: string) => new AttributeNotGiven(attribute);
 
 /** Grape-DSL parameter validation: `{"error":"name is missing"}`, joined with ", " for several. */
 export const paramsMissing = (...names: string[]) =>

@@ -1,9 +1,18 @@
 // Request bodies as GitLab's clients send them: JSON (an empty body counts as no parameters) and
-// form-encoded, where a repeated key or `key[]` collects into an array. Text that is not valid UTF-8 is
-// refused rather than stored with replacement characters.
+// form-encoded, where a repeated key or `key[]` collects into an array; for /api/v4 also multipart, whose
+// fields are parameters like a form's. Text that is not valid UTF-8 is refused rather than stored with
+// replacement characters.
 import { isUtf8 } from 'node:buffer';
 import type { FastifyInstance } from 'fastify';
+import multipart from '@fastify/multipart';
 import { ApiError } from '../errors.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route reads its multipart body itself (`request.parts()`, files streamed); no fields parsed. */
+    multipartStream?: boolean;
+  }
+}
 
 const notUtf8 = () => new ApiError(400, { error: 'Body is not valid UTF-8' });
 
@@ -43,18 +52,64 @@ function decodeFormComponent(text: string): string {
   return decodeURIComponent(text.replace(/\+/g, ' '));
 }
 
-function parseForm(text: string): Record<string, string | string[]> {
-  const result: Record<string, string | string[]> = {};
+type FormFields = Record<string, string | string[]>;
+
+/** One form field: a repeated key or `key[]` collects into an array. */
+function addFormField(result: FormFields, rawKey: string, value: string): void {
+  const isArray = rawKey.endsWith('[]');
+  const key = isArray ? rawKey.slice(0, -2) : rawKey;
+  const existing = result[key];
+  if (existing === undefined) result[key] = isArray ? [value] : value;
+  else result[key] = Array.isArray(existing) ? [...existing, value] : [existing, value];
+}
+
+function parseForm(text: string): FormFields {
+  const result: FormFields = {};
   for (const pair of text.split('&')) {
     if (pair === '') continue;
     const equals = pair.indexOf('=');
     const rawKey = decodeFormComponent(equals < 0 ? pair : pair.slice(0, equals));
-    const value = equals < 0 ? '' : decodeFormComponent(pair.slice(equals + 1));
-    const isArray = rawKey.endsWith('[]');
-    const key = isArray ? rawKey.slice(0, -2) : rawKey;
-    const existing = result[key];
-    if (existing === undefined) result[key] = isArray ? [value] : value;
-    else result[key] = Array.isArray(existing) ? [...existing, value] : [existing, value];
+    addFormField(result, rawKey, equals < 0 ? '' : decodeFormComponent(pair.slice(equals + 1)));
   }
   return result;
+}
+
+/** What a multipart body's fields may hold in all: the JSON and form bodies' limit (app.ts bodyLimit). */
+const MULTIPART_FIELD_BYTES = 10 * 1024 * 1024;
+
+const bodyTooLarge = () => new ApiError(413, { error: 'Request body is too large' });
+
+/**
+ * Multipart bodies in a scope (GitLab's v4 read them like forms; gitbeaker sends one when a call carries a
+ * file, such as an avatar): the fields become the request's body, read by requestParams like a form's;
+ * files are read past and dropped. A route with `config: { multipartStream: true }` reads the parts
+ * itself instead (an upload), with the file size limit given here.
+ */
+export async function installMultipartParams(scope: FastifyInstance, fileBytes: number): Promise<void> {
+  await scope.register(multipart, {
+    throwFileSizeLimit: false,
+    limits: { fileSize: Math.max(fileBytes, 1), fieldSize: MULTIPART_FIELD_BYTES, fields: 1000, parts: 1100 },
+  });
+  scope.addHook('preValidation', async (request) => {
+    if (!request.isMultipart() || request.routeOptions.config.multipartStream) return;
+    const fields: FormFields = {};
+    let bytes = 0;
+    try {
+      for await (const part of request.parts()) {
+        if (part.type === 'file') {
+          part.file.resume();
+          continue;
+        }
+        const value = typeof part.value === 'string' ? part.value : JSON.stringify(part.value);
+        bytes += Buffer.byteLength(value);
+        if (part.valueTruncated || bytes > MULTIPART_FIELD_BYTES) throw bodyTooLarge();
+        addFormField(fields, part.fieldname, value);
+      }
+    } catch (error) {
+      const status = (error as { statusCode?: number }).statusCode;
+      if (error instanceof ApiError || (status !== undefined && status >= 400 && status < 500)) throw error;
+      throw new ApiError(400, { error: 'Body is not valid multipart' });
+    }
+    request.body = fields;
+  });
 }

@@ -3,7 +3,7 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, routeNotFound } from '../errors.ts';
+import { ApiError, AttributeNotGiven, paramsMissing, routeNotFound } from '../errors.ts';
 import { storageFullCause } from '../lib/storage-full.ts';
 
 /**
@@ -21,36 +21,56 @@ function isMachinePath(url: string): boolean {
 
 export type NotFoundPage = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
 
+/** GitLab's answer to anything thrown in a request, v3's words. */
+function answerError(error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof ApiError) {
+    reply.status(error.status).headers(error.headers);
+    if (error.body === null) return reply.send();
+    return reply.send(error.body);
+  }
+  const status = (error as FastifyError).statusCode;
+  if (status && status >= 400 && status < 500) {
+    // Malformed JSON, oversized or unsupported bodies: the client's fault, said plainly.
+    const message =
+      (error as FastifyError).code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
+        ? 'Body is not valid JSON'
+        : error.message;
+    return reply.status(status).send({ error: message });
+  }
+  const full = storageFullCause(error);
+  if (full !== undefined) {
+    // Not a bug and not the client's fault: one line naming the cause, and a status clients understand.
+    request.log.error(`storage full: ${full}`);
+    return reply.status(507).send({ message: '507 Insufficient Storage' });
+  }
+  if ((error as { code?: unknown }).code === 'E2BIG') {
+    // A name past the kernel's limit on one argument that no bound stopped earlier: the client's input.
+    request.log.warn({ err: error }, 'argument too long for git');
+    return reply.status(400).send({ message: '400 Bad Request' });
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return reply.status(500).send({ message: '500 Internal Server Error' });
+}
+
+/**
+ * The same answers in v4's words where they differ: a required parameter the v3 readers found missing
+ * is Grape's `{"error":"name is missing"}`, as every v4 `requires` says it.
+ */
+function answerV4Error(error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) {
+  return answerError(
+    error instanceof AttributeNotGiven ? paramsMissing(error.attribute) : error,
+    request,
+    reply,
+  );
+}
+
+/** The error handler of a scope that speaks GitLab's v4 (installErrorHandlers' for the rest). */
+export function installV4ErrorHandler(scope: FastifyInstance): void {
+  scope.setErrorHandler(answerV4Error);
+}
+
 export function installErrorHandlers(app: FastifyInstance, notFoundPage?: NotFoundPage): void {
-  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
-    if (error instanceof ApiError) {
-      reply.status(error.status).headers(error.headers);
-      if (error.body === null) return reply.send();
-      return reply.send(error.body);
-    }
-    const status = (error as FastifyError).statusCode;
-    if (status && status >= 400 && status < 500) {
-      // Malformed JSON, oversized or unsupported bodies: the client's fault, said plainly.
-      const message =
-        (error as FastifyError).code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
-          ? 'Body is not valid JSON'
-          : error.message;
-      return reply.status(status).send({ error: message });
-    }
-    const full = storageFullCause(error);
-    if (full !== undefined) {
-      // Not a bug and not the client's fault: one line naming the cause, and a status clients understand.
-      request.log.error(`storage full: ${full}`);
-      return reply.status(507).send({ message: '507 Insufficient Storage' });
-    }
-    if ((error as { code?: unknown }).code === 'E2BIG') {
-      // A name past the kernel's limit on one argument that no bound stopped earlier: the client's input.
-      request.log.warn({ err: error }, 'argument too long for git');
-      return reply.status(400).send({ message: '400 Bad Request' });
-    }
-    request.log.error({ err: error }, 'unhandled error');
-    return reply.status(500).send({ message: '500 Internal Server Error' });
-  });
+  app.setErrorHandler(answerError);
 
   // GitLab 8.13's catch-all route answered Grape-style under the APIs, and with its 404 page elsewhere.
   app.setNotFoundHandler((request, reply) => {

@@ -1,8 +1,17 @@
 // GitLab 8.13's Kaminari pagination: page (default 1), per_page (default 20,
 // at most 100; bad values fall back to the defaults), X-* headers and a Link header whose URLs carry
-// every request parameter, sorted, with page and per_page replaced.
+// every request parameter, sorted, with page and per_page replaced. Under /api/v4 bad values are refused
+// as GitLab's v4 refuses them (text: `page is invalid`; below 1: `page does not have a valid value`).
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { paramInvalid, paramValueInvalid } from '../errors.ts';
 import { requestParams } from './params.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set on every request of the /api/v4 scope: its parameters are checked as v4 checks them. */
+    apiV4?: boolean;
+  }
+}
 
 const DEFAULT_PER_PAGE = 20;
 const MAX_PER_PAGE = 100;
@@ -22,10 +31,22 @@ function positive(value: unknown): number | undefined {
   return Number.isInteger(number) && number >= 1 ? number : undefined;
 }
 
+/** v4's `optional :page, type: Integer`: blank is the default, text or below 1 a 400. */
+function strictPositive(value: unknown, name: string): number | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const text = String(value).trim();
+  if (!/^[-+]?\d+$/.test(text)) throw paramInvalid(name);
+  const number = Number(text);
+  if (number < 1) throw paramValueInvalid(name);
+  return number;
+}
+
 export function parsePage(request: FastifyRequest): Page {
   const params = requestParams(request);
-  const page = Math.min(positive(params.page) ?? 1, MAX_PAGE);
-  const perPage = Math.min(positive(params.per_page) ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
+  const read = (value: unknown, name: string) =>
+    request.apiV4 ? strictPositive(value, name) : positive(value);
+  const page = Math.min(read(params.page, 'page') ?? 1, MAX_PAGE);
+  const perPage = Math.min(read(params.per_page, 'per_page') ?? DEFAULT_PER_PAGE, MAX_PER_PAGE);
   return { page, perPage, offset: (page - 1) * perPage, limit: perPage };
 }
 

@@ -2,11 +2,19 @@
 // same loaders, policies, services and views as /api/v3: one line per resource module, each exporting
 // register(app, deps). What v4 changes for every route lives here once:
 // - every JSON answer says exactly `Content-Type: application/json` (python-gitlab parses nothing else);
-// - any path or method no route matches answers GitLab's JSON 404, whatever the method (never a page);
+// - parameters come alike from the query string and from JSON, form and multipart bodies, on every method
+//   (gitbeaker sends `{}` with each DELETE and multipart when a call carries a file); a route that reads
+//   its multipart parts itself (an upload) says `config: { multipartStream: true }`;
+// - `page`/`per_page` are checked as v4 checks them (http/pagination.ts), a missing required parameter
+//   is `{"error":"name is missing"}` (http/error-handler.ts);
+// - any path or method no route matches answers GitLab's JSON 404, whatever the method (never a page),
+//   and so does anything else under /api/ that no version serves;
 // - the caller is resolved as in v3 (private or personal access token, `Authorization: Bearer`).
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { resolveViewer } from '../../http/auth.ts';
+import { installMultipartParams } from '../../http/body-parsers.ts';
+import { installV4ErrorHandler } from '../../http/error-handler.ts';
 import { routeNotFound } from '../../errors.ts';
 import * as emails from './emails.ts';
 import * as groups from './groups.ts';
@@ -67,6 +75,9 @@ export function registerApiV4(app: FastifyInstance, deps: Deps): void {
     async (api) => {
       api.decorateRequest('viewer', null);
       api.decorateRequest('sudo', false);
+      api.decorateRequest('apiV4', true);
+      installV4ErrorHandler(api);
+      await installMultipartParams(api, deps.config.uploadMaxBytes);
       api.addHook('onRequest', () => deps.pushQueue.caughtUp());
       api.addHook('preHandler', async (request) => resolveViewer(deps, request));
       api.addHook('onSend', async (_request, reply, payload) => {
@@ -89,4 +100,18 @@ export function registerApiV4(app: FastifyInstance, deps: Deps): void {
     },
     { prefix: '/api/v4' },
   );
+  // /api itself and what no version serves (/api/v5/x, /api/foo): the same JSON 404, which a web page
+  // route (a POST's CSRF refusal, a namespace page) would otherwise answer. /api/v3's unknown paths end
+  // here too, with the body and headers they had from the not-found handler.
+  app.route({
+    method: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    url: '/api/*',
+    config: { public: true },
+    handler: async () => {
+      throw routeNotFound();
+    },
+  });
+  app.get('/api', { config: { public: true } }, async () => {
+    throw routeNotFound();
+  });
 }
