@@ -92,6 +92,78 @@ describe('@gitbeaker/rest 43', () => {
     assert.equal((await refusal(reader.Metadata.show())).status, 401);
   });
 
+  it('creates, shows (by id and by path), edits, lists and removes a project', async () => {
+    const made = await api.Projects.create({ name: 'beaker-project', visibility: 'private' });
+    assert.equal(made.path_with_namespace, 'root/beaker-project');
+    assert.equal(made.visibility, 'private');
+    const byPath = await api.Projects.show('root/beaker-project');
+    assert.equal(byPath.id, made.id);
+    const edited = await api.Projects.edit(made.id, { description: 'edited', visibility: 'internal' });
+    assert.equal(edited.description, 'edited');
+    assert.equal(edited.visibility, 'internal');
+    // With an avatar gitbeaker sends the edit as multipart: its fields are read as parameters.
+    const avatar = { content: new Blob(['GIF89a']), filename: 'a.gif' };
+    const multipart = await api.Projects.edit(made.id, { description: 'by multipart', avatar });
+    assert.equal(multipart.description, 'by multipart');
+    const owned = await api.Projects.all({ owned: true, simple: true });
+    assert.deepEqual(
+      owned.map((project) => project.path_with_namespace),
+      ['root/beaker-project'],
+    );
+    // Every page, by the Link headers (per_page 1 over three projects).
+    await api.Projects.create({ name: 'beaker-two' });
+    await api.Projects.create({ name: 'beaker-three' });
+    const walked = await api.Projects.all({ perPage: 1, orderBy: 'id', sort: 'asc' });
+    assert.deepEqual(
+      walked.map((project) => project.path),
+      ['beaker-project', 'beaker-two', 'beaker-three'],
+    );
+    const { data, paginationInfo } = await api.Projects.all({
+      pagination: 'offset',
+      perPage: 2,
+      page: 1,
+      showExpanded: true,
+    });
+    assert.equal(data.length, 2);
+    assert.deepEqual(paginationInfo, {
+      total: 3,
+      next: 2,
+      current: 1,
+      previous: null,
+      perPage: 2,
+      totalPages: 2,
+    });
+    await api.Projects.remove(made.id);
+    assert.equal((await refusal(api.Projects.show(made.id))).status, 404);
+  });
+
+  it('writes a first file on main, commits actions, makes branches, tags and protects a branch', async () => {
+    const project = await api.Projects.create({ name: 'beaker-code' });
+    const file = await api.RepositoryFiles.create(project.id, 'docs/README.md', 'main', 'hello\n', 'First');
+    assert.deepEqual(file, { file_path: 'docs/README.md', branch: 'main' });
+    assert.equal((await api.Projects.show(project.id)).default_branch, 'main');
+    const commit = await api.Commits.create(project.id, 'main', 'Two actions', [
+      { action: 'create', filePath: 'b.txt', content: 'Yg==', encoding: 'base64' },
+      { action: 'update', filePath: 'docs/README.md', content: 'hello again\n' },
+    ]);
+    assert.equal(commit.title, 'Two actions');
+    const shown = await api.RepositoryFiles.show(project.id, 'b.txt', 'main');
+    assert.equal(Buffer.from(String(shown.content), 'base64').toString(), 'b');
+    const branch = await api.Branches.create(project.id, 'feature', 'main');
+    assert.equal(branch.commit.id, commit.id);
+    assert.deepEqual(
+      (await api.Branches.all(project.id)).map((item) => item.name),
+      ['feature', 'main'],
+    );
+    const tag = await api.Tags.create(project.id, 'v1.0', 'main');
+    assert.equal(tag.commit.id, commit.id);
+    const protection = await api.ProtectedBranches.protect(project.id, 'feature', { pushAccessLevel: 40 });
+    assert.deepEqual(
+      (protection.push_access_levels as { access_level: number }[]).map((level) => level.access_level),
+      [40],
+    );
+  });
+
   it('raises 401 for a bad token and 404 for what is not there', async () => {
     const stranger = new Gitlab({ host: app.url, token: 'not-a-token' });
     assert.deepEqual(await refusal(stranger.Metadata.show()), {

@@ -103,6 +103,50 @@ describe('python-gitlab 3.12', { skip: requirement('python-gitlab', pythonGitlab
     });
   });
 
+  it('creates, gets by id and by URL-encoded path, edits, lists and deletes a project', async () => {
+    const seen = await run('projects');
+    assert.deepEqual(seen.made, {
+      path_with_namespace: 'root/py-project',
+      visibility: 'internal',
+      default_branch: seen.made.default_branch,
+    });
+    assert.equal(typeof seen.by_path_id, 'number');
+    assert.equal(seen.description, 'two');
+    assert.deepEqual(seen.owned, ['root/py-project']);
+    assert.deepEqual(seen.after_delete, {
+      raised: 'GitlabGetError',
+      status: 404,
+      message: '404 Project Not Found',
+    });
+  });
+
+  it('walks every page by the Link headers: iterator=True and get_all=True', async () => {
+    const seen = await run('pagination');
+    const all = ['page-0', 'page-1', 'page-2', 'page-3', 'page-4'];
+    assert.deepEqual(seen.walked, all);
+    assert.equal(seen.total, 5);
+    assert.equal(seen.total_pages, 3);
+    assert.deepEqual(seen.everything, all);
+    assert.deepEqual(seen.first, ['page-0', 'page-1']);
+  });
+
+  it('commits a first file on main (the default branch then), actions, branches, tags, protection', async () => {
+    const seen = await run('repository');
+    assert.equal(seen.default_branch, 'main');
+    assert.deepEqual(seen.commit, { title: 'Two actions', message: 'Two actions' });
+    assert.equal(seen.readme, 'hello again\n');
+    assert.deepEqual(seen.branch, { name: 'feature', commit_id: seen.head });
+    assert.deepEqual(seen.branches, ['feature', 'main']);
+    assert.deepEqual(seen.tag, { name: 'v1.0', target: seen.head });
+    assert.deepEqual(seen.protected, { name: 'feature', push: [40] });
+    assert.deepEqual(seen.protected_again, {
+      raised: 'GitlabCreateError',
+      status: 409,
+      message: "Protected branch 'main' already exists",
+    });
+    assert.deepEqual(seen.protected_list, ['feature', 'main']);
+  });
+
   it('raises the refusals with their statuses: 401 for a bad token, 404 for what is not there', async () => {
     const seen = await run('refusals');
     assert.deepEqual(seen.bad_token, {
