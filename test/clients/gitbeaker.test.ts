@@ -137,6 +137,33 @@ describe('@gitbeaker/rest 43', () => {
     assert.equal((await refusal(api.Projects.show(made.id))).status, 404);
   });
 
+  it('writes a first file on main, commits actions, makes branches, tags and protects a branch', async () => {
+    const project = await api.Projects.create({ name: 'beaker-code' });
+    const file = await api.RepositoryFiles.create(project.id, 'docs/README.md', 'main', 'hello\n', 'First');
+    assert.deepEqual(file, { file_path: 'docs/README.md', branch: 'main' });
+    assert.equal((await api.Projects.show(project.id)).default_branch, 'main');
+    const commit = await api.Commits.create(project.id, 'main', 'Two actions', [
+      { action: 'create', filePath: 'b.txt', content: 'Yg==', encoding: 'base64' },
+      { action: 'update', filePath: 'docs/README.md', content: 'hello again\n' },
+    ]);
+    assert.equal(commit.title, 'Two actions');
+    const shown = await api.RepositoryFiles.show(project.id, 'b.txt', 'main');
+    assert.equal(Buffer.from(String(shown.content), 'base64').toString(), 'b');
+    const branch = await api.Branches.create(project.id, 'feature', 'main');
+    assert.equal(branch.commit.id, commit.id);
+    assert.deepEqual(
+      (await api.Branches.all(project.id)).map((item) => item.name),
+      ['feature', 'main'],
+    );
+    const tag = await api.Tags.create(project.id, 'v1.0', 'main');
+    assert.equal(tag.commit.id, commit.id);
+    const protection = await api.ProtectedBranches.protect(project.id, 'feature', { pushAccessLevel: 40 });
+    assert.deepEqual(
+      (protection.push_access_levels as { access_level: number }[]).map((level) => level.access_level),
+      [40],
+    );
+  });
+
   it('raises 401 for a bad token and 404 for what is not there', async () => {
     const stranger = new Gitlab({ host: app.url, token: 'not-a-token' });
     assert.deepEqual(await refusal(stranger.Metadata.show()), {

@@ -130,6 +130,23 @@ describe('python-gitlab 3.12', { skip: requirement('python-gitlab', pythonGitlab
     assert.deepEqual(seen.first, ['page-0', 'page-1']);
   });
 
+  it('commits a first file on main (the default branch then), actions, branches, tags, protection', async () => {
+    const seen = await run('repository');
+    assert.equal(seen.default_branch, 'main');
+    assert.deepEqual(seen.commit, { title: 'Two actions', message: 'Two actions' });
+    assert.equal(seen.readme, 'hello again\n');
+    assert.deepEqual(seen.branch, { name: 'feature', commit_id: seen.head });
+    assert.deepEqual(seen.branches, ['feature', 'main']);
+    assert.deepEqual(seen.tag, { name: 'v1.0', target: seen.head });
+    assert.deepEqual(seen.protected, { name: 'feature', push: [40] });
+    assert.deepEqual(seen.protected_again, {
+      raised: 'GitlabCreateError',
+      status: 409,
+      message: "Protected branch 'main' already exists",
+    });
+    assert.deepEqual(seen.protected_list, ['feature', 'main']);
+  });
+
   it('raises the refusals with their statuses: 401 for a bad token, 404 for what is not there', async () => {
     const seen = await run('refusals');
     assert.deepEqual(seen.bad_token, {
