@@ -4,7 +4,7 @@ import type { Commit } from '../../git/commits.ts';
 import type { DiffStats } from '../../git/diffs.ts';
 import type { CiPipelineRow, ProjectRecord } from '../../db/types.ts';
 import { commitFullTitle } from '../../domain/titles.ts';
-import { projectUrls } from '../../domain/paths.ts';
+import { commitWebUrl } from '../../domain/paths.ts';
 import type { CommitDetail, CommitRef } from '../../views/commit-views.ts';
 import { presentPipelineBasic } from './pipeline.ts';
 
@@ -37,7 +37,7 @@ export function presentCommit(commit: Commit, record: ProjectRecord, baseUrl: st
     committed_date: commit.committedDate,
     trailers: Object.fromEntries(trailers),
     extended_trailers: extended,
-    web_url: `${projectUrls(baseUrl, record).webUrl}/commit/${commit.id}`,
+    web_url: commitWebUrl(baseUrl, record, commit.id),
   };
 }
 

@@ -1,7 +1,7 @@
 // v4's Event entity (lib/api/entities/event.rb): id, target_iid, push_data (PushEventPayload, from the
 // push event's stored payload) instead of v3's title and data.
 import { actionName } from '../api-v3/event.ts';
-import { presentUserBasic } from '../api-v3/user.ts';
+import { presentUserBasic } from './user.ts';
 import { BLANK_SHA, EventAction } from '../../domain/types.ts';
 import { commitTitle } from '../../domain/titles.ts';
 import type { EventView } from '../../views/event-views.ts';

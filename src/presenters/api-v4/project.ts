@@ -12,19 +12,7 @@ import { projectUrls } from '../../domain/paths.ts';
 import { VISIBILITY_NAMES } from '../../domain/types.ts';
 import type { ProjectRecord, UserBasicRow } from '../../db/types.ts';
 import type { BasicProjectView, ProjectView } from '../../views/project-views.ts';
-
-/** v4's UserBasic (the owner of a personal project). */
-function presentOwner(user: UserBasicRow, baseUrl: string) {
-  return {
-    id: user.id,
-    username: user.username,
-    name: user.name,
-    state: user.state === 'ldap_blocked' ? 'blocked' : user.state,
-    locked: false,
-    avatar_url: avatarUrl(user.email),
-    web_url: `${baseUrl}/${user.username}`,
-  };
-}
+import { presentUserBasic } from './user.ts';
 
 /** NamespaceBasic: a personal namespace is its owner's (`kind: user`), a group's is `kind: group`. */
 function presentNamespaceBasic(record: ProjectRecord, owner: UserBasicRow | null, baseUrl: string) {
@@ -135,7 +123,7 @@ export function presentProjectV4(
   const readCode = canDownloadCode(access, record);
   const admin = options.adminFields === true && canAdminProject(access);
   const api = `${baseUrl}/api/v4/projects/${project.id}`;
-  const owner = namespace.type !== 'Group' && view.owner ? presentOwner(view.owner, baseUrl) : undefined;
+  const owner = namespace.type !== 'Group' && view.owner ? presentUserBasic(view.owner, baseUrl) : undefined;
   const issues = bool(project.issues_enabled);
   const mergeRequests = bool(project.merge_requests_enabled);
   const basic = presentBasic({ record, owner: view.owner, forksCount: view.forksCount, readCode }, settings);
