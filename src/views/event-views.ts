@@ -9,6 +9,7 @@ import {
   countUserEvents,
   listProjectEvents,
   listUserEvents,
+  type EventFilter,
   type EventVisibility,
 } from '../db/repositories/events.ts';
 import { findBasicUsersByIds } from '../db/repositories/users.ts';
@@ -175,12 +176,20 @@ async function eventTargets(deps: Deps, events: EventRow[]) {
   };
 }
 
-export function countProjectEventList(deps: Deps, projectId: number): Promise<number> {
-  return countProjectEvents(deps.db.kysely, projectId);
+export function countProjectEventList(deps: Deps, projectId: number, filter?: EventFilter): Promise<number> {
+  return countProjectEvents(deps.db.kysely, projectId, filter);
 }
 
-export async function listProjectEventsPage(deps: Deps, projectId: number, page: PageWindow) {
-  return eventViews(deps, await listProjectEvents(deps.db.kysely, projectId, page.limit, page.offset));
+export async function listProjectEventsPage(
+  deps: Deps,
+  projectId: number,
+  page: PageWindow,
+  filter?: EventFilter,
+) {
+  return eventViews(
+    deps,
+    await listProjectEvents(deps.db.kysely, projectId, page.limit, page.offset, filter),
+  );
 }
 
 /**
@@ -209,17 +218,29 @@ function visibilityFor(viewer: UserRow): EventVisibility {
   };
 }
 
-export function countUserEventList(deps: Deps, viewer: UserRow, authorId: number): Promise<number> {
-  return countUserEvents(deps.db.kysely, authorId, visibilityFor(viewer));
+export function countUserEventList(
+  deps: Deps,
+  viewer: UserRow,
+  authorId: number,
+  filter?: EventFilter,
+): Promise<number> {
+  return countUserEvents(deps.db.kysely, authorId, visibilityFor(viewer), filter);
 }
 
-export async function listUserEventsPage(deps: Deps, viewer: UserRow, authorId: number, page: PageWindow) {
+export async function listUserEventsPage(
+  deps: Deps,
+  viewer: UserRow,
+  authorId: number,
+  page: PageWindow,
+  filter?: EventFilter,
+) {
   const events = await listUserEvents(
     deps.db.kysely,
     authorId,
     visibilityFor(viewer),
     page.limit,
     page.offset,
+    filter,
   );
   return eventViews(deps, events);
 }

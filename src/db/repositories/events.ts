@@ -1,5 +1,8 @@
 // Activity rows. Lists walk (project_id, id) or (author_id, id) newest first, with the offset applied to
 // the index before the page's rows are read (deferred join), so deep pages cost what page 1 costs.
+// v4's filters (EventFilter) are conditions on the rows that walk reaches, its order the walk's direction.
+import type { ExpressionBuilder } from 'kysely';
+import type { Database } from '../schema.ts';
 import { authorizedProjectIds } from './project-lists.ts';
 import { prepared } from '../prepared.ts';
 import type { EventRow, Executor, NewEvent } from '../types.ts';
@@ -33,6 +36,38 @@ const EVENT_COLUMNS = [
   'updated_at',
 ] as const satisfies ReadonlyArray<keyof EventRow>;
 
+/**
+ * v4's filters of an event list (GitLab's EventsFinder): one action code, one stored target type, a
+ * window of days (`createdBefore`: created before that day began; `createdFrom`: on or after that day,
+ * both `YYYY-MM-DD`, compared with the ISO text of created_at), and the order of ids.
+ */
+export interface EventFilter {
+  action?: number;
+  targetType?: string;
+  createdBefore?: string;
+  createdFrom?: string;
+  order: 'asc' | 'desc';
+}
+
+type EventsAsE = ExpressionBuilder<Database & { e: Database['events'] }, 'e'>;
+
+function filterConditions(eb: EventsAsE, filter: EventFilter) {
+  const conditions = [];
+  if (filter.action !== undefined) conditions.push(eb('e.action', '=', filter.action));
+  if (filter.targetType !== undefined) conditions.push(eb('e.target_type', '=', filter.targetType));
+  if (filter.createdBefore !== undefined) conditions.push(eb('e.created_at', '<', filter.createdBefore));
+  if (filter.createdFrom !== undefined) conditions.push(eb('e.created_at', '>=', filter.createdFrom));
+  return eb.and(conditions);
+}
+
+/** A project's events through a filter, on the (project_id, id) index. */
+function filteredProjectEvents(db: Executor, projectId: number, filter: EventFilter) {
+  return db
+    .selectFrom('events as e')
+    .where('e.project_id', '=', projectId)
+    .where((eb) => filterConditions(eb, filter));
+}
+
 const projectEventCount = prepared<{ projectId: number }>()((db, slot) =>
   db
     .selectFrom('events')
@@ -40,8 +75,17 @@ const projectEventCount = prepared<{ projectId: number }>()((db, slot) =>
     .where('project_id', '=', slot('projectId')),
 );
 
-export async function countProjectEvents(db: Executor, projectId: number): Promise<number> {
-  const row = await projectEventCount.first(db, { projectId });
+/** The project's events, or (given a filter) those it keeps. */
+export async function countProjectEvents(
+  db: Executor,
+  projectId: number,
+  filter?: EventFilter,
+): Promise<number> {
+  const row = filter
+    ? await filteredProjectEvents(db, projectId, filter)
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .executeTakeFirst()
+    : await projectEventCount.first(db, { projectId });
   return Number(row?.count ?? 0);
 }
 
@@ -68,8 +112,20 @@ export function listProjectEvents(
   projectId: number,
   limit: number,
   offset: number,
+  filter?: EventFilter,
 ): Promise<EventRow[]> {
-  return projectEventPage.all(db, { projectId, limit, offset });
+  if (!filter) return projectEventPage.all(db, { projectId, limit, offset });
+  const ids = filteredProjectEvents(db, projectId, filter)
+    .select('e.id')
+    .orderBy('e.id', filter.order)
+    .limit(limit)
+    .offset(offset);
+  return db
+    .selectFrom('events')
+    .select(EVENT_COLUMNS)
+    .where('id', 'in', ids)
+    .orderBy('id', filter.order)
+    .execute();
 }
 
 /** Which projects' events the viewer sees: all of them, or those at least this visible plus the viewer's own. */
@@ -79,11 +135,17 @@ export interface EventVisibility {
   minimumVisibility: number;
 }
 
-function userEventsQuery(db: Executor, authorId: number, visibility: EventVisibility) {
+function userEventsQuery(
+  db: Executor,
+  authorId: number,
+  visibility: EventVisibility,
+  filter: EventFilter | undefined,
+) {
   let query = db
     .selectFrom('events as e')
     .innerJoin('projects as p', 'p.id', 'e.project_id')
     .where('e.author_id', '=', authorId);
+  if (filter) query = query.where((eb) => filterConditions(eb, filter));
   if (!visibility.seesAll) {
     query = query.where((eb) =>
       eb.or([
@@ -99,8 +161,9 @@ export async function countUserEvents(
   db: Executor,
   authorId: number,
   visibility: EventVisibility,
+  filter?: EventFilter,
 ): Promise<number> {
-  const row = await userEventsQuery(db, authorId, visibility)
+  const row = await userEventsQuery(db, authorId, visibility, filter)
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .executeTakeFirstOrThrow();
   return Number(row.count);
@@ -112,13 +175,15 @@ export function listUserEvents(
   visibility: EventVisibility,
   limit: number,
   offset: number,
+  filter?: EventFilter,
 ): Promise<EventRow[]> {
-  const ids = userEventsQuery(db, authorId, visibility)
+  const order = filter?.order ?? 'desc';
+  const ids = userEventsQuery(db, authorId, visibility, filter)
     .select('e.id')
-    .orderBy('e.id', 'desc')
+    .orderBy('e.id', order)
     .limit(limit)
     .offset(offset);
-  return db.selectFrom('events').selectAll().where('id', 'in', ids).orderBy('id', 'desc').execute();
+  return db.selectFrom('events').selectAll().where('id', 'in', ids).orderBy('id', order).execute();
 }
 
 /** Events of the projects a user is a member of (directly, through a group, or as owner), newest first. */

@@ -127,4 +127,131 @@ describe('API v4 events', () => {
     assert.deepEqual(nobody.body, { message: '404 User Not Found' });
     assert.equal((await t.request('GET', '/api/v4/events')).status, 401);
   });
+
+  describe('filters (action, target_type, before, after, sort)', () => {
+    let projectId: number;
+    const ids: Record<string, number> = {};
+
+    before(async () => {
+      const r = await t.request('POST', '/api/v3/projects', {
+        token: author.token,
+        body: { name: 'filtered', public: true },
+      });
+      projectId = r.body.id;
+      const record = (name: string, action: EventAction, at: string, targetType?: string) =>
+        t.server.deps.db.kysely.transaction().execute(async (trx) => {
+          const row = await recordEvent(trx, {
+            projectId,
+            authorId: author.id,
+            action,
+            at,
+            ...(targetType ? { targetType, targetId: 999_999 } : {}),
+          });
+          ids[name] = row.id;
+        });
+      await record('pushed', EventAction.Pushed, '2026-01-10T12:00:00.000Z');
+      await record('milestone', EventAction.Closed, '2026-01-11T00:00:00.000Z', 'Milestone');
+      await record('lateClose', EventAction.Closed, '2026-01-11T23:59:59.999Z', 'Note');
+      await record('merged', EventAction.Merged, '2026-01-12T00:00:00.000Z', 'MergeRequest');
+    });
+
+    const list = async (query: string, path = `/projects/${projectId}/events`) => {
+      const r = await t.request('GET', `/api/v4${path}?${query}`, { token: viewer.token });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      assert.equal(r.headers['x-total'], String(r.body.length));
+      return r.body.map((e: any) => e.id);
+    };
+
+    it('action keeps one action, by its GitLab word', async () => {
+      assert.deepEqual(await list('action=closed'), [ids.lateClose, ids.milestone]);
+      assert.deepEqual(await list('action=merged'), [ids.merged]);
+      assert.deepEqual(await list('action=expired'), []);
+    });
+
+    it('target_type keeps one target type, case-insensitively', async () => {
+      assert.deepEqual(await list('target_type=milestone'), [ids.milestone]);
+      assert.deepEqual(await list('target_type=Merge_Request'), [ids.merged]);
+      assert.deepEqual(await list('target_type=NOTE'), [ids.lateClose]);
+      assert.deepEqual(await list('target_type=snippet'), []);
+    });
+
+    it('before and after exclude the day itself', async () => {
+      assert.deepEqual(await list('before=2026-01-11'), [ids.pushed]);
+      assert.deepEqual(await list('before=2026-01-12'), [ids.lateClose, ids.milestone, ids.pushed]);
+      assert.deepEqual(await list('after=2026-01-10&before=2026-01-12'), [ids.lateClose, ids.milestone]);
+      // The project's own "created" event (made now, id before these) and the merge.
+      const later = await list('after=2026-01-11');
+      assert.equal(later.length, 2);
+      assert.equal(later[0], ids.merged);
+      assert.ok(later[1] < ids.pushed);
+    });
+
+    it('sort orders by id, newest first unless asc', async () => {
+      assert.deepEqual(await list('before=2026-02-01&sort=asc'), [
+        ids.pushed,
+        ids.milestone,
+        ids.lateClose,
+        ids.merged,
+      ]);
+      assert.deepEqual(await list('before=2026-02-01&sort=desc'), [
+        ids.merged,
+        ids.lateClose,
+        ids.milestone,
+        ids.pushed,
+      ]);
+    });
+
+    it('combines filters, paginates the filtered list, and filters user lists too', async () => {
+      assert.deepEqual(await list('action=closed&target_type=note&after=2026-01-09&sort=asc'), [
+        ids.lateClose,
+      ]);
+      const page = await t.request(
+        'GET',
+        `/api/v4/projects/${projectId}/events?action=closed&sort=asc&per_page=1&page=2`,
+        { token: viewer.token },
+      );
+      assert.equal(page.headers['x-total'], '2');
+      assert.deepEqual(
+        page.body.map((e: any) => e.id),
+        [ids.lateClose],
+      );
+      assert.deepEqual(await list('action=closed&sort=asc', `/users/${author.id}/events`), [
+        ids.milestone,
+        ids.lateClose,
+      ]);
+      const own = await t.request('GET', '/api/v4/events?action=merged', { token: author.token });
+      assert.deepEqual(
+        own.body.map((e: any) => e.id),
+        [ids.merged],
+      );
+    });
+
+    it('refuses bad values with 400 in Grape`s words; v3 ignores them', async () => {
+      const cases: [string, string][] = [
+        ['action=opened', 'action does not have a valid value'],
+        ['target_type=commit', 'target_type does not have a valid value'],
+        ['before=2026-13-01', 'before is invalid'],
+        ['after=yesterday', 'after is invalid'],
+        ['sort=up', 'sort does not have a valid value'],
+        ['action=x&sort=up', 'action does not have a valid value, sort does not have a valid value'],
+      ];
+      for (const [query, error] of cases) {
+        for (const path of [`/projects/${projectId}/events`, `/users/${author.id}/events`, '/events']) {
+          const r = await t.request('GET', `/api/v4${path}?${query}`, { token: viewer.token });
+          assert.equal(r.status, 400, `${path}?${query}`);
+          assert.deepEqual(r.body, { error });
+        }
+      }
+      const hidden = await t.request('GET', `/api/v4/projects/${privateId}/events?sort=up`, {
+        token: viewer.token,
+      });
+      assert.equal(hidden.status, 400);
+      const v3 = await t.request('GET', `/api/v3/projects/${projectId}/events?action=x&sort=asc`, {
+        token: viewer.token,
+      });
+      assert.equal(v3.status, 200);
+      assert.equal(v3.headers['x-total'], '5');
+      assert.equal(v3.body[0].target_type, 'MergeRequest');
+    });
+  });
 });
