@@ -78,37 +78,39 @@ export function PersonalAccessTokensPage(props: {
       {props.tokens.length === 0 ? (
         <p class="muted">This user has no active personal access tokens.</p>
       ) : (
-        <table aria-label="Active personal access tokens">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Created</th>
-              <th>Expires</th>
-              <th>Last used</th>
-              <th>Scopes</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {props.tokens.map(({ token, scopes }) => (
+        <div class="table-wrap">
+          <table class="keep-words" aria-label="Active personal access tokens">
+            <thead>
               <tr>
-                <td>{token.name}</td>
-                <td>{token.created_at.slice(0, 10)}</td>
-                <td>{token.expires_at ?? 'Never'}</td>
-                <td>{token.last_used_at?.slice(0, 10) ?? 'Never'}</td>
-                <td>{scopes.join(', ')}</td>
-                <td>
-                  <form method="post" action={`/profile/personal_access_tokens/${token.id}/revoke`}>
-                    <Csrf ctx={props.ctx} />
-                    <button type="submit" class="btn-danger" aria-label={`Revoke ${token.name}`}>
-                      Revoke
-                    </button>
-                  </form>
-                </td>
+                <th>Name</th>
+                <th>Created</th>
+                <th>Expires</th>
+                <th>Last used</th>
+                <th>Scopes</th>
+                <th />
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {props.tokens.map(({ token, scopes }) => (
+                <tr>
+                  <td>{token.name}</td>
+                  <td>{token.created_at.slice(0, 10)}</td>
+                  <td>{token.expires_at ?? 'Never'}</td>
+                  <td>{token.last_used_at?.slice(0, 10) ?? 'Never'}</td>
+                  <td>{scopes.join(', ')}</td>
+                  <td>
+                    <form method="post" action={`/profile/personal_access_tokens/${token.id}/revoke`}>
+                      <Csrf ctx={props.ctx} />
+                      <button type="submit" class="btn-danger" aria-label={`Revoke ${token.name}`}>
+                        Revoke
+                      </button>
+                    </form>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </ProfileFrame>
   );

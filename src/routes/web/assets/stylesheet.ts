@@ -64,6 +64,8 @@ ul.list > li:first-child { border-top: 0; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 6px 10px; border-bottom: 1px solid var(--line); vertical-align: top; }
 .table-wrap { overflow-x: auto; }
+/* A narrow window scrolls the table rather than breaking its words mid-word. */
+.keep-words th, .keep-words td { white-space: nowrap; }
 form.inline { display: inline-block; margin: 0 4px 4px 0; }
 a.btn { text-decoration: none; }
 details.file-delete { padding: 6px 10px; border-bottom: 1px solid var(--line); }
