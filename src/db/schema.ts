@@ -2,7 +2,7 @@
 // timestamps are ISO 8601 UTC text with milliseconds (they sort as text), booleans are integers 0/1,
 // ids are 32-bit integers (serial on PostgreSQL, so they come back as numbers on both engines).
 import type { Generated } from 'kysely';
-import type { CiStatus, CiWhen } from '../domain/types.ts';
+import type { CiStatus, CiWhen, PipelineSource } from '../domain/types.ts';
 
 export type Bool = 0 | 1;
 
@@ -345,6 +345,8 @@ export interface CiPipelinesTable {
   status: CiStatus;
   /** Why the .gitlab-ci.yml was refused; the pipeline is failed and has no builds. */
   yaml_errors: string | null;
+  /** What made it (migration 081); pipelines from before were all pushes, triggers or statuses. */
+  source: Generated<PipelineSource>;
   user_id: number | null;
   commit_message: string | null;
   commit_author_name: string | null;

@@ -76,6 +76,13 @@ export const ISSUE = 'Issue';
 export const MERGE_REQUEST = 'MergeRequest';
 
 /** Statuses of builds and pipelines (GitLab 8.13 had no `manual`: a manual job waits as `skipped`). */
+/**
+ * What made a pipeline (GitLab's `source`, `CI_PIPELINE_SOURCE`): a push, a trigger token, the API or a
+ * page, a schedule, a merge request, an external commit status.
+ */
+export type PipelineSource =
+  'push' | 'web' | 'trigger' | 'api' | 'schedule' | 'merge_request_event' | 'external';
+
 export type CiStatus = 'created' | 'pending' | 'running' | 'success' | 'failed' | 'canceled' | 'skipped';
 
 /** When a job runs once the stages before it have finished. */

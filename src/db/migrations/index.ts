@@ -29,6 +29,7 @@ import { up as mergeRequestMilestones } from './047-merge-request-milestones.ts'
 import { up as commitNotes } from './048-commit-notes.ts';
 import { up as projectListVacuum } from './075-project-list-vacuum.ts';
 import { up as personalAccessTokens } from './080-personal-access-tokens.ts';
+import { up as pipelineSource } from './081-pipeline-source.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
@@ -57,6 +58,7 @@ const migrations: Array<[string, MigrationFn]> = [
   ['048-commit-notes', commitNotes],
   ['075-project-list-vacuum', projectListVacuum],
   ['080-personal-access-tokens', personalAccessTokens],
+  ['081-pipeline-source', pipelineSource],
 ];
 
 /** The migrations' names in the order they were added (kept in name order from here on: a test checks). */

@@ -89,6 +89,7 @@ const PIPELINE_COLUMNS = [
   'started_at',
   'finished_at',
   'duration',
+  'source',
   'created_at',
   'updated_at',
 ] as const satisfies ReadonlyArray<keyof CiPipelineRow>;

@@ -80,6 +80,7 @@ export async function reportCommitStatus(
         tag: 0,
         status: 'created',
         yaml_errors: null,
+        source: 'external',
         user_id: user.id,
         commit_message: commit.message,
         commit_author_name: commit.authorName,

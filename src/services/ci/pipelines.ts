@@ -15,6 +15,7 @@ import { readCommits, type Commit } from '../../git/commits.ts';
 import { announceBuild, announcePipeline, openCiTransaction } from './ci-announcements.ts';
 import { processPipeline } from './pipeline-processing.ts';
 import type { CiPipelineRow, Executor, ProjectRecord } from '../../db/types.ts';
+import type { PipelineSource } from '../../domain/types.ts';
 
 const CI_FILE = '.gitlab-ci.yml';
 /** A larger file is refused with an error on the pipeline rather than read. */
@@ -34,6 +35,7 @@ export interface PipelinePlan {
   skipped?: boolean;
   jobs: CiJob[];
   triggerRequestId?: number;
+  source: PipelineSource;
 }
 
 export interface PlanInput {
@@ -46,6 +48,8 @@ export interface PlanInput {
   sha: string;
   beforeSha: string;
   triggered?: boolean;
+  /** Default: `trigger` when triggered, else `push`. */
+  source?: PipelineSource;
 }
 
 /** Reads and checks the commit's .gitlab-ci.yml; undefined when no pipeline is to be made. */
@@ -56,7 +60,8 @@ export async function planPipeline(input: PlanInput): Promise<PipelinePlan | und
   if (!file) return undefined;
   const commit = (await readCommits(repoPath, [sha])).get(sha);
   if (!commit) return undefined;
-  const base = { ref: input.ref, tag: input.tag, sha, beforeSha: input.beforeSha, commit, jobs: [] };
+  const source = input.source ?? (input.triggered ? 'trigger' : 'push');
+  const base = { ref: input.ref, tag: input.tag, sha, beforeSha: input.beforeSha, commit, jobs: [], source };
   if (file.tooLarge) return { ...base, yamlErrors: `${CI_FILE} is larger than ${CI_FILE_MAX_BYTES} bytes` };
   const parsed = parseCiConfig(file.content.toString('utf8'));
   if (parsed.error !== undefined) return { ...base, yamlErrors: parsed.error };
@@ -96,6 +101,7 @@ export async function createPipeline(
     tag: plan.tag ? 1 : 0,
     status,
     yaml_errors: plan.yamlErrors ?? null,
+    source: plan.source,
     user_id: userId,
     commit_message: plan.commit.message,
     commit_author_name: plan.commit.authorName,
