@@ -9,7 +9,24 @@ export interface PushRules {
   /** The pusher's access level; administrators count as masters. */
   accessLevel: number;
   archived: boolean;
-  protectedBranches: Array<{ name: string; developersCanPush: boolean }>;
+  protectedBranches: Array<{ name: string; developersCanPush: boolean; developersCanMerge: boolean }>;
+}
+
+/** The rules from the project's protected-branch rows (one reading for pushes, merges and pages). */
+export function pushRulesFrom(
+  accessLevel: number,
+  archived: boolean,
+  rows: Array<{ name: string; developers_can_push: number; developers_can_merge: number }>,
+): PushRules {
+  return {
+    accessLevel,
+    archived,
+    protectedBranches: rows.map((row) => ({
+      name: row.name,
+      developersCanPush: row.developers_can_push === 1,
+      developersCanMerge: row.developers_can_merge === 1,
+    })),
+  };
 }
 
 /** Facts about the repository, asked for only when a decision needs them. */
@@ -35,6 +52,7 @@ const PUSH_REFUSALS = {
   forcePush: 'You are not allowed to force push code to a protected branch on this project.',
   deleteProtected: 'You are not allowed to delete protected branches from this project.',
   pushProtected: 'You are not allowed to push code to protected branches on this project.',
+  mergeProtected: 'You are not allowed to merge code into protected branches on this project.',
 } as const;
 
 /** ProtectedBranch#matches?: the exact name, or a pattern where `*` matches any run of characters. */
@@ -68,11 +86,26 @@ export async function canPushToBranch(
   return !(await facts.repositoryIsEmpty());
 }
 
-/** GitLab's reason for refusing one ref update, or null when it may happen. */
+/**
+ * Whether the caller may merge into `branch` (can_merge_to_branch?): a protected branch takes a master
+ * unless one of its rules lets developers merge, any other branch a developer.
+ */
+export function canMergeToBranch(rules: PushRules, branch: string): boolean {
+  if (rules.archived || rules.accessLevel < DEVELOPER) return false;
+  if (rules.accessLevel >= MASTER) return true;
+  const matching = matchingRules(rules, branch);
+  return matching.length === 0 || matching.some((rule) => rule.developersCanMerge);
+}
+
+/**
+ * GitLab's reason for refusing one ref update, or null when it may happen. `merging`: the update lands a
+ * merge request's merge, which whoever may merge into the branch may make (ChangeAccess's matching MR).
+ */
 export async function refUpdateRefusal(
   change: RefChange,
   rules: PushRules,
   facts: RepositoryFacts,
+  merging = false,
 ): Promise<string | null> {
   const { before, after, ref } = change;
   if (rules.archived || rules.accessLevel < DEVELOPER) return PUSH_REFUSALS.pushCode;
@@ -85,5 +118,7 @@ export async function refUpdateRefusal(
     if (after === BLANK_SHA) return PUSH_REFUSALS.deleteProtected;
     if (before !== BLANK_SHA && !(await facts.isAncestor(before, after))) return PUSH_REFUSALS.forcePush;
   }
-  return (await canPushToBranch(rules, branch, facts)) ? null : PUSH_REFUSALS.pushProtected;
+  if (await canPushToBranch(rules, branch, facts)) return null;
+  if (!merging) return PUSH_REFUSALS.pushProtected;
+  return canMergeToBranch(rules, branch) ? null : PUSH_REFUSALS.mergeProtected;
 }

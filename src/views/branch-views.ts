@@ -6,7 +6,7 @@ import { findProtectedBranch, listProtectedBranches } from '../db/repositories/p
 import { findBranch, listBranches, mergedBranchNames, type Branch } from '../git/refs.ts';
 import { notFound, recordNotFound } from '../errors.ts';
 import { branchProtection, type BranchProtection } from '../policies/protected-branches.ts';
-import { canPushToBranch } from '../policies/push-rules.ts';
+import { canPushToBranch, pushRulesFrom } from '../policies/push-rules.ts';
 import { pushAccessLevel } from '../policies/git-access.ts';
 import { projectRepositoryPath } from '../git/repository.ts';
 import type { ProtectedBranchRow, ProjectRecord } from '../db/types.ts';
@@ -69,14 +69,7 @@ export async function branchDetails(
     mergedBranchNames(repoPath, `refs/heads/${defaultBranch}`),
     listProtectedBranches(deps.db.kysely, record.project.id),
   ]);
-  const pushRules = {
-    accessLevel: pushAccessLevel(record.access),
-    archived: record.project.archived === 1,
-    protectedBranches: rules.map((rule: ProtectedBranchRow) => ({
-      name: rule.name,
-      developersCanPush: rule.developers_can_push === 1,
-    })),
-  };
+  const pushRules = pushRulesFrom(pushAccessLevel(record.access), record.project.archived === 1, rules);
   // The repository has these branches, so it is not empty.
   const facts = { repositoryIsEmpty: () => false };
   return Promise.all(

@@ -264,6 +264,22 @@ export function findMergesInProgress(
     .execute();
 }
 
+/** Open MRs into this branch of this project (on the target index; a push to it may merge them). */
+export function findOpenIntoBranch(
+  db: Executor,
+  projectId: number,
+  branch: string,
+): Promise<MergeRequestRow[]> {
+  return db
+    .selectFrom('merge_requests')
+    .selectAll()
+    .where('target_project_id', '=', projectId)
+    .where('target_branch', '=', branch)
+    .where('state', 'in', OPEN_STATES)
+    .where('deleted_at', 'is', null)
+    .execute();
+}
+
 /** Open MRs whose source is this branch of this project (a push to it updates them). */
 export function findOpenFromSourceBranch(
   db: Executor,

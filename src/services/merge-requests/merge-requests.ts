@@ -33,7 +33,7 @@ import {
 import { isWorkInProgress, wiplessTitle } from '../../domain/titles.ts';
 import { recordEvent } from '../activity/events.ts';
 import { enqueueProjectHooks } from '../hooks/hook-outbox.ts';
-import { mayPushToBranch } from '../push/push-setup.ts';
+import { mayMergeIntoBranch } from '../push/push-setup.ts';
 import { planVersion, recordVersion } from './versions.ts';
 import {
   addAssignmentTodo,
@@ -68,7 +68,7 @@ export async function canBeMergedBy(
   mr: MergeRequestRow,
 ): Promise<boolean> {
   return (
-    target.access.canRead && (await mayPushToBranch(deps, { ...target, user: viewer }, mr.target_branch))
+    target.access.canRead && (await mayMergeIntoBranch(deps, { ...target, user: viewer }, mr.target_branch))
   );
 }
 

@@ -102,11 +102,19 @@ export async function mergeMergeRequest(
 ): Promise<MergeRequestRow> {
   const pusher: Pusher = { ...target, user: viewer };
   if (!(await canBeMergedBy(deps, viewer, target, mr))) throw unauthorized();
-  // mergeable_state?: open, not work in progress, not broken (no commits, a branch gone, a known conflict).
+  // mergeable_state?: open, not work in progress, not broken (no commits, a branch gone, a known conflict),
+  // and with only_allow_merge_if_build_succeeds a head pipeline, if any, that succeeded (8.13 refuses a
+  // running one too, merge_when_build_succeeds or not).
+  const pipeline = await headPipeline(deps, mr);
+  const ciBlocks =
+    target.project.only_allow_merge_if_build_succeeds === 1 &&
+    pipeline !== undefined &&
+    pipeline.status !== 'success';
   if (
     !isOpen(mr) ||
     isWorkInProgress(mr.title) ||
     mr.merge_status === 'cannot_be_merged' ||
+    ciBlocks ||
     (await isBroken(deps, target, mr))
   ) {
     throw apiError(405, '405 Method Not Allowed');
@@ -124,7 +132,7 @@ export async function mergeMergeRequest(
       : {}),
     ...(params.merge_commit_message ? { commit_message: params.merge_commit_message } : {}),
   };
-  if (params.merge_when_build_succeeds && isActivePipeline(await headPipeline(deps, mr))) {
+  if (params.merge_when_build_succeeds && isActivePipeline(pipeline)) {
     return setMergeWhenBuildSucceeds(deps, viewer, mr, mergeParams);
   }
   // While this process merges it holds the MR's session lock, so start-up recovery in another process
@@ -219,7 +227,7 @@ async function mergeLocked(
     );
     if (!stillLocked) return INTERRUPTED;
     try {
-      await updateRefAsPush(deps, pusher, { before, after: commit, ref }, LOST);
+      await updateRefAsPush(deps, pusher, { before, after: commit, ref }, LOST, true);
       return null;
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;

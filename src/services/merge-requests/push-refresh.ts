@@ -9,6 +9,7 @@ import { projectRepositoryPath } from '../../git/repository.ts';
 import {
   findMergesInProgress,
   findOpenFromSourceBranch,
+  findOpenIntoBranch,
   refreshForBranchPush,
   updateMergeRequest,
 } from '../../db/repositories/merge-requests.ts';
@@ -40,7 +41,8 @@ export interface MergeRequestRefresh {
   branches: Array<{ branch: string; head: string | null }>;
   merges: Array<{
     mr: MergeRequestRow;
-    commit: string;
+    /** The merge commit of a merge through Labrador; null for an MR merged by a push of its head. */
+    commit: string | null;
     parts: Awaited<ReturnType<typeof hookParts>>;
     /** The iids of the issues the merge closes (closing-issues.ts). */
     closes: number[];
@@ -101,6 +103,19 @@ export async function planMergeRequestRefresh(
     for (const mr of await findMergesInProgress(deps.db.kysely, record.project.id, branch, head)) {
       plan.merges.push(await planMergeCompletion(deps, record, mr, head));
     }
+    // RefreshService#close_merge_requests: an open MR into this branch whose head the push brought
+    // (merged by hand and pushed) is merged, as PostMergeService marks it.
+    if (!oldrev) continue;
+    const into = (await findOpenIntoBranch(deps.db.kysely, record.project.id, branch)).filter(
+      (mr) => mr.head_sha !== null && mr.source_project_id !== null,
+    );
+    if (into.length === 0) continue;
+    const pushed = new Set(
+      await commitIdsBetween(projectRepositoryPath(deps.config.dataDir, record), oldrev, head),
+    );
+    for (const mr of into) {
+      if (pushed.has(mr.head_sha!)) plan.merges.push(await planMergeCompletion(deps, record, mr, null));
+    }
   }
   return plan;
 }
@@ -158,17 +173,20 @@ export async function planMergeCompletion(
   deps: Deps,
   record: ProjectRecord,
   mr: MergeRequestRow,
-  commit: string,
+  commit: string | null,
 ): Promise<MergeRequestRefresh['merges'][number]> {
   const parts = await hookParts(deps, record, mr);
-  const closes = await closingIssueIids(deps, record, { ...mr, merge_commit_sha: commit });
+  const closes = await closingIssueIids(deps, record, {
+    ...mr,
+    merge_commit_sha: commit ?? mr.merge_commit_sha,
+  });
   return { mr, commit, parts, closes };
 }
 
 /**
  * The end of MergeService (PostMergeService): a locked MR whose merge commit is on its target branch is
- * merged, closing the issues it names, with its event, note and `merge` hook (by `user`, when known).
- * Nothing when the MR is no longer locked.
+ * merged, closing the issues it names, with its event, note and `merge` hook (by `user`, when known);
+ * so is an open MR whose head a push put on its target branch. Nothing when the MR's state has changed.
  */
 export async function completeMerge(
   deps: Deps,
@@ -183,7 +201,7 @@ export async function completeMerge(
     mr.id,
     {
       state: 'merged',
-      merge_commit_sha: commit,
+      merge_commit_sha: commit ?? mr.merge_commit_sha,
       in_progress_merge_commit_sha: null,
       merge_user_id: user?.id ?? null,
       locked_at: null,
@@ -191,7 +209,8 @@ export async function completeMerge(
       merge_when_build_succeeds: 0,
       updated_at: at,
     },
-    { state: 'locked' },
+    // Locked for a merge through Labrador, open for one a push made; gone by then: nothing to do.
+    { state: mr.state },
   );
   if (!merged || !user) return;
   await closeIssuesOnMerge(trx, deps, record, user, merged, closes, at);

@@ -9,7 +9,13 @@ import { projectRepositoryPath } from '../../git/repository.ts';
 import { isAncestor } from '../../git/revisions.ts';
 import { pushAccessLevel } from '../../policies/git-access.ts';
 import type { ProjectAccess } from '../../policies/access.ts';
-import { canPushToBranch, type PushRules, type RepositoryFacts } from '../../policies/push-rules.ts';
+import {
+  canMergeToBranch,
+  canPushToBranch,
+  pushRulesFrom,
+  type PushRules,
+  type RepositoryFacts,
+} from '../../policies/push-rules.ts';
 import type { ProjectRecord, UserRow } from '../../db/types.ts';
 
 /** Who writes (the user, with their access), and to which project. */
@@ -29,14 +35,7 @@ export async function pushRulesFor(
   access: ProjectAccess,
 ): Promise<PushRules> {
   const rules = await listProtectedBranches(deps.db.kysely, record.project.id);
-  return {
-    accessLevel: pushAccessLevel(access),
-    archived: record.project.archived === 1,
-    protectedBranches: rules.map((rule) => ({
-      name: rule.name,
-      developersCanPush: rule.developers_can_push === 1,
-    })),
-  };
+  return pushRulesFrom(pushAccessLevel(access), record.project.archived === 1, rules);
 }
 
 export function repositoryFacts(repoPath: string): RepositoryFacts {
@@ -44,6 +43,16 @@ export function repositoryFacts(repoPath: string): RepositoryFacts {
     repositoryIsEmpty: async () => !(await hasBranches(repoPath)),
     isAncestor: (ancestor, descendant) => isAncestor(repoPath, ancestor, descendant),
   };
+}
+
+/**
+ * can_be_merged_by?: 8.13 lets whoever may push to the target branch merge into it, and also whoever
+ * may merge there (a developer on a protected branch with `developers_can_merge`).
+ */
+export async function mayMergeIntoBranch(deps: Deps, pusher: Pusher, branch: string): Promise<boolean> {
+  const rules = await pushRulesFor(deps, pusher, pusher.access);
+  if (canMergeToBranch(rules, branch)) return true;
+  return canPushToBranch(rules, branch, repositoryFacts(projectRepositoryPath(deps.config.dataDir, pusher)));
 }
 
 /** can_push_to_branch?: whether the pusher may put commits on the branch at all. */

@@ -15,17 +15,19 @@ import { pushRulesFor, repositoryFacts, type Pusher } from './push-setup.ts';
 
 /**
  * Moves one ref as a push by the pusher. Refusals by the push rules are 400s with the rule's message;
- * when the ref no longer holds `change.before`, the write is lost: 400 with `lostMessage`.
+ * when the ref no longer holds `change.before`, the write is lost: 400 with `lostMessage`. `merging`: the
+ * update lands a merge, which the merge rule of a protected branch allows (developers_can_merge).
  */
 export async function updateRefAsPush(
   deps: Deps,
   pusher: Pusher,
   change: RefUpdate,
   lostMessage: string,
+  merging = false,
 ): Promise<ProcessedPush | null> {
   const repoPath = projectRepositoryPath(deps.config.dataDir, pusher);
   const rules = await pushRulesFor(deps, pusher, pusher.access);
-  const refusal = await refUpdateRefusal(change, rules, repositoryFacts(repoPath));
+  const refusal = await refUpdateRefusal(change, rules, repositoryFacts(repoPath), merging);
   if (refusal) throw apiError(400, refusal);
   const pushId = await recordPendingPush(deps, pusher.project.id, pusher.user.id, [change]);
   const moved = await compareAndSwapRef(repoPath, change.ref, change.before, change.after);
