@@ -270,6 +270,32 @@ export async function loadIssue(
 }
 
 /**
+ * An issue or merge request by a v3 path's global id, found in the project first (`404 Not found` when
+ * it is not there), then read-checked: 8.13's notes and award emoji answer their own 404
+ * (`404 Notes Not Found`, `404 Award Emoji Not Found`) for one the caller may not read.
+ */
+export async function loadNoteableOf(
+  deps: Deps,
+  request: FastifyRequest,
+  project: LoadedProject,
+  kind: 'Issue' | 'MergeRequest',
+  unreadable: string,
+): Promise<{ issue: IssueRow; mr?: undefined } | { mr: MergeRequestRow; issue?: undefined }> {
+  const params = request.params as Record<string, unknown>;
+  if (kind === 'Issue') {
+    const issue = await findIssueOfProject(deps, project.project.id, pathInteger(params, 'issue_id'));
+    if (!issue) throw recordNotFound();
+    if (!canReadIssue(request.viewer, project.access, project, issue)) throw notFound(unreadable);
+    return { issue };
+  }
+  const id = pathId(params.merge_request_id);
+  const mr = id === undefined ? undefined : await findMergeRequestOfProject(deps, project, id);
+  if (!mr) throw recordNotFound();
+  if (!canReadMergeRequests(project.access, project)) throw notFound(unreadable);
+  return { mr };
+}
+
+/**
  * An issue by its iid within the project (the pages' `:iid`, v4's `:issue_iid`), readable by the caller
  * as loadIssue's, else 404 `404 Not found`.
  */

@@ -2,7 +2,7 @@
 // one, award (Grape-declared `name`), and remove (the award's owner or an administrator, else 401).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
-import { loadIssue, loadMergeRequestOf } from '../../http/loaders.ts';
+import { loadNoteableOf, loadProject } from '../../http/loaders.ts';
 import { requireViewer } from '../../http/auth.ts';
 import { paginate } from '../../http/pagination.ts';
 import { optionalString, pathInteger, requestParams, type Params } from '../../http/params.ts';
@@ -22,26 +22,23 @@ import {
   presentAwardOne,
 } from '../../views/note-views.ts';
 
-/** The issue or merge request a path names (read-checked), as an awardable. */
+/**
+ * The issue or merge request a path names, as an awardable: missing is `404 Not found`, not readable by
+ * the caller `404 Award Emoji Not Found` (8.13.12's can_read_awardable?).
+ */
 const AWARDABLE_PARENTS: Array<{
   base: string;
   load(deps: Deps, request: FastifyRequest): Promise<{ projectId: number; awardable: Awardable }>;
-}> = [
-  {
-    base: '/projects/:id/issues/:issue_id',
-    async load(deps, request) {
-      const { project, issue } = await loadIssue(deps, request);
-      return { projectId: project.project.id, awardable: issueAwardable(issue) };
-    },
+}> = (['Issue', 'MergeRequest'] as const).map((kind) => ({
+  base:
+    kind === 'Issue' ? '/projects/:id/issues/:issue_id' : '/projects/:id/merge_requests/:merge_request_id',
+  async load(deps, request) {
+    const project = await loadProject(deps, request);
+    const found = await loadNoteableOf(deps, request, project, kind, 'Award Emoji');
+    const awardable = found.issue ? issueAwardable(found.issue) : mergeRequestAwardable(found.mr);
+    return { projectId: project.project.id, awardable };
   },
-  {
-    base: '/projects/:id/merge_requests/:merge_request_id',
-    async load(deps, request) {
-      const { project, mr } = await loadMergeRequestOf(deps, request);
-      return { projectId: project.project.id, awardable: mergeRequestAwardable(mr) };
-    },
-  },
-];
+}));
 
 /** The issue or MR, or a note of it, that `B/award_emoji` names. */
 async function loadAwardable(

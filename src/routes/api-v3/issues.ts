@@ -14,6 +14,7 @@ import {
   optionalLink,
   optionalOneOf,
   optionalString,
+  pathInteger,
   presentString,
   requestParams,
   requiredString,
@@ -31,6 +32,7 @@ import {
 } from '../../services/issues/issues.ts';
 import {
   countIssueList,
+  findIssueOfProject,
   groupIssueScope,
   issueListPage,
   loadIssueView,
@@ -195,7 +197,15 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const stateEvent = optionalOneOf(params, 'state_event', ['close', 'reopen'] as const, () =>
       paramValueInvalid('state_event'),
     );
-    const { project, issue } = await loadIssue(deps, request);
+    // 8.13.12 finds the issue in the project (`404 Not found`), then authorizes the update: an issue the
+    // caller may not edit, or one of a project whose issues are switched off, is 403.
+    const project = await loadProject(deps, request);
+    const issue = await findIssueOfProject(
+      deps,
+      project.project.id,
+      pathInteger(request.params as Params, 'issue_id'),
+    );
+    if (!issue) throw recordNotFound();
     const updated = await editIssue(deps, viewer, project, issue, { ...issueInput(params), stateEvent });
     return entity(viewer, updated, project);
   });

@@ -7,7 +7,13 @@ import { requireViewer } from '../../http/auth.ts';
 import { paginate } from '../../http/pagination.ts';
 import { pathInteger, presentString, requestParams, requiredString, type Params } from '../../http/params.ts';
 import { ApiError, notFound, recordNotFound } from '../../errors.ts';
-import { type LoadedProject, loadIssue, loadMergeRequestOf, loadProject } from '../../http/loaders.ts';
+import {
+  type LoadedProject,
+  loadIssue,
+  loadMergeRequestOf,
+  loadNoteableOf,
+  loadProject,
+} from '../../http/loaders.ts';
 import { canSetIssueTimes } from '../../policies/issues.ts';
 import {
   createNote,
@@ -36,10 +42,12 @@ interface LoadedNoteable {
 /** Each kind of noteable: the path of its notes and its loader. */
 const NOTEABLES: Array<{
   base: string;
+  type: 'Issue' | 'MergeRequest';
   load(deps: Deps, request: FastifyRequest, loaded?: LoadedProject): Promise<LoadedNoteable>;
 }> = [
   {
     base: '/projects/:id/issues/:issue_id/notes',
+    type: 'Issue',
     async load(deps, request, loaded) {
       const { project, issue } = await loadIssue(deps, request, loaded);
       return {
@@ -52,6 +60,7 @@ const NOTEABLES: Array<{
   },
   {
     base: '/projects/:id/merge_requests/:merge_request_id/notes',
+    type: 'MergeRequest',
     async load(deps, request, loaded) {
       const { project, mr } = await loadMergeRequestOf(deps, request, loaded);
       return {
@@ -65,15 +74,23 @@ const NOTEABLES: Array<{
 ];
 
 export function register(app: FastifyInstance, deps: Deps): void {
-  for (const { base, load } of NOTEABLES) {
+  for (const { base, type, load } of NOTEABLES) {
     const loadNote = async (request: FastifyRequest) => {
       const found = await load(deps, request);
       const id = pathInteger(request.params as Params, 'note_id');
       return { ...found, note: await findNoteOfProject(deps, found.project.project.id, id) };
     };
 
+    // 8.13.12 finds the noteable (`404 Not found`), then answers `404 Notes Not Found` when it is not
+    // readable (a guest and a private project's merge requests, a confidential issue), `Note` for one.
+    const loadReadable = async (request: FastifyRequest, unreadable: string) => {
+      const project = await loadProject(deps, request);
+      const found = await loadNoteableOf(deps, request, project, type, unreadable);
+      return { project, type, id: found.issue ? found.issue.id : found.mr.id };
+    };
+
     app.get(base, async (request, reply) => {
-      const { type, id } = await load(deps, request);
+      const { id } = await loadReadable(request, 'Notes');
       return paginate(
         request,
         reply,
@@ -84,8 +101,13 @@ export function register(app: FastifyInstance, deps: Deps): void {
     });
 
     app.get(`${base}/:note_id`, async (request) => {
-      const { type, id, note } = await loadNote(request);
-      if (!note || note.noteable_type !== type || note.noteable_id !== id) throw notFound('Note');
+      const { project, id } = await loadReadable(request, 'Note');
+      const note = await findNoteOfProject(
+        deps,
+        project.project.id,
+        pathInteger(request.params as Params, 'note_id'),
+      );
+      if (!note || note.noteable_type !== type || note.noteable_id !== id) throw recordNotFound();
       return presentNoteOne(deps, note);
     });
 

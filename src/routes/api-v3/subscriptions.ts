@@ -1,6 +1,6 @@
 // Subscriptions (GitLab 8.13's lib/api/subscriptions.rb): subscribe to or unsubscribe from an issue
-// (read access, 404 otherwise), a merge request (read access, as 8.13.0; at `merge_requests/` and the
-// deprecated `merge_request/`) or a label (by id or title); 304 when nothing would change.
+// (read access, 404 otherwise), a merge request (the right to update it, 403 otherwise, as 8.13.12; at
+// `merge_requests/` and the deprecated `merge_request/`) or a label (by id or title); 304 when nothing would change.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { requireViewer } from '../../http/auth.ts';
@@ -9,7 +9,8 @@ import { mergeRequestIssuable } from '../../services/merge-requests/collaboratio
 import { loadMergeRequestView } from '../../views/merge-request-views.ts';
 import { presentIssue, presentLabel } from '../../presenters/api-v3/issue.ts';
 import { presentMergeRequest } from '../../presenters/api-v3/merge-request.ts';
-import { notFound } from '../../errors.ts';
+import { forbidden, notFound } from '../../errors.ts';
+import { canUpdateMergeRequest } from '../../policies/merge-requests.ts';
 import { changeSubscription, issueIssuable } from '../../services/issues/issues.ts';
 import { changeLabelSubscription } from '../../services/issues/labels.ts';
 import { loadIssueView } from '../../views/issue-views.ts';
@@ -34,6 +35,8 @@ export function register(app: FastifyInstance, deps: Deps): void {
     for (const base of ['merge_requests', 'merge_request']) {
       app[method](`/projects/:id/${base}/:merge_request_id/subscription`, async (request, reply) => {
         const { viewer, project, mr } = await loadMergeRequestOf(deps, request);
+        // 8.13.12 finds the MR with :update_merge_request (developers, its author and assignee).
+        if (!canUpdateMergeRequest(project.access, project, viewer, mr)) throw forbidden();
         await changeSubscription(deps, viewer, mergeRequestIssuable(mr), subscribe);
         return reply
           .status(status)
