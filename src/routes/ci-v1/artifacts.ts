@@ -1,5 +1,5 @@
 // Build artifacts over the runner protocol, each call made with the build's token: POST builds/:id/
-// artifacts (a multipart `file`, streamed to disk; `expire_in` in the query; 201 with the job payload),
+// artifacts (a multipart `file`, streamed to disk; `expire_in` in the query or a field; 201 with the job payload),
 // GET (the archive, for a later job that depends on this build) and DELETE.
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
@@ -11,6 +11,7 @@ import {
   artifactsForToken,
   buildForUpload,
   deleteArtifactsForToken,
+  setArtifactsExpiry,
   storeBuildArtifacts,
 } from '../../services/ci/builds.ts';
 import { jobPayload } from '../../views/ci-job-views.ts';
@@ -26,11 +27,19 @@ export function register(app: FastifyInstance, deps: Deps): void {
 
     scope.post('/builds/:id/artifacts', async (request, reply) => {
       const build = await buildForUpload(deps, buildIdSegment(request), buildToken(request));
-      const expireIn = presentString(requestParams(request), 'expire_in');
+      // `expire_in` from the query or, as Grape merges both, a multipart field before or after the file.
+      let expireIn = presentString(requestParams(request), 'expire_in');
       if (!request.isMultipart()) throw badRequest('Missing artifacts file!');
       let stored = false;
+      let expiryAfterFile = false;
       for await (const part of request.parts()) {
-        if (part.type !== 'file') continue;
+        if (part.type !== 'file') {
+          if (part.fieldname === 'expire_in' && typeof part.value === 'string') {
+            expireIn = part.value;
+            expiryAfterFile = stored;
+          }
+          continue;
+        }
         if (part.fieldname !== 'file' || stored) {
           part.file.resume();
           continue;
@@ -39,6 +48,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
         stored = true;
       }
       if (!stored) throw badRequest('Missing artifacts file!');
+      if (expiryAfterFile) await setArtifactsExpiry(deps, build.id, expireIn);
       reply.code(201);
       return jobPayload(deps, build.id);
     });

@@ -246,14 +246,31 @@ export async function storeBuildArtifacts(
     }
     throw error;
   }
-  const seconds = expireIn === undefined ? undefined : parseDuration(expireIn);
   const at = now();
   await updateBuild(deps.db.kysely, build.id, {
     artifacts_file: stored.filename,
     artifacts_size: stored.size,
     artifacts_metadata: stored.metadata,
-    artifacts_expire_at:
-      seconds === undefined ? null : new Date(Date.parse(at) + seconds * 1000).toISOString(),
+    artifacts_expire_at: artifactsExpireAt(expireIn, at),
+    updated_at: at,
+  });
+}
+
+/** When artifacts kept for `expireIn` (`1 week`, `3600`…) from `at` expire; null for never. */
+function artifactsExpireAt(expireIn: string | undefined, at: string): string | null {
+  const seconds = expireIn === undefined ? undefined : parseDuration(expireIn);
+  return seconds === undefined ? null : new Date(Date.parse(at) + seconds * 1000).toISOString();
+}
+
+/** An `expire_in` that reached the upload after its file (a multipart field sent last). */
+export async function setArtifactsExpiry(
+  deps: Deps,
+  buildId: number,
+  expireIn: string | undefined,
+): Promise<void> {
+  const at = now();
+  await updateBuild(deps.db.kysely, buildId, {
+    artifacts_expire_at: artifactsExpireAt(expireIn, at),
     updated_at: at,
   });
 }
