@@ -66,13 +66,8 @@ export class BuildRun {
     private readonly settings: BuildSettings,
   ) {
     this.trace = new BuildTrace(settings.traceLimit);
-    this.streamer = new TraceStreamer(
-      settings.client,
-      settings.runnerToken,
-      job,
-      this.trace,
-      settings.traceIntervalMs,
-      () => this.interrupt('canceled'),
+    this.streamer = new TraceStreamer(settings.client, job, this.trace, settings.traceIntervalMs, () =>
+      this.interrupt('canceled'),
     );
     this.projectDir = path.join(settings.buildsDir, workDirName(job.id));
   }
@@ -101,14 +96,17 @@ export class BuildRun {
     if (this.interruption === 'timeout') failure = `execution took longer than ${timeoutS} seconds`;
     if (this.interruption === 'stopping') failure = 'the runner stopped during the build';
     await this.cleanUp();
-    await this.streamer.stop();
     if (this.interruption === 'canceled') {
+      await this.streamer.stop();
       settings.state.forget(job.id);
       return 'canceled';
     }
     if (failure === undefined) this.trace.notice('Build succeeded');
     else this.trace.error(`ERROR: Build failed: ${failure}`);
     const outcome = failure === undefined ? 'success' : 'failed';
+    // v4 has no whole-trace update: every byte goes by PATCH before the final state.
+    await this.streamer.stop();
+    await this.streamer.flush();
     await this.report(outcome);
     settings.state.forget(job.id);
     return outcome;
@@ -343,16 +341,11 @@ export class BuildRun {
     await fs.promises.rm(this.projectDir, { recursive: true, force: true }).catch(() => undefined);
   }
 
-  /** PUT the final state with the whole trace, retrying while the server cannot be reached. */
+  /** PUT the final state, retrying while the server cannot be reached. */
   private async report(outcome: 'success' | 'failed'): Promise<void> {
     for (let attempt = 0; attempt < 20 && this.interruption !== 'canceled'; attempt++) {
       try {
-        const answer = await this.settings.client.updateBuild(
-          this.settings.runnerToken,
-          this.job.id,
-          outcome,
-          this.trace.toString(),
-        );
+        const answer = await this.settings.client.updateJob(this.job, outcome);
         if (answer !== 'failed') return;
       } catch {
         // unreachable for now

@@ -133,23 +133,17 @@ async function register(force: boolean): Promise<RunnerConfigFile> {
 }
 
 /** Builds a killed runner left: their processes are ended, the server told they failed. */
-async function endLeftovers(runnerToken: string): Promise<void> {
+async function endLeftovers(): Promise<void> {
   for (const leftover of await stateDir.endLeftovers()) {
     const note = Buffer.from(
       '\n\x1b[31;1mERROR: Build failed: the runner stopped during the build\x1b[0;m\n',
     );
     try {
       // Appended after whatever trace the server holds (the 416 answer says how much).
-      const probe = await client.patchTrace(
-        { id: leftover.buildId, token: leftover.token },
-        0,
-        Buffer.alloc(0),
-      );
-      const offset = probe.kind === 'range' ? probe.offset : 0;
-      if (probe.kind === 'ok' || probe.kind === 'range') {
-        await client.patchTrace({ id: leftover.buildId, token: leftover.token }, offset, note);
-      }
-      await client.updateBuild(runnerToken, leftover.buildId, 'failed');
+      const job = { id: leftover.buildId, token: leftover.token };
+      const probe = await client.patchTrace(job, 0, note);
+      if (probe.kind === 'range') await client.patchTrace(job, probe.offset, note);
+      await client.updateJob(job, 'failed');
       log(`build ${leftover.buildId} was left running by a previous run: ended, reported failed`);
     } catch (error) {
       log(
@@ -176,7 +170,7 @@ process.on('SIGINT', () => void stop('SIGINT'));
 if (process.channel) process.on('disconnect', () => void stop('the server went away'));
 
 let config = await register(false);
-await endLeftovers(config.token);
+await endLeftovers();
 const buildsDir = path.resolve(parsed['builds-dir'] ?? path.join(stateDir.dir, 'builds'));
 removeStaleWorkDirs(buildsDir);
 const settings = (token: string, id: number): BuildSettings => ({
