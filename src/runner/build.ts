@@ -23,6 +23,7 @@ import {
 } from './job.ts';
 import { endGroup, processStartTime, startStep, type StepResult } from './process-group.ts';
 import { bashScript, buildEnvironment } from './shell.ts';
+import type { Sandbox } from './sandbox.ts';
 import type { StateDir } from './state.ts';
 import { BuildTrace, TraceStreamer } from './trace.ts';
 import { RUNNER_NAME, runnerVersion } from './version.ts';
@@ -38,6 +39,8 @@ export interface BuildSettings {
   cloneUrl: string | undefined;
   traceLimit: number;
   traceIntervalMs: number;
+  /** Where the steps run (bubblewrap, or the runner's own view of the machine). */
+  sandbox: Sandbox;
 }
 
 export type BuildOutcome = 'success' | 'failed' | 'canceled';
@@ -118,7 +121,11 @@ export class BuildRun {
     this.trace.write(
       `Running with ${RUNNER_NAME} ${runnerVersion} on ${settings.description} (#${settings.runnerId})\n`,
     );
-    this.trace.notice('Using Shell executor...');
+    this.trace.notice(
+      settings.sandbox.mode === 'bwrap'
+        ? 'Using Shell executor in a bubblewrap sandbox...'
+        : 'Using Shell executor without a sandbox...',
+    );
     const { image, services } = containerOptions(job);
     if (image)
       this.trace.warning(`The shell executor ignores the image (${image}); the build runs on this machine.`);
@@ -136,7 +143,8 @@ export class BuildRun {
       // The URL carries the build's token: no credential helper of the user's may store it.
       ['-c', 'credential.helper=', 'clone', '--no-checkout', this.repoUrl(), this.projectDir],
       gitEnv,
-      os.tmpdir(),
+      // Any dir that exists inside the sandbox too; the clone goes to the (bound) work dir.
+      '/',
     );
     if (clone.code !== 0) return 'cloning the repository failed';
     this.trace.notice(`Checking out ${job.sha.slice(0, 8)} as ${job.ref}...`);
@@ -228,9 +236,19 @@ export class BuildRun {
     args: string[],
     env: NodeJS.ProcessEnv,
     cwd = this.projectDir,
+    readable: string[] = [],
   ): Promise<StepResult> {
     this.throwIfInterrupted();
-    const step = startStep(command, args, { cwd, env, output: (chunk) => this.trace.write(chunk) });
+    const wrapped = this.settings.sandbox.wrap(command, args, {
+      cwd,
+      writable: [this.projectDir],
+      readable,
+    });
+    const step = startStep(wrapped.command, wrapped.args, {
+      cwd,
+      env,
+      output: (chunk) => this.trace.write(chunk),
+    });
     this.currentPgid = step.pgid;
     this.settings.state.record({
       buildId: this.job.id,
@@ -257,7 +275,7 @@ export class BuildRun {
         ? setTimeout(() => this.currentPgid !== undefined && void endGroup(this.currentPgid), timeoutMs)
         : undefined;
     try {
-      return await this.step('bash', ['--noprofile', '--norc', file], env);
+      return await this.step('bash', ['--noprofile', '--norc', file], env, this.projectDir, [file]);
     } finally {
       clearTimeout(bound);
       fs.rmSync(file, { force: true });

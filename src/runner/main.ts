@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { removeStaleWorkDirs, type BuildSettings } from './build.ts';
 import { ProtocolClient, RunnerRejectedError } from './client.ts';
 import { Runner, type PollSettings } from './runner.ts';
+import { openSandbox, SANDBOX_UNAVAILABLE_EXIT } from './sandbox.ts';
 import { readConfigFile, StateDir, writeConfigFile, type RunnerConfigFile } from './state.ts';
 
 const USAGE = `usage: npm run runner -- --url <labrador url> --registration-token <token> [options]
@@ -24,7 +25,9 @@ const USAGE = `usage: npm run runner -- --url <labrador url> --registration-toke
   --tag-list TAGS            comma-separated tags to register with
   --trace-limit BYTES        the largest trace a build may write (default 4194304)
   --trace-interval-ms MS     how often the trace is sent while a build runs (default 1000)
-  --max-poll-ms MS           the longest wait between asking for builds when idle (default 3000)`;
+  --max-poll-ms MS           the longest wait between asking for builds when idle (default 3000)
+  --sandbox bwrap|off        run each build under bubblewrap (default), or unsandboxed (unsafe when
+                             people you do not trust push .gitlab-ci.yml)`;
 
 function fail(message: string, code = 2): never {
   process.stderr.write(`labrador-runner: ${message}\n`);
@@ -65,6 +68,7 @@ const OPTIONS = {
   'trace-limit': { type: 'string' },
   'trace-interval-ms': { type: 'string' },
   'max-poll-ms': { type: 'string' },
+  sandbox: { type: 'string' },
   help: { type: 'boolean' },
 } as const;
 
@@ -101,6 +105,18 @@ const poll: PollSettings = {
 };
 const traceLimit = positiveInteger('trace-limit', parsed['trace-limit'], 4 * 1024 * 1024);
 const traceIntervalMs = positiveInteger('trace-interval-ms', parsed['trace-interval-ms'], 1000);
+
+const sandboxMode = parsed.sandbox ?? 'bwrap';
+if (sandboxMode !== 'bwrap' && sandboxMode !== 'off') {
+  fail(`--sandbox must be bwrap or off, got ${JSON.stringify(sandboxMode)}`);
+}
+const sandbox = openSandbox(sandboxMode);
+if ('problem' in sandbox) {
+  fail(
+    `no sandbox for builds: ${sandbox.problem}; not starting (--sandbox off / LABRADOR_RUNNER_SANDBOX=off runs builds unsandboxed, unsafe when shared)`,
+    SANDBOX_UNAVAILABLE_EXIT,
+  );
+}
 
 try {
   stateDir.lock();
@@ -183,8 +199,11 @@ const settings = (token: string, id: number): BuildSettings => ({
   cloneUrl,
   traceLimit,
   traceIntervalMs,
+  sandbox,
 });
-log(`taking builds from ${url}, ${poll.concurrency} at a time`);
+log(
+  `taking builds from ${url}, ${poll.concurrency} at a time, ${sandbox.mode === 'bwrap' ? 'each in a bubblewrap sandbox' : 'UNSANDBOXED'}`,
+);
 for (;;) {
   runner = new Runner(settings(config.token, config.id), poll, log);
   try {
