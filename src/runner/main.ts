@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { removeStaleWorkDirs, type BuildSettings } from './build.ts';
 import { ProtocolClient, RunnerRejectedError } from './client.ts';
 import { Runner, type PollSettings } from './runner.ts';
-import { openSandbox, SANDBOX_UNAVAILABLE_EXIT } from './sandbox.ts';
+import { DEFAULT_BWRAP, openSandbox, SANDBOX_UNAVAILABLE_EXIT } from './sandbox.ts';
 import { readConfigFile, StateDir, writeConfigFile, type RunnerConfigFile } from './state.ts';
 
 const USAGE = `usage: npm run runner -- --url <labrador url> --registration-token <token> [options]
@@ -27,7 +27,8 @@ const USAGE = `usage: npm run runner -- --url <labrador url> --registration-toke
   --trace-interval-ms MS     how often the trace is sent while a build runs (default 1000)
   --max-poll-ms MS           the longest wait between asking for builds when idle (default 3000)
   --sandbox bwrap|off        run each build under bubblewrap (default), or unsandboxed (unsafe when
-                             people you do not trust push .gitlab-ci.yml)`;
+                             people you do not trust push .gitlab-ci.yml)
+  --bwrap PATH               bubblewrap's executable (default ${DEFAULT_BWRAP})`;
 
 function fail(message: string, code = 2): never {
   process.stderr.write(`labrador-runner: ${message}\n`);
@@ -69,6 +70,7 @@ const OPTIONS = {
   'trace-interval-ms': { type: 'string' },
   'max-poll-ms': { type: 'string' },
   sandbox: { type: 'string' },
+  bwrap: { type: 'string' },
   help: { type: 'boolean' },
 } as const;
 
@@ -110,7 +112,7 @@ const sandboxMode = parsed.sandbox ?? 'bwrap';
 if (sandboxMode !== 'bwrap' && sandboxMode !== 'off') {
   fail(`--sandbox must be bwrap or off, got ${JSON.stringify(sandboxMode)}`);
 }
-const sandbox = openSandbox(sandboxMode);
+const sandbox = openSandbox(sandboxMode, parsed.bwrap);
 if ('problem' in sandbox) {
   fail(
     `no sandbox for builds: ${sandbox.problem}; not starting (--sandbox off / LABRADOR_RUNNER_SANDBOX=off runs builds unsandboxed, unsafe when shared)`,

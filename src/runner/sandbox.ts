@@ -28,7 +28,8 @@ export interface Sandbox {
   wrap(command: string, args: string[], mounts: SandboxMounts): { command: string; args: string[] };
 }
 
-const BWRAP = '/usr/bin/bwrap';
+/** Debian's place for it; `--bwrap` names another. */
+export const DEFAULT_BWRAP = '/usr/bin/bwrap';
 /** Top-level entries of a merged-/usr system: links into /usr, or directories of their own. */
 const SYSTEM_ENTRIES = ['bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32'];
 
@@ -54,6 +55,7 @@ function systemMounts(): string[] {
 
 class BwrapSandbox implements Sandbox {
   readonly mode = 'bwrap' as const;
+  constructor(private readonly bwrap: string) {}
   private readonly base = [
     '--die-with-parent',
     '--unshare-pid',
@@ -80,7 +82,7 @@ class BwrapSandbox implements Sandbox {
     for (const dir of mounts.writable) binds.push('--bind', dir, dir);
     for (const file of mounts.readable) binds.push('--ro-bind', file, file);
     return {
-      command: BWRAP,
+      command: this.bwrap,
       args: [...this.base, ...binds, '--chdir', mounts.cwd, '--', command, ...args],
     };
   }
@@ -97,10 +99,10 @@ class NoSandbox implements Sandbox {
  * The sandbox for `mode`, or why it cannot work here (bwrap missing, or refused to create namespaces):
  * a real step is run in it once, so a machine where it would fail is found before any build is taken.
  */
-export function openSandbox(mode: SandboxMode): Sandbox | { problem: string } {
+export function openSandbox(mode: SandboxMode, bwrap = DEFAULT_BWRAP): Sandbox | { problem: string } {
   if (mode === 'off') return new NoSandbox();
-  if (!fs.existsSync(BWRAP)) return { problem: `${BWRAP} is missing (install Debian's bubblewrap)` };
-  const sandbox = new BwrapSandbox();
+  if (!fs.existsSync(bwrap)) return { problem: `${bwrap} is missing (install Debian's bubblewrap)` };
+  const sandbox = new BwrapSandbox(bwrap);
   const probe = sandbox.wrap('/bin/sh', ['-c', 'test -r /proc/self/stat'], {
     cwd: '/tmp',
     writable: [],

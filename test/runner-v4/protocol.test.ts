@@ -198,6 +198,20 @@ describe('runner protocol v4', () => {
     assert.equal(trace.text, `$ make\ntoken ${'x'.repeat(build.token.length)}\n`);
   });
 
+  /** git fetch as runner 17 clones: the payload's repo_url, `gitlab-ci-token:<job token>@`. */
+  const cloneWith = (token: string, dir: string) =>
+    ci.client.run(
+      ['clone', '-q', `${base.replace('://', `://gitlab-ci-token:${token}@`)}/${project.fullPath}.git`, dir],
+      ci.work,
+    );
+
+  it('lets the running job clone its project with its token, and nothing with a wrong one', async () => {
+    const own = await cloneWith(build.token, '../clone-running');
+    assert.equal(own.code, 0, own.stderr);
+    const wrong = await cloneWith('wrong-token', '../clone-wrong');
+    assert.notEqual(wrong.code, 0);
+  });
+
   let zip: Buffer;
 
   it('takes the artifacts archive, refuses one past the limit, other kinds and a wrong token', async () => {
@@ -238,8 +252,10 @@ describe('runner protocol v4', () => {
     assert.equal(late.headers.get('job-status'), 'success');
     const lateUpload = await runner.uploadArtifacts(build, zip);
     assert.equal(lateUpload.status, 403);
-    // The finished job's own token no longer downloads anything.
+    // The finished job's own token no longer downloads anything, nor clones.
     assert.equal((await runner.downloadArtifacts(build.id, build.token)).status, 403);
+    const clone = await cloneWith(build.token, '../clone-finished');
+    assert.notEqual(clone.code, 0);
 
     test = (await runner.requestJob())!;
     assert.equal(test.job_info.name, 'test');

@@ -147,6 +147,28 @@ ${checks}
     assert.match(text, /probe-own-content/);
   });
 
+  it('does not start without a working bubblewrap, and says so in one line', async (t) => {
+    if (!usable) return t.skip('no bubblewrap');
+    const broken = spawnRunner({
+      url: ci.base,
+      registrationToken: REGISTRATION_TOKEN,
+      extraArgs: ['--bwrap', '/nonexistent/bwrap'],
+    });
+    try {
+      assert.deepEqual(await broken.exited, { code: 3, signal: null });
+      assert.match(
+        broken.stderr,
+        /^labrador-runner: no sandbox for builds: \/nonexistent\/bwrap is missing.*--sandbox off/,
+      );
+      assert.equal(broken.stderr.trimEnd().split('\n').length, 1);
+      // It stopped before registering: the server knows only the sandboxed runner.
+      const runners = await ci.t.request('GET', '/api/v3/runners/all', { token: ci.t.rootToken });
+      assert.equal(runners.body.length, 1);
+    } finally {
+      fs.rmSync(broken.dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('ends a cancelled sandboxed job with everything it started', async (t) => {
     if (!usable) return t.skip('no bubblewrap');
     const marker = '987.654321';
