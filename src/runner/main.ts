@@ -13,7 +13,7 @@ import { DEFAULT_BWRAP, openSandbox, SANDBOX_UNAVAILABLE_EXIT } from './sandbox.
 import { readConfigFile, StateDir, writeConfigFile, type RunnerConfigFile } from './state.ts';
 
 const USAGE = `usage: npm run runner -- --url <labrador url> --registration-token <token> [options]
-  --url URL                  the Labrador (or GitLab 8.x) to take builds from
+  --url URL                  the Labrador (or GitLab 9.0 or later) to take jobs from
   --registration-token TOKEN the shared runner registration token (or REGISTRATION_TOKEN in the environment);
                              needed only until the runner has registered
   --data-dir DIR             where the runner keeps its state (DIR/runner; default ./data)
