@@ -238,6 +238,9 @@ describe('runner protocol v4', () => {
   let test: V4Job;
 
   it('finishes the job, then refuses its token; the next job gets the dependency with its own token', async () => {
+    const bogus = await runner.update(build, 'bogus');
+    assert.equal(bogus.status, 400);
+    assert.deepEqual(bogus.body, { error: 'state does not have a valid value' });
     const running = await runner.update(build, 'running');
     assert.equal(running.status, 200);
     assert.equal(running.headers.get('job-status'), 'running');

@@ -4,7 +4,7 @@
 // the job was cancelled or has finished, which makes the runner abort).
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
-import { notFound } from '../../errors.ts';
+import { paramValueInvalid } from '../../errors.ts';
 import { optionalString, requestParams } from '../../http/params.ts';
 import { authenticateRunner, recordRunnerContact } from '../../services/ci/runners.ts';
 import { claimBuild, updateJobFromRunner } from '../../services/ci/builds.ts';
@@ -35,7 +35,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const params = requestParams(request);
     const state = optionalString(params, 'state');
     if (state !== undefined && !['running', 'success', 'failed', 'canceled'].includes(state)) {
-      throw notFound();
+      throw paramValueInvalid('state');
     }
     const status = await updateJobFromRunner(deps, buildIdSegment(request), jobToken(request), state);
     return reply
