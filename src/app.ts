@@ -12,6 +12,7 @@ import { registerApiV4 } from './routes/api-v4/index.ts';
 import { registerUploadFiles } from './routes/web/uploads.ts';
 import { registerGitHttp } from './routes/git-http/routes.ts';
 import { registerCiApiV1 } from './routes/ci-v1/index.ts';
+import { registerRunnerApiV4 } from './routes/runner-v4/index.ts';
 import { registerHealth } from './routes/web/health.ts';
 import { notFoundPage, registerWeb } from './routes/web/index.tsx';
 import { installRequestLog } from './http/request-log.ts';
@@ -68,6 +69,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   // Git smart HTTP lives outside /api/v3 at /<namespace>/<project>(.git)/…, with its own basic auth.
   registerGitHttp(app, deps);
   registerCiApiV1(app, deps);
+  registerRunnerApiV4(app, deps);
   registerUploadFiles(app, deps);
   registerHealth(app, deps);
   registerWeb(app, deps);

@@ -16,6 +16,8 @@ export interface Config {
   runnerToken: string | undefined;
   /** `builtin`: `npm start` also starts one of Labrador's runners (dist/runner.mjs) beside the server. */
   runner: 'builtin' | 'none';
+  /** LABRADOR_RUNNER_SANDBOX: the builtin runner's builds under bubblewrap (`bwrap`) or not (`off`). */
+  runnerSandbox: 'bwrap' | 'off';
   /** Largest accepted upload (project uploads), in bytes. */
   uploadMaxBytes: number;
   /** Build artifacts archives must be smaller than this, in bytes (GitLab's max_artifacts_size, 100 MB). */
@@ -247,6 +249,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `LABRADOR_RUNNER must be builtin (start a runner with the server) or none, got ${JSON.stringify(runner)}`,
     );
   }
+  const runnerSandbox = (reader.text('LABRADOR_RUNNER_SANDBOX') ?? 'bwrap').toLowerCase();
+  if (runnerSandbox !== 'bwrap' && runnerSandbox !== 'off') {
+    reader.problems.push(
+      `LABRADOR_RUNNER_SANDBOX must be bwrap (builds under bubblewrap) or off (unsandboxed), got ${JSON.stringify(runnerSandbox)}`,
+    );
+  }
   const logLevel = (reader.text('LABRADOR_LOG_LEVEL') ?? 'info').toLowerCase();
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
     reader.problems.push(
@@ -263,6 +271,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rootToken,
     runnerToken: reader.text('LABRADOR_RUNNER_TOKEN'),
     runner: runner === 'builtin' ? 'builtin' : 'none',
+    runnerSandbox: runnerSandbox === 'off' ? 'off' : 'bwrap',
     uploadMaxBytes: reader.integer('LABRADOR_UPLOAD_MAX_BYTES', 10 * 1024 * 1024, { min: 1 }),
     artifactsMaxBytes: reader.integer('LABRADOR_ARTIFACTS_MAX_BYTES', 100 * 1024 * 1024, { min: 1 }),
     packCacheBytes: reader.integer('LABRADOR_PACK_CACHE_MB', 256) * 1024 * 1024,

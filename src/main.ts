@@ -85,6 +85,7 @@ if (config.runner === 'builtin' && server.surfaces[0]) {
       url: server.surfaces[0].url,
       registrationToken: await runnerRegistrationToken(server.deps),
       dataDir: config.dataDir,
+      sandbox: config.runnerSandbox,
     },
     log,
   );

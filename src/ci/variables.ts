@@ -7,6 +7,8 @@ export interface JobVariable {
   key: string;
   value: string | null;
   public: boolean;
+  /** v4 only: the runner hides the value in the trace. */
+  masked?: boolean;
 }
 
 export interface VariablesInput {
@@ -28,6 +30,8 @@ export interface VariablesInput {
   secretVariables: Array<{ key: string; value: string | null }>;
   triggerVariables: Record<string, string> | null;
   server: { version: string; revision: string };
+  /** Predefined variables of a newer protocol, placed before the file's so that those still win. */
+  laterPredefined?: JobVariable[];
 }
 
 export function jobVariables(input: VariablesInput): JobVariable[] {
@@ -65,7 +69,7 @@ export function jobVariables(input: VariablesInput): JobVariable[] {
       shown('CI_RUNNER_TAGS', runner.tags.join(', ')),
     );
   }
-  variables.push(...input.yamlVariables);
+  variables.push(...(input.laterPredefined ?? []), ...input.yamlVariables);
   if (input.user) {
     variables.push(
       shown('GITLAB_USER_ID', String(input.user.id)),
@@ -77,5 +81,63 @@ export function jobVariables(input: VariablesInput): JobVariable[] {
   for (const [key, value] of Object.entries(input.triggerVariables ?? {})) {
     variables.push({ key, value, public: false });
   }
+  return variables;
+}
+
+export interface JobLevelInput {
+  build: { id: number; token: string | null; name: string; stage: string | null; ref: string | null };
+  flags: { manual: boolean; triggered: boolean };
+  sha: string;
+  pipelineId: number;
+  project: { id: number; path: string; namespacePath: string; webUrl: string };
+  /** LABRADOR_EXTERNAL_URL. */
+  serverUrl: string;
+  /** The clone URL with `gitlab-ci-token:<job token>@`. */
+  repositoryUrl: string;
+}
+
+/** GitLab's slug: lower case, anything but a-z0-9 becomes `-`, at most 63 characters, no `-` at the ends. */
+function slug(value: string): string {
+  return value
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '-')
+    .slice(0, 63)
+    .replace(/^-+|-+$/g, '');
+}
+
+/**
+ * Today's job-level predefined variables (GitLab 9.0 renamed CI_BUILD_* to CI_JOB_* and CI_COMMIT_*; the
+ * v4 runner protocol sends both). Pipeline-level ones (CI_PIPELINE_SOURCE, CI_COMMIT_BRANCH …) are not
+ * made here. CI_PROJECT_DIR is the runner's to set: only it knows where it cloned.
+ */
+export function jobLevelVariables(input: JobLevelInput): JobVariable[] {
+  const shown = (key: string, value: string | null): JobVariable => ({ key, value, public: true });
+  const server = new URL(input.serverUrl);
+  const port = server.port || (server.protocol === 'https:' ? '443' : '80');
+  const jobUrl = `${input.project.webUrl}/builds/${input.build.id}`;
+  const variables: JobVariable[] = [
+    shown('CI_JOB_ID', String(input.build.id)),
+    shown('CI_JOB_URL', jobUrl),
+    { key: 'CI_JOB_TOKEN', value: input.build.token, public: false, masked: true },
+    shown('CI_JOB_NAME', input.build.name),
+    shown('CI_JOB_STAGE', input.build.stage),
+  ];
+  if (input.flags.manual) variables.push(shown('CI_JOB_MANUAL', 'true'));
+  if (input.flags.triggered) variables.push(shown('CI_JOB_TRIGGERED', 'true'));
+  variables.push(
+    shown('CI_COMMIT_SHA', input.sha),
+    shown('CI_COMMIT_SHORT_SHA', input.sha.slice(0, 8)),
+    shown('CI_COMMIT_REF_NAME', input.build.ref),
+    shown('CI_COMMIT_REF_SLUG', slug(input.build.ref ?? '')),
+    shown('CI_PIPELINE_URL', `${input.project.webUrl}/pipelines/${input.pipelineId}`),
+    shown('CI_PROJECT_PATH_SLUG', slug(`${input.project.namespacePath}/${input.project.path}`)),
+    shown('CI_PROJECT_TITLE', input.project.path),
+    shown('CI_SERVER_URL', input.serverUrl.replace(/\/+$/, '')),
+    shown('CI_SERVER_HOST', server.hostname),
+    shown('CI_SERVER_PORT', port),
+    shown('CI_SERVER_PROTOCOL', server.protocol.replace(':', '')),
+    shown('CI_API_V4_URL', `${input.serverUrl.replace(/\/+$/, '')}/api/v4`),
+    { key: 'CI_REPOSITORY_URL', value: input.repositoryUrl, public: false, masked: false },
+  );
   return variables;
 }

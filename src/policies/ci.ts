@@ -40,6 +40,11 @@ export function isBuildCredential(
 }
 
 /** A running build of the same pipeline in a later stage: it may fetch `source`'s artifacts. */
+/** v4 job calls: the job's own token only (a project's runners token does not stand in for it). */
+export function isJobToken(token: string | undefined, build: { token: string | null }): boolean {
+  return token !== undefined && token !== '' && sameSecret(token, build.token);
+}
+
 export function isDependentBuild(
   dependent: Pick<CiBuildRow, 'pipeline_id' | 'status' | 'stage_idx'>,
   source: Pick<CiBuildRow, 'pipeline_id' | 'stage_idx'>,

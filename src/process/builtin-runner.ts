@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
+import { SANDBOX_UNAVAILABLE_EXIT } from '../runner/sandbox.ts';
 
 export interface BuiltinRunner {
   /** SIGTERM, then SIGKILL after `timeoutMs`; resolves once the runner has exited. */
@@ -23,7 +24,7 @@ function localUrl(listening: string): string {
 }
 
 export function startBuiltinRunner(
-  options: { url: string; registrationToken: string; dataDir: string },
+  options: { url: string; registrationToken: string; dataDir: string; sandbox: 'bwrap' | 'off' },
   log: FastifyBaseLogger,
 ): BuiltinRunner {
   const entry = fileURLToPath(new URL('./runner.mjs', import.meta.url));
@@ -47,6 +48,8 @@ export function startBuiltinRunner(
       // Asking its own server every second at most when idle costs nothing and keeps a push's wait short.
       '--max-poll-ms',
       '1000',
+      '--sandbox',
+      options.sandbox,
     ],
     {
       // The token travels in the environment, not on the command line other users can read.
@@ -57,7 +60,8 @@ export function startBuiltinRunner(
   let stopping = false;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.once('exit', (code, signal) => {
-    if (!stopping)
+    // A missing sandbox was said in the runner's own line; the server goes on without it.
+    if (!stopping && code !== SANDBOX_UNAVAILABLE_EXIT)
       log.error(`the builtin runner exited (${signal ?? `code ${code}`}); CI builds wait for a runner`);
   });
   log.info(`builtin runner started (pid ${child.pid}), taking builds from ${url}`);

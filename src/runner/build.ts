@@ -23,6 +23,7 @@ import {
 } from './job.ts';
 import { endGroup, processStartTime, startStep, type StepResult } from './process-group.ts';
 import { bashScript, buildEnvironment } from './shell.ts';
+import type { Sandbox } from './sandbox.ts';
 import type { StateDir } from './state.ts';
 import { BuildTrace, TraceStreamer } from './trace.ts';
 import { RUNNER_NAME, runnerVersion } from './version.ts';
@@ -38,6 +39,8 @@ export interface BuildSettings {
   cloneUrl: string | undefined;
   traceLimit: number;
   traceIntervalMs: number;
+  /** Where the steps run (bubblewrap, or the runner's own view of the machine). */
+  sandbox: Sandbox;
 }
 
 export type BuildOutcome = 'success' | 'failed' | 'canceled';
@@ -66,13 +69,8 @@ export class BuildRun {
     private readonly settings: BuildSettings,
   ) {
     this.trace = new BuildTrace(settings.traceLimit);
-    this.streamer = new TraceStreamer(
-      settings.client,
-      settings.runnerToken,
-      job,
-      this.trace,
-      settings.traceIntervalMs,
-      () => this.interrupt('canceled'),
+    this.streamer = new TraceStreamer(settings.client, job, this.trace, settings.traceIntervalMs, () =>
+      this.interrupt('canceled'),
     );
     this.projectDir = path.join(settings.buildsDir, workDirName(job.id));
   }
@@ -101,14 +99,17 @@ export class BuildRun {
     if (this.interruption === 'timeout') failure = `execution took longer than ${timeoutS} seconds`;
     if (this.interruption === 'stopping') failure = 'the runner stopped during the build';
     await this.cleanUp();
-    await this.streamer.stop();
     if (this.interruption === 'canceled') {
+      await this.streamer.stop();
       settings.state.forget(job.id);
       return 'canceled';
     }
     if (failure === undefined) this.trace.notice('Build succeeded');
     else this.trace.error(`ERROR: Build failed: ${failure}`);
     const outcome = failure === undefined ? 'success' : 'failed';
+    // v4 has no whole-trace update: every byte goes by PATCH before the final state.
+    await this.streamer.stop();
+    await this.streamer.flush();
     await this.report(outcome);
     settings.state.forget(job.id);
     return outcome;
@@ -120,7 +121,11 @@ export class BuildRun {
     this.trace.write(
       `Running with ${RUNNER_NAME} ${runnerVersion} on ${settings.description} (#${settings.runnerId})\n`,
     );
-    this.trace.notice('Using Shell executor...');
+    this.trace.notice(
+      settings.sandbox.mode === 'bwrap'
+        ? 'Using Shell executor in a bubblewrap sandbox...'
+        : 'Using Shell executor without a sandbox...',
+    );
     const { image, services } = containerOptions(job);
     if (image)
       this.trace.warning(`The shell executor ignores the image (${image}); the build runs on this machine.`);
@@ -138,7 +143,8 @@ export class BuildRun {
       // The URL carries the build's token: no credential helper of the user's may store it.
       ['-c', 'credential.helper=', 'clone', '--no-checkout', this.repoUrl(), this.projectDir],
       gitEnv,
-      os.tmpdir(),
+      // Any dir that exists inside the sandbox too; the clone goes to the (bound) work dir.
+      '/',
     );
     if (clone.code !== 0) return 'cloning the repository failed';
     this.trace.notice(`Checking out ${job.sha.slice(0, 8)} as ${job.ref}...`);
@@ -230,9 +236,19 @@ export class BuildRun {
     args: string[],
     env: NodeJS.ProcessEnv,
     cwd = this.projectDir,
+    readable: string[] = [],
   ): Promise<StepResult> {
     this.throwIfInterrupted();
-    const step = startStep(command, args, { cwd, env, output: (chunk) => this.trace.write(chunk) });
+    const wrapped = this.settings.sandbox.wrap(command, args, {
+      cwd,
+      writable: [this.projectDir],
+      readable,
+    });
+    const step = startStep(wrapped.command, wrapped.args, {
+      cwd,
+      env,
+      output: (chunk) => this.trace.write(chunk),
+    });
     this.currentPgid = step.pgid;
     this.settings.state.record({
       buildId: this.job.id,
@@ -259,7 +275,7 @@ export class BuildRun {
         ? setTimeout(() => this.currentPgid !== undefined && void endGroup(this.currentPgid), timeoutMs)
         : undefined;
     try {
-      return await this.step('bash', ['--noprofile', '--norc', file], env);
+      return await this.step('bash', ['--noprofile', '--norc', file], env, this.projectDir, [file]);
     } finally {
       clearTimeout(bound);
       fs.rmSync(file, { force: true });
@@ -343,16 +359,11 @@ export class BuildRun {
     await fs.promises.rm(this.projectDir, { recursive: true, force: true }).catch(() => undefined);
   }
 
-  /** PUT the final state with the whole trace, retrying while the server cannot be reached. */
+  /** PUT the final state, retrying while the server cannot be reached. */
   private async report(outcome: 'success' | 'failed'): Promise<void> {
     for (let attempt = 0; attempt < 20 && this.interruption !== 'canceled'; attempt++) {
       try {
-        const answer = await this.settings.client.updateBuild(
-          this.settings.runnerToken,
-          this.job.id,
-          outcome,
-          this.trace.toString(),
-        );
+        const answer = await this.settings.client.updateJob(this.job, outcome);
         if (answer !== 'failed') return;
       } catch {
         // unreachable for now

@@ -1,5 +1,6 @@
-// A job as builds/register hands it out (GitLab's BuildDetails), and the readings of its `options` the
-// shell executor needs: after_script, artifacts, cache, image and services.
+// A job as the shell executor works it, read from the v4 runner protocol's payload (POST
+// /api/v4/jobs/request: job_info, git_info, steps, artifacts, cache, image, services, dependencies), and
+// the readings of its options the executor needs: after_script, artifacts, cache, image and services.
 
 export interface JobVariable {
   key: string;
@@ -31,6 +32,53 @@ export interface Job {
   options: Record<string, unknown>;
   variables: JobVariable[];
   depends_on_builds: DependencyBuild[];
+}
+
+/** The parts of the v4 payload this runner reads (GitLab's JobRequest::Response). */
+export interface JobPayloadV4 {
+  id: number;
+  token: string;
+  job_info: { id: number; name: string; stage: string; project_id: number; project_name: string };
+  git_info: { repo_url: string; ref: string; sha: string; before_sha: string; ref_type: string };
+  runner_info?: { timeout?: number };
+  variables: JobVariable[];
+  steps: Array<{ name: string; script: string[]; timeout?: number }>;
+  image?: { name: string } | null;
+  services?: Array<{ name: string }>;
+  artifacts?: Array<Record<string, unknown>>;
+  cache?: Array<Record<string, unknown>>;
+  dependencies?: DependencyBuild[];
+}
+
+/** The v4 payload in the executor's terms; a v4 `artifacts`/`cache` list holds one entry per kind. */
+export function jobFromPayload(payload: JobPayloadV4): Job {
+  const step = (name: string) => payload.steps.find((candidate) => candidate.name === name)?.script ?? [];
+  const options: Record<string, unknown> = {};
+  const archive = (payload.artifacts ?? []).find((entry) => (entry.artifact_type ?? 'archive') === 'archive');
+  if (archive) options.artifacts = archive;
+  if (payload.cache?.[0]) options.cache = payload.cache[0];
+  if (payload.image) options.image = payload.image;
+  if (payload.services && payload.services.length > 0) options.services = payload.services;
+  const after = step('after_script');
+  if (after.length > 0) options.after_script = after;
+  return {
+    id: payload.id,
+    token: payload.token,
+    name: payload.job_info.name,
+    stage: payload.job_info.stage,
+    ref: payload.git_info.ref,
+    tag: payload.git_info.ref_type === 'tag',
+    sha: payload.git_info.sha,
+    project_id: payload.job_info.project_id,
+    project_name: payload.job_info.project_name,
+    commands: step('script').join('\n'),
+    repo_url: payload.git_info.repo_url,
+    before_sha: payload.git_info.before_sha,
+    timeout: payload.runner_info?.timeout ?? null,
+    options,
+    variables: payload.variables,
+    depends_on_builds: payload.dependencies ?? [],
+  };
 }
 
 export type ArtifactsWhen = 'on_success' | 'on_failure' | 'always';

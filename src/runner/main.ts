@@ -9,10 +9,11 @@ import { parseArgs } from 'node:util';
 import { removeStaleWorkDirs, type BuildSettings } from './build.ts';
 import { ProtocolClient, RunnerRejectedError } from './client.ts';
 import { Runner, type PollSettings } from './runner.ts';
+import { DEFAULT_BWRAP, openSandbox, SANDBOX_UNAVAILABLE_EXIT } from './sandbox.ts';
 import { readConfigFile, StateDir, writeConfigFile, type RunnerConfigFile } from './state.ts';
 
 const USAGE = `usage: npm run runner -- --url <labrador url> --registration-token <token> [options]
-  --url URL                  the Labrador (or GitLab 8.x) to take builds from
+  --url URL                  the Labrador (or GitLab 9.0 or later) to take jobs from
   --registration-token TOKEN the shared runner registration token (or REGISTRATION_TOKEN in the environment);
                              needed only until the runner has registered
   --data-dir DIR             where the runner keeps its state (DIR/runner; default ./data)
@@ -24,7 +25,10 @@ const USAGE = `usage: npm run runner -- --url <labrador url> --registration-toke
   --tag-list TAGS            comma-separated tags to register with
   --trace-limit BYTES        the largest trace a build may write (default 4194304)
   --trace-interval-ms MS     how often the trace is sent while a build runs (default 1000)
-  --max-poll-ms MS           the longest wait between asking for builds when idle (default 3000)`;
+  --max-poll-ms MS           the longest wait between asking for builds when idle (default 3000)
+  --sandbox bwrap|off        run each build under bubblewrap (default), or unsandboxed (unsafe when
+                             people you do not trust push .gitlab-ci.yml)
+  --bwrap PATH               bubblewrap's executable (default ${DEFAULT_BWRAP})`;
 
 function fail(message: string, code = 2): never {
   process.stderr.write(`labrador-runner: ${message}\n`);
@@ -65,6 +69,8 @@ const OPTIONS = {
   'trace-limit': { type: 'string' },
   'trace-interval-ms': { type: 'string' },
   'max-poll-ms': { type: 'string' },
+  sandbox: { type: 'string' },
+  bwrap: { type: 'string' },
   help: { type: 'boolean' },
 } as const;
 
@@ -102,6 +108,18 @@ const poll: PollSettings = {
 const traceLimit = positiveInteger('trace-limit', parsed['trace-limit'], 4 * 1024 * 1024);
 const traceIntervalMs = positiveInteger('trace-interval-ms', parsed['trace-interval-ms'], 1000);
 
+const sandboxMode = parsed.sandbox ?? 'bwrap';
+if (sandboxMode !== 'bwrap' && sandboxMode !== 'off') {
+  fail(`--sandbox must be bwrap or off, got ${JSON.stringify(sandboxMode)}`);
+}
+const sandbox = openSandbox(sandboxMode, parsed.bwrap);
+if ('problem' in sandbox) {
+  fail(
+    `no sandbox for builds: ${sandbox.problem}; not starting (--sandbox off / LABRADOR_RUNNER_SANDBOX=off runs builds unsandboxed, unsafe when shared)`,
+    SANDBOX_UNAVAILABLE_EXIT,
+  );
+}
+
 try {
   stateDir.lock();
 } catch (error) {
@@ -133,23 +151,17 @@ async function register(force: boolean): Promise<RunnerConfigFile> {
 }
 
 /** Builds a killed runner left: their processes are ended, the server told they failed. */
-async function endLeftovers(runnerToken: string): Promise<void> {
+async function endLeftovers(): Promise<void> {
   for (const leftover of await stateDir.endLeftovers()) {
     const note = Buffer.from(
       '\n\x1b[31;1mERROR: Build failed: the runner stopped during the build\x1b[0;m\n',
     );
     try {
       // Appended after whatever trace the server holds (the 416 answer says how much).
-      const probe = await client.patchTrace(
-        { id: leftover.buildId, token: leftover.token },
-        0,
-        Buffer.alloc(0),
-      );
-      const offset = probe.kind === 'range' ? probe.offset : 0;
-      if (probe.kind === 'ok' || probe.kind === 'range') {
-        await client.patchTrace({ id: leftover.buildId, token: leftover.token }, offset, note);
-      }
-      await client.updateBuild(runnerToken, leftover.buildId, 'failed');
+      const job = { id: leftover.buildId, token: leftover.token };
+      const probe = await client.patchTrace(job, 0, note);
+      if (probe.kind === 'range') await client.patchTrace(job, probe.offset, note);
+      await client.updateJob(job, 'failed');
       log(`build ${leftover.buildId} was left running by a previous run: ended, reported failed`);
     } catch (error) {
       log(
@@ -176,7 +188,7 @@ process.on('SIGINT', () => void stop('SIGINT'));
 if (process.channel) process.on('disconnect', () => void stop('the server went away'));
 
 let config = await register(false);
-await endLeftovers(config.token);
+await endLeftovers();
 const buildsDir = path.resolve(parsed['builds-dir'] ?? path.join(stateDir.dir, 'builds'));
 removeStaleWorkDirs(buildsDir);
 const settings = (token: string, id: number): BuildSettings => ({
@@ -189,8 +201,11 @@ const settings = (token: string, id: number): BuildSettings => ({
   cloneUrl,
   traceLimit,
   traceIntervalMs,
+  sandbox,
 });
-log(`taking builds from ${url}, ${poll.concurrency} at a time`);
+log(
+  `taking builds from ${url}, ${poll.concurrency} at a time, ${sandbox.mode === 'bwrap' ? 'each in a bubblewrap sandbox' : 'UNSANDBOXED'}`,
+);
 for (;;) {
   runner = new Runner(settings(config.token, config.id), poll, log);
   try {

@@ -68,18 +68,16 @@ export class BuildTrace {
 
 export class TraceStreamer {
   private sent = 0;
-  private incremental = true;
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
   private stopped = false;
 
   constructor(
     private readonly client: ProtocolClient,
-    private readonly runnerToken: string,
     private readonly job: Pick<Job, 'id' | 'token'>,
     private readonly trace: BuildTrace,
     private readonly intervalMs: number,
-    /** Called once when the server says the build is canceled (or gone). */
+    /** Called once when the server says the job no longer runs (cancelled, or gone). */
     private readonly onCanceled: () => void,
   ) {}
 
@@ -96,49 +94,40 @@ export class TraceStreamer {
 
   private async tick(): Promise<void> {
     try {
-      if (this.incremental) await this.patch();
-      else await this.put();
+      await this.patch();
     } catch {
-      // The server is unreachable for now: the next tick tries again, the final update sends everything.
+      // The server is unreachable for now: the next tick (or the final flush) sends the rest.
     }
   }
 
+  /** Sends what the server does not hold yet; a 416 says where it stands, and we resend from there. */
   private async patch(): Promise<void> {
-    for (let attempt = 0; attempt < 2; attempt++) {
+    for (let attempt = 0; attempt < 3; attempt++) {
       const all = this.trace.bytes();
+      if (this.sent >= all.length) return this.keepAlive();
       const answer = await this.client.patchTrace(this.job, this.sent, all.subarray(this.sent));
       if (answer.kind === 'ok') {
         this.sent = all.length;
-        if (answer.canceled) this.cancel();
         return;
       }
       if (answer.kind === 'range') {
-        if (answer.canceled) return this.cancel();
-        // The server holds a different amount: resend from where it stands, or all at once by PUT.
-        if (answer.offset > all.length) {
-          this.incremental = false;
-          return this.put();
-        }
+        // More than we wrote cannot be resent: nothing to add then.
+        if (answer.offset > all.length) return;
         this.sent = answer.offset;
         continue;
       }
-      if (answer.kind === 'not-found') {
-        this.incremental = false;
-        return this.put();
-      }
-      if (answer.kind === 'aborted') return this.cancel();
+      if (answer.kind === 'stop') return this.cancel();
       return;
     }
   }
 
-  private async put(): Promise<void> {
-    const outcome = await this.client.updateBuild(
-      this.runnerToken,
-      this.job.id,
-      'running',
-      this.trace.toString(),
-    );
-    if (outcome === 'not-found') this.cancel();
+  /**
+   * Nothing new to send: a `running` update instead, whose answer (403 once cancelled) stops a quiet
+   * build too, as runner 17's keep-alive updates do. Not after stop(): the final state follows then.
+   */
+  private async keepAlive(): Promise<void> {
+    if (this.stopped) return;
+    if ((await this.client.updateJob(this.job, 'running')) === 'stop') this.cancel();
   }
 
   private cancel(): void {
@@ -151,5 +140,18 @@ export class TraceStreamer {
     this.stopped = true;
     clearTimeout(this.timer);
     await this.ticking;
+  }
+
+  /** After stop(): the rest of the trace, retried a few times while the server cannot be reached. */
+  async flush(): Promise<void> {
+    for (let attempt = 0; attempt < 10; attempt++) {
+      try {
+        await this.patch();
+        if (this.sent >= this.trace.bytes().length) return;
+      } catch {
+        // unreachable for now
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.min(200 * 2 ** attempt, 3000)));
+    }
   }
 }

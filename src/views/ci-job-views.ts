@@ -10,14 +10,20 @@ import { findProjectRecordById } from '../db/repositories/projects.ts';
 import { runnersByIds } from '../db/repositories/runners.ts';
 import { findTriggerRequest } from '../db/repositories/triggers.ts';
 import { findUserById } from '../db/repositories/users.ts';
-import { jobVariables, type JobVariable } from '../ci/variables.ts';
+import { jobLevelVariables, jobVariables, type JobVariable } from '../ci/variables.ts';
 import { GITLAB_VERSION, REVISION } from '../domain/version.ts';
-import { presentJob } from '../presenters/runner/ci-job.ts';
+import { buildRepoUrl, presentJob, type JobInput } from '../presenters/runner/ci-job.ts';
+import { presentJobV4 } from '../presenters/runner/job-v4.ts';
 import { BLANK_SHA } from '../domain/types.ts';
 
 export type JobPayload = ReturnType<typeof presentJob>;
 
-export async function jobPayload(deps: Deps, buildId: number): Promise<JobPayload> {
+/** Everything either protocol's payload is built from; `laterPredefined` adds a newer protocol's variables. */
+async function loadJobInput(
+  deps: Deps,
+  buildId: number,
+  laterPredefined?: (input: Omit<JobInput, 'variables'>) => JobVariable[],
+): Promise<JobInput> {
   const db = deps.db.kysely;
   const build = (await findBuild(db, buildId))!;
   const pipeline = (await findPipeline(db, build.pipeline_id))!;
@@ -31,7 +37,9 @@ export async function jobPayload(deps: Deps, buildId: number): Promise<JobPayloa
   const dependencies =
     build.stage_idx === null ? [] : await dependencyBuilds(db, pipeline.id, build.stage_idx);
   const baseUrl = deps.config.externalUrl;
+  const base = { baseUrl, build, pipeline, record, dependencies, now: now() };
   const variables = jobVariables({
+    laterPredefined: laterPredefined?.(base),
     build: {
       id: build.id,
       token: build.token,
@@ -58,5 +66,30 @@ export async function jobPayload(deps: Deps, buildId: number): Promise<JobPayloa
     triggerVariables: trigger?.variables ? (JSON.parse(trigger.variables) as Record<string, string>) : null,
     server: { version: GITLAB_VERSION, revision: REVISION },
   });
-  return presentJob({ baseUrl, build, pipeline, record, variables, dependencies, now: now() });
+  return { ...base, variables };
+}
+
+export async function jobPayload(deps: Deps, buildId: number): Promise<JobPayload> {
+  return presentJob(await loadJobInput(deps, buildId));
+}
+
+/** The v4 runner protocol's job (POST /api/v4/jobs/request), with today's predefined variables. */
+export async function jobPayloadV4(deps: Deps, buildId: number) {
+  const input = await loadJobInput(deps, buildId, (base) =>
+    jobLevelVariables({
+      build: base.build,
+      flags: { manual: base.build.when === 'manual', triggered: base.build.trigger_request_id !== null },
+      sha: base.pipeline.sha,
+      pipelineId: base.pipeline.id,
+      project: {
+        id: base.record.project.id,
+        path: base.record.project.path,
+        namespacePath: base.record.namespace.path,
+        webUrl: `${base.baseUrl}/${base.record.namespace.path}/${base.record.project.path}`,
+      },
+      serverUrl: base.baseUrl,
+      repositoryUrl: buildRepoUrl(base.baseUrl, base.record, base.build.token),
+    }),
+  );
+  return presentJobV4(input);
 }

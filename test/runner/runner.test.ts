@@ -16,6 +16,9 @@ import { tracePath } from '../../src/storage/traces.ts';
 
 const REGISTRATION_TOKEN = 'runner-registration-token';
 const WAIT_MS = 60_000;
+// The executor itself, with the machine in view: these tests follow a build's process group by the pid
+// its script prints and meet in a shared /tmp. The sandbox is test/runner-v4/sandbox.test.ts's.
+const UNSANDBOXED = ['--sandbox', 'off'];
 
 const TWO_STAGES = `
 stages: [build, test]
@@ -51,7 +54,7 @@ describe('runner', () => {
 
   before(async () => {
     ci = await startCiProject({ LABRADOR_RUNNER_TOKEN: REGISTRATION_TOKEN }, 'runr');
-    runner = spawnRunner({ url: ci.base, registrationToken: REGISTRATION_TOKEN });
+    runner = spawnRunner({ url: ci.base, registrationToken: REGISTRATION_TOKEN, extraArgs: UNSANDBOXED });
     await runner.waitForOutput(/taking builds from/, WAIT_MS);
   });
   after(async () => {
@@ -228,7 +231,12 @@ ${name}:
     await runner.exited;
     // The build's own process group outlives the runner...
     assert.ok(groupAlive(pgid));
-    runner = spawnRunner({ url: ci.base, registrationToken: REGISTRATION_TOKEN, dataDir: runner.dataDir });
+    runner = spawnRunner({
+      url: ci.base,
+      registrationToken: REGISTRATION_TOKEN,
+      dataDir: runner.dataDir,
+      extraArgs: UNSANDBOXED,
+    });
     await runner.waitForOutput(/taking builds from/, WAIT_MS);
     // ...until the runner is back: then it is ended (SIGKILL takes effect a moment after it is sent) and
     // the build is reported failed.

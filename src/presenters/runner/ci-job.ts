@@ -6,7 +6,12 @@ import { BLANK_SHA } from '../../domain/types.ts';
 import { hasLiveArtifacts } from '../../ci/artifacts.ts';
 
 /** Entities::Build: a build as the runner sees it (also each of `depends_on_builds`). */
-function presentRunnerBuild(build: CiBuildRow, pipeline: CiPipelineRow, record: ProjectRecord, now: string) {
+function presentRunnerBuild(
+  build: CiBuildRow,
+  pipeline: CiPipelineRow,
+  record: ProjectRecord,
+  now: string,
+) {
   return {
     id: build.id,
     ref: build.ref,
@@ -35,7 +40,7 @@ export interface JobInput {
 }
 
 /** The project's clone URL with `gitlab-ci-token:<build token>@` after the scheme. */
-function buildRepoUrl(baseUrl: string, record: ProjectRecord, token: string | null): string {
+export function buildRepoUrl(baseUrl: string, record: ProjectRecord, token: string | null): string {
   const url = `${baseUrl}/${record.namespace.path}/${record.project.path}.git`;
   return url.replace(/^(https?:\/\/)/, `$1gitlab-ci-token:${token ?? ''}@`);
 }

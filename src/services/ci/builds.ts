@@ -20,7 +20,7 @@ import { pendingCandidates } from '../../db/repositories/build-queue.ts';
 import { findBuild, findBuildByToken, updateBuild } from '../../db/repositories/builds.ts';
 import { findProjectRecordById } from '../../db/repositories/projects.ts';
 import { runnerProjectIds } from '../../db/repositories/runners.ts';
-import { isBuildCredential, isDependentBuild, canRunnerPick } from '../../policies/ci.ts';
+import { isBuildCredential, isDependentBuild, isJobToken, canRunnerPick } from '../../policies/ci.ts';
 import { hasLiveArtifacts } from '../../ci/artifacts.ts';
 import {
   appendTrace,
@@ -124,6 +124,17 @@ export async function updateBuildFromRunner(
   if (!build || build.runner_id !== runner.id || build.status !== 'running') throw recordNotFound();
   if (build.erased_at !== null) throw forbidden('Build has been erased!');
   const record = reloaded(await findProjectRecordById(db, build.project_id));
+  return applyRunnerState(deps, build, record, update);
+}
+
+/** The state a runner reports for its running build: `success` and `failed` finish it. */
+async function applyRunnerState(
+  deps: Deps,
+  build: CiBuildRow,
+  record: ProjectRecord,
+  update: RunnerUpdate,
+): Promise<boolean | null> {
+  const db = deps.db.kysely;
   if (update.trace !== undefined) {
     const masked = maskSecrets(Buffer.from(update.trace), secretsOf(record, build));
     await writeTrace(tracePath(deps.config.dataDir, build), masked);
@@ -139,6 +150,53 @@ export async function updateBuildFromRunner(
     return applyBuildEvent(ctx, build, event, extra);
   });
   return moved !== undefined;
+}
+
+/**
+ * The job a v4 runner call names with its job token (GitLab's authenticate_job!): 404 when there is no
+ * such job, 403 when the token is not its own, and 403 carrying `Job-Status` once it no longer runs (a
+ * cancelled or finished job), which is how runner 17 learns to stop (network/remote_job_state_response.go).
+ */
+export async function runningJobForToken(deps: Deps, idText: string, token: string | undefined) {
+  const db = deps.db.kysely;
+  const id = runnerBuildId(idText);
+  const build = id === undefined ? undefined : await findBuild(db, id);
+  const record = build && (await findProjectRecordById(db, build.project_id));
+  if (!build || !record) throw notFound();
+  if (!isJobToken(token, build)) throw forbidden();
+  if (build.status !== 'running' || build.erased_at !== null) {
+    throw new ApiError(
+      403,
+      { message: '403 Forbidden - Job is not processing on runner' },
+      { 'Job-Status': build.status },
+    );
+  }
+  return { build, record };
+}
+
+/**
+ * PUT /api/v4/jobs/:id: the job's own token reports `running` (a keep-alive) or finishes it with
+ * `success` or `failed`. Answers the job's status afterwards (sent back as `Job-Status`).
+ */
+export async function updateJobFromRunner(
+  deps: Deps,
+  idText: string,
+  token: string | undefined,
+  state: string | undefined,
+): Promise<string> {
+  const { build, record } = await runningJobForToken(deps, idText, token);
+  await applyRunnerState(deps, build, record, { state, trace: undefined });
+  return (await findBuild(deps.db.kysely, build.id))?.status ?? build.status;
+}
+
+/**
+ * GET /api/v4/jobs/:id/artifacts: the token must be that of a running job (the job itself, or a later job
+ * of its pipeline that depends on it); a finished job's token no longer downloads anything.
+ */
+export async function artifactsForJobToken(deps: Deps, idText: string, token: string | undefined) {
+  const holder = token ? await findBuildByToken(deps.db.kysely, token) : undefined;
+  if (!holder || holder.status !== 'running') throw forbidden();
+  return artifactsForToken(deps, idText, token);
 }
 
 /** A report without a state change still shows the build is alive (for the stuck-build sweep). */
@@ -174,6 +232,8 @@ export interface TraceAppend {
   /** `<offset>-<end>`: where this piece starts in the trace. */
   contentRange: string | undefined;
   body: Readable;
+  /** v4: only the job's own token, and only while it runs (else 403 with `Job-Status`). */
+  runningOnly?: boolean;
 }
 
 /**
@@ -186,7 +246,9 @@ export async function appendBuildTrace(
   idText: string,
   append: TraceAppend,
 ): Promise<{ status: string; length: number }> {
-  const { build, record } = await buildForToken(deps, idText, append.token);
+  const { build, record } = append.runningOnly
+    ? await runningJobForToken(deps, idText, append.token)
+    : await buildForToken(deps, idText, append.token);
   if (build.erased_at !== null) throw forbidden('Build has been erased!');
   if (append.contentRange === undefined) throw grapeError(400, '400 Missing header Content-Range');
   const offset = rubyInteger(append.contentRange.split('-')[0] ?? '');

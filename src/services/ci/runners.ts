@@ -72,6 +72,8 @@ export interface RunnerRegistration {
   tagList?: string | string[];
   runUntagged?: boolean;
   locked?: boolean;
+  /** v4's `paused`: registered but handed no jobs until resumed. */
+  paused?: boolean;
   info: RunnerInfo;
 }
 
@@ -109,7 +111,7 @@ export async function registerRunner(deps: Deps, registration: RunnerRegistratio
       token: hexToken(),
       description: registration.description ?? null,
       is_shared: shared ? 1 : 0,
-      active: 1,
+      active: registration.paused ? 0 : 1,
       locked: registration.locked ? 1 : 0,
       run_untagged: runUntagged ? 1 : 0,
       tag_list: JSON.stringify(tags),
@@ -225,4 +227,70 @@ export async function disableRunnerForProject(
  */
 export async function removeRunner(deps: Deps, runner: CiRunnerRow): Promise<void> {
   await deleteRunner(deps.db.kysely, runner.id);
+}
+
+/**
+ * POST /api/v4/runners/reset_authentication_token: the runner gets a new token at once; the old one
+ * stops working (runner 17 writes the new one into its config.toml).
+ */
+export async function resetRunnerAuthenticationToken(deps: Deps, runner: CiRunnerRow): Promise<string> {
+  const token = runnerTokenLike(runner.token);
+  await updateRunner(deps.db.kysely, runner.id, { token, updated_at: now() });
+  return token;
+}
+
+/** A created runner's tokens keep the `glrt-` prefix runner 17 tells them apart by (TokenIsCreatedRunnerToken). */
+const CREATED_RUNNER_PREFIX = 'glrt-';
+
+function runnerTokenLike(previous: string): string {
+  return previous.startsWith(CREATED_RUNNER_PREFIX)
+    ? `${CREATED_RUNNER_PREFIX}${friendlyToken()}`
+    : hexToken();
+}
+
+export interface RunnerCreation {
+  /** undefined: an instance (shared) runner; else the project it runs for. */
+  projectId: number | undefined;
+  description?: string;
+  tagList?: string | string[];
+  runUntagged?: boolean;
+  locked?: boolean;
+  paused?: boolean;
+}
+
+/**
+ * GitLab 16's creation flow (POST /api/v4/user/runners): a person makes the runner first and hands its
+ * `glrt-` token to `gitlab-runner register --token`, which only verifies it. The caller's right to do so
+ * is checked by the route (administrator for an instance runner, master of the project otherwise).
+ */
+export async function createRunner(deps: Deps, creation: RunnerCreation): Promise<CiRunnerRow> {
+  const tags = parseTagList(creation.tagList);
+  const runUntagged = creation.runUntagged ?? true;
+  if (tags.length === 0 && !runUntagged) {
+    throw validationFailed({
+      tags_list: ['can not be empty when runner is not allowed to pick untagged jobs'],
+    });
+  }
+  const at = now();
+  return deps.db.kysely.transaction().execute(async (trx) => {
+    const runner = await insertRunner(trx, {
+      token: `${CREATED_RUNNER_PREFIX}${friendlyToken()}`,
+      description: creation.description ?? null,
+      is_shared: creation.projectId === undefined ? 1 : 0,
+      active: creation.paused ? 0 : 1,
+      locked: creation.locked ? 1 : 0,
+      run_untagged: runUntagged ? 1 : 0,
+      tag_list: JSON.stringify(tags),
+      name: null,
+      version: null,
+      revision: null,
+      platform: null,
+      architecture: null,
+      contacted_at: null,
+      created_at: at,
+      updated_at: at,
+    });
+    if (creation.projectId !== undefined) await assignRunner(trx, runner.id, creation.projectId, at);
+    return runner;
+  });
 }
