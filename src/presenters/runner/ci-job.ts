@@ -6,12 +6,7 @@ import { BLANK_SHA } from '../../domain/types.ts';
 import { hasLiveArtifacts } from '../../ci/artifacts.ts';
 
 /** Entities::Build: a build as the runner sees it (also each of `depends_on_builds`). */
-function presentRunnerBuild(
-  build: CiBuildRow,
-  pipeline: CiPipelineRow,
-  record: ProjectRecord,
-  now: string,
-) {
+function presentRunnerBuild(build: CiBuildRow, pipeline: CiPipelineRow, record: ProjectRecord, now: string) {
   return {
     id: build.id,
     ref: build.ref,
