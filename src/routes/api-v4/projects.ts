@@ -21,6 +21,7 @@ import { forbidden, grapeError, notFound, paramValueInvalid, paramsMissing } fro
 import { canAdminProject, isProjectOwner } from '../../policies/access.ts';
 import { isAdministrator } from '../../policies/users.ts';
 import { createProject, deleteProject, updateProject } from '../../services/projects/projects.ts';
+import { defaultBranchName, defaultVisibilityLevel } from '../../services/instance/application-settings.ts';
 import {
   countProjectList,
   listBasicProjectViewsByIds,
@@ -177,7 +178,10 @@ export function register(app: FastifyInstance, deps: Deps): void {
     limitStyle: 'forbidden' | 'validation',
   ) => {
     const attributes = projectAttributes(params, CREATE);
-    const record = await createProject(deps, { actor, creator, attributes, limitStyle });
+    // v4's creations follow the instance's settings (GitLab's default_branch_name, default visibility).
+    attributes.visibility_level ??= await defaultVisibilityLevel(deps.db.kysely, 'project');
+    const initialBranch = await defaultBranchName(deps.db.kysely);
+    const record = await createProject(deps, { actor, creator, attributes, initialBranch, limitStyle });
     const [view] = await listProjectRecordViews(deps, actor, [record], { forkSourceCounts: true });
     return reply.status(201).send(presentProjectV4(view!, deps.config, { adminFields: true }));
   };
