@@ -682,6 +682,21 @@ export interface MergeRequestAutoMergesTable {
   created_at: string;
 }
 
+/** A project's or a group's deploy token (migration 097): exactly one of project_id and group_id. */
+export interface DeployTokensTable {
+  id: Generated<number>;
+  project_id: number | null;
+  group_id: number | null;
+  creator_id: number | null;
+  name: string;
+  username: string | null;
+  token_digest: string;
+  scopes: string;
+  expires_at: string | null;
+  revoked: Generated<Bool>;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   identities: IdentitiesTable;
@@ -731,4 +746,5 @@ export interface Database {
   merge_requests: MergeRequestsTable;
   merge_request_auto_merges: MergeRequestAutoMergesTable;
   merge_request_diffs: MergeRequestDiffsTable;
+  deploy_tokens: DeployTokensTable;
 }

@@ -20,6 +20,7 @@ export type EmailRow = Selectable<S.EmailsTable>;
 export type WebSessionRow = Selectable<S.WebSessionsTable>;
 
 export type PersonalAccessTokenRow = Selectable<S.PersonalAccessTokensTable>;
+export type DeployTokenRow = Selectable<S.DeployTokensTable>;
 
 /** An external sign-in of a user (LDAP, OAuth provider) as the user entity lists it. */
 export interface Identity {

@@ -42,6 +42,7 @@ import * as projectHooks from './project-hooks.ts';
 import * as systemHooks from './system-hooks.ts';
 import * as events from './events.ts';
 import * as application from './application.ts';
+import * as deployTokens from './deploy-tokens.ts';
 
 const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   version,
@@ -70,6 +71,7 @@ const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   systemHooks,
   events,
   application,
+  deployTokens,
 ];
 
 export function registerApiV4(app: FastifyInstance, deps: Deps): void {
