@@ -135,6 +135,8 @@ export interface ProjectListQuery {
   withMergeRequestsEnabled?: boolean;
   /** Only the forks of this project (GET /projects/:id/forks). */
   forkedFromId?: number;
+  /** Only projects carrying every one of these topics (v4's `topic`; at most MAX_LIST_TOPICS). */
+  topicIds?: number[];
   orderBy: ProjectOrder;
   sort: 'asc' | 'desc';
 }

@@ -30,6 +30,7 @@ import { up as commitNotes } from './048-commit-notes.ts';
 import { up as projectListVacuum } from './075-project-list-vacuum.ts';
 import { up as personalAccessTokens } from './080-personal-access-tokens.ts';
 import { up as pipelineSource } from './081-pipeline-source.ts';
+import { up as topics } from './096-topics.ts';
 import { up as deployTokens } from './097-deploy-tokens.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
@@ -60,6 +61,7 @@ const migrations: Array<[string, MigrationFn]> = [
   ['075-project-list-vacuum', projectListVacuum],
   ['080-personal-access-tokens', personalAccessTokens],
   ['081-pipeline-source', pipelineSource],
+  ['096-topics', topics],
   ['097-deploy-tokens', deployTokens],
 ];
 

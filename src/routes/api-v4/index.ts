@@ -43,6 +43,7 @@ import * as systemHooks from './system-hooks.ts';
 import * as events from './events.ts';
 import * as application from './application.ts';
 import * as deployTokens from './deploy-tokens.ts';
+import * as topics from './topics.ts';
 
 const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   version,
@@ -72,6 +73,7 @@ const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   events,
   application,
   deployTokens,
+  topics,
 ];
 
 export function registerApiV4(app: FastifyInstance, deps: Deps): void {
