@@ -44,6 +44,7 @@ import * as events from './events.ts';
 import * as application from './application.ts';
 import * as deployTokens from './deploy-tokens.ts';
 import * as topics from './topics.ts';
+import * as avatar from './avatar.ts';
 
 const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   version,
@@ -74,6 +75,7 @@ const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   application,
   deployTokens,
   topics,
+  avatar,
 ];
 
 export function registerApiV4(app: FastifyInstance, deps: Deps): void {
