@@ -131,6 +131,8 @@ export interface ProjectsTable {
   build_allow_git_fetch: Generated<Bool>;
   /** Applied to a finished build's trace; the last match's first number is its coverage. */
   build_coverage_regex: Generated<string | null>;
+  /** The project's topic names in order, a JSON array (migration 096). */
+  topic_list: Generated<string>;
 }
 
 /** Project and group memberships: source_type 'Project' (source_id = projects.id) or 'Namespace' (groups). */
@@ -682,6 +684,37 @@ export interface MergeRequestAutoMergesTable {
   created_at: string;
 }
 
+/** A topic projects carry (migration 096). */
+export interface TopicsTable {
+  id: Generated<number>;
+  name: string;
+  title: string;
+  description: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ProjectTopicsTable {
+  id: Generated<number>;
+  project_id: number;
+  topic_id: number;
+}
+
+/** A project's or a group's deploy token (migration 097): exactly one of project_id and group_id. */
+export interface DeployTokensTable {
+  id: Generated<number>;
+  project_id: number | null;
+  group_id: number | null;
+  creator_id: number | null;
+  name: string;
+  username: string | null;
+  token_digest: string;
+  scopes: string;
+  expires_at: string | null;
+  revoked: Generated<Bool>;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   identities: IdentitiesTable;
@@ -731,4 +764,7 @@ export interface Database {
   merge_requests: MergeRequestsTable;
   merge_request_auto_merges: MergeRequestAutoMergesTable;
   merge_request_diffs: MergeRequestDiffsTable;
+  deploy_tokens: DeployTokensTable;
+  topics: TopicsTable;
+  project_topics: ProjectTopicsTable;
 }

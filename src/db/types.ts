@@ -20,6 +20,7 @@ export type EmailRow = Selectable<S.EmailsTable>;
 export type WebSessionRow = Selectable<S.WebSessionsTable>;
 
 export type PersonalAccessTokenRow = Selectable<S.PersonalAccessTokensTable>;
+export type DeployTokenRow = Selectable<S.DeployTokensTable>;
 
 /** An external sign-in of a user (LDAP, OAuth provider) as the user entity lists it. */
 export interface Identity {
@@ -134,6 +135,8 @@ export interface ProjectListQuery {
   withMergeRequestsEnabled?: boolean;
   /** Only the forks of this project (GET /projects/:id/forks). */
   forkedFromId?: number;
+  /** Only projects carrying every one of these topics (v4's `topic`; at most MAX_LIST_TOPICS). */
+  topicIds?: number[];
   orderBy: ProjectOrder;
   sort: 'asc' | 'desc';
 }

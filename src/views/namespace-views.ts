@@ -50,3 +50,21 @@ export async function findListedNamespace(
 export function findUserNamespaceOf(deps: Deps, userId: number) {
   return findUserNamespace(deps.db.kysely, userId);
 }
+
+/**
+ * GET /namespaces/:id/exists: whether a top-level namespace (a user's or a group's) has this path,
+ * without regard to case, and then the first free `<path>1`, `<path>2`… as GitLab's Uniquify suggests.
+ * Labrador has no subgroups: under any parent nothing exists.
+ */
+export async function namespacePathTaken(
+  deps: Deps,
+  path: string,
+  parentId: number | undefined,
+): Promise<{ exists: boolean; suggests: string[] }> {
+  const taken = async (candidate: string) =>
+    parentId === undefined && (await findNamespaceByPath(deps.db.kysely, candidate)) !== undefined;
+  if (!(await taken(path))) return { exists: false, suggests: [] };
+  for (let n = 1; ; n++) {
+    if (!(await taken(`${path}${n}`))) return { exists: true, suggests: [`${path}${n}`] };
+  }
+}

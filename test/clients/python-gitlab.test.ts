@@ -147,6 +147,31 @@ describe('python-gitlab 3.12', { skip: requirement('python-gitlab', pythonGitlab
     assert.deepEqual(seen.protected_list, ['feature', 'main']);
   });
 
+  it('sends create() keyword arguments in the query string: projects and users take them', async () => {
+    const seen = await run('query_kwargs');
+    assert.deepEqual(seen.project, { visibility: 'public', description: 'from the query' });
+    assert.deepEqual(seen.raw, { path: 'py-raw', topics: ['py', 'kw'] });
+    assert.deepEqual(seen.user, { username: 'pykw', projects_limit: 3 });
+  });
+
+  it('reads and saves settings, statistics, topics, deploy tokens; /license is 404; hard deletes', async () => {
+    const seen = await run('instance');
+    assert.deepEqual(seen.default_branch, { before: 'main', after: 'trunk' });
+    assert.match(seen.users, /^\d+$/);
+    assert.ok(seen.topics.includes('py-topic'));
+    assert.equal(seen.topic_title, 'Py Topic');
+    assert.deepEqual(seen.project_topics, ['py-topic']);
+    assert.equal(seen.project_default_branch, 'main');
+    assert.equal(seen.token.prefix, 'gldt-');
+    assert.match(seen.token.username, /^gitlab\+deploy-token-\d+$/);
+    assert.deepEqual(seen.token.listed, ['py-token']);
+    assert.ok(seen.token.every.includes('py-token'));
+    assert.deepEqual(seen.after_token_delete, []);
+    assert.equal(seen.license.raised, 'GitlabHttpError');
+    assert.equal(seen.license.status, 404);
+    assert.equal(seen.deleted_user.status, 404);
+  });
+
   it('raises the refusals with their statuses: 401 for a bad token, 404 for what is not there', async () => {
     const seen = await run('refusals');
     assert.deepEqual(seen.bad_token, {

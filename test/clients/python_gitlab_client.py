@@ -208,6 +208,59 @@ def scenario_tokens():
     }
 
 
+def scenario_query_kwargs():
+    gl = client()
+    # Keyword arguments of create() travel in the query string, beside the JSON body.
+    project = gl.projects.create({"name": "py-kw"}, visibility="public", description="from the query")
+    raw = gl.http_post("/projects", query_data={"name": "py-raw", "topics": "py,kw"})
+    user = gl.users.create(
+        {"email": "pykw@example.com", "username": "pykw", "name": "Py Kw"},
+        password="a-long-password-1",
+        projects_limit=3,
+    )
+    got = gl.users.get(user.id)
+    return {
+        "project": {"visibility": project.visibility, "description": project.description},
+        "raw": {"path": raw["path"], "topics": raw["topics"]},
+        "user": {"username": got.username, "projects_limit": got.projects_limit},
+    }
+
+
+def scenario_instance():
+    gl = client()
+    settings = gl.settings.get()
+    before = settings.default_branch_name
+    settings.default_branch_name = "trunk"
+    settings.save()
+    after = gl.settings.get().default_branch_name
+    settings.default_branch_name = before
+    settings.save()
+    stats = gl.statistics.get()
+    topic = gl.topics.create({"name": "py-topic", "title": "Py Topic"})
+    project = gl.projects.create({"name": "py-deployed", "topics": ["py-topic"]})
+    project.files.create({"file_path": "a.txt", "branch": "main", "content": "a\n", "commit_message": "first"})
+    made = project.deploytokens.create({"name": "py-token", "scopes": ["read_repository"]})
+    listed = [t.name for t in project.deploytokens.list(get_all=True)]
+    every = [t.name for t in gl.deploytokens.list(get_all=True)]
+    project.deploytokens.delete(made.id)
+    member = gl.users.create(
+        {"email": "pygone@example.com", "username": "pygone", "name": "Gone", "password": "a-long-password-1"}
+    )
+    gl.users.delete(member.id, hard_delete=True)
+    return {
+        "default_branch": {"before": before, "after": after},
+        "users": stats.users,
+        "topics": [t.name for t in gl.topics.list(get_all=True)],
+        "topic_title": gl.topics.get(topic.id).title,
+        "project_topics": gl.projects.get(project.id).topics,
+        "project_default_branch": gl.projects.get(project.id).default_branch,
+        "token": {"prefix": made.token[:5], "username": made.username, "listed": listed, "every": every},
+        "after_token_delete": [t.name for t in project.deploytokens.list(get_all=True)],
+        "license": raised(lambda: gl.http_get("/license")),
+        "deleted_user": raised(lambda: gl.users.get(member.id)),
+    }
+
+
 SCENARIOS = {name[len("scenario_"):]: value for name, value in globals().items() if name.startswith("scenario_")}
 
 if __name__ == "__main__":

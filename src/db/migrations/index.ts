@@ -30,6 +30,8 @@ import { up as commitNotes } from './048-commit-notes.ts';
 import { up as projectListVacuum } from './075-project-list-vacuum.ts';
 import { up as personalAccessTokens } from './080-personal-access-tokens.ts';
 import { up as pipelineSource } from './081-pipeline-source.ts';
+import { up as topics } from './096-topics.ts';
+import { up as deployTokens } from './097-deploy-tokens.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
@@ -59,6 +61,8 @@ const migrations: Array<[string, MigrationFn]> = [
   ['075-project-list-vacuum', projectListVacuum],
   ['080-personal-access-tokens', personalAccessTokens],
   ['081-pipeline-source', pipelineSource],
+  ['096-topics', topics],
+  ['097-deploy-tokens', deployTokens],
 ];
 
 /** The migrations' names in the order they were added (kept in name order from here on: a test checks). */

@@ -82,7 +82,16 @@ interface ListValues {
   pattern: string;
   limit: number;
   offset: number;
+  topic0: number;
+  topic1: number;
+  topic2: number;
+  topic3: number;
+  topic4: number;
 }
+
+/** GET /projects?topic= takes up to this many topics (each one more slot in a prepared shape). */
+export const MAX_LIST_TOPICS = 5;
+const TOPIC_SLOTS = ['topic0', 'topic1', 'topic2', 'topic3', 'topic4'] as const;
 
 type Slot = <K extends keyof ListValues & string>(name: K) => ListValues[K];
 
@@ -100,6 +109,11 @@ function listValues(query: ProjectListQuery, limit = 0, offset = 0): ListValues 
     pattern: `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
     limit,
     offset,
+    topic0: query.topicIds?.[0] ?? 0,
+    topic1: query.topicIds?.[1] ?? 0,
+    topic2: query.topicIds?.[2] ?? 0,
+    topic3: query.topicIds?.[3] ?? 0,
+    topic4: query.topicIds?.[4] ?? 0,
   };
 }
 
@@ -178,6 +192,17 @@ function filtered(db: Executor, query: ProjectListQuery, slot: Slot) {
         .where('fl.forked_from_project_id', '=', slot('forkedFromId')),
     );
   }
+  // Every topic asked for (project_topics_topic_project: one range per topic).
+  for (const name of TOPIC_SLOTS.slice(0, query.topicIds?.length ?? 0)) {
+    q = q.where(
+      'p.id',
+      'in',
+      db
+        .selectFrom(`project_topics as ${name}`)
+        .select(`${name}.project_id`)
+        .where(`${name}.topic_id`, '=', slot(name)),
+    );
+  }
   if (query.withIssuesEnabled) q = q.where('p.issues_enabled', '=', 1);
   if (query.withMergeRequestsEnabled) q = q.where('p.merge_requests_enabled', '=', 1);
   if (searching(query)) {
@@ -231,6 +256,7 @@ function shapeOf<R>(
     query.withIssuesEnabled === true,
     query.withMergeRequestsEnabled === true,
     query.forkedFromId !== undefined,
+    query.topicIds?.length ?? 0,
     query.orderBy,
     query.sort,
   ].join(' ');
@@ -259,7 +285,8 @@ export async function countProjects(db: Executor, query: ProjectListQuery): Prom
     query.minAccessLevel !== undefined ||
     query.withIssuesEnabled === true ||
     query.withMergeRequestsEnabled === true ||
-    query.forkedFromId !== undefined;
+    query.forkedFromId !== undefined ||
+    (query.topicIds?.length ?? 0) > 0;
   const values = listValues(query);
   if (!counted && query.scope === 'all') return sumProjectCounts(db, query, 0);
   if (!counted && query.scope === 'visible') {

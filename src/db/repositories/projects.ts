@@ -44,6 +44,7 @@ const PROJECT_COLUMNS = [
   'build_timeout',
   'build_allow_git_fetch',
   'build_coverage_regex',
+  'topic_list',
 ] as const;
 
 const NAMESPACE_COLUMNS = [

@@ -13,11 +13,16 @@ const avatarUrls = new BoundedMap<string, string>(MAX_AVATAR_URLS);
 export function avatarUrl(email: string): string {
   let url = avatarUrls.get(email);
   if (url === undefined) {
-    const hash = crypto.createHash('md5').update(email.trim().toLowerCase()).digest('hex');
-    url = `http://www.gravatar.com/avatar/${hash}?s=80&d=identicon`;
+    url = gravatarUrl(email, 80);
     avatarUrls.set(email, url);
   }
   return url;
+}
+
+/** The Gravatar (identicon when none) of an address at `size` pixels: every avatar Labrador shows. */
+export function gravatarUrl(email: string, size: number): string {
+  const hash = crypto.createHash('md5').update(email.trim().toLowerCase()).digest('hex');
+  return `http://www.gravatar.com/avatar/${hash}?s=${size}&d=identicon`;
 }
 
 /** ldap_blocked is kept internal: the API shows it as blocked, one of the two states clients know. */

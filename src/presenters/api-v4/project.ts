@@ -1,6 +1,6 @@
 // API v4's project entities (GitLab's lib/api/entities: ProjectIdentity ⊂ BasicProjectDetails ⊂
 // ProjectDetails, Project ⊂ ProjectWithAccess), keys in GitLab's order, built from the same view models
-// as v3's. What Labrador does not have is given as GitLab shows it switched off (topics empty, no
+// as v3's. What Labrador does not have is given as GitLab shows it switched off (no
 // service desk, no packages, fast-forward-less merges). A field an entity leaves out is `undefined`, which
 // JSON leaves out too: every object of a kind then has one shape (the conditional spreads it replaced made
 // the list's presenter and JSON.stringify four times slower than v3's).
@@ -44,6 +44,7 @@ function presentBasic(input: BasicInput, settings: ProjectUrlSettings) {
   const { project, namespace } = record;
   const baseUrl = settings.externalUrl;
   const urls = projectUrls(baseUrl, record, settings.ssh.cloneUrlBase);
+  const topics = JSON.parse(project.topic_list) as string[];
   return {
     id: project.id,
     description: project.description,
@@ -54,8 +55,8 @@ function presentBasic(input: BasicInput, settings: ProjectUrlSettings) {
     created_at: project.created_at,
     // A new repository's HEAD, until the first push sets the default branch.
     default_branch: input.readCode ? (project.default_branch ?? 'master') : undefined,
-    tag_list: [] as string[],
-    topics: [] as string[],
+    tag_list: topics,
+    topics,
     ssh_url_to_repo: urls.sshUrl,
     http_url_to_repo: urls.httpUrl,
     web_url: urls.webUrl,

@@ -2,6 +2,7 @@
 // string `visibility`, show (GroupDetail, projects unless `with_projects=false`), edit, delete (202, as
 // today's GitLab, which deletes groups in the background), and the group's projects. Same loaders,
 // policies, services and views as v3. Labrador has no subgroups: a `parent_id` is refused.
+import { defaultVisibilityLevel } from '../../services/instance/application-settings.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { requireViewer } from '../../http/auth.ts';
@@ -108,7 +109,9 @@ export function register(app: FastifyInstance, deps: Deps): void {
       throw paramsMissing(...(name === undefined ? ['name'] : []), ...(path === undefined ? ['path'] : []));
     }
     if (!canCreateGroup(viewer)) throw forbidden();
-    const group = await createGroup(deps, viewer, { ...groupAttributes(params), name, path });
+    const attributes = groupAttributes(params);
+    attributes.visibility_level ??= await defaultVisibilityLevel(deps.db.kysely, 'group');
+    const group = await createGroup(deps, viewer, { ...attributes, name, path });
     reply.status(201);
     return presentGroupDetail({ group }, baseUrl);
   });

@@ -41,6 +41,10 @@ import * as deployKeys from './deploy-keys.ts';
 import * as projectHooks from './project-hooks.ts';
 import * as systemHooks from './system-hooks.ts';
 import * as events from './events.ts';
+import * as application from './application.ts';
+import * as deployTokens from './deploy-tokens.ts';
+import * as topics from './topics.ts';
+import * as avatar from './avatar.ts';
 
 const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   version,
@@ -68,6 +72,10 @@ const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   projectHooks,
   systemHooks,
   events,
+  application,
+  deployTokens,
+  topics,
+  avatar,
 ];
 
 export function registerApiV4(app: FastifyInstance, deps: Deps): void {

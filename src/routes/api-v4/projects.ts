@@ -7,7 +7,13 @@ import type { Deps } from '../../deps.ts';
 import { requireAdmin, requireViewer } from '../../http/auth.ts';
 import { findUserByIdParam, loadProject } from '../../http/loaders.ts';
 import { paginate } from '../../http/pagination.ts';
-import { optionalBoolean, optionalOneOf, presentString, type Params } from '../../http/params.ts';
+import {
+  optionalBoolean,
+  optionalOneOf,
+  optionalStringList,
+  presentString,
+  type Params,
+} from '../../http/params.ts';
 import {
   assertMayEdit,
   optionalVisibility,
@@ -21,6 +27,9 @@ import { forbidden, grapeError, notFound, paramValueInvalid, paramsMissing } fro
 import { canAdminProject, isProjectOwner } from '../../policies/access.ts';
 import { isAdministrator } from '../../policies/users.ts';
 import { createProject, deleteProject, updateProject } from '../../services/projects/projects.ts';
+import { defaultBranchName, defaultVisibilityLevel } from '../../services/instance/application-settings.ts';
+import { setProjectTopics, topicNames } from '../../services/projects/topics.ts';
+import { MAX_LIST_TOPICS, topicIdsByNames } from '../../views/topic-views.ts';
 import {
   countProjectList,
   listBasicProjectViewsByIds,
@@ -52,7 +61,13 @@ const EDIT: AttributeForm = { namespaceId: false, importUrl: false, defaultBranc
 const EDITABLE =
   'name, path, description, default_branch, visibility, issues_enabled, merge_requests_enabled, ' +
   'wiki_enabled, jobs_enabled, snippets_enabled, container_registry_enabled, shared_runners_enabled, ' +
-  'public_jobs, lfs_enabled, only_allow_merge_if_pipeline_succeeds, request_access_enabled';
+  'public_jobs, lfs_enabled, only_allow_merge_if_pipeline_succeeds, request_access_enabled, topics';
+
+/** v4's `topics` (a list or comma-separated text), or the older `tag_list`; undefined when neither. */
+function topicsParam(params: Params): string[] | undefined {
+  const given = optionalStringList(params, 'topics') ?? optionalStringList(params, 'tag_list');
+  return given === undefined ? undefined : topicNames(given);
+}
 
 /** The request's parameters as v3's readers know them: v4's names renamed, `visibility` as a level. */
 export function projectParams(request: FastifyRequest): Params {
@@ -148,7 +163,11 @@ export async function presentWrittenProject(deps: Deps, viewer: UserRow, project
 export function register(app: FastifyInstance, deps: Deps): void {
   app.get('/projects', { config: { public: true } }, async (request, reply) => {
     const params = projectParams(request);
-    return presentProjectListV4(deps, request, reply, params, projectListQuery(request.viewer, params));
+    const names = topicNames(optionalStringList(params, 'topic') ?? []);
+    if (names.length > MAX_LIST_TOPICS) throw paramValueInvalid('topic');
+    const topicIds = names.length > 0 ? await topicIdsByNames(deps, names) : undefined;
+    const query = projectListQuery(request.viewer, params, { topicIds });
+    return presentProjectListV4(deps, request, reply, params, query);
   });
 
   app.get('/users/:user_id/projects', { config: { public: true } }, async (request, reply) => {
@@ -177,7 +196,14 @@ export function register(app: FastifyInstance, deps: Deps): void {
     limitStyle: 'forbidden' | 'validation',
   ) => {
     const attributes = projectAttributes(params, CREATE);
-    const record = await createProject(deps, { actor, creator, attributes, limitStyle });
+    // v4's creations follow the instance's settings (GitLab's default_branch_name, default visibility).
+    attributes.visibility_level ??= await defaultVisibilityLevel(deps.db.kysely, 'project');
+    const initialBranch = await defaultBranchName(deps.db.kysely);
+    const record = await createProject(deps, { actor, creator, attributes, initialBranch, limitStyle });
+    const topics = topicsParam(params);
+    if (topics !== undefined && topics.length > 0) {
+      record.project.topic_list = await setProjectTopics(deps, record.project.id, topics);
+    }
     const [view] = await listProjectRecordViews(deps, actor, [record], { forkSourceCounts: true });
     return reply.status(201).send(presentProjectV4(view!, deps.config, { adminFields: true }));
   };
@@ -204,13 +230,18 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const viewer = requireViewer(request);
     const loaded = await loadProject(deps, request);
     if (!canAdminProject(loaded.access)) throw forbidden();
-    const attributes = projectAttributes(projectParams(request), EDIT);
-    if (Object.keys(attributes).length === 0) {
+    const params = projectParams(request);
+    const attributes = projectAttributes(params, EDIT);
+    const topics = topicsParam(params);
+    if (Object.keys(attributes).length === 0 && topics === undefined) {
       throw grapeError(400, `${EDITABLE} are missing, at least one parameter must be provided`);
     }
-    assertMayEdit(loaded, attributes);
-    const record = await updateProject(deps, { record: loaded, attributes });
-    return presentWrittenProject(deps, viewer, record.project.id);
+    if (Object.keys(attributes).length > 0) {
+      assertMayEdit(loaded, attributes);
+      await updateProject(deps, { record: loaded, attributes });
+    }
+    if (topics !== undefined) await setProjectTopics(deps, loaded.project.id, topics);
+    return presentWrittenProject(deps, viewer, loaded.project.id);
   });
 
   app.delete('/projects/:id', async (request, reply) => {

@@ -31,6 +31,7 @@ import {
   blockUser,
   createUser,
   deleteUser,
+  ensureGhostUser,
   modifyUser,
   unblockUser,
   type ModifyFailures,
@@ -160,11 +161,13 @@ export function register(app: FastifyInstance, deps: Deps): void {
     return presentUserWithAdmin(user, baseUrl, extras);
   });
 
-  // `hard_delete` is accepted: a user's contributions go with the user in Labrador either way.
+  // As GitLab since 9.0: the user's issues, merge requests, notes and award emoji move to the ghost
+  // user, unless `hard_delete` takes them with the user (as v3's delete always does).
   app.delete<{ Params: { id: string } }>(`/users/${ID}`, async (request, reply) => {
     requireAdmin(request);
-    optionalBoolean(requestParams(request), 'hard_delete');
-    const deleted = await deleteUser(deps, pathId(request.params.id) ?? 0);
+    const hardDelete = optionalBoolean(requestParams(request), 'hard_delete') === true;
+    const contributionsTo = hardDelete ? undefined : await ensureGhostUser(deps);
+    const deleted = await deleteUser(deps, pathId(request.params.id) ?? 0, { contributionsTo });
     if (!deleted) throw notFound('User');
     return noContent(reply);
   });

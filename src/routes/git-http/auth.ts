@@ -18,7 +18,8 @@ import {
   PERSONAL_ACCESS_TOKEN_PREFIX,
 } from '../../services/users/personal-access-tokens.ts';
 import type { GitActor } from '../../services/push/git-access.ts';
-import type { CiBuildRow, UserRow } from '../../db/types.ts';
+import type { CiBuildRow, DeployTokenRow, UserRow } from '../../db/types.ts';
+import { DEPLOY_TOKEN_PREFIX, findDeployTokenForLogin } from '../../services/projects/deploy-tokens.ts';
 import { BoundedMap } from '../../lib/bounded-map.ts';
 
 export class GitHttpError extends Error {
@@ -81,6 +82,22 @@ export async function authenticateBuild(deps: Deps, request: FastifyRequest): Pr
   const build = await buildByGitToken(deps, credentials.password);
   if (!build) throw accessDenied();
   return build;
+}
+
+/**
+ * The deploy token behind `<its username>:gldt-…`, or null when the password is not a deploy token's.
+ * A secret that names no active token of that username → 401, as a wrong password would.
+ */
+export async function authenticateDeployToken(
+  deps: Deps,
+  request: FastifyRequest,
+): Promise<DeployTokenRow | null> {
+  const credentials = basicCredentials(request);
+  if (!credentials || !credentials.password.startsWith(DEPLOY_TOKEN_PREFIX)) return null;
+  const token = await findDeployTokenForLogin(deps, credentials.login, credentials.password);
+  if (token) return token;
+  await recordSignInFailure(deps, request.ip);
+  throw accessDenied();
 }
 
 /**

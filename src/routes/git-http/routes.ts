@@ -13,6 +13,7 @@ import { startsWithLsRefs } from '../../git/protocol/ls-refs.ts';
 import { receivePackAdvertisement } from '../../git/protocol/receive-pack-advertisement.ts';
 import {
   authorizeBuildGit,
+  authorizeDeployTokenGit,
   authorizeGit,
   GitAccessRefused,
   type GitAuthorization,
@@ -27,7 +28,14 @@ import {
 } from '../../services/fetch/upload-pack-request.ts';
 import { readRequestStart, wholeBody, type RequestStart } from './request-start.ts';
 import { prestartForConnection, takePrestarted } from './receive-pack-prestart.ts';
-import { accessDenied, authenticateBuild, authenticateGitUser, GitHttpError, REALM } from './auth.ts';
+import {
+  accessDenied,
+  authenticateBuild,
+  authenticateDeployToken,
+  authenticateGitUser,
+  GitHttpError,
+  REALM,
+} from './auth.ts';
 
 type Service = Extract<GitService, 'git-upload-pack' | 'git-receive-pack'>;
 
@@ -64,6 +72,10 @@ async function authorize(
   const projectPath = request.params.project.replace(/\.git$/, '');
   const build = await authenticateBuild(deps, request);
   if (build) return answerRefusal(authorizeBuildGit(deps, build, namespace, projectPath, service), false);
+  const deployToken = await authenticateDeployToken(deps, request);
+  if (deployToken) {
+    return answerRefusal(authorizeDeployTokenGit(deps, deployToken, namespace, projectPath, service), false);
+  }
   const actor = await authenticateGitUser(deps, request);
   const user = actor?.user ?? null;
   return answerRefusal(authorizeGit(deps, actor ?? { user }, namespace, projectPath, service), user === null);

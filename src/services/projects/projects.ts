@@ -169,6 +169,8 @@ export interface CreateProjectInput {
   /** Creator and owner: the caller, or the user of POST /projects/user/:user_id. */
   creator: UserRow;
   attributes: ProjectAttributes;
+  /** The branch a new empty repository's HEAD names when no default_branch is given (v3: `master`). */
+  initialBranch?: string;
   /** A reached limit: 403 on POST /projects, a validation error on POST /projects/user/:id (as GitLab). */
   limitStyle: 'forbidden' | 'validation';
 }
@@ -266,7 +268,9 @@ export async function createProject(deps: Deps, input: CreateProjectInput): Prom
         ...switchValues(attributes),
         import_url: attributes.import_url ?? null,
       },
-      repository: imported ? { source: imported } : { defaultBranch: attributes.default_branch ?? 'master' },
+      repository: imported
+        ? { source: imported }
+        : { defaultBranch: attributes.default_branch ?? input.initialBranch ?? 'master' },
     });
     // The row as written (the columns and order findProjectRecordById reads), not read again.
     return { project, namespace: ns };

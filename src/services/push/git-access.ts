@@ -12,13 +12,14 @@ import { isDeployKeyEnabled } from '../../db/repositories/deploy-keys.ts';
 import { projectRepositoryPath } from '../../git/repository.ts';
 import { projectAccessFromRows, type ProjectAccess } from '../../policies/access.ts';
 import { BUILD_FETCH_ACCESS, canBuildFetch } from '../../policies/ci.ts';
+import { canDeployTokenDownload } from '../../policies/deploy-tokens.ts';
 import { canDeployKeyDownload } from '../../policies/deploy-keys.ts';
 import { canDownloadCode, canPushCode } from '../../policies/git-access.ts';
 import { canSignIn } from '../../policies/users.ts';
 import { gitAbilities } from '../../policies/access-tokens.ts';
 import { Visibility } from '../../domain/types.ts';
 import { findProjectRecordByFullPath } from '../../db/repositories/projects.ts';
-import type { CiBuildRow, KeyRow, ProjectRecord, UserRow } from '../../db/types.ts';
+import type { CiBuildRow, DeployTokenRow, KeyRow, ProjectRecord, UserRow } from '../../db/types.ts';
 
 export type GitService = 'git-upload-pack' | 'git-receive-pack' | 'git-upload-archive';
 
@@ -123,6 +124,29 @@ export async function authorizeBuildGit(
   if (build.status !== 'running') throw refuse('bad_credentials', 'HTTP Basic: Access denied');
   if (!record || !canBuildFetch(build, record)) throw refuse('not_found', PROJECT_NOT_FOUND);
   if (service !== 'git-upload-pack') throw refuse('forbidden', PUSH_REFUSED);
+  return {
+    user: null,
+    deployKey: null,
+    record,
+    access: BUILD_FETCH_ACCESS,
+    repoPath: existingRepository(deps, record),
+  };
+}
+
+/**
+ * A clone or fetch with a deploy token (policies/deploy-tokens.ts): its project or a project of its
+ * group, with read_repository; never a push. One indexed query, as a build's.
+ */
+export async function authorizeDeployTokenGit(
+  deps: Deps,
+  token: DeployTokenRow,
+  namespace: string,
+  projectPath: string,
+  service: GitService,
+): Promise<GitAuthorization> {
+  const record = await findProjectRecordByFullPath(deps.db.kysely, namespace, projectPath);
+  if (!record || !canDeployTokenDownload(token, record.project)) throw refuse('not_found', PROJECT_NOT_FOUND);
+  if (service !== 'git-upload-pack') throw refuse('forbidden', 'Deploy tokens are not allowed to push code.');
   return {
     user: null,
     deployKey: null,

@@ -40,6 +40,10 @@ import { hashPassword } from './passwords.ts';
 import { normalizeEmail, validateUser, type UserAttributes } from './user-validation.ts';
 import type { Executor, UserChanges, UserFullExtras, UserRow } from '../../db/types.ts';
 import { friendlyToken } from '../../lib/tokens.ts';
+import crypto from 'node:crypto';
+import { findSetting, insertSettingIfAbsent } from '../../db/repositories/settings.ts';
+import { moveContributions } from '../../db/repositories/ghost-records.ts';
+import { findNamespaceByPath } from '../../db/repositories/namespaces.ts';
 
 export type { UserAttributes };
 
@@ -275,6 +279,50 @@ async function moveNamespaceDirectory(deps: Deps, from: string, to: string): Pro
 // ---------------------------------------------------------------------------------------------------
 // Delete (DELETE /users/:id)
 
+// The ghost user (GitLab's User.ghost, since 9.0): made once, on the first deletion that needs it, to
+// hold the contributions of users deleted through v4 without hard_delete. Its id is kept in the settings
+// table, so every process finds the same one; it is blocked (nobody signs in as it) and cannot be
+// deleted.
+
+const GHOST_SETTING = 'ghost_user_id';
+
+/** The ghost user's id, or undefined before the first deletion that needed one. */
+async function ghostUserId(db: Executor): Promise<number | undefined> {
+  const stored = await findSetting(db, GHOST_SETTING);
+  return stored === undefined ? undefined : Number(stored);
+}
+
+async function freeUsername(db: Executor): Promise<string> {
+  for (let n = 0; ; n++) {
+    const username = n === 0 ? 'ghost' : `ghost${n}`;
+    const taken =
+      (await userWithExactUsernameExists(db, username)) || (await findNamespaceByPath(db, username));
+    if (!taken) return username;
+  }
+}
+
+/** The ghost user, made now if there is none yet. */
+export async function ensureGhostUser(deps: Deps): Promise<UserRow> {
+  const db = deps.db.kysely;
+  const known = await ghostUserId(db);
+  const existing = known === undefined ? undefined : await findUserById(db, known);
+  if (existing) return existing;
+  const username = await freeUsername(db);
+  const made = await insertUserWithNamespace(deps, {
+    username,
+    name: 'Ghost User',
+    email: `${username}-${crypto.randomBytes(4).toString('hex')}@example.com`,
+    password: friendlyToken(),
+    authenticationToken: friendlyToken(),
+    bio: 'This is a "Ghost User", created to hold all issues authored by users that have since been deleted. This user cannot be removed.',
+    canCreateGroup: false,
+    projectsLimit: 0,
+  });
+  await updateUser(db, made.id, { state: 'blocked' });
+  const chosen = Number(await insertSettingIfAbsent(db, GHOST_SETTING, String(made.id)));
+  return (await findUserById(db, chosen))!;
+}
+
 /** The user as it was, with what its full form shows, read before the rows went. */
 interface DeletedUser {
   user: UserRow;
@@ -282,16 +330,23 @@ interface DeletedUser {
 }
 
 /**
- * Deletes a user with everything that belongs only to them, in one transaction. Answers null for an
- * unknown user: the delete is idempotent.
+ * Deletes a user with everything that belongs only to them, in one transaction; with `contributionsTo`
+ * (the ghost user) their issues, merge requests, notes and award emoji move to it first, in the same
+ * transaction. Answers null for an unknown user: the delete is idempotent. The ghost itself is a 403.
  */
-export async function deleteUser(deps: Deps, userId: number): Promise<DeletedUser | null> {
+export async function deleteUser(
+  deps: Deps,
+  userId: number,
+  options: { contributionsTo?: UserRow } = {},
+): Promise<DeletedUser | null> {
   const db = deps.db.kysely;
   let removeProjectFiles = async () => {};
   const deleted = await db.transaction().execute(async (trx) => {
     const user = await findUserById(trx, userId);
     if (!user) return null;
+    if (user.id === (await ghostUserId(trx))) throw forbidden();
     const extras = (await userFullExtrasByIds(trx, [user.id])).get(user.id)!;
+    if (options.contributionsTo) await moveContributions(trx, user.id, options.contributionsTo.id);
     // Personal projects (and everything attached to them, their directories too) go before the
     // namespace that holds them.
     removeProjectFiles = await deletePersonalProjects(deps, trx, user.id);
