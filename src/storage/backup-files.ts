@@ -125,11 +125,28 @@ export async function stageRepository(from: string, to: string): Promise<number>
   }
 }
 
+/** Whether every ref's object is in the repository (for-each-ref fails on a missing one): one spawn. */
 async function tipsPresent(repo: string): Promise<boolean> {
-  const text = (await git(['for-each-ref', '--format=%(objectname)'], { cwd: repo })).trim();
-  if (text === '') return true;
-  const checked = await git(['cat-file', '--batch-check'], { cwd: repo, input: `${text}\n` });
-  return !/ missing$/m.test(checked);
+  return git(['for-each-ref', '--format=%(objecttype)'], { cwd: repo }).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Runs `work` over `items`, `limit` at a time (file system calls wait on the thread pool anyway). */
+export async function inParallel<T>(
+  items: T[],
+  limit: number,
+  work: (item: T, index: number) => Promise<void>,
+) {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const index = next++;
+      await work(items[index], index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }
 
 /**
@@ -138,22 +155,24 @@ async function tipsPresent(repo: string): Promise<boolean> {
  */
 export async function fileChecksums(root: string, within?: string[]): Promise<Record<string, FileEntry>> {
   const result: Record<string, FileEntry> = {};
+  const found: string[] = [];
   const walk = async (dir: string) => {
     for (const entry of await entries(dir)) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) await walk(full);
-      else if (entry.isFile()) {
-        const hash = crypto.createHash('sha256');
-        let size = 0;
-        for await (const chunk of createReadStream(full)) {
-          hash.update(chunk as Buffer);
-          size += (chunk as Buffer).length;
-        }
-        result[path.relative(root, full).split(path.sep).join('/')] = { size, sha256: hash.digest('hex') };
-      }
+      else if (entry.isFile()) found.push(full);
     }
   };
   if (within) for (const dir of within) await walk(path.join(root, dir));
   else await walk(root);
+  await inParallel(found, 8, async (full) => {
+    const hash = crypto.createHash('sha256');
+    let size = 0;
+    for await (const chunk of createReadStream(full, { highWaterMark: 1 << 20 })) {
+      hash.update(chunk as Buffer);
+      size += (chunk as Buffer).length;
+    }
+    result[path.relative(root, full).split(path.sep).join('/')] = { size, sha256: hash.digest('hex') };
+  });
   return result;
 }

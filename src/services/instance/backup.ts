@@ -26,7 +26,13 @@ import { git } from '../../git/exec.ts';
 import { repositoriesRoot, repositoryPath } from '../../git/repository.ts';
 import { version } from '../../lib/version.ts';
 import { artifactsRoot } from '../../storage/artifacts.ts';
-import { fileChecksums, stageRepository, stageTree, type FileEntry } from '../../storage/backup-files.ts';
+import {
+  fileChecksums,
+  inParallel,
+  stageRepository,
+  stageTree,
+  type FileEntry,
+} from '../../storage/backup-files.ts';
 import { dataDirStampPath } from '../../storage/data-dir.ts';
 import { tracesRoot } from '../../storage/traces.ts';
 import { projectUploadsDir } from '../../storage/uploads.ts';
@@ -103,8 +109,10 @@ export async function createBackup(
     // 2. The files of the snapshot's projects, each found where it is now.
     const vanished: number[] = [];
     let repositories = 0;
-    for (const [index, project] of projects.entries()) {
-      progress(`repositories: ${index + 1}/${projects.length}`);
+    let done = 0;
+    // A few at a time: staging is mostly waiting on the file system and on git.
+    await inParallel(projects, 4, async (project) => {
+      progress(`repositories: ${++done}/${projects.length}`);
       const namespacePath = namespaces.get(project.namespaceId) ?? '';
       let now: { namespacePath: string; path: string } | undefined = { namespacePath, path: project.path };
       const here = repositoryPath(config.dataDir, namespacePath, project.path);
@@ -118,7 +126,7 @@ export async function createBackup(
         vanished.push(project.id);
         await git(['init', '--bare', '--quiet', stagedAt('project')]);
         repositories++;
-        continue;
+        return;
       }
       for (const kind of ['project', 'wiki'] as const) {
         const live = repositoryPath(config.dataDir, now.namespacePath, now.path, kind);
@@ -134,7 +142,7 @@ export async function createBackup(
           path.relative(config.dataDir, projectUploadsDir(config.dataDir, namespacePath, project.path)),
         ),
       );
-    }
+    });
 
     // 3. Artifacts and traces (by project and build id, so renames do not move them), identity.
     progress('artifacts, traces');
