@@ -121,6 +121,20 @@ describe('outbound guard', () => {
     });
   }
 
+  it('refuses a project import from a local address (v3 and v4, 400 as project validation)', async () => {
+    for (const version of ['v3', 'v4']) {
+      for (const url of ['http://169.254.169.254/repo.git', 'git://[::1]/repo.git', 'https://0x7f.1/x.git']) {
+        const created = await t.request('POST', `/api/${version}/projects`, {
+          token: owner.token,
+          body: { name: `imported-${version}`, import_url: url },
+        });
+        // A project's validation errors answer 400, as every other one of POST /projects does.
+        assert.equal(created.status, 400, `${url}: ${created.text}`);
+        assert.match(created.body.message.import_url[0], /^is blocked: Requests to /);
+      }
+    }
+  });
+
   it('fails the delivery of a stored hook whose target is refused, sending nothing', async () => {
     const created = await t.request('POST', '/api/v3/hooks', {
       token: t.rootToken,
