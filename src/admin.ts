@@ -23,6 +23,7 @@ import { checkInstance } from './services/instance/instance-check.ts';
 import { friendlyToken } from './lib/tokens.ts';
 import { ldapBlockUser, ldapUnblockUser } from './services/users/users.ts';
 import { databaseError, StartupError } from './process/startup-errors.ts';
+import { BackupRefused, createBackup, restoreBackup } from './services/instance/backup.ts';
 
 const USAGE = `usage: npm run admin -- <command> [arguments]
 
@@ -32,6 +33,9 @@ commands:
   create-token <username>            replace the user's private token with a new one and print it
   check                              report whether database, data dir and repositories agree
                                      (changes nothing)
+  backup <file>                     write one archive (.tar, or .tar.gz) of the database, repositories,
+                                     uploads, artifacts, traces and the data dir's identity (server may run)
+  restore <file>                     restore such an archive into an empty data dir and empty database
   ldap-block <username>              mark an active user as blocked by LDAP synchronization
   ldap-unblock <username>            let an LDAP-blocked user back in (state active)
 `;
@@ -111,6 +115,53 @@ async function ldap(db: Db, command: string, user: UserRow): Promise<number> {
   return 0;
 }
 
+/** Progress on a terminal, one line rewritten in place; nothing when the output is a file or a pipe. */
+function progressLine(): ((line: string) => void) & { done(): void } {
+  const tty = process.stderr.isTTY;
+  let last = 0;
+  const show = (line: string) => {
+    if (!tty || Date.now() - last < 100) return;
+    last = Date.now();
+    process.stderr.write(`\r\x1b[K${line}`);
+  };
+  return Object.assign(show, { done: () => tty && process.stderr.write('\r\x1b[K') });
+}
+
+const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+async function archiveCommand(command: 'backup' | 'restore', file: string): Promise<number> {
+  const config = loadConfig();
+  const progress = progressLine();
+  try {
+    if (command === 'restore') {
+      const done = await restoreBackup(config, file, progress);
+      progress.done();
+      out(
+        `restored ${file}: ${done.tables} tables (${done.rows} rows), ${done.repositories} repositories, ${done.files} files in ${done.seconds.toFixed(1)} s`,
+      );
+      return 0;
+    }
+    const db = await openChecked(config, { migrate: false });
+    try {
+      const done = await createBackup(config, db, file, progress);
+      progress.done();
+      out(
+        `backup ${file}: ${megabytes(done.bytes)}, ${done.tables} tables (${done.rows} rows), ${done.repositories} repositories, ${done.files} files in ${done.seconds.toFixed(1)} s`,
+      );
+      return 0;
+    } finally {
+      await db.close();
+    }
+  } catch (error) {
+    progress.done();
+    if (error instanceof BackupRefused) {
+      err(error.message);
+      return 1;
+    }
+    throw error;
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
@@ -120,6 +171,10 @@ async function main(argv: string[]): Promise<number> {
   const userCommands = ['reset-password', 'create-token', 'ldap-block', 'ldap-unblock'];
   if (command === 'check') {
     if (args.length > 0) throw new UsageError('check takes no arguments');
+  } else if (command === 'backup' || command === 'restore') {
+    if (args.length !== 1 || args[0].startsWith('-'))
+      throw new UsageError(`${command} takes one archive file`);
+    return archiveCommand(command, args[0]);
   } else if (!userCommands.includes(command)) {
     throw new UsageError(`unknown command: ${command}`);
   } else {

@@ -3,6 +3,7 @@
 // line each, naming the variable and what it accepts.
 import net from 'node:net';
 import path from 'node:path';
+import { validAllowlistEntry, type OutboundPolicy } from './lib/outbound-guard.ts';
 
 export interface Config {
   port: number;
@@ -42,6 +43,8 @@ export interface Config {
    */
   requestHeadersTimeoutMs: number;
   hooks: HookDeliveryConfig;
+  /** Where outbound requests (hook deliveries) may go although local (lib/outbound-guard.ts). */
+  outbound: OutboundPolicy;
   ssh: SshConfig;
   /** LABRADOR_* variables that no setting reads (most likely misspelt); reported at start. */
   unknownVariables: string[];
@@ -136,6 +139,17 @@ class SettingsReader {
       }
     }
     return entries;
+  }
+
+  /** Hosts, IP addresses or CIDR ranges, separated by commas or spaces; empty when unset. */
+  hostsOrRanges(name: string): string[] {
+    const entries = (this.text(name) ?? '').split(/[\s,]+/).filter((entry) => entry !== '');
+    const bad = entries.find((entry) => !validAllowlistEntry(entry));
+    if (bad === undefined) return entries;
+    this.problems.push(
+      `${name} must list host names, IP addresses or CIDR ranges, got ${JSON.stringify(bad)}`,
+    );
+    return [];
   }
 
   flag(name: string): boolean {
@@ -295,6 +309,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perHookConcurrency: reader.integer('LABRADOR_HOOK_PER_HOOK_CONCURRENCY', 4, { min: 1 }),
       retentionDays: reader.integer('LABRADOR_HOOK_RETENTION_DAYS', 30),
     },
+    // allowLocal is the administrator's switch (GitLab's allow_local_requests_from_web_hooks_and_services);
+    // off unless something sets it.
+    outbound: { allowlist: reader.hostsOrRanges('LABRADOR_OUTBOUND_ALLOWLIST'), allowLocal: false },
     ssh: {
       port: sshPort,
       publicHost: publicSshHost,

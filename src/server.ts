@@ -123,7 +123,9 @@ export async function startServer(
       surfaces.push(sshSurface(config, ssh.port, ssh.hostKeys));
     }
     const root = await ensureRootUser(deps);
-    const hookWorker = new HookDeliveryWorker(db, config.hooks, log, () => deps.pushQueue.drain());
+    const hookWorker = new HookDeliveryWorker(db, config.hooks, log, config.outbound, () =>
+      deps.pushQueue.drain(),
+    );
     hookWorker.start();
     const stuckBuildsWorker = new StuckBuildsWorker(deps, log);
     stuckBuildsWorker.start();

@@ -12,6 +12,7 @@ import type { Agent } from 'undici';
 import { lazy } from '../lib/lazy.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { HookDeliveryConfig } from '../config.ts';
+import { guardedConnector, OutboundRefused, type OutboundPolicy } from '../lib/outbound-guard.ts';
 import type { Db } from '../db/connect.ts';
 import * as repo from '../db/repositories/hook-deliveries.ts';
 import { projectHooksByIds } from '../db/repositories/project-hooks.ts';
@@ -62,18 +63,23 @@ export class HookDeliveryWorker implements Worker {
     private readonly db: Db,
     private readonly config: HookDeliveryConfig,
     private readonly log: FastifyBaseLogger,
+    /** Where deliveries may not go: judged on the address each connection actually reaches. */
+    private readonly outbound: OutboundPolicy,
     /** Work still running that enqueues deliveries (push processing): drain() waits for it first. */
     private readonly beforeDrain: () => Promise<void> = async () => {},
   ) {}
 
   private connectionPools(): { verifying: Agent; insecure: Agent } {
     if (!this.agents) {
-      const { Agent } = httpClient();
-      const connect = { timeout: this.config.timeoutMs };
-      this.agents = {
-        verifying: new Agent({ connect: { ...connect, rejectUnauthorized: true } }),
-        insecure: new Agent({ connect: { ...connect, rejectUnauthorized: false } }),
-      };
+      const { Agent, buildConnector } = httpClient();
+      const pool = (rejectUnauthorized: boolean) =>
+        new Agent({
+          connect: guardedConnector(
+            buildConnector({ timeout: this.config.timeoutMs, rejectUnauthorized }),
+            this.outbound,
+          ),
+        });
+      this.agents = { verifying: pool(true), insecure: pool(false) };
     }
     return this.agents;
   }
@@ -261,6 +267,7 @@ export class HookDeliveryWorker implements Worker {
     const started = performance.now();
     let statusCode: number | null = null;
     let error: string | null = null;
+    let refused = false;
     try {
       statusCode = await this.post(target, delivery, stop);
     } catch (caught) {
@@ -270,11 +277,14 @@ export class HookDeliveryWorker implements Worker {
         return;
       }
       error = describe(caught);
+      // A target the guard refuses stays refused: no retry, and no request left.
+      refused = refusal(caught) !== undefined;
     }
     const durationMs = Math.round(performance.now() - started);
     const attempts = delivery.attempts + 1;
     const at = new Date();
-    const retryable = statusCode === null || statusCode >= 500 || statusCode === 408 || statusCode === 429;
+    const retryable =
+      !refused && (statusCode === null || statusCode >= 500 || statusCode === 408 || statusCode === 429);
     let status: 'pending' | 'delivered' | 'failed';
     let nextAttemptAt = at.toISOString();
     if (statusCode !== null && statusCode >= 200 && statusCode < 300) status = 'delivered';
@@ -323,6 +333,8 @@ export class HookDeliveryWorker implements Worker {
     }
     const pools = this.connectionPools();
     const dispatcher = target.verifySsl ? pools.verifying : pools.insecure;
+    // undici's request() never follows a redirect (no redirect interceptor here): a 3xx is the answer, so
+    // a receiver cannot bounce the delivery to a local address.
     const response = await httpClient().request(url, {
       method: 'POST',
       headers,
@@ -338,7 +350,17 @@ export class HookDeliveryWorker implements Worker {
   }
 }
 
+/** The guard's refusal behind an error undici may have wrapped. */
+function refusal(error: unknown): OutboundRefused | undefined {
+  for (let at = error, depth = 0; at && depth < 4; at = (at as { cause?: unknown }).cause, depth++) {
+    if (at instanceof OutboundRefused) return at;
+  }
+  return undefined;
+}
+
 function describe(error: unknown): string {
+  const refused = refusal(error);
+  if (refused) return `refused: ${refused.reason}`;
   if (error instanceof Error) {
     const cause = (error as { cause?: unknown }).cause;
     const code = (error as { code?: string }).code ?? (cause as { code?: string } | undefined)?.code;

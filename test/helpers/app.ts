@@ -187,6 +187,9 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     LABRADOR_HOOK_POLL_MS: '60000',
     // Production hashes cost tens of milliseconds each; tests sign in hundreds of users.
     LABRADOR_PASSWORD_HASH_COST: '4',
+    // Hook tests deliver to receivers on 127.0.0.1 (test/helpers/receiver.ts); the guard refuses that
+    // unless allowed.
+    LABRADOR_OUTBOUND_ALLOWLIST: '127.0.0.1',
     // Test apps do not listen; SSH tests start the SSH server themselves on a free port.
     LABRADOR_SSH_PORT: '0',
     ...(database ? { LABRADOR_DATABASE_URL: database.url } : {}),

@@ -70,9 +70,11 @@ export function migrationNames(): string[] {
   return migrations.map(([name]) => name);
 }
 
-function migrator(db: Db): Migrator {
+function migrator(db: Db, only?: Set<string>): Migrator {
   const provided: Record<string, Migration> = {};
-  for (const [name, up] of migrations) provided[name] = { up: (kysely) => up(kysely, db.dialect) };
+  for (const [name, up] of migrations) {
+    if (!only || only.has(name)) provided[name] = { up: (kysely) => up(kysely, db.dialect) };
+  }
   // Areas land in any order; a data dir migrated before a lower-numbered file arrived still takes it.
   return new Migrator({
     db: db.kysely,
@@ -95,6 +97,19 @@ export async function migrateTo(db: Db, name: string): Promise<void> {
   if (!migrations.some(([known]) => known === name)) throw new Error(`no migration named ${name}`);
   const { error } = await migrator(db).migrateTo(name);
   if (error) throw error;
+}
+
+/**
+ * Runs exactly the named migrations (a restore makes the schema a backup's rows were dumped from, loads
+ * them, then migrates the rest); answers the names this code does not know (an archive from a newer
+ * release), running nothing then.
+ */
+export async function migrateOnly(db: Db, names: string[]): Promise<string[]> {
+  const unknown = names.filter((name) => !migrations.some(([known]) => known === name));
+  if (unknown.length > 0) return unknown;
+  const { error } = await migrator(db, new Set(names)).migrateToLatest();
+  if (error) throw error;
+  return [];
 }
 
 /** Names of the migrations not yet run on this database (reads only). */

@@ -29,3 +29,13 @@ export async function projectPathsInNamespace(db: Executor, namespacePath: strin
     .execute();
   return rows.map((row) => row.path);
 }
+
+/** Where one project is now (a backup finds a project renamed since its snapshot), if it still exists. */
+export function findProjectLocation(db: Executor, id: number): Promise<ProjectLocation | undefined> {
+  return db
+    .selectFrom('projects as p')
+    .innerJoin('namespaces as n', 'n.id', 'p.namespace_id')
+    .select(['p.id as id', 'n.path as namespacePath', 'p.path as path'])
+    .where('p.id', '=', id)
+    .executeTakeFirst();
+}

@@ -1,4 +1,8 @@
-// WebHook's `url: true` validation, shared by project and system hooks.
+// WebHook's `url: true` validation, shared by project and system hooks, and GitLab 10.6's refusal of
+// targets on the local network (lib/outbound-guard.ts says which).
+import type { OutboundPolicy } from '../../lib/outbound-guard.ts';
+import { outboundUrlProblem } from '../../lib/outbound-guard.ts';
+import { ApiError } from '../../errors.ts';
 
 /** GitLab's hooks.url column held 2,000 characters. */
 const MAX_HOOK_URL_LENGTH = 2000;
@@ -28,4 +32,13 @@ function characterCount(text: string, limit: number): number {
   let count = 0;
   for (const _ of text) if (++count > limit) break;
   return count;
+}
+
+/**
+ * Refuses (422, `{"message":{"url":["is blocked: <why>"]}}` as GitLab's UrlBlocker validation said it) a
+ * hook URL whose host is, or now resolves to, an address outbound requests may not reach.
+ */
+export async function refuseLocalHookUrl(url: string, policy: OutboundPolicy): Promise<void> {
+  const problem = await outboundUrlProblem(url, policy);
+  if (problem) throw new ApiError(422, { message: { url: [`is blocked: ${problem}`] } });
 }

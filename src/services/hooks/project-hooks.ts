@@ -16,7 +16,7 @@ import { projectRepositoryPath } from '../../git/repository.ts';
 import { presentPushPayload } from '../../presenters/hooks/push-payload.ts';
 import { BLANK_SHA } from '../../domain/types.ts';
 import { enqueueDelivery } from './hook-outbox.ts';
-import { validHookUrl } from './hook-url.ts';
+import { refuseLocalHookUrl, validHookUrl } from './hook-url.ts';
 import type { ProjectHookRow, ProjectRecord, UserRow } from '../../db/types.ts';
 
 export interface ProjectHookAttributes {
@@ -54,9 +54,10 @@ function switches(attributes: ProjectHookAttributes) {
   return values;
 }
 
-function checkedUrl(url: string): string {
+async function checkedUrl(deps: Deps, url: string): Promise<string> {
   const valid = validHookUrl(url);
   if (valid === undefined) throw new ApiError(422, { error: 'Invalid url given' });
+  await refuseLocalHookUrl(valid, deps.config.outbound);
   return valid;
 }
 
@@ -66,7 +67,7 @@ export async function createProjectHook(
   url: string,
   attributes: ProjectHookAttributes,
 ): Promise<ProjectHookRow> {
-  const valid = checkedUrl(url);
+  const valid = await checkedUrl(deps, url);
   const at = now();
   return insertProjectHook(deps.db.kysely, {
     project_id: projectId,
@@ -94,7 +95,7 @@ export async function updateProjectHook(
   attributes: ProjectHookAttributes,
 ): Promise<ProjectHookRow> {
   return updateProjectHookRow(deps.db.kysely, hook.id, {
-    url: checkedUrl(url),
+    url: await checkedUrl(deps, url),
     ...switches(attributes),
     updated_at: now(),
   });

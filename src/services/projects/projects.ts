@@ -26,6 +26,7 @@ import { setHead } from '../../git/refs.ts';
 import { importBareRepository } from '../../git/import.ts';
 import { isBranchName } from '../../git/ref-names.ts';
 import { namespaceUploadsDir, projectUploadsDir, removeProjectUploads } from '../../storage/uploads.ts';
+import { outboundUrlProblem } from '../../lib/outbound-guard.ts';
 import { moveRepository, removeRepository, repositoriesRoot, repositoryPath } from '../../git/repository.ts';
 import { ApiError, grapeError, notFound, validationFailed, ValidationErrors } from '../../errors.ts';
 import { AccessLevel, EventAction, Visibility, VISIBILITY_NAMES } from '../../domain/types.ts';
@@ -223,6 +224,13 @@ export async function createProject(deps: Deps, input: CreateProjectInput): Prom
   await validateUniqueness(db, errors, namespace.id, name, projectPath);
   if (attributes.import_url !== undefined && !IMPORT_URL.test(attributes.import_url)) {
     errors.add('import_url', 'must be a valid URL');
+  } else if (attributes.import_url !== undefined) {
+    // An import is an outbound request too (GitLab 10.6 blocked local import URLs alike); judged on what
+    // the name resolves to now, git resolving it again when it clones.
+    const problem = await outboundUrlProblem(attributes.import_url, deps.config.outbound).catch(
+      () => undefined,
+    );
+    if (problem) errors.add('import_url', `is blocked: ${problem}`);
   }
   if (namespace.type !== 'Group') {
     const count = await countPersonalProjects(db, creator.id);
