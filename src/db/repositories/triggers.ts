@@ -101,3 +101,15 @@ export function insertTriggerRequest(db: Executor, row: NewCiTriggerRequest): Pr
 export async function setTriggerRequestPipeline(db: Executor, id: number, pipelineId: number): Promise<void> {
   await db.updateTable('ci_trigger_requests').set({ pipeline_id: pipelineId }).where('id', '=', id).execute();
 }
+
+/** The trigger call that made a pipeline, if one did. */
+export function triggerRequestOfPipeline(
+  db: Executor,
+  pipelineId: number,
+): Promise<CiTriggerRequestRow | undefined> {
+  return db
+    .selectFrom('ci_trigger_requests')
+    .selectAll()
+    .where('pipeline_id', '=', pipelineId)
+    .executeTakeFirst();
+}

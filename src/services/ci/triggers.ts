@@ -43,7 +43,7 @@ function shortRefName(ref: string): string {
 }
 
 /** The branch (preferred) or tag `ref` names and its commit; undefined when it is neither. */
-async function resolveTriggerRef(
+export async function resolveTriggerRef(
   repoPath: string,
   ref: string,
 ): Promise<{ ref: string; tag: boolean; sha: string } | undefined> {
