@@ -43,6 +43,7 @@ import * as systemHooks from './system-hooks.ts';
 import * as events from './events.ts';
 import * as pipelines from './pipelines.ts';
 import * as jobs from './jobs.ts';
+import * as ciVariables from './ci-variables.ts';
 
 const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   version,
@@ -72,6 +73,7 @@ const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   events,
   pipelines,
   jobs,
+  ciVariables,
 ];
 
 export function registerApiV4(app: FastifyInstance, deps: Deps): void {
