@@ -318,6 +318,9 @@ export interface CiTriggersTable {
   id: Generated<number>;
   project_id: number;
   token: string;
+  /** v4's: what the trigger is for, and whose pipelines it runs (null: made through v3). */
+  description: Generated<string | null>;
+  owner_id: Generated<number | null>;
   deleted_at: string | null;
   created_at: string;
   updated_at: string;

@@ -113,3 +113,28 @@ export function triggerRequestOfPipeline(
     .where('pipeline_id', '=', pipelineId)
     .executeTakeFirst();
 }
+
+/** A live trigger of the project by its id, with its last use. */
+export function findProjectTriggerById(
+  db: Executor,
+  projectId: number,
+  id: number,
+): Promise<CiTriggerWithUse | undefined> {
+  return triggersWithUse(db)
+    .where('t.id', '=', id)
+    .where('t.project_id', '=', projectId)
+    .executeTakeFirst() as Promise<CiTriggerWithUse | undefined>;
+}
+
+export function updateTrigger(
+  db: Executor,
+  id: number,
+  changes: { description?: string | null; owner_id?: number; updated_at: string },
+): Promise<CiTriggerRow> {
+  return db
+    .updateTable('ci_triggers')
+    .set(changes)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}

@@ -44,6 +44,7 @@ import * as events from './events.ts';
 import * as pipelines from './pipelines.ts';
 import * as jobs from './jobs.ts';
 import * as ciVariables from './ci-variables.ts';
+import * as triggers from './triggers.ts';
 
 const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   version,
@@ -74,6 +75,7 @@ const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   pipelines,
   jobs,
   ciVariables,
+  triggers,
 ];
 
 export function registerApiV4(app: FastifyInstance, deps: Deps): void {
