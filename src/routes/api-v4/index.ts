@@ -45,6 +45,7 @@ import * as pipelines from './pipelines.ts';
 import * as jobs from './jobs.ts';
 import * as ciVariables from './ci-variables.ts';
 import * as triggers from './triggers.ts';
+import * as runners from './runners.ts';
 
 const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   version,
@@ -76,6 +77,7 @@ const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   jobs,
   ciVariables,
   triggers,
+  runners,
 ];
 
 export function registerApiV4(app: FastifyInstance, deps: Deps): void {
