@@ -28,6 +28,8 @@ export const up: MigrationFn = async (db, dialect) => {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .execute();
+  // A level's list and a job's read (group_id = ? or is null, by id), and a group's deletion.
+  await createIndex(db, 'ci_shared_variables_group', 'ci_shared_variables', 'group_id, id');
   await createIndex(db, 'ci_shared_variables_group_key', 'ci_shared_variables', 'group_id, key', {
     unique: true,
     where: 'group_id is not null',
