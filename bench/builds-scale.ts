@@ -1,6 +1,7 @@
 // Do GET /projects/:id/builds (the default page of 20, and per_page=100) and GET /projects/:id/pipelines
 // cost the same on a project with 1,000,000 builds as on one with 100, on page 1 and on page 201?
-// Usage: node --import tsx bench/builds-scale.ts [builds=1000000] [requests=200]
+// Usage: node --import tsx bench/builds-scale.ts [builds=1000000] [requests=200] [api=v3|v4]
+// (v4 times /jobs, /jobs?per_page=100 and /pipelines, the same lists in v4's entities)
 // (LABRADOR_DATABASE_URL=postgres://… to run on PostgreSQL, on an empty database.) Seeds both projects in
 // bulk through the database layer (five builds per pipeline, all on the repository's one commit), then
 // times each list in-process (Fastify inject: no socket) as an administrator.
@@ -20,6 +21,7 @@ import type { CiStatus } from '../src/domain/types.ts';
 
 const bigSize = Number(process.argv[2] ?? 1_000_000);
 const requests = Number(process.argv[3] ?? 200);
+const api = process.argv[4] === 'v4' ? 'v4' : 'v3';
 // Five builds per pipeline: the small project then has 20 pipelines, a full first page of pipelines.
 const BUILDS_PER_PIPELINE = 5;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labrador-bench-'));
@@ -180,10 +182,11 @@ console.log(
   'big ÷ small page 1'.padStart(19),
 );
 const show = (timing: Timing) => `${timing.p50.toFixed(2)} / ${timing.mean.toFixed(2)}`;
-for (const kind of ['builds', 'builds?per_page=100', 'pipelines']) {
+const builds = api === 'v4' ? 'jobs' : 'builds';
+for (const kind of [builds, `${builds}?per_page=100`, 'pipelines']) {
   const deep = `${kind}${kind.includes('?') ? '&' : '?'}page=201`;
   const urls = [kind, kind, deep, deep].map(
-    (list, index) => `/api/v3/projects/${index % 2 ? big.id : small.id}/${list}`,
+    (list, index) => `/api/${api}/projects/${index % 2 ? big.id : small.id}/${list}`,
   );
   const [small1, big1, small201, big201] = (await time(urls)) as [Timing, Timing, Timing, Timing];
   console.log(

@@ -141,3 +141,34 @@ export function jobLevelVariables(input: JobLevelInput): JobVariable[] {
   );
   return variables;
 }
+
+/** A stored CI variable of any level, as a job's secret variables are chosen from. */
+export interface LeveledVariable {
+  key: string;
+  value: string | null;
+  protected: number;
+  environment_scope: string;
+}
+
+/** GitLab's environment_scope match: `*` everything, else the name with `*` as any run of characters. */
+function scopeMatches(scope: string, environment: string | null): boolean {
+  if (scope === '*') return true;
+  if (environment === null) return false;
+  const pattern = scope.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${pattern.join('.*')}$`).test(environment);
+}
+
+/**
+ * The secret variables of a job from every level, the instance's first, then its group's, then the
+ * project's (later ones win at the runner): a protected one only on a protected ref, a scoped one only
+ * for a job deploying to a matching environment.
+ */
+export function leveledSecretVariables(
+  levels: { instance: LeveledVariable[]; group: LeveledVariable[]; project: LeveledVariable[] },
+  job: { protectedRef: boolean; environment: string | null },
+): Array<{ key: string; value: string | null }> {
+  return [...levels.instance, ...levels.group, ...levels.project]
+    .filter((variable) => variable.protected !== 1 || job.protectedRef)
+    .filter((variable) => scopeMatches(variable.environment_scope, job.environment))
+    .map((variable) => ({ key: variable.key, value: variable.value }));
+}

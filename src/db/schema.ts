@@ -320,6 +320,9 @@ export interface CiTriggersTable {
   id: Generated<number>;
   project_id: number;
   token: string;
+  /** v4's: what the trigger is for, and whose pipelines it runs (null: made through v3). */
+  description: Generated<string | null>;
+  owner_id: Generated<number | null>;
   deleted_at: string | null;
   created_at: string;
   updated_at: string;
@@ -418,6 +421,29 @@ export interface CiVariablesTable {
   project_id: number;
   key: string;
   value: string | null;
+  /** `env_var` or `file` (the job gets a path to a file holding the value). */
+  variable_type: Generated<CiVariableType>;
+  /** Given only to jobs of protected branches and tags. */
+  protected: Generated<Bool>;
+  /** Hidden in job logs; the value must be maskable. */
+  masked: Generated<Bool>;
+  environment_scope: Generated<string>;
+  created_at: string;
+  updated_at: string;
+}
+
+export type CiVariableType = 'env_var' | 'file';
+
+/** Variables every job of a group's projects (group_id) or of the instance (group_id null) gets. */
+export interface CiSharedVariablesTable {
+  id: Generated<number>;
+  group_id: number | null;
+  key: string;
+  value: string | null;
+  variable_type: Generated<CiVariableType>;
+  protected: Generated<Bool>;
+  masked: Generated<Bool>;
+  environment_scope: Generated<string>;
   created_at: string;
   updated_at: string;
 }
@@ -742,6 +768,7 @@ export interface Database {
   ci_pipelines: CiPipelinesTable;
   ci_builds: CiBuildsTable;
   ci_variables: CiVariablesTable;
+  ci_shared_variables: CiSharedVariablesTable;
   repository_creations: RepositoryCreationsTable;
   releases: ReleasesTable;
   repository_moves: RepositoryMovesTable;

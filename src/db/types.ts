@@ -166,6 +166,7 @@ export type CiBuildRow = Selectable<S.CiBuildsTable>;
 export type NewCiBuild = Insertable<S.CiBuildsTable>;
 
 export type CiVariableRow = Selectable<S.CiVariablesTable>;
+export type CiSharedVariableRow = Selectable<S.CiSharedVariablesTable>;
 
 export type CiTriggerRequestRow = Selectable<S.CiTriggerRequestsTable>;
 

@@ -22,8 +22,10 @@ import { runnersByIds } from '../db/repositories/runners.ts';
 import { usersByIds } from '../db/repositories/users.ts';
 import { readCommits, type Commit } from '../git/commits.ts';
 import { projectRepositoryPath } from '../git/repository.ts';
-import { presentBuilds, type BuildForm } from '../presenters/api-v3/build.ts';
+import { presentBuilds, type BuildContext, type BuildForm } from '../presenters/api-v3/build.ts';
 import { hasLiveArtifacts } from '../ci/artifacts.ts';
+import { presentJobs } from '../presenters/api-v4/job.ts';
+import { runnerStatus } from './runner-views.ts';
 import { findArtifactsFile, openArtifactsFile } from '../storage/artifacts.ts';
 import { readTraceStream, traceExists, tracePath } from '../storage/traces.ts';
 import { findCommitId } from './repository-access.ts';
@@ -52,14 +54,12 @@ export async function commitsOf(
   }
 }
 
-/** Builds as the Build entity, their users, runners, pipelines and commits read once for all. */
-export async function listBuildsOf(
+/** What each build is shown with: its users, runners, pipelines and commits read once for all. */
+async function buildContextsOf(
   deps: Deps,
   record: ProjectRecord,
-  builds: CiBuildRow[],
-  form: BuildForm = 'full',
-) {
-  if (builds.length === 0) return [];
+  builds: readonly CiBuildRow[],
+): Promise<(build: CiBuildRow) => BuildContext> {
   const db = deps.db.kysely;
   const ids = (key: 'user_id' | 'runner_id') =>
     builds.map((build) => build[key]).filter((id): id is number => id !== null);
@@ -76,21 +76,40 @@ export async function listBuildsOf(
     record,
     [...pipelines.values()].map((pipeline) => pipeline.sha),
   );
-  return presentBuilds(
-    builds,
-    (build) => {
-      const pipeline = pipelines.get(build.pipeline_id)!;
-      return {
-        user: build.user_id === null ? null : (users.get(build.user_id) ?? null),
-        runner: build.runner_id === null ? null : (runners.get(build.runner_id) ?? null),
-        pipeline,
-        commit: commits.get(pipeline.sha) ?? null,
-      };
-    },
-    deps.config.externalUrl,
-    now(),
-    form,
+  return (build) => {
+    const pipeline = pipelines.get(build.pipeline_id)!;
+    return {
+      user: build.user_id === null ? null : (users.get(build.user_id) ?? null),
+      runner: build.runner_id === null ? null : (runners.get(build.runner_id) ?? null),
+      pipeline,
+      commit: commits.get(pipeline.sha) ?? null,
+    };
+  };
+}
+
+/** Builds as the Build entity, their users, runners, pipelines and commits read once for all. */
+export async function listBuildsOf(
+  deps: Deps,
+  record: ProjectRecord,
+  builds: CiBuildRow[],
+  form: BuildForm = 'full',
+) {
+  if (builds.length === 0) return [];
+  const contextOf = await buildContextsOf(deps, record, builds);
+  return presentBuilds(builds, contextOf, deps.config.externalUrl, now(), form);
+}
+
+/** Builds as v4's Job entity, with the same batched reads. */
+export async function listJobsOf(deps: Deps, record: ProjectRecord, builds: CiBuildRow[]) {
+  if (builds.length === 0) return [];
+  const contextOf = await buildContextsOf(deps, record, builds);
+  return presentJobs(builds, record, contextOf, deps.config.externalUrl, now(), (runner) =>
+    runnerStatus(runner),
   );
+}
+
+export async function loadJob(deps: Deps, record: ProjectRecord, build: CiBuildRow) {
+  return (await listJobsOf(deps, record, [build]))[0]!;
 }
 
 export async function loadBuild(deps: Deps, record: ProjectRecord, build: CiBuildRow, form?: BuildForm) {

@@ -1,16 +1,24 @@
 // The job payload a runner gets when it takes a build (and again after an artifacts upload): a fixed
-// number of reads — the build, its pipeline and project, the runner, the build's user, the project's
-// secret variables, the trigger's variables, the newest builds of the earlier stages — then presenters.
+// number of reads — the build, its pipeline and project, the runner, the build's user, the secret
+// variables of the project, its group and the instance, its protected branches, the trigger's
+// variables, the newest builds of the earlier stages — then presenters.
 import type { Deps } from '../deps.ts';
 import { now } from '../lib/clock.ts';
 import { dependencyBuilds, findBuild } from '../db/repositories/builds.ts';
-import { projectVariables } from '../db/repositories/ci-variables.ts';
+import { projectVariables, sharedVariablesFor } from '../db/repositories/ci-variables.ts';
+import { listProtectedBranches } from '../db/repositories/protected-branches.ts';
+import { branchProtection } from '../policies/protected-branches.ts';
 import { findPipeline } from '../db/repositories/pipelines.ts';
 import { findProjectRecordById } from '../db/repositories/projects.ts';
 import { runnersByIds } from '../db/repositories/runners.ts';
 import { findTriggerRequest } from '../db/repositories/triggers.ts';
 import { findUserById } from '../db/repositories/users.ts';
-import { jobLevelVariables, jobVariables, type JobVariable } from '../ci/variables.ts';
+import {
+  jobLevelVariables,
+  jobVariables,
+  leveledSecretVariables,
+  type JobVariable,
+} from '../ci/variables.ts';
 import { GITLAB_VERSION, REVISION } from '../domain/version.ts';
 import { buildRepoUrl, presentJob, type JobInput } from '../presenters/runner/ci-job.ts';
 import { presentJobV4 } from '../presenters/runner/job-v4.ts';
@@ -31,7 +39,24 @@ async function loadJobInput(
   const runner =
     build.runner_id === null ? undefined : (await runnersByIds(db, [build.runner_id])).get(build.runner_id);
   const user = build.user_id === null ? undefined : await findUserById(db, build.user_id);
-  const secrets = await projectVariables(db, record.project.id);
+  const [projectSecrets, shared, protectedRules] = await Promise.all([
+    projectVariables(db, record.project.id),
+    sharedVariablesFor(db, record.namespace.type === 'Group' ? [record.namespace.id] : []),
+    listProtectedBranches(db, record.project.id),
+  ]);
+  const secrets = leveledSecretVariables(
+    {
+      instance: shared.filter((variable) => variable.group_id === null),
+      group: shared.filter((variable) => variable.group_id !== null),
+      project: projectSecrets,
+    },
+    {
+      // Protected tags came after 8.13: only branches are protected here.
+      protectedRef:
+        build.tag !== 1 && build.ref !== null && branchProtection(protectedRules, build.ref).protected,
+      environment: build.environment,
+    },
+  );
   const trigger =
     build.trigger_request_id === null ? undefined : await findTriggerRequest(db, build.trigger_request_id);
   const dependencies =

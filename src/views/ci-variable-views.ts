@@ -1,9 +1,14 @@
-// Reads of a project's secret variables for the Variables API.
+// Reads of CI variables for the Variables APIs: a project's (v3 and v4), a group's and the instance's (v4).
 import type { Deps } from '../deps.ts';
 import {
+  countOwnedVariables,
   countProjectVariables,
+  findOwnedVariable,
   findProjectVariable,
+  ownedVariablesPage,
   projectVariablesPage,
+  type OwnedVariableRow,
+  type VariableOwner,
 } from '../db/repositories/ci-variables.ts';
 import { notFound } from '../errors.ts';
 import { presentVariable } from '../presenters/api-v3/ci-variable.ts';
@@ -24,6 +29,29 @@ export async function listVariablesPage(
 /** The variable with this key, or 404 `Variable Not Found`. */
 export async function loadVariableOr404(deps: Deps, projectId: number, key: string): Promise<CiVariableRow> {
   const variable = await findProjectVariable(deps.db.kysely, projectId, key);
+  if (!variable) throw notFound('Variable');
+  return variable;
+}
+
+export function countOwnedVariableList(deps: Deps, owner: VariableOwner): Promise<number> {
+  return countOwnedVariables(deps.db.kysely, owner);
+}
+
+export function listOwnedVariablesPage(
+  deps: Deps,
+  owner: VariableOwner,
+  page: { limit: number; offset: number },
+): Promise<OwnedVariableRow[]> {
+  return ownedVariablesPage(deps.db.kysely, owner, page);
+}
+
+/** The owner's variable with this key, or 404 `Variable Not Found`. */
+export async function loadOwnedVariableOr404(
+  deps: Deps,
+  owner: VariableOwner,
+  key: string,
+): Promise<OwnedVariableRow> {
+  const variable = await findOwnedVariable(deps.db.kysely, owner, key);
   if (!variable) throw notFound('Variable');
   return variable;
 }

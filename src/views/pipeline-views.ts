@@ -9,13 +9,14 @@ import {
   projectListCounts,
   type PipelineListFilter,
 } from '../db/repositories/pipelines.ts';
-import { usersByIds } from '../db/repositories/users.ts';
+import { findUserByUsername, usersByIds } from '../db/repositories/users.ts';
+import { triggerRequestOfPipeline } from '../db/repositories/triggers.ts';
 import { refNames } from '../git/refs.ts';
 import { projectRepositoryPath, repositoryExists } from '../git/repository.ts';
 import { presentPipeline } from '../presenters/api-v3/pipeline.ts';
 import { cappedCount } from './build-views.ts';
 import type { CiPipelineRow, ProjectRecord } from '../db/types.ts';
-import type { CiStatus } from '../domain/types.ts';
+import type { CiStatus, PipelineSource } from '../domain/types.ts';
 
 interface PageWindow {
   offset: number;
@@ -39,6 +40,18 @@ export async function listPipelinesOf(deps: Deps, pipelines: CiPipelineRow[]) {
   );
 }
 
+/** Pipelines with the users who ran them, read in one query (v4 presents them). */
+export async function pipelinesWithUsers(deps: Deps, pipelines: CiPipelineRow[]) {
+  const users = await usersByIds(
+    deps.db.kysely,
+    pipelines.map((p) => p.user_id).filter((id): id is number => id !== null),
+  );
+  return pipelines.map((pipeline) => ({
+    pipeline,
+    user: pipeline.user_id === null ? null : (users.get(pipeline.user_id) ?? null),
+  }));
+}
+
 export async function loadPipeline(deps: Deps, pipeline: CiPipelineRow) {
   return (await listPipelinesOf(deps, [pipeline]))[0]!;
 }
@@ -58,8 +71,10 @@ export async function pipelineList(
   record: ProjectRecord,
   scope: PipelineScope | undefined,
   status: CiStatus | undefined,
+  narrowing: Omit<PipelineListFilter, 'projectId' | 'statuses' | 'newestOfRefs'> = {},
 ) {
-  const filter: PipelineListFilter = { projectId: record.project.id };
+  const filter: PipelineListFilter = { ...narrowing, projectId: record.project.id };
+  const narrowed = Object.values(narrowing).some((value) => value !== undefined);
   if (scope === 'running') filter.statuses = ['pending', 'running'];
   if (scope === 'pending') filter.statuses = ['pending'];
   if (scope === 'finished') filter.statuses = ['success', 'failed', 'canceled'];
@@ -76,7 +91,7 @@ export async function pipelineList(
   return {
     // All of a project's pipelines are counted as they are written; a filtered list counts a bounded walk.
     count: async (cap: number) =>
-      !filter.statuses && !filter.newestOfRefs
+      !filter.statuses && !filter.newestOfRefs && !narrowed
         ? (await projectListCounts(db, record.project.id)).pipelines
         : cappedCount(countPipelinesUpTo(db, filter, cap + 1), cap),
     page: (window: PageWindow) => listPipelines(db, filter, window.limit, window.offset),
@@ -92,4 +107,36 @@ export async function loadPipelineOr404(
   const pipeline = await findProjectPipeline(deps.db.kysely, record.project.id, id);
   if (!pipeline) throw recordNotFound();
   return pipeline;
+}
+
+/** The newest pipeline of `ref`; 404 `404 Not found` when it has none. */
+export async function latestPipelineOr404(deps: Deps, record: ProjectRecord, ref: string) {
+  const [pipeline] = await listPipelines(deps.db.kysely, { projectId: record.project.id, ref }, 1, 0);
+  if (!pipeline) throw recordNotFound();
+  return pipeline;
+}
+
+/** The variables a pipeline was run with: those of the trigger call that made it, if one did. */
+export async function pipelineVariables(deps: Deps, pipeline: CiPipelineRow) {
+  const request = await triggerRequestOfPipeline(deps.db.kysely, pipeline.id);
+  const variables = request?.variables ? (JSON.parse(request.variables) as Record<string, string>) : {};
+  return Object.entries(variables).map(([key, value]) => ({ key, value: String(value) }));
+}
+
+/** v4's list filters: a username nobody has matches no pipeline. */
+export async function narrowedPipelineList(
+  deps: Deps,
+  record: ProjectRecord,
+  scope: PipelineScope | undefined,
+  status: CiStatus | undefined,
+  narrowing: { ref?: string; sha?: string; source?: PipelineSource; username?: string },
+) {
+  const { username, ...rest } = narrowing;
+  let userId: number | undefined;
+  if (username !== undefined) {
+    const user = await findUserByUsername(deps.db.kysely, username);
+    if (!user) return { count: async () => 0, page: async () => [] as CiPipelineRow[] };
+    userId = user.id;
+  }
+  return pipelineList(deps, record, scope, status, { ...rest, userId });
 }

@@ -53,14 +53,12 @@ export function runnerStatus(
 }
 
 /** A page of runner rows with their status, for the administrators' page: one query. */
-export async function listRunnerStatusPage(
+export function listRunnerStatusPage(
   deps: Deps,
   scope: RunnerScope | undefined,
   page: { limit: number; offset: number },
 ) {
-  const filter = listFilter(scope);
-  const runners = await listRunners(deps.db.kysely, { kind: 'all' }, filter, page);
-  return runners.map((runner) => ({ runner, status: runnerStatus(runner, filter.onlineSince) }));
+  return listRunnerRowsPage(deps, { kind: 'all' }, scope, page);
 }
 
 export function findRunnerById(deps: Deps, id: number): Promise<CiRunnerRow | undefined> {
@@ -90,8 +88,9 @@ export function runnerAssignedTo(deps: Deps, runnerId: number, projectId: number
   return isRunnerAssigned(deps.db.kysely, runnerId, projectId);
 }
 
-/** RunnerDetails: its projects are those the caller is a member of (all of them for administrators). */
-export async function runnerDetails(deps: Deps, viewer: UserRow, runner: CiRunnerRow) {
+/** A runner's details as both versions show them: its projects are those the caller is a member of
+ * (all of them for administrators), each with its namespace owner. */
+export async function runnerDetailsModel(deps: Deps, viewer: UserRow, runner: CiRunnerRow) {
   const db = deps.db.kysely;
   const caller = { admin: viewer.admin === 1 };
   const projectIds = (await runnerProjectIds(db, runner.id)).sort((a, b) => a - b);
@@ -102,12 +101,30 @@ export async function runnerDetails(deps: Deps, viewer: UserRow, runner: CiRunne
     .filter((record) => record.namespace.type !== 'Group' && record.namespace.owner_id !== null)
     .map((record) => record.namespace.owner_id!);
   const owners = await usersByIds(db, ownerIds);
-  return presentRunnerDetails(runner, {
+  return {
     showToken: runnerTokenShown(runner, caller),
+    status: runnerStatus(runner),
     projects: shown.map((record) => ({
       record,
       owner: record.namespace.owner_id === null ? null : (owners.get(record.namespace.owner_id) ?? null),
     })),
     baseUrl: deps.config.externalUrl,
-  });
+  };
+}
+
+/** RunnerDetails (v3). */
+export async function runnerDetails(deps: Deps, viewer: UserRow, runner: CiRunnerRow) {
+  return presentRunnerDetails(runner, await runnerDetailsModel(deps, viewer, runner));
+}
+
+/** A page of runner rows with their status (v4 lists them so). */
+export async function listRunnerRowsPage(
+  deps: Deps,
+  source: RunnerListSource,
+  scope: RunnerScope | undefined,
+  page: { limit: number; offset: number },
+) {
+  const filter = listFilter(scope);
+  const runners = await listRunners(deps.db.kysely, source, filter, page);
+  return runners.map((runner) => ({ runner, status: runnerStatus(runner, filter.onlineSince) }));
 }

@@ -32,6 +32,9 @@ import { up as personalAccessTokens } from './080-personal-access-tokens.ts';
 import { up as pipelineSource } from './081-pipeline-source.ts';
 import { up as topics } from './096-topics.ts';
 import { up as deployTokens } from './097-deploy-tokens.ts';
+import { up as pipelineListFilters } from './087-pipeline-list-filters.ts';
+import { up as ciVariableAttributes } from './088-ci-variable-attributes.ts';
+import { up as triggerOwners } from './089-trigger-owners.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
@@ -63,6 +66,9 @@ const migrations: Array<[string, MigrationFn]> = [
   ['081-pipeline-source', pipelineSource],
   ['096-topics', topics],
   ['097-deploy-tokens', deployTokens],
+  ['087-pipeline-list-filters', pipelineListFilters],
+  ['088-ci-variable-attributes', ciVariableAttributes],
+  ['089-trigger-owners', triggerOwners],
 ];
 
 /** The migrations' names in the order they were added (kept in name order from here on: a test checks). */

@@ -158,6 +158,8 @@ export interface BuildListFilter {
   statuses?: readonly CiStatus[];
   /** The pipelines of one commit (few); undefined: every pipeline. */
   pipelineIds?: readonly number[];
+  /** With pipelineIds: only the newest build of each job name (a retried one is left out). */
+  latestOnly?: boolean;
 }
 
 /**
@@ -172,6 +174,14 @@ function buildConditions(filter: BuildListFilter, statuses: readonly CiStatus[])
         : eb('project_id', '=', filter.projectId),
       eb('type', '=', 'build'),
     ];
+    if (filter.pipelineIds && filter.latestOnly) {
+      const newest = eb
+        .selectFrom('ci_builds')
+        .select((inner) => inner.fn.max('id').as('id'))
+        .where('pipeline_id', 'in', [...filter.pipelineIds])
+        .groupBy(['pipeline_id', 'name']);
+      conditions.push(eb('id', 'in', newest));
+    }
     if (statuses.length === 1) conditions.push(eb('status', '=', statuses[0]!));
     else if (statuses.length > 1) conditions.push(eb('status', 'in', [...statuses]));
     return eb.and(conditions);

@@ -2,7 +2,7 @@
 import type { CiPipelineRow, Executor, NewCiPipeline } from '../types.ts';
 import type { CiPipelinesTable } from '../schema.ts';
 import type { Updateable } from 'kysely';
-import type { CiStatus } from '../../domain/types.ts';
+import type { CiStatus, PipelineSource } from '../../domain/types.ts';
 import { newestIdsPage } from './newest-ids.ts';
 import { inList, prepared } from '../prepared.ts';
 
@@ -145,11 +145,20 @@ export interface PipelineListFilter {
   statuses?: readonly CiStatus[];
   /** Only the newest pipeline of each of these refs (the `branches` and `tags` scopes). */
   newestOfRefs?: readonly string[];
+  /** v4's filters, each on an index led by project_id. */
+  ref?: string;
+  sha?: string;
+  source?: PipelineSource;
+  userId?: number;
 }
 
 function pipelineIds(db: Executor, filter: PipelineListFilter, status: CiStatus | undefined) {
   let query = db.selectFrom('ci_pipelines').select('id').where('project_id', '=', filter.projectId);
   if (status !== undefined) query = query.where('status', '=', status);
+  if (filter.ref !== undefined) query = query.where('ref', '=', filter.ref);
+  if (filter.sha !== undefined) query = query.where('sha', '=', filter.sha);
+  if (filter.source !== undefined) query = query.where('source', '=', filter.source);
+  if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
   if (filter.newestOfRefs) {
     // One max per ref on (project_id, ref, id).
     const newest = db
@@ -244,4 +253,9 @@ export async function countAllBuilds(db: Executor): Promise<number> {
     .select((eb) => eb.fn.sum<number | string | null>('builds').as('builds'))
     .executeTakeFirst();
   return Number(row?.builds ?? 0);
+}
+
+/** Deletes a pipeline; its builds, trigger requests and auto-merge waits cascade. */
+export async function removePipeline(db: Executor, id: number): Promise<void> {
+  await db.deleteFrom('ci_pipelines').where('id', '=', id).execute();
 }

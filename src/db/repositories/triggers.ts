@@ -101,3 +101,40 @@ export function insertTriggerRequest(db: Executor, row: NewCiTriggerRequest): Pr
 export async function setTriggerRequestPipeline(db: Executor, id: number, pipelineId: number): Promise<void> {
   await db.updateTable('ci_trigger_requests').set({ pipeline_id: pipelineId }).where('id', '=', id).execute();
 }
+
+/** The trigger call that made a pipeline, if one did. */
+export function triggerRequestOfPipeline(
+  db: Executor,
+  pipelineId: number,
+): Promise<CiTriggerRequestRow | undefined> {
+  return db
+    .selectFrom('ci_trigger_requests')
+    .selectAll()
+    .where('pipeline_id', '=', pipelineId)
+    .executeTakeFirst();
+}
+
+/** A live trigger of the project by its id, with its last use. */
+export function findProjectTriggerById(
+  db: Executor,
+  projectId: number,
+  id: number,
+): Promise<CiTriggerWithUse | undefined> {
+  return triggersWithUse(db)
+    .where('t.id', '=', id)
+    .where('t.project_id', '=', projectId)
+    .executeTakeFirst() as Promise<CiTriggerWithUse | undefined>;
+}
+
+export function updateTrigger(
+  db: Executor,
+  id: number,
+  changes: { description?: string | null; owner_id?: number; updated_at: string },
+): Promise<CiTriggerRow> {
+  return db
+    .updateTable('ci_triggers')
+    .set(changes)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}

@@ -18,7 +18,7 @@ export function presentUserBasic(user: Omit<UserBasicRow, 'created_at'>, baseUrl
 }
 
 /** Entities::User: what anyone signed in sees of a user with a public profile. */
-function presentUser(user: UserRow, baseUrl: string) {
+export function presentUser(user: UserRow, baseUrl: string) {
   return Object.assign(presentUserBasic(user, baseUrl), {
     created_at: user.created_at,
     bio: user.bio ?? '',

@@ -45,6 +45,11 @@ import * as application from './application.ts';
 import * as deployTokens from './deploy-tokens.ts';
 import * as topics from './topics.ts';
 import * as avatar from './avatar.ts';
+import * as pipelines from './pipelines.ts';
+import * as jobs from './jobs.ts';
+import * as ciVariables from './ci-variables.ts';
+import * as triggers from './triggers.ts';
+import * as runners from './runners.ts';
 
 const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   version,
@@ -76,6 +81,11 @@ const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   deployTokens,
   topics,
   avatar,
+  pipelines,
+  jobs,
+  ciVariables,
+  triggers,
+  runners,
 ];
 
 export function registerApiV4(app: FastifyInstance, deps: Deps): void {

@@ -126,3 +126,16 @@ export async function keepArtifacts(deps: Deps, build: CiBuildRow): Promise<CiBu
   await updateBuild(deps.db.kysely, build.id, { artifacts_expire_at: null, updated_at: now() });
   return reloaded(await findBuild(deps.db.kysely, build.id));
 }
+
+/** v4's DELETE …/jobs/:id/artifacts: the archive goes, the trace stays; 404 without live artifacts. */
+export async function deleteArtifacts(deps: Deps, build: CiBuildRow): Promise<void> {
+  if (!hasLiveArtifacts(build, now())) throw notFound();
+  await updateBuild(deps.db.kysely, build.id, {
+    artifacts_file: null,
+    artifacts_size: null,
+    artifacts_metadata: null,
+    artifacts_expire_at: null,
+    updated_at: now(),
+  });
+  await removeArtifacts(deps.config.dataDir, build);
+}

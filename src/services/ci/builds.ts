@@ -17,6 +17,7 @@ import { extractCoverage } from '../../ci/coverage.ts';
 import { parseDuration } from '../../ci/durations.ts';
 import { maskingStream, maskSecrets } from '../../ci/secret-mask.ts';
 import { pendingCandidates } from '../../db/repositories/build-queue.ts';
+import { maskedValuesFor } from '../../db/repositories/ci-variables.ts';
 import { findBuild, findBuildByToken, updateBuild } from '../../db/repositories/builds.ts';
 import { findProjectRecordById } from '../../db/repositories/projects.ts';
 import { runnerProjectIds } from '../../db/repositories/runners.ts';
@@ -88,8 +89,11 @@ function runnerBuildId(text: string): number | undefined {
   return id <= 2_147_483_647 ? id : undefined;
 }
 
-function secretsOf(record: ProjectRecord, build: CiBuildRow): string[] {
-  return [record.project.runners_token, build.token ?? ''];
+/** What a stored trace never shows: the runners token, the build's token, masked variables' values. */
+async function secretsOf(deps: Deps, record: ProjectRecord, build: CiBuildRow): Promise<string[]> {
+  const groupId = record.namespace.type === 'Group' ? record.namespace.id : null;
+  const masked = await maskedValuesFor(deps.db.kysely, record.project.id, groupId);
+  return [record.project.runners_token, build.token ?? '', ...masked];
 }
 
 /** Coverage from the finished build's trace with the project's regex (GitLab's update_coverage). */
@@ -136,7 +140,7 @@ async function applyRunnerState(
 ): Promise<boolean | null> {
   const db = deps.db.kysely;
   if (update.trace !== undefined) {
-    const masked = maskSecrets(Buffer.from(update.trace), secretsOf(record, build));
+    const masked = maskSecrets(Buffer.from(update.trace), await secretsOf(deps, record, build));
     await writeTrace(tracePath(deps.config.dataDir, build), masked);
   }
   const event = update.state === 'success' ? 'success' : update.state === 'failed' ? 'drop' : undefined;
@@ -258,15 +262,10 @@ export async function appendBuildTrace(
     append.body.resume();
     throw new ApiError(416, { error: '416 Range Not Satisfiable' }, { Range: `0-${current}` });
   }
+  const secrets = await secretsOf(deps, record, build);
   let length: number;
   try {
-    length = await appendTrace(
-      file,
-      offset,
-      append.body,
-      maskingStream(secretsOf(record, build)),
-      TRACE_MAX_BYTES,
-    );
+    length = await appendTrace(file, offset, append.body, maskingStream(secrets), TRACE_MAX_BYTES);
   } catch (error) {
     if (error instanceof TraceTooLargeError) throw apiError(413, '413 Request Entity Too Large');
     throw error;

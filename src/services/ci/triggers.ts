@@ -14,16 +14,23 @@ import {
   insertTriggerRequest,
   setTriggerRequestPipeline,
   softDeleteTrigger,
+  updateTrigger,
 } from '../../db/repositories/triggers.ts';
 import { createPipeline, planPipeline, type PipelinePlan } from './pipelines.ts';
 import type { CiTriggerRequestRow, CiTriggerRow, ProjectRecord } from '../../db/types.ts';
 import { BLANK_SHA } from '../../domain/types.ts';
 
-export async function createTrigger(deps: Deps, projectId: number): Promise<CiTriggerRow> {
+/** A new trigger; v4 names its owner (the caller) and what it is for. */
+export async function createTrigger(
+  deps: Deps,
+  projectId: number,
+  owned?: { ownerId: number; description: string },
+): Promise<CiTriggerRow> {
   const at = now();
   return insertTrigger(deps.db.kysely, {
     project_id: projectId,
     token: hexToken(),
+    ...(owned ? { owner_id: owned.ownerId, description: owned.description } : {}),
     deleted_at: null,
     created_at: at,
     updated_at: at,
@@ -35,6 +42,15 @@ export function deleteTrigger(deps: Deps, trigger: CiTriggerRow): Promise<CiTrig
   return softDeleteTrigger(deps.db.kysely, trigger.id, now());
 }
 
+/** v4's PUT (a new description) and take_ownership (the caller becomes the owner). */
+export function changeTrigger(
+  deps: Deps,
+  trigger: CiTriggerRow,
+  changes: { description?: string; owner_id?: number },
+): Promise<CiTriggerRow> {
+  return updateTrigger(deps.db.kysely, trigger.id, { ...changes, updated_at: now() });
+}
+
 /** Gitlab::Git.ref_name: a full ref name given for a branch or tag is taken as its short name. */
 function shortRefName(ref: string): string {
   for (const prefix of ['refs/heads/', 'refs/tags/'])
@@ -43,7 +59,7 @@ function shortRefName(ref: string): string {
 }
 
 /** The branch (preferred) or tag `ref` names and its commit; undefined when it is neither. */
-async function resolveTriggerRef(
+export async function resolveTriggerRef(
   repoPath: string,
   ref: string,
 ): Promise<{ ref: string; tag: boolean; sha: string } | undefined> {
@@ -92,7 +108,8 @@ export async function triggerBuilds(
       trx,
       deps.config.externalUrl,
       record,
-      null,
+      // v4's triggers run their pipelines as their owner.
+      trigger.owner_id,
       { ...planned, triggerRequestId: request.id },
       at,
     );

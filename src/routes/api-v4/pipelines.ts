@@ -1,0 +1,166 @@
+// v4's pipelines (lib/api/ci/pipelines.rb) over v3's views and services: the list with v4's filters
+// (scope, status, ref, sha, username, source; newest first), one pipeline as Ci::Pipeline with its
+// source, user and detailed status, the newest of a ref (`latest`), its jobs and variables; run one for
+// a ref (POST …/pipeline, source `api`), retry, cancel and delete (204, maintainers).
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Deps } from '../../deps.ts';
+import { apiError, forbidden, paramValueInvalid } from '../../errors.ts';
+import { requireViewer } from '../../http/auth.ts';
+import { loadProject, type LoadedProject } from '../../http/loaders.ts';
+import { paginateCapped } from '../../http/pagination.ts';
+import {
+  optionalBoolean,
+  optionalOneOf,
+  optionalString,
+  pathInteger,
+  requestParams,
+  type Params,
+} from '../../http/params.ts';
+import { canAdminBuilds, canReadPipelines, canUpdatePipelines } from '../../policies/ci.ts';
+import { ALL_STATUSES } from '../../ci/status.ts';
+import {
+  cancelPipeline,
+  createRequestedPipeline,
+  deletePipeline,
+  retryPipeline,
+} from '../../services/ci/pipeline-actions.ts';
+import {
+  latestPipelineOr404,
+  loadPipelineOr404,
+  narrowedPipelineList,
+  pipelinesWithUsers,
+  pipelineVariables,
+} from '../../views/pipeline-views.ts';
+import { listJobsOf, projectBuildList } from '../../views/build-views.ts';
+import { presentPipeline } from '../../presenters/api-v4/pipeline.ts';
+import type { CiPipelineRow } from '../../db/types.ts';
+import type { CiStatus, PipelineSource } from '../../domain/types.ts';
+import { jobScopeOf } from './jobs.ts';
+import { noContent, requireParams } from './conventions.ts';
+
+const SCOPES = ['running', 'pending', 'finished', 'branches', 'tags'] as const;
+const SOURCES: readonly PipelineSource[] = [
+  'push',
+  'web',
+  'trigger',
+  'api',
+  'schedule',
+  'merge_request_event',
+  'external',
+];
+
+async function loadReadable(deps: Deps, request: FastifyRequest): Promise<LoadedProject> {
+  const project = await loadProject(deps, request);
+  if (!canReadPipelines(project.access, project.project)) throw forbidden();
+  return project;
+}
+
+async function loadUpdatable(deps: Deps, request: FastifyRequest): Promise<LoadedProject> {
+  const project = await loadProject(deps, request);
+  if (!canUpdatePipelines(project.access, project.project)) throw forbidden();
+  return project;
+}
+
+/** Only ordering GitLab's list shares with ours: newest id first. */
+function checkOrder(params: Params): void {
+  const orderBy = optionalOneOf(params, 'order_by', ['id', 'status', 'ref', 'updated_at', 'user_id'], () =>
+    paramValueInvalid('order_by'),
+  );
+  const sort = optionalOneOf(params, 'sort', ['asc', 'desc'], () => paramValueInvalid('sort'));
+  if ((orderBy !== undefined && orderBy !== 'id') || sort === 'asc') {
+    throw apiError(400, 'Only order_by=id with sort=desc is supported');
+  }
+}
+
+export function register(app: FastifyInstance, deps: Deps): void {
+  const baseUrl = deps.config.externalUrl;
+  const present = async (project: LoadedProject, pipelines: CiPipelineRow[]) =>
+    (await pipelinesWithUsers(deps, pipelines)).map(({ pipeline, user }) =>
+      presentPipeline(pipeline, project, user, baseUrl),
+    );
+  const presentOne = async (project: LoadedProject, pipeline: CiPipelineRow) =>
+    (await present(project, [pipeline]))[0]!;
+  const pipelineOf = async (request: FastifyRequest, project: LoadedProject) =>
+    loadPipelineOr404(deps, project, pathInteger(requestParams(request), 'pipeline_id'));
+
+  app.get('/projects/:id/pipelines', async (request, reply) => {
+    const params = requestParams(request);
+    const scope = optionalOneOf(params, 'scope', SCOPES, () => paramValueInvalid('scope'));
+    const status = optionalOneOf(params, 'status', ALL_STATUSES, () => paramValueInvalid('status'));
+    const source = optionalOneOf(params, 'source', SOURCES, () => paramValueInvalid('source'));
+    checkOrder(params);
+    const project = await loadReadable(deps, request);
+    const list = await narrowedPipelineList(deps, project, scope, status as CiStatus | undefined, {
+      ref: optionalString(params, 'ref'),
+      sha: optionalString(params, 'sha'),
+      source,
+      username: optionalString(params, 'username'),
+    });
+    const rows = await paginateCapped(request, reply, baseUrl, list.count, list.page);
+    return present(project, rows);
+  });
+
+  app.get('/projects/:id/pipelines/latest', async (request) => {
+    const project = await loadReadable(deps, request);
+    const ref = optionalString(requestParams(request), 'ref') ?? project.project.default_branch ?? 'master';
+    return presentOne(project, await latestPipelineOr404(deps, project, ref));
+  });
+
+  app.get('/projects/:id/pipelines/:pipeline_id', async (request) => {
+    const project = await loadReadable(deps, request);
+    return presentOne(project, await pipelineOf(request, project));
+  });
+
+  app.get('/projects/:id/pipelines/:pipeline_id/jobs', async (request, reply) => {
+    const project = await loadReadable(deps, request);
+    const pipeline = await pipelineOf(request, project);
+    const list = projectBuildList(deps, {
+      projectId: project.project.id,
+      pipelineIds: [pipeline.id],
+      statuses: jobScopeOf(request),
+      latestOnly: !optionalBoolean(requestParams(request), 'include_retried'),
+    });
+    const rows = await paginateCapped(request, reply, baseUrl, list.count, list.page);
+    return listJobsOf(deps, project, rows);
+  });
+
+  app.get('/projects/:id/pipelines/:pipeline_id/variables', async (request) => {
+    const project = await loadReadable(deps, request);
+    const variables = await pipelineVariables(deps, await pipelineOf(request, project));
+    return variables.map(({ key, value }) => ({ variable_type: 'env_var', key, value }));
+  });
+
+  app.post('/projects/:id/pipeline', async (request, reply) => {
+    const params = requestParams(request);
+    requireParams(params, 'ref');
+    const project = await loadUpdatable(deps, request);
+    // Pipeline-level variables need a place on the pipeline that jobs read; not kept yet.
+    if (Array.isArray(params.variables) && params.variables.length > 0) {
+      throw apiError(400, 'variables are not supported for pipelines run through the API');
+    }
+    const ref = optionalString(params, 'ref')!;
+    const pipeline = await createRequestedPipeline(deps, project, requireViewer(request).id, ref, 'api');
+    return reply.code(201).send(await presentOne(project, pipeline));
+  });
+
+  app.post('/projects/:id/pipelines/:pipeline_id/retry', async (request, reply) => {
+    const project = await loadUpdatable(deps, request);
+    const pipeline = await pipelineOf(request, project);
+    const after = await retryPipeline(deps, project, pipeline, requireViewer(request).id);
+    return reply.code(201).send(await presentOne(project, after));
+  });
+
+  app.post('/projects/:id/pipelines/:pipeline_id/cancel', async (request) => {
+    const project = await loadUpdatable(deps, request);
+    return presentOne(project, await cancelPipeline(deps, await pipelineOf(request, project)));
+  });
+
+  app.delete('/projects/:id/pipelines/:pipeline_id', async (request, reply) => {
+    const project = await loadProject(deps, request);
+    if (!canReadPipelines(project.access, project.project)) throw forbidden();
+    const pipeline = await pipelineOf(request, project);
+    if (!canAdminBuilds(project.access, project)) throw forbidden();
+    await deletePipeline(deps, pipeline);
+    return noContent(reply);
+  });
+}
