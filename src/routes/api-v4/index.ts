@@ -43,6 +43,8 @@ import * as systemHooks from './system-hooks.ts';
 import * as events from './events.ts';
 import * as notes from './notes.ts';
 import * as discussions from './discussions.ts';
+import * as awardEmoji from './award-emoji.ts';
+import * as todos from './todos.ts';
 
 const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   version,
@@ -72,6 +74,8 @@ const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   events,
   notes,
   discussions,
+  awardEmoji,
+  todos,
 ];
 
 export function registerApiV4(app: FastifyInstance, deps: Deps): void {
