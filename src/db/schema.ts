@@ -507,6 +507,8 @@ export interface LabelsTable {
   description: string | null;
   created_at: string;
   updated_at: string;
+  /** v4's priority: null for none. */
+  priority: Generated<number | null>;
 }
 
 export interface LabelLinksTable {

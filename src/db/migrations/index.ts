@@ -31,6 +31,7 @@ import { up as projectListVacuum } from './075-project-list-vacuum.ts';
 import { up as personalAccessTokens } from './080-personal-access-tokens.ts';
 import { up as pipelineSource } from './081-pipeline-source.ts';
 import { up as noteDiscussions } from './084-note-discussions.ts';
+import { up as labelPriorities } from './085-label-priorities.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
@@ -61,6 +62,7 @@ const migrations: Array<[string, MigrationFn]> = [
   ['080-personal-access-tokens', personalAccessTokens],
   ['081-pipeline-source', pipelineSource],
   ['084-note-discussions', noteDiscussions],
+  ['085-label-priorities', labelPriorities],
 ];
 
 /** The migrations' names in the order they were added (kept in name order from here on: a test checks). */

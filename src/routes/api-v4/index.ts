@@ -45,6 +45,7 @@ import * as notes from './notes.ts';
 import * as discussions from './discussions.ts';
 import * as awardEmoji from './award-emoji.ts';
 import * as todos from './todos.ts';
+import * as labels from './labels.ts';
 
 const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   version,
@@ -76,6 +77,7 @@ const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   discussions,
   awardEmoji,
   todos,
+  labels,
 ];
 
 export function registerApiV4(app: FastifyInstance, deps: Deps): void {
