@@ -496,6 +496,7 @@ export interface MilestonesTable {
   state: string;
   created_at: string;
   updated_at: string;
+  start_date: Generated<string | null>;
 }
 
 export interface LabelsTable {

@@ -32,6 +32,7 @@ import { up as personalAccessTokens } from './080-personal-access-tokens.ts';
 import { up as pipelineSource } from './081-pipeline-source.ts';
 import { up as noteDiscussions } from './084-note-discussions.ts';
 import { up as labelPriorities } from './085-label-priorities.ts';
+import { up as milestoneStartDates } from './086-milestone-start-dates.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
@@ -63,6 +64,7 @@ const migrations: Array<[string, MigrationFn]> = [
   ['081-pipeline-source', pipelineSource],
   ['084-note-discussions', noteDiscussions],
   ['085-label-priorities', labelPriorities],
+  ['086-milestone-start-dates', milestoneStartDates],
 ];
 
 /** The migrations' names in the order they were added (kept in name order from here on: a test checks). */

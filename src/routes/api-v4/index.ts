@@ -46,6 +46,7 @@ import * as discussions from './discussions.ts';
 import * as awardEmoji from './award-emoji.ts';
 import * as todos from './todos.ts';
 import * as labels from './labels.ts';
+import * as milestones from './milestones.ts';
 
 const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   version,
@@ -78,6 +79,7 @@ const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   awardEmoji,
   todos,
   labels,
+  milestones,
 ];
 
 export function registerApiV4(app: FastifyInstance, deps: Deps): void {
