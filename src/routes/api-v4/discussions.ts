@@ -1,4 +1,5 @@
-// v4's discussions (lib/api/discussions.rb) on issues and merge requests by iid: the threads paginated
+// v4's discussions (lib/api/discussions.rb) on issues and merge requests by iid and on commits
+// (`repository/commits/:sha/discussions`, the project's comments on it): the threads paginated
 // (the oldest-started first, each with its notes), one thread, a new thread (201 Discussion), a reply
 // (201 Note; replying to an individual note makes it a thread), edit and delete of a thread's note, and
 // on merge requests resolving: `PUT …/discussions/:id` with `resolved` for the whole thread, or
@@ -19,14 +20,52 @@ import {
   type DiscussionView,
 } from '../../views/note-views.ts';
 import { presentDiscussion } from '../../presenters/api-v4/note.ts';
-import { NOTEABLE_PARENTS, type LoadedNoteable } from './noteables.ts';
-import { loadNoteOf, presentNoteOneV4, requestedCreatedAt } from './notes.ts';
+import { loadProjectRepository, type LoadedProject } from '../../http/loaders.ts';
+import { requireCommitId } from '../../views/repository-access.ts';
+import { commitNoteable, readCommentedCommit } from '../../services/repository/commit-notes.ts';
+import type { Noteable } from '../../services/issues/notes.ts';
+import type { NoteableKey } from '../../db/repositories/notes.ts';
+import { NOTEABLE_PARENTS } from './noteables.ts';
+import { presentNoteOneV4, requestedCreatedAt } from './notes.ts';
+
+/** What threads hang on: an issue or merge request by iid, or a commit of the project (no iid). */
+interface LoadedThreadParent {
+  project: LoadedProject;
+  key: NoteableKey;
+  iid: number | null;
+  noteable(): Promise<Noteable>;
+}
+
+const THREAD_PARENTS: Array<{
+  base: string;
+  resolvable: boolean;
+  load(deps: Deps, request: FastifyRequest): Promise<LoadedThreadParent>;
+}> = [
+  ...NOTEABLE_PARENTS.map((parent) => ({ ...parent, resolvable: parent.base.includes('merge_requests') })),
+  {
+    base: '/projects/:id/repository/commits/:sha',
+    resolvable: false,
+    async load(deps, request) {
+      const project = await loadProjectRepository(deps, request);
+      const sha = String((request.params as Params).sha);
+      const { repoPath, commitId } = await requireCommitId(deps, project, sha);
+      const commented = await readCommentedCommit(repoPath, commitId);
+      const noteable = commitNoteable(deps, project, commented);
+      return {
+        project,
+        key: { type: 'Commit', projectId: project.project.id, commitId },
+        iid: null,
+        noteable: async () => noteable,
+      };
+    },
+  },
+];
 import { noContent, requireParams } from './conventions.ts';
 
 async function loadDiscussion(
   deps: Deps,
   request: FastifyRequest,
-  found: LoadedNoteable,
+  found: LoadedThreadParent,
 ): Promise<DiscussionView> {
   const id = String((request.params as Params).discussion_id);
   const discussion = await findDiscussion(deps, found.key, id);
@@ -36,9 +75,9 @@ async function loadDiscussion(
 
 export function register(app: FastifyInstance, deps: Deps): void {
   const baseUrl = deps.config.externalUrl;
-  for (const parent of NOTEABLE_PARENTS) {
+  for (const parent of THREAD_PARENTS) {
     const base = `${parent.base}/discussions`;
-    const present = async (request: FastifyRequest, found: LoadedNoteable) =>
+    const present = async (request: FastifyRequest, found: LoadedThreadParent) =>
       presentDiscussion(await loadDiscussion(deps, request, found), found.iid, baseUrl);
 
     app.get(base, async (request, reply) => {
@@ -109,10 +148,13 @@ export function register(app: FastifyInstance, deps: Deps): void {
       if (params.body === undefined && resolved === undefined) throw paramsMissing('body', 'resolved');
       const found = await parent.load(deps, request);
       const discussion = await loadDiscussion(deps, request, found);
-      const note = await noteOfDiscussion(deps, request, found, discussion);
+      const note = noteOfDiscussion(request, discussion);
       if (resolved !== undefined) {
         await resolveDiscussion(deps, viewer, found.project, await found.noteable(), [note], resolved);
-        return presentNoteOneV4(deps, await loadNoteOf(deps, request, found), found.iid);
+        const [reread] = (await loadDiscussion(deps, request, found)).notes.filter(
+          (view) => view.note.id === note.id,
+        );
+        return presentNoteOneV4(deps, reread?.note ?? note, found.iid);
       }
       requireParams(params, 'body');
       const edited = await editNote(deps, viewer, found.project, note, String(params.body));
@@ -123,16 +165,11 @@ export function register(app: FastifyInstance, deps: Deps): void {
       const viewer = requireViewer(request);
       const found = await parent.load(deps, request);
       const discussion = await loadDiscussion(deps, request, found);
-      await destroyNote(
-        deps,
-        viewer,
-        found.project,
-        await noteOfDiscussion(deps, request, found, discussion),
-      );
+      await destroyNote(deps, viewer, found.project, noteOfDiscussion(request, discussion));
       return noContent(reply);
     });
 
-    if (parent.base.includes('merge_requests')) {
+    if (parent.resolvable) {
       app.put(`${base}/:discussion_id`, async (request) => {
         const viewer = requireViewer(request);
         const params = requestParams(request);
@@ -155,13 +192,10 @@ export function register(app: FastifyInstance, deps: Deps): void {
   }
 }
 
-async function noteOfDiscussion(
-  deps: Deps,
-  request: FastifyRequest,
-  found: LoadedNoteable,
-  discussion: DiscussionView,
-) {
-  const note = await loadNoteOf(deps, request, found);
-  if (note.discussion_id !== discussion.id) throw recordNotFound();
-  return note;
+/** The note `:note_id` of the thread, else 404 `404 Not found`. */
+function noteOfDiscussion(request: FastifyRequest, discussion: DiscussionView) {
+  const id = Number((request.params as Params).note_id);
+  const found = discussion.notes.find((view) => view.note.id === id);
+  if (!found) throw recordNotFound();
+  return found.note;
 }

@@ -30,14 +30,17 @@ export async function loadNoteOf(
 }
 
 /** A note as v4 shows it, its users read. */
-export async function presentNoteOneV4(deps: Deps, note: NoteRow, iid: number) {
+export async function presentNoteOneV4(deps: Deps, note: NoteRow, iid: number | null) {
   const [view] = await noteViews(deps, [note]);
   if (!view) throw recordNotFound();
   return presentNoteV4(view, iid, deps.config.externalUrl);
 }
 
 /** `created_at` as v3 takes it: only from those who may set an issue's times, and only a valid date. */
-export function requestedCreatedAt(params: Params, found: LoadedNoteable): string | undefined {
+export function requestedCreatedAt(
+  params: Params,
+  found: Pick<LoadedNoteable, 'project'>,
+): string | undefined {
   const text = canSetIssueTimes(found.project.access) ? presentString(params, 'created_at') : undefined;
   const time = text === undefined ? NaN : Date.parse(text);
   return Number.isNaN(time) ? undefined : new Date(time).toISOString();

@@ -135,6 +135,59 @@ describe('API v4 discussions', () => {
     assert.equal(left.body.notes.length, 1);
   });
 
+  it('threads comments on a commit, the v3 comments among them', async () => {
+    const commits = await call(
+      'GET',
+      `/api/v4/projects/${team.project.id}/repository/commits`,
+      team.owner.token,
+    );
+    const sha = commits.body[0].id;
+    const base = `/api/v4/projects/${team.project.id}/repository/commits/${sha}/discussions`;
+    const comment = await call(
+      'POST',
+      `/api/v4/projects/${team.project.id}/repository/commits/${sha}/comments`,
+      team.owner.token,
+      {
+        note: 'Old style',
+      },
+    );
+    assert.equal(comment.status, 201, comment.text);
+    const started = await call('POST', base, team.developer.token, { body: 'Why this?' });
+    assert.equal(started.status, 201, started.text);
+    assert.equal(started.body.notes[0].noteable_type, 'Commit');
+    assert.equal(started.body.notes[0].noteable_iid, null);
+    assert.equal(started.body.notes[0].resolvable, false);
+    const reply = await call('POST', `${base}/${started.body.id}/notes`, team.owner.token, {
+      body: 'Because',
+    });
+    assert.equal(reply.status, 201, reply.text);
+    const list = await call('GET', base, team.reporter.token);
+    assert.deepEqual(
+      list.body.map((thread: { individual_note: boolean; notes: Array<{ body: string }> }) => [
+        thread.individual_note,
+        thread.notes.map((note) => note.body),
+      ]),
+      [
+        [true, ['Old style']],
+        [false, ['Why this?', 'Because']],
+      ],
+    );
+    assert.equal(
+      (await call('PUT', `${base}/${started.body.id}`, team.owner.token, { resolved: true })).status,
+      404,
+    );
+    assert.equal(
+      (
+        await call(
+          'GET',
+          `/api/v4/projects/${team.project.id}/repository/commits/${'0'.repeat(40)}/discussions`,
+          team.owner.token,
+        )
+      ).status,
+      404,
+    );
+  });
+
   it('refuses a missing body, an unknown thread and hidden projects', async () => {
     const missing = await call('POST', `${issueBase}/discussions`, team.owner.token, {});
     assert.equal(missing.status, 400);
