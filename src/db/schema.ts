@@ -524,6 +524,7 @@ export interface MilestonesTable {
   state: string;
   created_at: string;
   updated_at: string;
+  start_date: Generated<string | null>;
 }
 
 export interface LabelsTable {
@@ -535,6 +536,8 @@ export interface LabelsTable {
   description: string | null;
   created_at: string;
   updated_at: string;
+  /** v4's priority: null for none. */
+  priority: Generated<number | null>;
 }
 
 export interface LabelLinksTable {
@@ -560,6 +563,12 @@ export interface NotesTable {
   updated_by_id: number | null;
   created_at: string;
   updated_at: string;
+  /** The thread (40 hex digits); insertNote gives a new note a thread of its own unless told one. */
+  discussion_id: Generated<string>;
+  /** null for a note alone in its thread, 'DiscussionNote' for a note of a thread. */
+  type: Generated<string | null>;
+  resolved_at: Generated<string | null>;
+  resolved_by_id: Generated<number | null>;
 }
 
 export interface AwardEmojiTable {

@@ -50,6 +50,11 @@ export function mergeRequestWebUrl(baseUrl: string, target: ProjectRecord, iid: 
 }
 
 /** A user's profile page (also the page of the user's personal namespace). */
+/** A milestone's page (by iid, as 8.13's milestone pages are addressed). */
+export function milestoneWebUrl(baseUrl: string, record: ProjectRecord, iid: number): string {
+  return `${baseUrl}/${projectFullPath(record)}/milestones/${iid}`;
+}
+
 export function userWebUrl(baseUrl: string, username: string): string {
   return `${baseUrl}/${username}`;
 }

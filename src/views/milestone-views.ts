@@ -20,6 +20,15 @@ export async function milestoneListPage(deps: Deps, filter: MilestoneListFilter,
   return (await listMilestones(deps.db.kysely, filter, page.limit, page.offset)).map(presentMilestone);
 }
 
+/** A page of a project's milestones as rows (v4 presents them itself). */
+export function milestoneRowsPage(
+  deps: Deps,
+  filter: MilestoneListFilter,
+  page: Page,
+): Promise<MilestoneRow[]> {
+  return listMilestones(deps.db.kysely, filter, page.limit, page.offset);
+}
+
 export function findMilestoneOfProject(
   deps: Deps,
   projectId: number,

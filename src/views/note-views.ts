@@ -6,10 +6,15 @@ import type { Commit } from '../git/commits.ts';
 import { projectRepositoryPath } from '../git/repository.ts';
 import {
   countCommitNotes,
+  countDiscussions,
   countNotes,
   findProjectNote,
   listCommitNotes,
+  listDiscussionIds,
   listNotes,
+  listNotesOrdered,
+  notesOfDiscussions,
+  type NoteableKey,
 } from '../db/repositories/notes.ts';
 import { commitNotePositions, type CommentedCommit } from '../services/repository/commit-notes.ts';
 import { countAwards, findAward, listAwards, listUserAwards } from '../db/repositories/award-emoji.ts';
@@ -142,4 +147,74 @@ export function findAwardOf(deps: Deps, type: string, awardableId: number, id: n
 /** The awards the viewer gave an issue or merge request (none for a signed-out visitor). */
 export async function viewerAwards(deps: Deps, type: string, id: number, viewerId: number | undefined) {
   return viewerId === undefined ? [] : listUserAwards(deps.db.kysely, type, id, viewerId);
+}
+
+/** A note with the users its v4 entity names (author, resolver), read for a page at once. */
+export interface NoteView {
+  note: NoteRow;
+  author: UserRow;
+  resolvedBy: UserRow | null;
+}
+
+/** A thread: its id and its notes, oldest first. */
+export interface DiscussionView {
+  id: string;
+  notes: NoteView[];
+}
+
+export async function noteViews(deps: Deps, notes: NoteRow[]): Promise<NoteView[]> {
+  const users = await usersByIds(
+    deps.db.kysely,
+    notes.flatMap((note) =>
+      note.resolved_by_id === null ? [note.author_id] : [note.author_id, note.resolved_by_id],
+    ),
+  );
+  return notes.flatMap((note) => {
+    const author = users.get(note.author_id);
+    const resolvedBy = note.resolved_by_id === null ? null : (users.get(note.resolved_by_id) ?? null);
+    return author ? [{ note, author, resolvedBy }] : [];
+  });
+}
+
+/** A page of a noteable's notes in the order asked (v4's order_by and sort). */
+export async function orderedNotePage(
+  deps: Deps,
+  key: NoteableKey,
+  order: { by: 'created_at' | 'updated_at'; direction: 'asc' | 'desc' },
+  page: Page,
+): Promise<NoteView[]> {
+  return noteViews(deps, await listNotesOrdered(deps.db.kysely, key, order, page.limit, page.offset));
+}
+
+export function countDiscussionList(deps: Deps, key: NoteableKey): Promise<number> {
+  return countDiscussions(deps.db.kysely, key);
+}
+
+/** A page of a noteable's threads, the oldest-started first, each with its notes. */
+export async function discussionListPage(
+  deps: Deps,
+  key: NoteableKey,
+  page: Page,
+): Promise<DiscussionView[]> {
+  const ids = await listDiscussionIds(deps.db.kysely, key, page.limit, page.offset);
+  return discussionsOf(deps, key, ids);
+}
+
+async function discussionsOf(deps: Deps, key: NoteableKey, ids: string[]): Promise<DiscussionView[]> {
+  const views = await noteViews(deps, await notesOfDiscussions(deps.db.kysely, key, ids));
+  return ids.flatMap((id) => {
+    const notes = views.filter((view) => view.note.discussion_id === id);
+    return notes.length > 0 ? [{ id, notes }] : [];
+  });
+}
+
+/** One thread of a noteable, or undefined when it has none of that id. */
+export async function findDiscussion(
+  deps: Deps,
+  key: NoteableKey,
+  id: string,
+): Promise<DiscussionView | undefined> {
+  if (!/^[0-9a-f]{40}$/.test(id)) return undefined;
+  const [found] = await discussionsOf(deps, key, [id]);
+  return found;
 }

@@ -35,6 +35,9 @@ import { up as deployTokens } from './097-deploy-tokens.ts';
 import { up as pipelineListFilters } from './087-pipeline-list-filters.ts';
 import { up as ciVariableAttributes } from './088-ci-variable-attributes.ts';
 import { up as triggerOwners } from './089-trigger-owners.ts';
+import { up as noteDiscussions } from './084-note-discussions.ts';
+import { up as labelPriorities } from './085-label-priorities.ts';
+import { up as milestoneStartDates } from './086-milestone-start-dates.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
@@ -69,6 +72,9 @@ const migrations: Array<[string, MigrationFn]> = [
   ['087-pipeline-list-filters', pipelineListFilters],
   ['088-ci-variable-attributes', ciVariableAttributes],
   ['089-trigger-owners', triggerOwners],
+  ['084-note-discussions', noteDiscussions],
+  ['085-label-priorities', labelPriorities],
+  ['086-milestone-start-dates', milestoneStartDates],
 ];
 
 /** The migrations' names in the order they were added (kept in name order from here on: a test checks). */

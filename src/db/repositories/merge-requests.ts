@@ -17,6 +17,8 @@ export interface MergeRequestListQuery {
   iids: number[] | null;
   orderBy: 'created_at' | 'updated_at';
   sort: 'asc' | 'desc';
+  /** A milestone's merge requests only (v4's milestones/:id/merge_requests). */
+  milestoneId?: number;
 }
 
 export const OPEN_STATES: MergeRequestState[] = ['opened', 'reopened'];
@@ -94,6 +96,7 @@ function listFilter(db: Executor, query: MergeRequestListQuery) {
   let select = db.selectFrom('merge_requests').where('target_project_id', '=', query.targetProjectId);
   if (query.states) select = select.where('state', 'in', query.states);
   if (query.iids) select = select.where('iid', 'in', query.iids.length > 0 ? query.iids : [-1]);
+  if (query.milestoneId !== undefined) select = select.where('milestone_id', '=', query.milestoneId);
   return select.where('deleted_at', 'is', null);
 }
 

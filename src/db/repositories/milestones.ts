@@ -1,5 +1,5 @@
 // Project milestones: lists walk (project_id, state, id) or the project's iid index, newest first.
-import type { Insertable, Updateable } from 'kysely';
+import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Database } from '../schema.ts';
 import type { Executor, MilestoneRow } from '../types.ts';
 
@@ -7,13 +7,32 @@ export interface MilestoneListFilter {
   projectId: number;
   state?: 'active' | 'closed';
   iid?: number;
+  /** v4's `iids[]`: any of them. */
+  iids?: number[];
+  /** v4's `title`: exactly this title. */
+  title?: string;
+  /** v4's `search`: in the title or description, case-insensitively. */
+  search?: string;
 }
 
 function filtered(db: Executor, filter: MilestoneListFilter) {
   let query = db.selectFrom('milestones').where('project_id', '=', filter.projectId);
   if (filter.state) query = query.where('state', '=', filter.state);
   if (filter.iid !== undefined) query = query.where('iid', '=', filter.iid);
+  if (filter.iids !== undefined)
+    query = query.where('iid', 'in', filter.iids.length > 0 ? filter.iids : [-1]);
+  if (filter.title !== undefined) query = query.where('title', '=', filter.title);
+  if (filter.search !== undefined) {
+    const pattern = `%${filter.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = (column: string) => sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+    query = query.where((eb) => eb.or([like('title'), like('description')]));
+  }
   return query;
+}
+
+/** Deletes a milestone; its issues and merge requests lose it (the foreign keys set null). */
+export async function deleteMilestone(db: Executor, id: number): Promise<void> {
+  await db.deleteFrom('milestones').where('id', '=', id).execute();
 }
 
 export async function countMilestones(db: Executor, filter: MilestoneListFilter): Promise<number> {

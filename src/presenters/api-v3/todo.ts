@@ -7,7 +7,7 @@ import { presentBasicProject } from './project.ts';
 import { TodoAction } from '../../domain/types.ts';
 import type { ProjectRecord, TodoRow, UserRow } from '../../db/types.ts';
 
-const TODO_ACTIONS: Record<number, string> = {
+export const TODO_ACTION_NAMES: Record<number, string> = {
   [TodoAction.Assigned]: 'assigned',
   [TodoAction.Mentioned]: 'mentioned',
   [TodoAction.BuildFailed]: 'build_failed',
@@ -16,7 +16,7 @@ const TODO_ACTIONS: Record<number, string> = {
 };
 
 export const TODO_ACTION_CODES: Record<string, number> = Object.fromEntries(
-  Object.entries(TODO_ACTIONS).map(([code, name]) => [name, Number(code)]),
+  Object.entries(TODO_ACTION_NAMES).map(([code, name]) => [name, Number(code)]),
 );
 
 export interface TodoView {
@@ -38,7 +38,7 @@ export function presentTodo(extras: TodoView, baseUrl: string) {
     id: todo.id,
     project: presentBasicProject(extras.record, extras.projectOwner, baseUrl),
     author: presentUserBasic(extras.author, baseUrl),
-    action_name: TODO_ACTIONS[todo.action] ?? 'marked',
+    action_name: TODO_ACTION_NAMES[todo.action] ?? 'marked',
     target_type: todo.target_type,
     target,
     target_url: target.web_url,

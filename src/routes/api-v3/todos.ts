@@ -1,6 +1,7 @@
 // Todos (GitLab 8.13's lib/api/todos.rb) as far as issues need them: mark an issue as a todo (201, or
 // 304 when one is pending), the caller's todos (filters action, author_id, project_id, state, type;
-// newest first, paginated), and marking one or all done (the latter answers a bare count).
+// newest first, paginated; todoFilter serves v4 too), and marking one or all done (the latter answers a
+// bare count).
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { loadIssue, loadMergeRequestOf } from '../../http/loaders.ts';
@@ -27,7 +28,7 @@ function idFilter(params: Params, name: string): number | undefined {
   return /^\d{1,10}$/.test(text) ? Number(text) : -1;
 }
 
-function todoFilter(viewer: UserRow, params: Params): TodoListFilter {
+export function todoFilter(viewer: UserRow, params: Params): TodoListFilter {
   const action = optionalString(params, 'action');
   const type = optionalString(params, 'type');
   return {

@@ -50,6 +50,12 @@ import * as jobs from './jobs.ts';
 import * as ciVariables from './ci-variables.ts';
 import * as triggers from './triggers.ts';
 import * as runners from './runners.ts';
+import * as notes from './notes.ts';
+import * as discussions from './discussions.ts';
+import * as awardEmoji from './award-emoji.ts';
+import * as todos from './todos.ts';
+import * as labels from './labels.ts';
+import * as milestones from './milestones.ts';
 
 const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   version,
@@ -86,6 +92,12 @@ const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   ciVariables,
   triggers,
   runners,
+  notes,
+  discussions,
+  awardEmoji,
+  todos,
+  labels,
+  milestones,
 ];
 
 export function registerApiV4(app: FastifyInstance, deps: Deps): void {

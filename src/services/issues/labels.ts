@@ -25,7 +25,7 @@ function validate(errors: ValidationErrors, title: string | undefined, color: st
 export async function createLabel(
   deps: Deps,
   projectId: number,
-  input: { name: string; color: string; description?: string },
+  input: { name: string; color: string; description?: string; priority?: number | null },
 ): Promise<LabelRow> {
   try {
     return await deps.db.kysely.transaction().execute(async (trx) => {
@@ -39,6 +39,7 @@ export async function createLabel(
         title: input.name,
         color: input.color,
         description: input.description ?? null,
+        priority: input.priority ?? null,
         created_at: at,
         updated_at: at,
       });
@@ -53,13 +54,18 @@ export async function editLabel(
   deps: Deps,
   projectId: number,
   name: string,
-  input: { newName?: string; color?: string; description?: string },
+  input: { newName?: string; color?: string; description?: string; priority?: number | null },
 ): Promise<LabelRow> {
   try {
     return await deps.db.kysely.transaction().execute(async (trx) => {
       const label = await findLabelByTitle(trx, projectId, name);
       if (!label) throw notFound('Label not found');
-      if (input.newName === undefined && input.color === undefined && input.description === undefined)
+      if (
+        input.newName === undefined &&
+        input.color === undefined &&
+        input.description === undefined &&
+        input.priority === undefined
+      )
         throw apiError(400, 'Required parameters "new_name" or "color" missing');
       const errors = new ValidationErrors();
       validate(errors, input.newName, input.color);
@@ -74,6 +80,7 @@ export async function editLabel(
         ...(input.newName !== undefined ? { title: input.newName } : {}),
         ...(input.color !== undefined ? { color: input.color } : {}),
         ...(input.description !== undefined ? { description: input.description } : {}),
+        ...(input.priority !== undefined ? { priority: input.priority } : {}),
         updated_at: now(),
       }))!;
     });

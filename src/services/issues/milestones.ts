@@ -6,7 +6,12 @@ import { now } from '../../lib/clock.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { failedWith } from '../../errors.ts';
 import { nextInternalId } from '../../db/repositories/issues.ts';
-import { findMilestoneByTitle, insertMilestone, updateMilestone } from '../../db/repositories/milestones.ts';
+import {
+  deleteMilestone,
+  findMilestoneByTitle,
+  insertMilestone,
+  updateMilestone,
+} from '../../db/repositories/milestones.ts';
 import { recordEvent } from '../activity/events.ts';
 import { EventAction } from '../../domain/types.ts';
 import type { MilestoneRow, UserRow } from '../../db/types.ts';
@@ -15,6 +20,7 @@ export interface MilestoneInput {
   title?: string;
   description?: string;
   dueDate?: string | null;
+  startDate?: string | null;
   stateEvent?: 'close' | 'activate';
 }
 
@@ -37,6 +43,7 @@ export async function createMilestone(
         title: input.title,
         description: input.description ?? null,
         due_date: input.dueDate ?? null,
+        start_date: input.startDate ?? null,
         state: 'active',
         created_at: at,
         updated_at: at,
@@ -79,6 +86,7 @@ export async function editMilestone(
         ...(input.title !== undefined ? { title: input.title } : {}),
         ...(input.description !== undefined ? { description: input.description } : {}),
         ...(input.dueDate !== undefined ? { due_date: input.dueDate } : {}),
+        ...(input.startDate !== undefined ? { start_date: input.startDate } : {}),
         state,
         updated_at: at,
       });
@@ -98,4 +106,19 @@ export async function editMilestone(
     if (isUniqueViolation(error)) throw titleTaken('update');
     throw error;
   }
+}
+
+/** Deletes a milestone (v4): its issues and merge requests lose it; the event says it was destroyed. */
+export async function destroyMilestone(deps: Deps, viewer: UserRow, milestone: MilestoneRow): Promise<void> {
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    await deleteMilestone(trx, milestone.id);
+    await recordEvent(trx, {
+      projectId: milestone.project_id,
+      authorId: viewer.id,
+      action: EventAction.Destroyed,
+      targetId: milestone.id,
+      targetType: 'Milestone',
+      at: now(),
+    });
+  });
 }

@@ -4,8 +4,15 @@
 // cannot be edited. Notes on merge requests go the same way (a Noteable names what the note is on).
 import type { Deps } from '../../deps.ts';
 import { now } from '../../lib/clock.ts';
-import { forbidden, notFound, type ApiError } from '../../errors.ts';
-import { deleteNote, insertNote, updateNote } from '../../db/repositories/notes.ts';
+import { apiError, forbidden, notFound, type ApiError } from '../../errors.ts';
+import {
+  deleteNote,
+  insertNote,
+  resolveDiscussionNotes,
+  setDiscussionType,
+  updateNote,
+  type NoteableKey,
+} from '../../db/repositories/notes.ts';
 import { updateIssue } from '../../db/repositories/issues.ts';
 import { recordEvent } from '../activity/events.ts';
 import { enqueueProjectHooks } from '../hooks/hook-outbox.ts';
@@ -15,7 +22,7 @@ import {
   type NoteHookNoteable,
 } from '../../presenters/hooks/issue-hook-payloads.ts';
 import { canAdminNote } from '../../policies/issues.ts';
-import { EventAction } from '../../domain/types.ts';
+import { AccessLevel, EventAction } from '../../domain/types.ts';
 import { isKnownEmoji, normalizeEmojiName } from '../../lib/emoji.ts';
 import { ISSUE } from '../../domain/types.ts';
 import { awardIn } from './award-emoji.ts';
@@ -23,6 +30,27 @@ import type { LoadedProject } from '../../http/loaders.ts';
 import type { AwardEmojiRow, Executor, IssueRow, NoteRow, UserRow } from '../../db/types.ts';
 
 export type CreatedNote = { note: NoteRow } | { award: AwardEmojiRow };
+
+/**
+ * Where a new note goes: a thread it replies to, or a new thread (`DiscussionNote`) rather than an
+ * individual note; and whether an emoji-only body still becomes an award (8.13's API and pages did;
+ * v4 keeps the comment).
+ */
+export interface NoteThread {
+  discussionId?: string;
+  startsThread?: boolean;
+  emojiBecomesAward?: boolean;
+}
+
+/** The type of a note in a thread (a reply, or a thread's first note). */
+const DISCUSSION_NOTE = 'DiscussionNote';
+
+/** Where a noteable's notes are found. */
+export function noteableKey(noteable: Pick<Noteable, 'type' | 'id' | 'projectId' | 'commitId'>): NoteableKey {
+  return noteable.id === null
+    ? { type: 'Commit', projectId: noteable.projectId, commitId: noteable.commitId ?? '' }
+    : { type: noteable.type, id: noteable.id };
+}
 
 /** Note#award_emoji?: one emoji and nothing else (a trailing space allowed). */
 function emojiOnly(body: string): string | undefined {
@@ -77,10 +105,11 @@ export async function createNote(
   body: string,
   createdAt?: string,
   duplicateAward: () => ApiError = () => notFound('Note {:name=>["has already been taken"]}'),
+  thread: NoteThread = {},
 ): Promise<CreatedNote> {
   return deps.db.kysely.transaction().execute(async (trx) => {
     const at = now();
-    const emoji = emojiOnly(body);
+    const emoji = thread.emojiBecomesAward === false ? undefined : emojiOnly(body);
     if (emoji !== undefined && noteable.id !== null) {
       const awardable = {
         type: noteable.type,
@@ -104,7 +133,12 @@ export async function createNote(
       updated_by_id: null,
       created_at: stamp,
       updated_at: stamp,
+      discussion_id: thread.discussionId,
+      type: thread.discussionId !== undefined || thread.startsThread ? DISCUSSION_NOTE : null,
     });
+    if (thread.discussionId !== undefined) {
+      await setDiscussionType(trx, noteableKey(noteable), thread.discussionId, DISCUSSION_NOTE);
+    }
     const hookNoteable = await noteable.touch(trx, at);
     await recordEvent(trx, {
       projectId: noteable.projectId,
@@ -150,4 +184,41 @@ export async function destroyNote(deps: Deps, viewer: UserRow, loaded: LoadedPro
   if (!canAdminNote(viewer, loaded.access, note)) throw forbidden();
   await deps.db.kysely.transaction().execute((trx) => deleteNote(trx, note.id));
   return note;
+}
+
+/**
+ * Resolves or reopens a thread of a merge request (GitLab's Discussions::ResolveService): every note of
+ * it takes the resolver and the time, or loses them. Its author, the merge request's author and
+ * developers and up may (GitLab's resolve_note); `resolvable` says whether the thread can be resolved.
+ */
+export async function resolveDiscussion(
+  deps: Deps,
+  viewer: UserRow,
+  loaded: LoadedProject,
+  noteable: Pick<Noteable, 'type' | 'id' | 'projectId' | 'commitId' | 'authorId'>,
+  notes: NoteRow[],
+  resolved: boolean,
+): Promise<void> {
+  const first = notes[0];
+  if (!first || first.type !== DISCUSSION_NOTE || noteable.type !== 'MergeRequest' || first.system === 1) {
+    throw apiError(400, '400 Bad request - Discussion is not resolvable');
+  }
+  const may =
+    loaded.access.level >= AccessLevel.Developer ||
+    viewer.admin === 1 ||
+    noteable.authorId === viewer.id ||
+    first.author_id === viewer.id;
+  if (!may) throw forbidden();
+  await deps.db.kysely
+    .transaction()
+    .execute((trx) =>
+      resolveDiscussionNotes(
+        trx,
+        noteableKey(noteable),
+        first.discussion_id,
+        resolved
+          ? { resolved_at: now(), resolved_by_id: viewer.id }
+          : { resolved_at: null, resolved_by_id: null },
+      ),
+    );
 }
