@@ -9,8 +9,8 @@ import { up as git } from './003-git.ts';
 import { up as usersIndexes } from './003-users-indexes.ts';
 import { up as gitForeignKeys } from './004-git-foreign-keys.ts';
 import { up as usersFkIndexes } from './004-users-fk-indexes.ts';
-import { up as groups } from './005-groups.ts';
 import { up as hooks } from './004-hooks.ts';
+import { up as groups } from './005-groups.ts';
 import { up as ci } from './010-ci.ts';
 import { up as repositoryCreations } from './011-repository-creations.ts';
 import { up as repositoryApi } from './012-repository-api.ts';
@@ -30,14 +30,14 @@ import { up as commitNotes } from './048-commit-notes.ts';
 import { up as projectListVacuum } from './075-project-list-vacuum.ts';
 import { up as personalAccessTokens } from './080-personal-access-tokens.ts';
 import { up as pipelineSource } from './081-pipeline-source.ts';
-import { up as topics } from './096-topics.ts';
-import { up as deployTokens } from './097-deploy-tokens.ts';
-import { up as pipelineListFilters } from './087-pipeline-list-filters.ts';
-import { up as ciVariableAttributes } from './088-ci-variable-attributes.ts';
-import { up as triggerOwners } from './089-trigger-owners.ts';
 import { up as noteDiscussions } from './084-note-discussions.ts';
 import { up as labelPriorities } from './085-label-priorities.ts';
 import { up as milestoneStartDates } from './086-milestone-start-dates.ts';
+import { up as pipelineListFilters } from './087-pipeline-list-filters.ts';
+import { up as ciVariableAttributes } from './088-ci-variable-attributes.ts';
+import { up as triggerOwners } from './089-trigger-owners.ts';
+import { up as topics } from './096-topics.ts';
+import { up as deployTokens } from './097-deploy-tokens.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
@@ -46,8 +46,8 @@ const migrations: Array<[string, MigrationFn]> = [
   ['003-users-indexes', usersIndexes],
   ['004-git-foreign-keys', gitForeignKeys],
   ['004-users-fk-indexes', usersFkIndexes],
-  ['005-groups', groups],
   ['004-hooks', hooks],
+  ['005-groups', groups],
   ['010-ci', ci],
   ['011-repository-creations', repositoryCreations],
   ['012-repository-api', repositoryApi],
@@ -67,14 +67,14 @@ const migrations: Array<[string, MigrationFn]> = [
   ['075-project-list-vacuum', projectListVacuum],
   ['080-personal-access-tokens', personalAccessTokens],
   ['081-pipeline-source', pipelineSource],
-  ['096-topics', topics],
-  ['097-deploy-tokens', deployTokens],
-  ['087-pipeline-list-filters', pipelineListFilters],
-  ['088-ci-variable-attributes', ciVariableAttributes],
-  ['089-trigger-owners', triggerOwners],
   ['084-note-discussions', noteDiscussions],
   ['085-label-priorities', labelPriorities],
   ['086-milestone-start-dates', milestoneStartDates],
+  ['087-pipeline-list-filters', pipelineListFilters],
+  ['088-ci-variable-attributes', ciVariableAttributes],
+  ['089-trigger-owners', triggerOwners],
+  ['096-topics', topics],
+  ['097-deploy-tokens', deployTokens],
 ];
 
 /** The migrations' names in the order they were added (kept in name order from here on: a test checks). */
