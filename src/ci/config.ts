@@ -703,6 +703,96 @@ export function parseCiConfig(text: string): CiConfigResult {
     return { error: (error as Error).message };
   }
   if (!isHash(root)) return { error: 'Invalid configuration format' };
+  if (root.has('include')) return { error: 'include config needs the repository to read files from' };
+  return configFromRoot(root);
+}
+
+/** Reads a file of the same commit for `include: local`; undefined when it does not exist. */
+export type LocalFileReader = (path: string) => Promise<string | undefined>;
+
+const MAX_INCLUDES = 150;
+
+/**
+ * `include:` as GitLab merges it: the included files first, in order (each with its own includes
+ * resolved the same way), then the including file deep-merged over them. Only `local` files of the
+ * same commit are read; `remote`, `template` and `project` are refused (no outside network here).
+ */
+async function withIncludes(
+  root: Hash,
+  read: LocalFileReader,
+  seen: { count: number },
+  depth: number,
+): Promise<Hash> {
+  const include = root.get('include');
+  root.delete('include');
+  if (include === undefined || include === null) return root;
+  if (depth > 100) throw new Error('Maximum of 100 nested includes are allowed!');
+  const items = Array.isArray(include) ? include : [include];
+  let merged: Hash = new Map();
+  for (const item of items) {
+    let local: unknown;
+    if (isString(item)) {
+      if (/^https?:\/\//.test(item))
+        throw new Error(`include:remote is not supported on this server: \`${item}\``);
+      local = item;
+    } else if (isHash(item)) {
+      for (const key of ['remote', 'template', 'project', 'component']) {
+        if (item.has(key))
+          throw new Error(`include:${key} is not supported on this server: \`${String(item.get(key))}\``);
+      }
+      const unknown = unknownKeys(item, ['local', 'rules', 'inputs']);
+      if (unknown.length > 0) throw new Error(`include config contains unknown keys: ${unknown.join(', ')}`);
+      local = item.get('local');
+    }
+    if (!isString(local)) throw new Error('include config should be a hash or a string');
+    if (/[*?[{]/.test(local)) throw new Error(`include:local wildcard paths are not supported: \`${local}\``);
+    if (++seen.count > MAX_INCLUDES) throw new Error(`Maximum of ${MAX_INCLUDES} includes are allowed!`);
+    const text = await read(local.replace(/^\/+/, ''));
+    if (text === undefined) throw new Error(`Local file \`${local}\` does not exist!`);
+    let included: unknown;
+    try {
+      included = loadYaml(text);
+    } catch (error) {
+      throw new Error(
+        `Included file \`${local}\` does not have valid YAML syntax! ${(error as Error).message}`,
+      );
+    }
+    if (!isHash(included)) throw new Error(`Included file \`${local}\` does not have valid YAML syntax!`);
+    merged = mergeDeep(merged, await withIncludes(included, read, seen, depth + 1));
+  }
+  return mergeDeep(merged, root);
+}
+
+function mergeDeep(base: Hash, over: Hash): Hash {
+  const result: Hash = new Map(base);
+  for (const [key, value] of over) {
+    const current = result.get(key);
+    result.set(key, isHash(current) && isHash(value) ? mergeDeep(current, value) : value);
+  }
+  return result;
+}
+
+/** parseCiConfig with `include:` read through `read` (files of the same commit). */
+export async function parseCiConfigWithIncludes(
+  text: string,
+  read: LocalFileReader,
+): Promise<CiConfigResult> {
+  let root: unknown;
+  try {
+    root = loadYaml(text);
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+  if (!isHash(root)) return { error: 'Invalid configuration format' };
+  try {
+    root = await withIncludes(root, read, { count: 0 }, 0);
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+  return configFromRoot(root as Hash);
+}
+
+function configFromRoot(root: Hash): CiConfigResult {
   const composed = composeConfig(root);
   if (composed !== undefined) return { error: composed };
   const [first] = configErrors(root);

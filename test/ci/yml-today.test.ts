@@ -282,7 +282,48 @@ later:
     assert.equal(JSON.parse(byName(builds).get('later')!.options!).start_in, '5 minutes');
   });
 
+  it('merges include: local files of the same commit, nested, under the including file', async () => {
+    const pipeline = await pushTo({
+      '.gitlab-ci.yml': `
+include:
+  - local: ci/base.yml
+  - /ci/jobs.yml
+variables: {WHO: "main"}
+lint:
+  script: main-lint
+`,
+      'ci/base.yml':
+        'include: ci/templates.yml\nvariables: {WHO: "base", BASE: "1"}\nlint:\n  script: base-lint\n  stage: build\n',
+      'ci/templates.yml': '.tpl:\n  tags: [from-template]\n',
+      'ci/jobs.yml': 'unit:\n  extends: .tpl\n  script: unit\n',
+    });
+    assert.ok(pipeline);
+    assert.equal(pipeline.yaml_errors, null);
+    const builds = byName(await buildsOf(ci.t, pipeline.id));
+    assert.deepEqual([...builds.keys()], ['lint', 'unit']);
+    const lint = builds.get('lint')!;
+    assert.equal(lint.commands, 'main-lint');
+    assert.equal(lint.stage, 'build');
+    assert.deepEqual(variablesOf(lint), { WHO: 'main', BASE: '1' });
+    assert.deepEqual(JSON.parse(builds.get('unit')!.tag_list!), ['from-template']);
+  });
+
   for (const [title, yml, error] of [
+    [
+      'a missing local include',
+      'include: nope.yml\na:\n  script: x\n',
+      'Local file `nope.yml` does not exist!',
+    ],
+    [
+      'a remote include',
+      'include:\n  - remote: https://example.com/ci.yml\na:\n  script: x\n',
+      'include:remote is not supported on this server: `https://example.com/ci.yml`',
+    ],
+    [
+      'a template include',
+      'include:\n  - template: Auto-DevOps.gitlab-ci.yml\na:\n  script: x\n',
+      'include:template is not supported on this server: `Auto-DevOps.gitlab-ci.yml`',
+    ],
     [
       'rules mixed with only',
       'job:\n  script: x\n  only: [master]\n  rules:\n    - if: $CI\n',

@@ -5,7 +5,7 @@
 // As GitLab 8.13: no pipeline when builds are disabled, the commit has no .gitlab-ci.yml or no job runs
 // for the ref; a file that does not parse or validate makes a failed pipeline carrying the error and no
 // builds; "[ci skip]" / "[skip ci]" in the commit message makes a skipped pipeline without builds.
-import { parseCiConfig, type CiConfig, type CiJob } from '../../ci/config.ts';
+import { parseCiConfigWithIncludes, type CiConfig, type CiJob } from '../../ci/config.ts';
 import { runsForRef } from '../../ci/ref-policy.ts';
 import { expandVariables, firstMatchingRule, type RuleFiles } from '../../ci/rules.ts';
 import { pipelineVariables } from '../../ci/variables.ts';
@@ -67,7 +67,10 @@ export async function planPipeline(input: PlanInput): Promise<PipelinePlan | und
   const source = input.source ?? (input.triggered ? 'trigger' : 'push');
   const base = { ref: input.ref, tag: input.tag, sha, beforeSha: input.beforeSha, commit, jobs: [], source };
   if (file.tooLarge) return { ...base, yamlErrors: `${CI_FILE} is larger than ${CI_FILE_MAX_BYTES} bytes` };
-  const parsed = parseCiConfig(file.content.toString('utf8'));
+  const parsed = await parseCiConfigWithIncludes(file.content.toString('utf8'), async (path) => {
+    const included = await readFileAtCommit(repoPath, sha, path, CI_FILE_MAX_BYTES);
+    return included && !included.tooLarge ? included.content.toString('utf8') : undefined;
+  });
   if (parsed.error !== undefined) return { ...base, yamlErrors: parsed.error };
   if (!input.triggered && SKIP_CI.test(commit.message)) return { ...base, skipped: true };
   const jobs = await jobsForPipeline(input, source, commit, parsed.config);
