@@ -94,6 +94,7 @@ const JOB_KEYS = [
   'interruptible',
   'start_in',
   'coverage',
+  'parallel',
 ];
 type InheritedKey = 'before_script' | 'image' | 'services' | 'after_script' | 'variables' | 'cache';
 const WHEN_VALUES = ['on_success', 'on_failure', 'always', 'manual', 'delayed'];
@@ -397,6 +398,10 @@ function jobErrors(location: string, name: unknown, config: unknown): string[] {
       !(Number.isInteger(retryMax) && (retryMax as number) >= 0 && (retryMax as number) <= 2)
     )
       errors.add('retry', 'config should be an integer from 0 to 2, or a hash with max');
+    const parallel = entry(config, 'parallel');
+    if (parallel != null && parallelInstances(parallel) === undefined) {
+      errors.add('parallel', 'should be an integer from 1 to 200, or a hash with a matrix of up to 200 jobs');
+    }
     const dependencies = entry(config, 'dependencies');
     if (dependencies != null && !isArrayOfStrings(dependencies)) {
       errors.add('dependencies', 'should be an array of strings');
@@ -579,6 +584,86 @@ function buildJob(name: string, config: Hash, global: GlobalEntries, stages: str
     rules: rulesList(entry(config, 'rules')),
     needs,
   };
+}
+
+/** Matrix values as GitLab names jobs with them: a scalar, or each value of a list. */
+const matrixValues = (value: unknown): string[] | undefined =>
+  isString(value) || typeof value === 'number'
+    ? [String(value)]
+    : Array.isArray(value) && value.every((v) => isString(v) || typeof v === 'number')
+      ? value.map(String)
+      : undefined;
+
+/**
+ * The instances `parallel:` makes, each with its name suffix and variables; undefined when the value
+ * is not valid. `N` makes `name i/N`; `matrix:` makes `name: [v1, v2]` per combination of values.
+ */
+function parallelInstances(
+  value: unknown,
+): Array<{ suffix: string; variables: Array<[string, string]> }> | undefined {
+  if (Number.isInteger(value)) {
+    const total = value as number;
+    if (total < 1 || total > 200) return undefined;
+    return Array.from({ length: total }, (_, i) => ({ suffix: ` ${i + 1}/${total}`, variables: [] }));
+  }
+  const matrix = isHash(value) ? entry(value, 'matrix') : undefined;
+  if (!Array.isArray(matrix) || matrix.length === 0) return undefined;
+  const result: Array<{ suffix: string; variables: Array<[string, string]> }> = [];
+  for (const row of matrix) {
+    if (!isHash(row) || row.size === 0) return undefined;
+    let combos: Array<Array<[string, string]>> = [[]];
+    for (const [key, raw] of row) {
+      const values = matrixValues(raw);
+      if (!values || values.length === 0) return undefined;
+      combos = combos.flatMap((combo) =>
+        values.map((v) => [...combo, [keyName(key), v] as [string, string]]),
+      );
+    }
+    for (const combo of combos)
+      result.push({ suffix: `: [${combo.map(([, v]) => v).join(', ')}]`, variables: combo });
+  }
+  return result.length > 200 ? undefined : result;
+}
+
+/** Parallel jobs as their instances (CI_NODE_INDEX, CI_NODE_TOTAL); needs and dependencies follow. */
+function expandParallel(built: Map<string, CiJob>, configs: Map<string, Hash>): CiJob[] {
+  const instancesOf = new Map<string, string[]>();
+  const result: CiJob[] = [];
+  for (const [name, job] of built) {
+    const parallel = entry(configs.get(name)!, 'parallel');
+    const instances = parallel == null ? undefined : parallelInstances(parallel);
+    if (!instances) {
+      result.push(job);
+      continue;
+    }
+    instancesOf.set(
+      name,
+      instances.map((instance) => `${name}${instance.suffix}`),
+    );
+    instances.forEach((instance, i) => {
+      const variables = new Map(job.yamlVariables.map((v) => [v.key, v.value]));
+      for (const [key, value] of instance.variables) variables.set(key, value);
+      variables.set('CI_NODE_INDEX', String(i + 1));
+      variables.set('CI_NODE_TOTAL', String(instances.length));
+      result.push({
+        ...job,
+        name: `${name}${instance.suffix}`,
+        options: { ...job.options },
+        yamlVariables: [...variables].map(([key, value]) => ({ key, value, public: true as const })),
+      });
+    });
+  }
+  if (instancesOf.size === 0) return result;
+  const expand = (names: string[]) => names.flatMap((n) => instancesOf.get(n) ?? [n]);
+  for (const job of result) {
+    if (job.needs)
+      job.needs = job.needs.flatMap((need) =>
+        (instancesOf.get(need.job) ?? [need.job]).map((n) => ({ ...need, job: n })),
+      );
+    if (job.options.dependencies) job.options.dependencies = expand(job.options.dependencies as string[]);
+    if (job.options.needs) job.options.needs = job.needs;
+  }
+  return result;
 }
 
 const flatOrUndefined = (value: unknown) => (value == null ? undefined : flatStrings(value));
@@ -835,7 +920,7 @@ function configFromRoot(root: Hash): CiConfigResult {
   return {
     config: {
       stages,
-      jobs: [...built.values()],
+      jobs: expandParallel(built, jobs),
       workflow: {
         rules: isHash(workflow) ? rulesList(entry(workflow, 'rules')) : null,
         name: isHash(workflow) ? ((entry(workflow, 'name') as string | undefined) ?? null) : null,

@@ -308,7 +308,53 @@ lint:
     assert.deepEqual(JSON.parse(builds.get('unit')!.tag_list!), ['from-template']);
   });
 
+  it('runs parallel: N and parallel: matrix as their instances, needs following them', async () => {
+    const pipeline = await pushTo({
+      '.gitlab-ci.yml': `
+stages: [test, deploy]
+shard:
+  stage: test
+  script: x
+  parallel: 2
+matrix:
+  stage: test
+  script: x
+  parallel:
+    matrix:
+      - {PROVIDER: aws, STACK: [app, db]}
+      - {PROVIDER: gcp}
+publish:
+  stage: deploy
+  script: x
+  needs: [shard]
+`,
+    });
+    assert.ok(pipeline);
+    assert.equal(pipeline.yaml_errors, null);
+    const builds = await buildsOf(ci.t, pipeline.id);
+    assert.deepEqual(
+      builds.map((b) => b.name),
+      ['shard 1/2', 'shard 2/2', 'matrix: [aws, app]', 'matrix: [aws, db]', 'matrix: [gcp]', 'publish'],
+    );
+    const named = byName(builds);
+    assert.deepEqual(
+      [
+        variablesOf(named.get('shard 2/2')!).CI_NODE_INDEX,
+        variablesOf(named.get('shard 2/2')!).CI_NODE_TOTAL,
+      ],
+      ['2', '2'],
+    );
+    const db = variablesOf(named.get('matrix: [aws, db]')!);
+    assert.deepEqual([db.PROVIDER, db.STACK, db.CI_NODE_INDEX, db.CI_NODE_TOTAL], ['aws', 'db', '2', '3']);
+    assert.deepEqual(JSON.parse(named.get('publish')!.options!).dependencies, ['shard 1/2', 'shard 2/2']);
+  });
+
   for (const [title, yml, error] of [
+    [
+      'a bad parallel',
+      'a:\n  script: x\n  parallel: 500\n',
+      'jobs:a parallel should be an integer from 1 to 200, or a hash with a matrix of up to 200 jobs',
+    ],
     [
       'a missing local include',
       'include: nope.yml\na:\n  script: x\n',
