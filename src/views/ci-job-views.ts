@@ -10,7 +10,7 @@ import { findProjectRecordById } from '../db/repositories/projects.ts';
 import { runnersByIds } from '../db/repositories/runners.ts';
 import { findTriggerRequest } from '../db/repositories/triggers.ts';
 import { findUserById } from '../db/repositories/users.ts';
-import { jobVariables, type JobVariable } from '../ci/variables.ts';
+import { jobVariables, pipelineVariables, type JobVariable } from '../ci/variables.ts';
 import { GITLAB_VERSION, REVISION } from '../domain/version.ts';
 import { presentJob } from '../presenters/runner/ci-job.ts';
 import { BLANK_SHA } from '../domain/types.ts';
@@ -58,5 +58,29 @@ export async function jobPayload(deps: Deps, buildId: number): Promise<JobPayloa
     triggerVariables: trigger?.variables ? (JSON.parse(trigger.variables) as Record<string, string>) : null,
     server: { version: GITLAB_VERSION, revision: REVISION },
   });
-  return presentJob({ baseUrl, build, pipeline, record, variables, dependencies, now: now() });
+  // Today's pipeline-level variables go first, so every 8.x, file and secret variable still wins.
+  const known = new Set(variables.map((v) => v.key));
+  const today = [
+    ...pipelineVariables({
+      source: pipeline.source,
+      ref: build.ref ?? pipeline.ref,
+      tag: build.tag === 1,
+      sha: pipeline.sha,
+      beforeSha: pipeline.before_sha ?? BLANK_SHA,
+      defaultBranch: record.project.default_branch,
+      commitMessage: pipeline.commit_message ?? '',
+      projectPath: `${record.namespace.path}/${record.project.path}`,
+    }),
+  ]
+    .filter(([key]) => !known.has(key))
+    .map(([key, value]) => ({ key, value, public: true }));
+  return presentJob({
+    baseUrl,
+    build,
+    pipeline,
+    record,
+    variables: [...today, ...variables],
+    dependencies,
+    now: now(),
+  });
 }

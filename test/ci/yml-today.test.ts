@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { buildsOf, commitFiles, pipelinesOf, startCiProject, type CiProject } from '../helpers/ci.ts';
+import { RunnerClient } from '../helpers/runner-client.ts';
 
 type Build = Awaited<ReturnType<typeof buildsOf>>[number];
 const variablesOf = (build: Build) =>
@@ -19,7 +20,7 @@ describe('.gitlab-ci.yml as today', () => {
   let ci: CiProject;
 
   before(async () => {
-    ci = await startCiProject({}, 'ymltoday');
+    ci = await startCiProject({ LABRADOR_RUNNER_TOKEN: 'yml-runner-token' }, 'ymltoday');
   });
   after(() => ci.close());
 
@@ -347,6 +348,36 @@ publish:
     const db = variablesOf(named.get('matrix: [aws, db]')!);
     assert.deepEqual([db.PROVIDER, db.STACK, db.CI_NODE_INDEX, db.CI_NODE_TOTAL], ['aws', 'db', '2', '3']);
     assert.deepEqual(JSON.parse(named.get('publish')!.options!).dependencies, ['shard 1/2', 'shard 2/2']);
+  });
+
+  it("hands a runner today's pipeline variables before the file's, and parallel ones", async () => {
+    const pipeline = await pushTo(
+      { '.gitlab-ci.yml': 'variables: {CI_COMMIT_TITLE: mine}\njob:\n  script: env\n  parallel: 2\n' },
+      'master',
+      'release notes\n\nbody',
+    );
+    assert.ok(pipeline);
+    const runner = new RunnerClient(ci.base);
+    assert.equal((await runner.register('yml-runner-token')).status, 201);
+    const seen = new Map<string, Record<string, string>>();
+    for (;;) {
+      const job = await runner.requestJob();
+      if (!job) break;
+      const vars: Record<string, string> = {};
+      for (const v of job.variables) vars[v.key] = v.value ?? '';
+      seen.set(vars.CI_BUILD_NAME!, vars);
+      await runner.update(job, 'success', 'ok\n');
+    }
+    const first = seen.get('job 1/2');
+    assert.ok(first, [...seen.keys()].join(','));
+    assert.equal(first.CI_PIPELINE_SOURCE, 'push');
+    assert.equal(first.CI_COMMIT_BRANCH, 'master');
+    assert.equal(first.CI_DEFAULT_BRANCH, 'master');
+    assert.equal(first.CI_COMMIT_TAG, undefined);
+    assert.equal(first.CI_COMMIT_MESSAGE, 'release notes\n\nbody\n');
+    assert.equal(first.CI_COMMIT_TITLE, 'mine');
+    assert.equal(first.CI_NODE_INDEX, '1');
+    assert.equal(seen.get('job 2/2')?.CI_NODE_INDEX, '2');
   });
 
   for (const [title, yml, error] of [
