@@ -10,6 +10,8 @@ import type YAML from 'yaml';
 import { lazy } from '../lib/lazy.ts';
 import { parseDuration } from './durations.ts';
 import { isValidRefPattern } from './ref-policy.ts';
+import { composeConfig, GLOBAL_KEYWORDS, inherits, referenceTag } from './config-compose.ts';
+import { parseExpression, type CiRule } from './rules.ts';
 import type { CiWhen } from '../domain/types.ts';
 
 const yaml = lazy<typeof YAML>('yaml');
@@ -37,26 +39,35 @@ export interface CiJob {
   options: Record<string, unknown>;
   only: string[] | null;
   except: string[] | null;
+  /** `rules:`; null when the job has none (then only/except decide). */
+  rules: CiRule[] | null;
+  /** `needs:`; null when the job has none. */
+  needs: CiNeed[] | null;
+}
+
+export interface CiNeed {
+  job: string;
+  artifacts: boolean;
+  optional: boolean;
+}
+
+export interface CiWorkflow {
+  rules: CiRule[] | null;
+  name: string | null;
 }
 
 export interface CiConfig {
   stages: string[];
   jobs: CiJob[];
+  workflow: CiWorkflow;
+  /** The file's global `variables:`, which rules and workflow rules see. */
+  variables: Record<string, string>;
 }
 
 export type CiConfigResult = { config: CiConfig; error?: undefined } | { config?: undefined; error: string };
 
 const DEFAULT_STAGES = ['build', 'test', 'deploy'];
-const GLOBAL_KEYS = [
-  'before_script',
-  'image',
-  'services',
-  'after_script',
-  'variables',
-  'stages',
-  'types',
-  'cache',
-];
+const GLOBAL_KEYS = GLOBAL_KEYWORDS;
 const JOB_KEYS = [
   'tags',
   'script',
@@ -75,9 +86,20 @@ const JOB_KEYS = [
   'after_script',
   'variables',
   'environment',
+  'rules',
+  'needs',
+  'inherit',
+  'retry',
+  'timeout',
+  'interruptible',
+  'start_in',
+  'coverage',
+  'parallel',
 ];
 type InheritedKey = 'before_script' | 'image' | 'services' | 'after_script' | 'variables' | 'cache';
-const WHEN_VALUES = ['on_success', 'on_failure', 'always', 'manual'];
+const WHEN_VALUES = ['on_success', 'on_failure', 'always', 'manual', 'delayed'];
+const RULE_KEYS = ['if', 'changes', 'exists', 'when', 'allow_failure', 'start_in', 'variables'];
+const RULE_WHEN = ['on_success', 'on_failure', 'always', 'manual', 'delayed', 'never'];
 const ENVIRONMENT_NAME = /^[a-zA-Z0-9_\\/${}. -]+$/;
 const ENVIRONMENT_NAME_MESSAGE =
   "can contain only letters, digits, '-', '_', '/', '$', '{', '}', '.' and spaces";
@@ -140,7 +162,79 @@ function leafErrors(location: string, value: unknown, valid: boolean, message: s
 }
 
 const scriptErrors = (location: string, value: unknown) =>
-  leafErrors(location, value, isArrayOfStrings(value), 'should be an array of strings');
+  leafErrors(location, value, isNestedStrings(value), 'should be an array of strings');
+
+/** Today's scripts: strings, or arrays nested up to 10 levels (anchors and !reference make them). */
+function isNestedStrings(value: unknown, depth = 0): boolean {
+  return (
+    Array.isArray(value) && depth < 10 && value.every((v) => isString(v) || isNestedStrings(v, depth + 1))
+  );
+}
+
+const flatStrings = (value: unknown): string[] =>
+  isString(value) ? [value] : Array.isArray(value) ? value.flatMap(flatStrings) : [];
+
+function rulesErrors(location: string, value: unknown, workflow = false): string[] {
+  if (value === null || value === undefined) return [];
+  if (!Array.isArray(value)) return [`${location} config should be an array of hashes`];
+  const messages: string[] = [];
+  for (const rule of value) {
+    const at = `${location}:rule`;
+    if (!isHash(rule)) {
+      messages.push(`${at} config should be a hash`);
+      continue;
+    }
+    const unknown = unknownKeys(
+      rule,
+      workflow ? ['if', 'changes', 'exists', 'when', 'variables'] : RULE_KEYS,
+    );
+    if (unknown.length > 0) messages.push(`${at} config contains unknown keys: ${unknown.join(', ')}`);
+    const condition = entry(rule, 'if');
+    if (condition != null) {
+      if (!isString(condition)) messages.push(`${at} if should be a string`);
+      else {
+        try {
+          parseExpression(condition);
+        } catch {
+          messages.push(`${at} if invalid expression syntax`);
+        }
+      }
+    }
+    for (const key of ['changes', 'exists']) {
+      const paths = entry(rule, key);
+      const list = isHash(paths) ? entry(paths, 'paths') : paths;
+      if (paths != null && !isArrayOfStrings(list))
+        messages.push(`${at}:${key} config should be an array of strings`);
+    }
+    const when = entry(rule, 'when');
+    const allowed = workflow ? ['always', 'never'] : RULE_WHEN;
+    if (when != null && !allowed.includes(when as string))
+      messages.push(`${at} when unknown value: ${String(when)}`);
+    if (when === 'delayed' && !isString(entry(rule, 'start_in')))
+      messages.push(`${at} start in should be a duration`);
+    const allowFailure = entry(rule, 'allow_failure');
+    if (allowFailure != null && !isBoolean(allowFailure))
+      messages.push(`${at} allow failure should be a boolean value`);
+    messages.push(...variablesErrors(`${at}:variables`, entry(rule, 'variables')));
+  }
+  return messages;
+}
+
+function needsErrors(location: string, value: unknown): string[] {
+  if (value === null || value === undefined) return [];
+  const ok =
+    Array.isArray(value) &&
+    value.every(
+      (need) =>
+        isString(need) ||
+        (isHash(need) &&
+          isString(entry(need, 'job')) &&
+          unknownKeys(need, ['job', 'artifacts', 'optional']).length === 0),
+    );
+  return ok
+    ? []
+    : [`${location} config should be an array of job names or hashes with job, artifacts, optional`];
+}
 
 const imageErrors = (location: string, value: unknown) =>
   leafErrors(location, value, isString(value), 'should be a string');
@@ -282,6 +376,32 @@ function jobErrors(location: string, name: unknown, config: unknown): string[] {
     if (when != null && !WHEN_VALUES.includes(when as string)) {
       errors.add('when', 'should be on_success, on_failure, always or manual');
     }
+    if (entry(config, 'rules') != null) {
+      const mixed = ['only', 'except'].filter((key) => entry(config, key) != null);
+      if (mixed.length > 0) errors.add('config', `key may not be used with \`rules\`: ${mixed.join(', ')}`);
+    }
+    if (when === 'delayed' && !isString(entry(config, 'start_in')))
+      errors.add('start_in', 'should be a duration');
+    const startIn = entry(config, 'start_in');
+    if (startIn != null && !(isString(startIn) && parseDuration(startIn) !== undefined))
+      errors.add('start_in', 'should be a duration');
+    const timeout = entry(config, 'timeout');
+    if (timeout != null && !(isString(timeout) && parseDuration(timeout) !== undefined))
+      errors.add('timeout', 'config should be a duration');
+    const interruptible = entry(config, 'interruptible');
+    if (interruptible != null && !isBoolean(interruptible))
+      errors.add('interruptible', 'config should be a boolean value');
+    const retry = entry(config, 'retry');
+    const retryMax = isHash(retry) ? entry(retry, 'max') : retry;
+    if (
+      retry != null &&
+      !(Number.isInteger(retryMax) && (retryMax as number) >= 0 && (retryMax as number) <= 2)
+    )
+      errors.add('retry', 'config should be an integer from 0 to 2, or a hash with max');
+    const parallel = entry(config, 'parallel');
+    if (parallel != null && parallelInstances(parallel) === undefined) {
+      errors.add('parallel', 'should be an integer from 1 to 200, or a hash with a matrix of up to 200 jobs');
+    }
     const dependencies = entry(config, 'dependencies');
     if (dependencies != null && !isArrayOfStrings(dependencies)) {
       errors.add('dependencies', 'should be an array of strings');
@@ -298,7 +418,7 @@ function jobErrors(location: string, name: unknown, config: unknown): string[] {
     ...leafErrors(
       at('script'),
       script,
-      isString(script) || isArrayOfStrings(script),
+      isString(script) || isNestedStrings(script),
       'should be a string or an array of strings',
     ),
     ...leafErrors(
@@ -321,12 +441,24 @@ function jobErrors(location: string, name: unknown, config: unknown): string[] {
     ...variablesErrors(at('variables'), entry(config, 'variables')),
     ...artifactsErrors(at('artifacts'), entry(config, 'artifacts')),
     ...environmentErrors(at('environment'), entry(config, 'environment')),
+    ...rulesErrors(at('rules'), entry(config, 'rules')),
+    ...needsErrors(at('needs'), entry(config, 'needs')),
   ];
 }
 
 /** Where a job's name appears in messages; an empty name reads "job", as Rails' humanized class did. */
 const jobLocation = (name: unknown) => `jobs:${isBlank(name) ? 'job' : keyName(name)}`;
 const isHidden = (name: unknown) => keyName(name).startsWith('.');
+
+function workflowErrors(value: unknown): string[] {
+  if (value === null || value === undefined) return [];
+  if (!isHash(value)) return ['workflow config should be a hash'];
+  const unknown = unknownKeys(value, ['rules', 'name']);
+  if (unknown.length > 0) return [`workflow config contains unknown keys: ${unknown.join(', ')}`];
+  const name = entry(value, 'name');
+  if (name != null && !isString(name)) return ['workflow name should be a string'];
+  return rulesErrors('workflow:rules', entry(value, 'rules'), true);
+}
 
 /** Every validation message in GitLab's order; the first one is what a pipeline shows. */
 function configErrors(root: Hash): string[] {
@@ -349,6 +481,7 @@ function configErrors(root: Hash): string[] {
       'should be an array of strings',
     ),
     ...cacheErrors('cache', entry(root, 'cache')),
+    ...workflowErrors(entry(root, 'workflow')),
   ];
   const jobs = [...root.entries()].filter(([key]) => !GLOBAL_KEYS.includes(keyName(key)));
   if (!jobs.some(([name]) => !isHidden(name)))
@@ -377,11 +510,6 @@ function plain(value: unknown): unknown {
   return value;
 }
 
-function stringList(value: unknown): string[] | undefined {
-  if (value == null) return undefined;
-  return isString(value) ? [value] : (value as string[]);
-}
-
 /** The cache's given keys, in GitLab's order (key, untracked, paths) whatever the file's order. */
 function cacheOption(cache: unknown): Hash | undefined {
   if (!isHash(cache)) return undefined;
@@ -402,16 +530,20 @@ interface GlobalEntries {
 }
 
 function buildJob(name: string, config: Hash, global: GlobalEntries, stages: string[]): CiJob {
-  const own = (key: InheritedKey) => entry(config, key) ?? global[key];
+  // The 8.13 global keys are today's defaults: `inherit: default` decides them too.
+  const own = (key: InheritedKey) =>
+    entry(config, key) ?? (key === 'variables' || inherits(config, 'default', key) ? global[key] : undefined);
   const stage = (entry(config, 'stage') ?? entry(config, 'type') ?? 'test') as string;
-  const commands = [
-    ...(stringList(own('before_script')) ?? []),
-    ...(stringList(entry(config, 'script')) ?? []),
-  ];
+  const commands = [...flatStrings(own('before_script')), ...flatStrings(entry(config, 'script'))];
   const variables = new Map<string, string>();
-  for (const source of [global.variables, entry(config, 'variables')]) {
-    if (isHash(source)) for (const [key, value] of source) variables.set(keyName(key), value as string);
+  if (isHash(global.variables)) {
+    for (const [key, value] of global.variables) {
+      if (inherits(config, 'variables', keyName(key))) variables.set(keyName(key), value as string);
+    }
   }
+  const jobOwn = entry(config, 'variables');
+  if (isHash(jobOwn)) for (const [key, value] of jobOwn) variables.set(keyName(key), value as string);
+  const when = (entry(config, 'when') as CiWhen | 'delayed' | undefined) ?? 'on_success';
   const environment = entry(config, 'environment');
   const options: Record<string, unknown> = {};
   const option = (key: string, value: unknown) => {
@@ -422,8 +554,18 @@ function buildJob(name: string, config: Hash, global: GlobalEntries, stages: str
   option('artifacts', entry(config, 'artifacts'));
   option('cache', cacheOption(own('cache')));
   option('dependencies', entry(config, 'dependencies'));
-  option('after_script', own('after_script'));
+  option('after_script', flatOrUndefined(own('after_script')));
   option('environment', environment == null ? undefined : environmentValue(environment));
+  option('retry', entry(config, 'retry'));
+  option('timeout', entry(config, 'timeout'));
+  option('interruptible', entry(config, 'interruptible'));
+  option('start_in', when === 'delayed' ? entry(config, 'start_in') : undefined);
+  const needs = needsList(entry(config, 'needs'));
+  if (needs) options.needs = needs;
+  // Artifacts come from what a job needs unless it names its dependencies itself.
+  if (needs && entry(config, 'dependencies') == null) {
+    options.dependencies = needs.filter((need) => need.artifacts).map((need) => need.job);
+  }
   return {
     name,
     stage,
@@ -431,14 +573,133 @@ function buildJob(name: string, config: Hash, global: GlobalEntries, stages: str
     commands: commands.join('\n'),
     tagList: (entry(config, 'tags') as string[] | undefined) ?? [],
     allowFailure: (entry(config, 'allow_failure') as boolean | undefined) ?? false,
-    when: (entry(config, 'when') as CiWhen | undefined) ?? 'on_success',
+    // A delayed job runs as on_success once its predecessors finish (its start_in is kept in options).
+    when: when === 'delayed' ? 'on_success' : when,
     environment:
       environment == null ? null : ((entry(environmentValue(environment), 'name') as string) ?? null),
     yamlVariables: [...variables].map(([key, value]) => ({ key, value, public: true as const })),
     options,
     only: (entry(config, 'only') as string[] | undefined) ?? null,
     except: (entry(config, 'except') as string[] | undefined) ?? null,
+    rules: rulesList(entry(config, 'rules')),
+    needs,
   };
+}
+
+/** Matrix values as GitLab names jobs with them: a scalar, or each value of a list. */
+const matrixValues = (value: unknown): string[] | undefined =>
+  isString(value) || typeof value === 'number'
+    ? [String(value)]
+    : Array.isArray(value) && value.every((v) => isString(v) || typeof v === 'number')
+      ? value.map(String)
+      : undefined;
+
+/**
+ * The instances `parallel:` makes, each with its name suffix and variables; undefined when the value
+ * is not valid. `N` makes `name i/N`; `matrix:` makes `name: [v1, v2]` per combination of values.
+ */
+function parallelInstances(
+  value: unknown,
+): Array<{ suffix: string; variables: Array<[string, string]> }> | undefined {
+  if (Number.isInteger(value)) {
+    const total = value as number;
+    if (total < 1 || total > 200) return undefined;
+    return Array.from({ length: total }, (_, i) => ({ suffix: ` ${i + 1}/${total}`, variables: [] }));
+  }
+  const matrix = isHash(value) ? entry(value, 'matrix') : undefined;
+  if (!Array.isArray(matrix) || matrix.length === 0) return undefined;
+  const result: Array<{ suffix: string; variables: Array<[string, string]> }> = [];
+  for (const row of matrix) {
+    if (!isHash(row) || row.size === 0) return undefined;
+    let combos: Array<Array<[string, string]>> = [[]];
+    for (const [key, raw] of row) {
+      const values = matrixValues(raw);
+      if (!values || values.length === 0) return undefined;
+      combos = combos.flatMap((combo) =>
+        values.map((v) => [...combo, [keyName(key), v] as [string, string]]),
+      );
+    }
+    for (const combo of combos)
+      result.push({ suffix: `: [${combo.map(([, v]) => v).join(', ')}]`, variables: combo });
+  }
+  return result.length > 200 ? undefined : result;
+}
+
+/** Parallel jobs as their instances (CI_NODE_INDEX, CI_NODE_TOTAL); needs and dependencies follow. */
+function expandParallel(built: Map<string, CiJob>, configs: Map<string, Hash>): CiJob[] {
+  const instancesOf = new Map<string, string[]>();
+  const result: CiJob[] = [];
+  for (const [name, job] of built) {
+    const parallel = entry(configs.get(name)!, 'parallel');
+    const instances = parallel == null ? undefined : parallelInstances(parallel);
+    if (!instances) {
+      result.push(job);
+      continue;
+    }
+    instancesOf.set(
+      name,
+      instances.map((instance) => `${name}${instance.suffix}`),
+    );
+    instances.forEach((instance, i) => {
+      const variables = new Map(job.yamlVariables.map((v) => [v.key, v.value]));
+      for (const [key, value] of instance.variables) variables.set(key, value);
+      variables.set('CI_NODE_INDEX', String(i + 1));
+      variables.set('CI_NODE_TOTAL', String(instances.length));
+      result.push({
+        ...job,
+        name: `${name}${instance.suffix}`,
+        options: { ...job.options },
+        yamlVariables: [...variables].map(([key, value]) => ({ key, value, public: true as const })),
+      });
+    });
+  }
+  if (instancesOf.size === 0) return result;
+  const expand = (names: string[]) => names.flatMap((n) => instancesOf.get(n) ?? [n]);
+  for (const job of result) {
+    if (job.needs)
+      job.needs = job.needs.flatMap((need) =>
+        (instancesOf.get(need.job) ?? [need.job]).map((n) => ({ ...need, job: n })),
+      );
+    if (job.options.dependencies) job.options.dependencies = expand(job.options.dependencies as string[]);
+    if (job.options.needs) job.options.needs = job.needs;
+  }
+  return result;
+}
+
+const flatOrUndefined = (value: unknown) => (value == null ? undefined : flatStrings(value));
+
+function needsList(value: unknown): CiNeed[] | null {
+  if (!Array.isArray(value)) return null;
+  return value.map((need) =>
+    isString(need)
+      ? { job: need, artifacts: true, optional: false }
+      : {
+          job: entry(need as Hash, 'job') as string,
+          artifacts: entry(need as Hash, 'artifacts') !== false,
+          optional: entry(need as Hash, 'optional') === true,
+        },
+  );
+}
+
+function pathList(value: unknown): string[] | undefined {
+  if (value == null) return undefined;
+  return (isHash(value) ? entry(value, 'paths') : value) as string[];
+}
+
+function rulesList(value: unknown): CiRule[] | null {
+  if (!Array.isArray(value)) return null;
+  return value.map((rule: Hash) => {
+    const variables = entry(rule, 'variables');
+    return {
+      if: entry(rule, 'if') as string | undefined,
+      changes: pathList(entry(rule, 'changes')),
+      exists: pathList(entry(rule, 'exists')),
+      when: entry(rule, 'when') as string | undefined,
+      allowFailure: entry(rule, 'allow_failure') as boolean | undefined,
+      startIn: entry(rule, 'start_in') as string | undefined,
+      variables: isHash(variables) ? (plain(variables) as Record<string, string>) : undefined,
+    };
+  });
 }
 
 /** The checks GitLab made once every entry was valid: stages, dependencies, on_stop environments. */
@@ -449,6 +710,18 @@ function logicalError(
 ): string | undefined {
   for (const [name, job] of built) {
     if (!stages.includes(job.stage)) return `${name} job: stage parameter should be ${stages.join(', ')}`;
+    for (const need of job.needs ?? []) {
+      const other = built.get(need.job);
+      // An optional need may name a job the file does not have.
+      if (!other) {
+        if (need.optional) continue;
+        return `${name} job: undefined need: ${need.job}`;
+      }
+      // Jobs run stage by stage here, so what a job needs must be in an earlier stage.
+      if (!(other.stageIdx < job.stageIdx)) {
+        return `${name} job: need ${need.job} is not defined in prior stages`;
+      }
+    }
     for (const dependency of (job.options.dependencies as string[] | undefined) ?? []) {
       const other = built.get(dependency);
       if (!other) return `${name} job: undefined dependency: ${dependency}`;
@@ -493,7 +766,7 @@ function loadYaml(text: string): unknown {
   try {
     return yaml().parse(text, {
       version: '1.1',
-      customTags: rubyBooleans,
+      customTags: (tags) => [...rubyBooleans(tags), referenceTag()],
       merge: true,
       uniqueKeys: false,
       mapAsMap: true,
@@ -515,11 +788,111 @@ export function parseCiConfig(text: string): CiConfigResult {
     return { error: (error as Error).message };
   }
   if (!isHash(root)) return { error: 'Invalid configuration format' };
+  if (root.has('include')) return { error: 'include config needs the repository to read files from' };
+  return configFromRoot(root);
+}
+
+/** Reads a file of the same commit for `include: local`; undefined when it does not exist. */
+export type LocalFileReader = (path: string) => Promise<string | undefined>;
+
+const MAX_INCLUDES = 150;
+
+/**
+ * `include:` as GitLab merges it: the included files first, in order (each with its own includes
+ * resolved the same way), then the including file deep-merged over them. Only `local` files of the
+ * same commit are read; `remote`, `template` and `project` are refused (no outside network here).
+ */
+async function withIncludes(
+  root: Hash,
+  read: LocalFileReader,
+  seen: { count: number },
+  depth: number,
+): Promise<Hash> {
+  const include = root.get('include');
+  root.delete('include');
+  if (include === undefined || include === null) return root;
+  if (depth > 100) throw new Error('Maximum of 100 nested includes are allowed!');
+  const items = Array.isArray(include) ? include : [include];
+  let merged: Hash = new Map();
+  for (const item of items) {
+    let local: unknown;
+    if (isString(item)) {
+      if (/^https?:\/\//.test(item))
+        throw new Error(`include:remote is not supported on this server: \`${item}\``);
+      local = item;
+    } else if (isHash(item)) {
+      for (const key of ['remote', 'template', 'project', 'component']) {
+        if (item.has(key))
+          throw new Error(`include:${key} is not supported on this server: \`${String(item.get(key))}\``);
+      }
+      const unknown = unknownKeys(item, ['local', 'rules', 'inputs']);
+      if (unknown.length > 0) throw new Error(`include config contains unknown keys: ${unknown.join(', ')}`);
+      local = item.get('local');
+    }
+    if (!isString(local)) throw new Error('include config should be a hash or a string');
+    if (/[*?[{]/.test(local)) throw new Error(`include:local wildcard paths are not supported: \`${local}\``);
+    if (++seen.count > MAX_INCLUDES) throw new Error(`Maximum of ${MAX_INCLUDES} includes are allowed!`);
+    const text = await read(local.replace(/^\/+/, ''));
+    if (text === undefined) throw new Error(`Local file \`${local}\` does not exist!`);
+    let included: unknown;
+    try {
+      included = loadYaml(text);
+    } catch (error) {
+      throw new Error(
+        `Included file \`${local}\` does not have valid YAML syntax! ${(error as Error).message}`,
+      );
+    }
+    if (!isHash(included)) throw new Error(`Included file \`${local}\` does not have valid YAML syntax!`);
+    merged = mergeDeep(merged, await withIncludes(included, read, seen, depth + 1));
+  }
+  return mergeDeep(merged, root);
+}
+
+function mergeDeep(base: Hash, over: Hash): Hash {
+  const result: Hash = new Map(base);
+  for (const [key, value] of over) {
+    const current = result.get(key);
+    result.set(key, isHash(current) && isHash(value) ? mergeDeep(current, value) : value);
+  }
+  return result;
+}
+
+/** parseCiConfig with `include:` read through `read` (files of the same commit). */
+export async function parseCiConfigWithIncludes(
+  text: string,
+  read: LocalFileReader,
+): Promise<CiConfigResult> {
+  let root: unknown;
+  try {
+    root = loadYaml(text);
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+  if (!isHash(root)) return { error: 'Invalid configuration format' };
+  try {
+    root = await withIncludes(root, read, { count: 0 }, 0);
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+  return configFromRoot(root as Hash);
+}
+
+function configFromRoot(root: Hash): CiConfigResult {
+  const composed = composeConfig(root);
+  if (composed !== undefined) return { error: composed };
   const [first] = configErrors(root);
   if (first !== undefined) return { error: first };
 
   const stagesKey = entry(root, 'stages') == null && entry(root, 'types') != null ? 'types' : 'stages';
-  const stages = (entry(root, stagesKey) as string[] | undefined) ?? DEFAULT_STAGES;
+  const declared = (entry(root, stagesKey) as string[] | undefined) ?? DEFAULT_STAGES;
+  // `.pre` and `.post` are always first and last; they count only when a job uses them, so 8.13's
+  // stage indexes stay as they were.
+  const used = new Set([...root.values()].map((job) => (isHash(job) ? entry(job, 'stage') : undefined)));
+  const stages = [
+    ...(used.has('.pre') ? ['.pre'] : []),
+    ...declared.filter((stage) => stage !== '.pre' && stage !== '.post'),
+    ...(used.has('.post') ? ['.post'] : []),
+  ];
   const global: GlobalEntries = {
     before_script: entry(root, 'before_script'),
     image: entry(root, 'image'),
@@ -535,7 +908,24 @@ export function parseCiConfig(text: string): CiConfigResult {
     jobs.set(name, config as Hash);
   }
   const built = new Map([...jobs].map(([name, config]) => [name, buildJob(name, config, global, stages)]));
+  for (const [name, job] of built) {
+    // Artifacts from needs: an optional need of a job the file lacks brings none.
+    if (job.needs && entry(jobs.get(name)!, 'dependencies') == null) {
+      job.options.dependencies = (job.options.dependencies as string[]).filter((dep) => built.has(dep));
+    }
+  }
   const error = logicalError(jobs, built, stages);
   if (error) return { error };
-  return { config: { stages, jobs: [...built.values()] } };
+  const workflow = entry(root, 'workflow');
+  return {
+    config: {
+      stages,
+      jobs: expandParallel(built, jobs),
+      workflow: {
+        rules: isHash(workflow) ? rulesList(entry(workflow, 'rules')) : null,
+        name: isHash(workflow) ? ((entry(workflow, 'name') as string | undefined) ?? null) : null,
+      },
+      variables: isHash(global.variables) ? (plain(global.variables) as Record<string, string>) : {},
+    },
+  };
 }

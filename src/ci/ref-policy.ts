@@ -31,6 +31,21 @@ export function isValidRefPattern(pattern: string): boolean {
   }
 }
 
+const flagged = new vm.Script('new RegExp(pattern, flags).test(subject)');
+const flaggedSandbox = vm.createContext({ pattern: '', flags: '', subject: '' });
+
+/** A user's `/regexp/flags` tested with the same time limit (rules' `=~`); a bad one is no match. */
+export function userRegexpMatches(source: string, flags: string, subject: string): boolean {
+  flaggedSandbox.pattern = javascriptSource(source);
+  flaggedSandbox.flags = flags.replace(/[^im]/g, '');
+  flaggedSandbox.subject = subject;
+  try {
+    return flagged.runInContext(flaggedSandbox, { timeout: MATCH_TIMEOUT_MS }) === true;
+  } catch {
+    return false;
+  }
+}
+
 function regexpMatches(source: string, subject: string): boolean {
   sandbox.pattern = javascriptSource(source);
   sandbox.subject = subject;

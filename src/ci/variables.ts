@@ -96,7 +96,42 @@ export interface JobLevelInput {
   repositoryUrl: string;
 }
 
-/** GitLab's slug: lower case, anything but a-z0-9 becomes `-`, at most 63 characters, no `-` at the ends. */
+export interface PipelineVariablesInput {
+  source: string;
+  ref: string;
+  tag: boolean;
+  sha: string;
+  beforeSha: string;
+  defaultBranch: string | null;
+  commitMessage: string;
+  projectPath: string;
+}
+
+/**
+ * Today's pipeline-level predefined variables, as `rules: if` and `workflow: rules` see them when a
+ * pipeline is planned: CI_PIPELINE_SOURCE, CI_COMMIT_BRANCH (branches only), CI_COMMIT_TAG (tags
+ * only), CI_COMMIT_REF_NAME, CI_COMMIT_SHA, CI_COMMIT_BEFORE_SHA, CI_DEFAULT_BRANCH, CI_COMMIT_MESSAGE…
+ */
+export function pipelineVariables(input: PipelineVariablesInput): Map<string, string> {
+  const variables = new Map<string, string>([
+    ['CI', 'true'],
+    ['GITLAB_CI', 'true'],
+    ['CI_PIPELINE_SOURCE', input.source],
+    ['CI_COMMIT_REF_NAME', input.ref],
+    ['CI_COMMIT_REF_SLUG', slug(input.ref)],
+    ['CI_COMMIT_SHA', input.sha],
+    ['CI_COMMIT_SHORT_SHA', input.sha.slice(0, 8)],
+    ['CI_COMMIT_BEFORE_SHA', input.beforeSha],
+    ['CI_COMMIT_MESSAGE', input.commitMessage],
+    ['CI_COMMIT_TITLE', input.commitMessage.split('\n')[0] ?? ''],
+    ['CI_PROJECT_PATH', input.projectPath],
+  ]);
+  variables.set(input.tag ? 'CI_COMMIT_TAG' : 'CI_COMMIT_BRANCH', input.ref);
+  if (input.defaultBranch) variables.set('CI_DEFAULT_BRANCH', input.defaultBranch);
+  return variables;
+}
+
+/** GitLab's slug (CI_COMMIT_REF_SLUG…): lower case, anything but a-z0-9 as `-`, at most 63 characters, no `-` at the ends. */
 function slug(value: string): string {
   return value
     .toLowerCase()

@@ -17,6 +17,7 @@ import {
   jobLevelVariables,
   jobVariables,
   leveledSecretVariables,
+  pipelineVariables,
   type JobVariable,
 } from '../ci/variables.ts';
 import { GITLAB_VERSION, REVISION } from '../domain/version.ts';
@@ -91,7 +92,23 @@ async function loadJobInput(
     triggerVariables: trigger?.variables ? (JSON.parse(trigger.variables) as Record<string, string>) : null,
     server: { version: GITLAB_VERSION, revision: REVISION },
   });
-  return { ...base, variables };
+  // Today's pipeline-level variables go first, so every 8.x, file and secret variable still wins.
+  const known = new Set(variables.map((v) => v.key));
+  const today = [
+    ...pipelineVariables({
+      source: pipeline.source,
+      ref: build.ref ?? pipeline.ref,
+      tag: build.tag === 1,
+      sha: pipeline.sha,
+      beforeSha: pipeline.before_sha ?? BLANK_SHA,
+      defaultBranch: record.project.default_branch,
+      commitMessage: pipeline.commit_message ?? '',
+      projectPath: `${record.namespace.path}/${record.project.path}`,
+    }),
+  ]
+    .filter(([key]) => !known.has(key))
+    .map(([key, value]) => ({ key, value, public: true }));
+  return { ...base, variables: [...today, ...variables] };
 }
 
 export async function jobPayload(deps: Deps, buildId: number): Promise<JobPayload> {

@@ -5,8 +5,12 @@
 // As GitLab 8.13: no pipeline when builds are disabled, the commit has no .gitlab-ci.yml or no job runs
 // for the ref; a file that does not parse or validate makes a failed pipeline carrying the error and no
 // builds; "[ci skip]" / "[skip ci]" in the commit message makes a skipped pipeline without builds.
-import { parseCiConfig, type CiJob } from '../../ci/config.ts';
+import { parseCiConfigWithIncludes, type CiConfig, type CiJob } from '../../ci/config.ts';
 import { runsForRef } from '../../ci/ref-policy.ts';
+import { expandVariables, firstMatchingRule, type RuleFiles } from '../../ci/rules.ts';
+import { pipelineVariables } from '../../ci/variables.ts';
+import { changedPaths, treePaths } from '../../git/path-lists.ts';
+import { BLANK_SHA } from '../../domain/types.ts';
 import { friendlyToken } from '../../lib/tokens.ts';
 import { insertBuilds } from '../../db/repositories/builds.ts';
 import { insertPipeline } from '../../db/repositories/pipelines.ts';
@@ -63,20 +67,124 @@ export async function planPipeline(input: PlanInput): Promise<PipelinePlan | und
   const source = input.source ?? (input.triggered ? 'trigger' : 'push');
   const base = { ref: input.ref, tag: input.tag, sha, beforeSha: input.beforeSha, commit, jobs: [], source };
   if (file.tooLarge) return { ...base, yamlErrors: `${CI_FILE} is larger than ${CI_FILE_MAX_BYTES} bytes` };
-  const parsed = parseCiConfig(file.content.toString('utf8'));
+  const parsed = await parseCiConfigWithIncludes(file.content.toString('utf8'), async (path) => {
+    const included = await readFileAtCommit(repoPath, sha, path, CI_FILE_MAX_BYTES);
+    return included && !included.tooLarge ? included.content.toString('utf8') : undefined;
+  });
   if (parsed.error !== undefined) return { ...base, yamlErrors: parsed.error };
   if (!input.triggered && SKIP_CI.test(commit.message)) return { ...base, skipped: true };
-  const context = {
-    ref: input.ref,
-    tag: input.tag,
-    triggered: Boolean(input.triggered),
-    projectPath: `${record.namespace.path}/${record.project.path}`,
-  };
-  const jobs = parsed.config.jobs
-    .filter((job) => runsForRef(job.only, job.except, context))
-    .sort((a, b) => a.stageIdx - b.stageIdx);
+  const jobs = await jobsForPipeline(input, source, commit, parsed.config);
+  if (jobs === undefined) return undefined;
+  const error = missingNeed(jobs);
+  if (error) return { ...base, yamlErrors: error };
   if (jobs.length === 0) return undefined;
   return { ...base, jobs };
+}
+
+/** Lazily read, once each: what the push changed and what the commit holds. */
+function ruleFiles(input: PlanInput, source: PipelineSource): RuleFiles {
+  let changed: Promise<string[] | undefined> | undefined;
+  let tree: Promise<string[]> | undefined;
+  return {
+    // As GitLab: always true for a new branch or a pipeline that does not come from a push.
+    changed: () =>
+      (changed ??=
+        source !== 'push' || input.beforeSha === BLANK_SHA || input.tag
+          ? Promise.resolve(undefined)
+          : changedPaths(input.repoPath, input.beforeSha, input.sha)),
+    tree: () => (tree ??= treePaths(input.repoPath, input.sha)),
+  };
+}
+
+/** Variables of a job expanded against each other, the predefined ones and the file's global ones. */
+function expandAll(base: ReadonlyMap<string, string>, own: Iterable<[string, string]>): Map<string, string> {
+  const result = new Map(base);
+  for (const [key, value] of own) result.set(key, expandVariables(String(value), result));
+  return result;
+}
+
+/**
+ * The jobs a pipeline gets, rules and workflow rules applied; undefined when workflow rules make no
+ * pipeline. Jobs without rules keep 8.13's only/except.
+ */
+async function jobsForPipeline(
+  input: PlanInput,
+  source: PipelineSource,
+  commit: Commit,
+  config: CiConfig,
+): Promise<CiJob[] | undefined> {
+  const { record } = input;
+  const projectPath = `${record.namespace.path}/${record.project.path}`;
+  const context = { ref: input.ref, tag: input.tag, triggered: Boolean(input.triggered), projectPath };
+  const files = ruleFiles(input, source);
+  const predefined = pipelineVariables({
+    source,
+    ref: input.ref,
+    tag: input.tag,
+    sha: input.sha,
+    beforeSha: input.beforeSha,
+    defaultBranch: record.project.default_branch,
+    commitMessage: commit.message,
+    projectPath,
+  });
+  let globals = expandAll(predefined, Object.entries(config.variables));
+  const workflowVariables: Array<[string, string]> = [];
+  if (config.workflow.rules) {
+    const rule = await firstMatchingRule(config.workflow.rules, globals, files);
+    if (!rule || rule.when === 'never') return undefined;
+    workflowVariables.push(...Object.entries(rule.variables ?? {}));
+    globals = expandAll(globals, workflowVariables);
+  }
+  const jobs: CiJob[] = [];
+  for (const job of config.jobs) {
+    if (!job.rules) {
+      if (runsForRef(job.only, job.except, context)) jobs.push(withExtraVariables(job, workflowVariables));
+      continue;
+    }
+    const own = job.yamlVariables.map((v) => [v.key, v.value] as [string, string]);
+    const rule = await firstMatchingRule(job.rules, expandAll(globals, own), files);
+    if (!rule || rule.when === 'never') continue;
+    const when = rule.when ?? job.when;
+    const options = { ...job.options };
+    if (when === 'delayed') options.start_in = rule.startIn;
+    jobs.push(
+      withExtraVariables(
+        {
+          ...job,
+          options,
+          // A delayed job runs as on_success once its predecessors finish.
+          when: when === 'delayed' ? 'on_success' : (when as CiJob['when']),
+          allowFailure: rule.allowFailure ?? job.allowFailure,
+        },
+        [...workflowVariables, ...Object.entries(rule.variables ?? {})],
+      ),
+    );
+  }
+  return jobs.sort((a, b) => a.stageIdx - b.stageIdx);
+}
+
+/** The job with workflow and rule variables over its own (later ones win). */
+function withExtraVariables(job: CiJob, extra: Array<[string, string]>): CiJob {
+  if (extra.length === 0) return job;
+  const merged = new Map(job.yamlVariables.map((v) => [v.key, v.value]));
+  for (const [key, value] of extra) merged.set(key, String(value));
+  return {
+    ...job,
+    yamlVariables: [...merged].map(([key, value]) => ({ key, value, public: true as const })),
+  };
+}
+
+/** GitLab's error for a need that rules or only/except left out of the pipeline (unless optional). */
+function missingNeed(jobs: CiJob[]): string | undefined {
+  const names = new Set(jobs.map((job) => job.name));
+  for (const job of jobs) {
+    for (const need of job.needs ?? []) {
+      if (!need.optional && !names.has(need.job)) {
+        return `'${job.name}' job needs '${need.job}' job, but '${need.job}' does not exist in the pipeline. This might be because of the only, except, or rules keywords.`;
+      }
+    }
+  }
+  return undefined;
 }
 
 /**
