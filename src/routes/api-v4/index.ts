@@ -41,6 +41,7 @@ import * as deployKeys from './deploy-keys.ts';
 import * as projectHooks from './project-hooks.ts';
 import * as systemHooks from './system-hooks.ts';
 import * as events from './events.ts';
+import * as notificationSettings from './notification-settings.ts';
 
 const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   version,
@@ -68,6 +69,7 @@ const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   projectHooks,
   systemHooks,
   events,
+  notificationSettings,
 ];
 
 export function registerApiV4(app: FastifyInstance, deps: Deps): void {

@@ -28,6 +28,7 @@ import { registerProjectSettings } from './project-settings/index.ts';
 import { securityHeaders } from './security-headers.ts';
 import { registerDashboardPages } from './dashboard-pages.tsx';
 import { registerGroupPages } from './group-pages.tsx';
+import { registerSentNotifications } from './sent-notifications.tsx';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -129,5 +130,6 @@ export function registerWeb(app: FastifyInstance, deps: Deps): void {
     registerLabelMilestonePages(web, deps);
     registerDashboardPages(web, deps);
     registerGroupPages(web, deps);
+    registerSentNotifications(web, deps);
   });
 }

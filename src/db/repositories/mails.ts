@@ -1,0 +1,119 @@
+// The mail outbox (mails): rows written by services in the transaction of the change they tell about,
+// claimed and sent by the worker. The claim is one statement on the (status, next_attempt_at) index;
+// on PostgreSQL FOR UPDATE SKIP LOCKED keeps two processes from claiming one row.
+import type { Insertable } from 'kysely';
+import type { Dialect } from '../connect.ts';
+import type { MailsTable } from '../schema.ts';
+import type { Executor, MailRow } from '../types.ts';
+
+export type NewMail = Omit<
+  Insertable<MailsTable>,
+  'id' | 'status' | 'attempts' | 'locked_by' | 'locked_until' | 'last_error' | 'sent_at'
+>;
+
+/** All recipients' rows of one event in one INSERT; a (event_key, user_id) already queued is skipped. */
+export async function insertMails(db: Executor, mails: NewMail[]): Promise<number> {
+  if (mails.length === 0) return 0;
+  const result = await db
+    .insertInto('mails')
+    .values(mails.map((mail) => ({ ...mail, status: 'pending', attempts: 0 })))
+    .onConflict((oc) => oc.columns(['event_key', 'user_id']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? mails.length);
+}
+
+export function dueMailIds(db: Executor, now: string, limit: number): Promise<Array<{ id: number }>> {
+  return db
+    .selectFrom('mails')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', now)
+    .orderBy('next_attempt_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+export function claimMails(
+  db: Executor,
+  dialect: Dialect,
+  ids: number[],
+  options: { workerId: string; now: string; leaseUntil: string },
+): Promise<MailRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  let claimable = db
+    .selectFrom('mails')
+    .select('id')
+    .where('id', 'in', ids)
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', options.now);
+  if (dialect === 'postgres') claimable = claimable.forUpdate().skipLocked();
+  return db
+    .updateTable('mails')
+    .set({
+      locked_by: options.workerId,
+      locked_until: options.leaseUntil,
+      next_attempt_at: options.leaseUntil,
+      updated_at: options.now,
+    })
+    .where('id', 'in', claimable)
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', options.now)
+    .returningAll()
+    .execute();
+}
+
+/** Gives claims back untried (the worker is stopping). */
+export async function releaseMails(db: Executor, ids: number[], workerId: string, at: string): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('mails')
+    .set({ locked_by: null, locked_until: null, next_attempt_at: at, updated_at: at })
+    .where('id', 'in', ids)
+    .where('locked_by', '=', workerId)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+/** The outcome of one attempt, only while this worker still holds the claim. */
+export async function recordMailAttempt(
+  db: Executor,
+  id: number,
+  workerId: string,
+  outcome: {
+    status: 'pending' | 'sent' | 'failed';
+    attempts: number;
+    nextAttemptAt: string;
+    error: string | null;
+    at: string;
+  },
+): Promise<void> {
+  await db
+    .updateTable('mails')
+    .set({
+      status: outcome.status,
+      attempts: outcome.attempts,
+      next_attempt_at: outcome.nextAttemptAt,
+      last_error: outcome.error,
+      sent_at: outcome.status === 'sent' ? outcome.at : null,
+      locked_by: null,
+      locked_until: null,
+      updated_at: outcome.at,
+    })
+    .where('id', '=', id)
+    .where('locked_by', '=', workerId)
+    .execute();
+}
+
+export async function countPendingMails(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('mails')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('status', '=', 'pending')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export function findMailByReplyKey(db: Executor, replyKey: string): Promise<MailRow | undefined> {
+  return db.selectFrom('mails').selectAll().where('reply_key', '=', replyKey).executeTakeFirst();
+}
