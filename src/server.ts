@@ -128,7 +128,7 @@ export async function startServer(
     const root = await ensureRootUser(deps);
     const hookWorker = new HookDeliveryWorker(db, config.hooks, log, () => deps.pushQueue.drain());
     hookWorker.start();
-    const mailWorker = new MailDeliveryWorker(db, config.mail, log);
+    const mailWorker = new MailDeliveryWorker(deps, log);
     mailWorker.start();
     const stuckBuildsWorker = new StuckBuildsWorker(deps, log);
     stuckBuildsWorker.start();

@@ -731,8 +731,24 @@ export interface Database {
   merge_requests: MergeRequestsTable;
   merge_request_auto_merges: MergeRequestAutoMergesTable;
   merge_request_diffs: MergeRequestDiffsTable;
+  mail_events: MailEventsTable;
   mails: MailsTable;
   notification_settings: NotificationSettingsTable;
+}
+
+/** Events that cause mail (migration 100-mail), written by the request; the worker expands them. */
+export interface MailEventsTable {
+  id: Generated<number>;
+  /** JSON: what happened (services/mail/mail-events.ts). */
+  payload: string;
+  /** 'pending' or 'expanded'. */
+  status: string;
+  attempts: number;
+  next_attempt_at: string;
+  locked_by: string | null;
+  locked_until: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 /** The mail outbox (migration 100-mail): one row per recipient of one event. */

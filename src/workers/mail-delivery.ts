@@ -12,6 +12,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Transporter } from 'nodemailer';
 import { redactSmtpUrl, type MailConfig } from '../config.ts';
 import type { Db } from '../db/connect.ts';
+import type { Deps } from '../deps.ts';
+import { expandMailEvent } from '../services/mail/issuable-mails.ts';
 import * as repo from '../db/repositories/mails.ts';
 import { onMailsQueued } from '../services/mail/mail-outbox.ts';
 import { lazy } from '../lib/lazy.ts';
@@ -23,6 +25,8 @@ const mailer = lazy<typeof import('nodemailer')>('nodemailer');
 const LEASE_MARGIN_MS = 30_000;
 const MAX_BACKOFF_MS = 60 * 60 * 1000;
 const WAKE_DELAY_MS = 15;
+/** Events expanded per claim. */
+const EXPAND_BATCH = 20;
 /** Mails sent at once per process. */
 const CONCURRENCY = 4;
 
@@ -38,11 +42,16 @@ export class MailDeliveryWorker implements Worker {
   private polling = false;
   private closed = false;
 
+  private readonly db: Db;
+  private readonly config: MailConfig;
+
   constructor(
-    private readonly db: Db,
-    private readonly config: MailConfig,
+    private readonly deps: Deps,
     private readonly log: FastifyBaseLogger,
-  ) {}
+  ) {
+    this.db = deps.db;
+    this.config = deps.config.mail;
+  }
 
   private smtp(): Transporter {
     if (!this.transport) {
@@ -101,7 +110,9 @@ export class MailDeliveryWorker implements Worker {
       await Promise.all(this.inFlight.values());
       if (claimed > 0 || busy > 0) continue;
       if (!options.retries) return;
-      if ((await repo.countPendingMails(this.db.kysely)) === 0) return;
+      const pending =
+        (await repo.countPendingMails(this.db.kysely)) + (await repo.countPendingMailEvents(this.db.kysely));
+      if (pending === 0) return;
       if (Date.now() > deadline) throw new Error('mails still pending after drain timeout');
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
@@ -131,7 +142,7 @@ export class MailDeliveryWorker implements Worker {
 
   private async claimAndSend(): Promise<number> {
     if (!this.config.smtpUrl) return 0;
-    let total = 0;
+    let total = await this.expandEvents();
     while (!this.closed) {
       const free = CONCURRENCY - this.inFlight.size;
       if (free <= 0) break;
@@ -160,6 +171,40 @@ export class MailDeliveryWorker implements Worker {
             this.wake();
           });
         this.inFlight.set(mail.id, done);
+      }
+    }
+    return total;
+  }
+
+  /**
+   * Expands due events into mails, each in one transaction with the mark that it is done (so a crash
+   * leaves it to expand again, and the (event, user) key keeps a second expansion from doubling mails).
+   */
+  private async expandEvents(): Promise<number> {
+    let total = 0;
+    while (!this.closed) {
+      const at = new Date();
+      const events = await repo.claimMailEvents(this.db.kysely, this.db.dialect, EXPAND_BATCH, {
+        workerId: this.workerId,
+        now: at.toISOString(),
+        leaseUntil: new Date(at.getTime() + LEASE_MARGIN_MS).toISOString(),
+      });
+      if (events.length === 0) break;
+      for (const event of events) {
+        try {
+          const queued = await this.db.kysely.transaction().execute(async (trx) => {
+            const count = await expandMailEvent(trx, this.deps, event.id, event.payload);
+            if (!(await repo.finishMailEvent(trx, event.id, this.workerId, new Date().toISOString())))
+              throw new Error('claim lost');
+            return count;
+          });
+          total += queued;
+          this.log.debug({ mailEvent: event.id, mails: queued }, 'mail event expanded');
+        } catch (error) {
+          const retryAt = new Date(Date.now() + this.config.retryBaseMs * 2 ** Math.min(event.attempts, 10));
+          this.log.error({ err: error, mailEvent: event.id }, 'mail event: expanding failed, will retry');
+          await repo.retryMailEvent(this.db.kysely, event.id, this.workerId, retryAt.toISOString());
+        }
       }
     }
     return total;

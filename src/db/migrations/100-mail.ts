@@ -1,10 +1,26 @@
-// The mail outbox and notification levels. A mail row is written in the same transaction as the change
-// it tells about and sent later by the worker (src/workers/mail-delivery.ts); (event_key, user_id) is
+// The mail outbox and notification levels. A mail event is written in the same transaction as the change
+// it tells about; the worker (src/workers/mail-delivery.ts) expands it into one mail row per recipient
+// and sends those; (event_key, user_id) is
 // unique, so one event can never queue the same person twice. Claims work as in hook_deliveries: a
 // claimed row stays 'pending' with next_attempt_at pushed to the end of its lease.
 import { createIndex, withId, type MigrationFn } from './helpers.ts';
 
 export const up: MigrationFn = async (db, dialect) => {
+  // What a request writes: one row per event (a new issue, a note …), whatever the number of recipients,
+  // so a change costs its request the same with 50 watchers as with none. The worker expands it into
+  // `mails` rows (one per recipient, unique per event) and marks it expanded, in one transaction.
+  await withId(db.schema.createTable('mail_events'), dialect)
+    .addColumn('payload', 'text', (c) => c.notNull())
+    .addColumn('status', 'text', (c) => c.notNull().defaultTo('pending'))
+    .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('next_attempt_at', 'text', (c) => c.notNull())
+    .addColumn('locked_by', 'text')
+    .addColumn('locked_until', 'text')
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('updated_at', 'text', (c) => c.notNull())
+    .execute();
+  await createIndex(db, 'mail_events_due', 'mail_events', 'status, next_attempt_at');
+
   await withId(db.schema.createTable('mails'), dialect)
     .addColumn('event_key', 'text', (c) => c.notNull())
     .addColumn('user_id', 'integer', (c) => c.notNull())

@@ -4,7 +4,7 @@
 import type { Insertable } from 'kysely';
 import type { Dialect } from '../connect.ts';
 import type { MailsTable } from '../schema.ts';
-import type { Executor, MailRow } from '../types.ts';
+import type { Executor, MailEventRow, MailRow } from '../types.ts';
 
 export type NewMail = Omit<
   Insertable<MailsTable>,
@@ -116,4 +116,101 @@ export async function countPendingMails(db: Executor): Promise<number> {
 
 export function findMailByReplyKey(db: Executor, replyKey: string): Promise<MailRow | undefined> {
   return db.selectFrom('mails').selectAll().where('reply_key', '=', replyKey).executeTakeFirst();
+}
+
+/** One event row, in the request's transaction. */
+export async function insertMailEvent(db: Executor, payload: string, at: string): Promise<void> {
+  await db
+    .insertInto('mail_events')
+    .values({ payload, status: 'pending', attempts: 0, next_attempt_at: at, created_at: at, updated_at: at })
+    .execute();
+}
+
+/** Claims due events as claimMails claims mails (one statement, SKIP LOCKED on PostgreSQL). */
+export async function claimMailEvents(
+  db: Executor,
+  dialect: Dialect,
+  limit: number,
+  options: { workerId: string; now: string; leaseUntil: string },
+): Promise<MailEventRow[]> {
+  const due = await db
+    .selectFrom('mail_events')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', options.now)
+    .orderBy('next_attempt_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  if (due.length === 0) return [];
+  let claimable = db
+    .selectFrom('mail_events')
+    .select('id')
+    .where(
+      'id',
+      'in',
+      due.map((row) => row.id),
+    )
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', options.now);
+  if (dialect === 'postgres') claimable = claimable.forUpdate().skipLocked();
+  return db
+    .updateTable('mail_events')
+    .set({
+      locked_by: options.workerId,
+      locked_until: options.leaseUntil,
+      next_attempt_at: options.leaseUntil,
+    })
+    .where('id', 'in', claimable)
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', options.now)
+    .returningAll()
+    .execute();
+}
+
+/** Marks an event expanded (inside the transaction that wrote its mails), if this worker still holds it. */
+export async function finishMailEvent(
+  db: Executor,
+  id: number,
+  workerId: string,
+  at: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('mail_events')
+    .set({ status: 'expanded', locked_by: null, locked_until: null, updated_at: at })
+    .where('id', '=', id)
+    .where('locked_by', '=', workerId)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** An expansion that failed: due again after `retryAt`. */
+export async function retryMailEvent(
+  db: Executor,
+  id: number,
+  workerId: string,
+  retryAt: string,
+): Promise<void> {
+  await db
+    .updateTable('mail_events')
+    .set((eb) => ({
+      locked_by: null,
+      locked_until: null,
+      next_attempt_at: retryAt,
+      attempts: eb('attempts', '+', 1),
+      updated_at: retryAt,
+    }))
+    .where('id', '=', id)
+    .where('locked_by', '=', workerId)
+    .execute();
+}
+
+export async function countPendingMailEvents(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('mail_events')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('status', '=', 'pending')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

@@ -70,7 +70,7 @@ export async function announceIssue(
   );
   const scope = issue.confidential === 1 ? 'confidential_issues_events' : 'issues_events';
   await enqueueProjectHooks(trx, record.project.id, scope, payload);
-  if (action !== 'update') await mailIssueEvent(trx, deps, record, actor, issue, action);
+  if (action !== 'update') await mailIssueEvent(trx, deps, actor, issue, action);
 }
 
 export function recordIssueEvent(

@@ -218,7 +218,7 @@ export async function editIssue(
     if (updated.assignee_id !== before.assignee_id) {
       await noteAssigneeChange(trx, target, viewer, updated.assignee_id, at);
       await addAssignmentTodo(trx, target, updated.assignee_id, viewer, at);
-      await mailIssueEvent(trx, deps, loaded, viewer, updated, 'reassign', before.assignee_id);
+      await mailIssueEvent(trx, deps, viewer, updated, 'reassign', before.assignee_id);
     }
     if (updated.confidential !== before.confidential) {
       await addSystemNote(

@@ -126,7 +126,7 @@ export async function createNote(
       hookNoteable,
     );
     await enqueueProjectHooks(trx, noteable.projectId, 'note_events', payload);
-    await mailNote(trx, deps, loaded, viewer, note);
+    await mailNote(trx, deps, viewer, note);
     return { note };
   });
 }

@@ -1,6 +1,7 @@
-// The mail outbox: the one way any area sends mail. Rows are written inside the caller's transaction, so
-// a mail exists exactly when the change it tells about committed; the worker (workers/mail-delivery.ts)
-// sends them later. Without LABRADOR_SMTP_URL nothing is queued (and nothing computed).
+// The mail outbox: the one way any area sends mail. A service records what happened (recordMailEvent, one
+// row in its own transaction, so the event exists exactly when the change committed); the worker
+// (workers/mail-delivery.ts) expands it into one mail per recipient (queueMails, in the transaction that
+// marks the event done) and sends them. Without LABRADOR_SMTP_URL nothing is recorded.
 //
 // Threading as GitLab 8.13's Notify did it: the first mail about an issue or merge request carries
 // Message-ID <issue_ID@host>; every later one answers it (In-Reply-To and References), so mail clients
@@ -8,7 +9,7 @@
 // SentNotification reply_key), so it works without signing in and says nothing else.
 import crypto from 'node:crypto';
 import type { Deps } from '../../deps.ts';
-import { insertMails, type NewMail } from '../../db/repositories/mails.ts';
+import { insertMailEvent, insertMails, type NewMail } from '../../db/repositories/mails.ts';
 import { projectFullPath } from '../../domain/paths.ts';
 import { now } from '../../lib/clock.ts';
 import type { Executor, ProjectRecord, UserRow } from '../../db/types.ts';
@@ -75,6 +76,7 @@ function htmlOf(content: MailContent, footer: string[], unsubscribeUrl: string |
 export async function queueMails(
   trx: Executor,
   deps: Deps,
+  eventKey: string,
   recipients: UserRow[],
   content: (recipient: UserRow) => MailContent,
   thread?: MailThread,
@@ -82,7 +84,6 @@ export async function queueMails(
   if (!mailEnabled(deps) || recipients.length === 0) return 0;
   const at = now();
   const host = hostOf(deps);
-  const eventKey = crypto.randomBytes(12).toString('hex');
   const base = deps.config.externalUrl;
   const rows: NewMail[] = recipients.map((user) => {
     const mail = content(user);
@@ -134,7 +135,12 @@ export async function queueMails(
       updated_at: at,
     };
   });
-  const count = await insertMails(trx, rows);
+  return insertMails(trx, rows);
+}
+
+/** Records that something happened that may cause mail, in the caller's transaction (one INSERT). */
+export async function recordMailEvent(trx: Executor, deps: Deps, payload: object): Promise<void> {
+  if (!mailEnabled(deps)) return;
+  await insertMailEvent(trx, JSON.stringify(payload), now());
   for (const listener of listeners) listener();
-  return count;
 }
