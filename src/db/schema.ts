@@ -732,6 +732,7 @@ export interface Database {
   merge_request_auto_merges: MergeRequestAutoMergesTable;
   merge_request_diffs: MergeRequestDiffsTable;
   mail_events: MailEventsTable;
+  password_resets: PasswordResetsTable;
   mails: MailsTable;
   notification_settings: NotificationSettingsTable;
 }
@@ -790,4 +791,14 @@ export interface NotificationSettingsTable {
   level: string;
   created_at: string;
   updated_at: string;
+}
+
+/** A password-reset link (migration 101-password-resets): its secret only as SHA-256 (base64url). */
+export interface PasswordResetsTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
 }

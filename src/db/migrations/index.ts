@@ -31,6 +31,7 @@ import { up as projectListVacuum } from './075-project-list-vacuum.ts';
 import { up as personalAccessTokens } from './080-personal-access-tokens.ts';
 import { up as pipelineSource } from './081-pipeline-source.ts';
 import { up as mail } from './100-mail.ts';
+import { up as passwordResets } from './101-password-resets.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
@@ -61,6 +62,7 @@ const migrations: Array<[string, MigrationFn]> = [
   ['080-personal-access-tokens', personalAccessTokens],
   ['081-pipeline-source', pipelineSource],
   ['100-mail', mail],
+  ['101-password-resets', passwordResets],
 ];
 
 /** The migrations' names in the order they were added (kept in name order from here on: a test checks). */

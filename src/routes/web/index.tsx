@@ -29,6 +29,7 @@ import { securityHeaders } from './security-headers.ts';
 import { registerDashboardPages } from './dashboard-pages.tsx';
 import { registerGroupPages } from './group-pages.tsx';
 import { registerSentNotifications } from './sent-notifications.tsx';
+import { registerPasswordReset } from './password-reset.tsx';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -131,5 +132,6 @@ export function registerWeb(app: FastifyInstance, deps: Deps): void {
     registerDashboardPages(web, deps);
     registerGroupPages(web, deps);
     registerSentNotifications(web, deps);
+    registerPasswordReset(web, deps);
   });
 }

@@ -135,7 +135,9 @@ export async function queueMails(
       updated_at: at,
     };
   });
-  return insertMails(trx, rows);
+  const count = await insertMails(trx, rows);
+  for (const listener of listeners) listener();
+  return count;
 }
 
 /** Records that something happened that may cause mail, in the caller's transaction (one INSERT). */
