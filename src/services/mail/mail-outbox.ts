@@ -36,7 +36,7 @@ export function onMailsQueued(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-function mailEnabled(deps: Deps): boolean {
+export function mailEnabled(deps: Deps): boolean {
   return deps.config.mail.smtpUrl !== undefined;
 }
 

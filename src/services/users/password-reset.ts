@@ -38,6 +38,19 @@ function passwordChangedMail(trx: Executor, deps: Deps, user: UserRow, key: stri
   }));
 }
 
+/** A live link for the user (2 days), in the caller's transaction: its row id and URL. */
+export async function newResetLink(trx: Executor, deps: Deps, user: UserRow) {
+  const token = crypto.randomBytes(24).toString('base64url');
+  const at = Date.now();
+  const id = await insertPasswordReset(trx, {
+    userId: user.id,
+    tokenHash: hashOf(token),
+    expiresAt: new Date(at + RESET_VALID_MS).toISOString(),
+    at: new Date(at).toISOString(),
+  });
+  return { id, link: `${deps.config.externalUrl}/users/password/edit?reset_password_token=${token}` };
+}
+
 /** POST /users/password: mails a link when the address is a confirmed user's; answers nothing either way. */
 export async function requestPasswordReset(deps: Deps, email: string): Promise<void> {
   const address = email.trim().toLowerCase();
@@ -53,14 +66,7 @@ export async function requestPasswordReset(deps: Deps, email: string): Promise<v
     if (count > RESET_LIMIT.perAddress) return;
     const user = await findUserByEmail(trx, address);
     if (!user || user.state !== 'active') return;
-    const token = crypto.randomBytes(24).toString('base64url');
-    const id = await insertPasswordReset(trx, {
-      userId: user.id,
-      tokenHash: hashOf(token),
-      expiresAt: new Date(at + RESET_VALID_MS).toISOString(),
-      at: new Date(at).toISOString(),
-    });
-    const link = `${deps.config.externalUrl}/users/password/edit?reset_password_token=${token}`;
+    const { id, link } = await newResetLink(trx, deps, user);
     await queueMails(trx, deps, `password-reset-${id}`, [user], () => ({
       subject: 'Reset password instructions',
       paragraphs: [
