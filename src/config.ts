@@ -45,6 +45,7 @@ export interface Config {
   hooks: HookDeliveryConfig;
   /** Where outbound requests (hook deliveries) may go although local (lib/outbound-guard.ts). */
   outbound: OutboundPolicy;
+  mail: MailConfig;
   ssh: SshConfig;
   /** LABRADOR_* variables that no setting reads (most likely misspelt); reported at start. */
   unknownVariables: string[];
@@ -65,6 +66,45 @@ export interface HookDeliveryConfig {
   perHookConcurrency: number;
   /** Delivered and failed deliveries (with their attempts) are deleted after this many days; 0 keeps them. */
   retentionDays: number;
+}
+
+/** Outgoing mail (src/services/mail/, src/workers/mail-delivery.ts). */
+export interface MailConfig {
+  /** smtp://[user:password@]host[:port] (STARTTLS when offered) or smtps://…; undefined sends nothing. */
+  smtpUrl: string | undefined;
+  /** The From address (LABRADOR_EMAIL_FROM, else gitlab@<host of the external URL>). */
+  from: string;
+  pollIntervalMs: number;
+  /** Per-attempt timeout of one SMTP conversation. */
+  timeoutMs: number;
+  /** Attempts before a mail is marked failed (the first one included). */
+  maxAttempts: number;
+  /** First retry delay; each further retry waits twice as long, up to an hour. */
+  retryBaseMs: number;
+}
+
+/** The SMTP URL as it may be shown: no password. */
+export function redactSmtpUrl(smtpUrl: string): string {
+  const url = new URL(smtpUrl);
+  url.password = '';
+  return url.toString();
+}
+
+function checkSmtpUrl(reader: SettingsReader, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !/^smtps?:$/.test(url.protocol) || url.hostname === '') {
+    reader.problems.push(
+      `LABRADOR_SMTP_URL must be an smtp://user:password@host:port or smtps://… URL (unset it to send no mail), got ${JSON.stringify(value.replace(/\/\/([^/@:]*):[^/@]*@/, '//$1@'))}`,
+    );
+    return undefined;
+  }
+  return value;
 }
 
 /** The built-in SSH server for git (src/ssh/). */
@@ -275,6 +315,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `LABRADOR_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(logLevel)}`,
     );
   }
+  const emailFrom = reader.text('LABRADOR_EMAIL_FROM') ?? `gitlab@${hostOf(externalUrl)}`;
+  if (!/^[^\s@<>]+@[^\s@<>]+$/.test(emailFrom) && !/^[^<>]*<[^\s@<>]+@[^\s@<>]+>$/.test(emailFrom)) {
+    reader.problems.push(
+      `LABRADOR_EMAIL_FROM must be an address like gitlab@example.com or "GitLab <gitlab@example.com>", got ${JSON.stringify(emailFrom)}`,
+    );
+  }
   const config: Config = {
     port,
     host,
@@ -312,6 +358,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // allowLocal is the administrator's switch (GitLab's allow_local_requests_from_web_hooks_and_services);
     // off unless something sets it.
     outbound: { allowlist: reader.hostsOrRanges('LABRADOR_OUTBOUND_ALLOWLIST'), allowLocal: false },
+    mail: {
+      smtpUrl: checkSmtpUrl(reader, reader.text('LABRADOR_SMTP_URL')),
+      from: emailFrom,
+      pollIntervalMs: reader.integer('LABRADOR_MAIL_POLL_MS', 1000, { min: 1 }),
+      timeoutMs: reader.integer('LABRADOR_MAIL_TIMEOUT_MS', 30_000, { min: 1 }),
+      maxAttempts: reader.integer('LABRADOR_MAIL_MAX_ATTEMPTS', 10, { min: 1 }),
+      retryBaseMs: reader.integer('LABRADOR_MAIL_RETRY_BASE_MS', 30_000),
+    },
     ssh: {
       port: sshPort,
       publicHost: publicSshHost,

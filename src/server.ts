@@ -4,7 +4,7 @@
 import net from 'node:net';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import pino from 'pino';
-import { describeDatabase, type Config } from './config.ts';
+import { describeDatabase, redactSmtpUrl, type Config } from './config.ts';
 import { openDatabase, type Db } from './db/connect.ts';
 import { migrate } from './db/migrations/index.ts';
 import { pingDatabase } from './db/repositories/database.ts';
@@ -18,6 +18,7 @@ import { recoverLockedMerges } from './services/merge-requests/merge-recovery.ts
 import { finishRepositoryMoves } from './services/repository/repository-moves.ts';
 import { probeDataDir } from './storage/data-dir.ts';
 import { HookDeliveryWorker } from './workers/hook-delivery.ts';
+import { MailDeliveryWorker } from './workers/mail-delivery.ts';
 import { startSshServer } from './ssh/server.ts';
 import { StuckBuildsWorker } from './workers/stuck-builds.ts';
 import { ArtifactsExpiryWorker } from './workers/artifacts-expiry.ts';
@@ -32,6 +33,8 @@ export interface Server {
   deps: Deps;
   /** Sends the webhook outbox; tests call drain(). */
   hookWorker: HookDeliveryWorker;
+  /** Sends the mail outbox (idle without LABRADOR_SMTP_URL); tests call drain(). */
+  mailWorker: MailDeliveryWorker;
   /** Drops builds that stopped moving a day ago; tests call drain(at). */
   stuckBuildsWorker: StuckBuildsWorker;
   /** Removes expired artifacts that nobody kept; tests call drain(). */
@@ -110,7 +113,7 @@ export async function startServer(
       } catch (error) {
         throw listenError(error, config);
       }
-      surfaces.push(...httpSurfaces(app, config));
+      surfaces.push(...httpSurfaces(app, config), mailSurface(config));
     }
     if (options.listen && config.ssh.port !== 0) {
       let ssh;
@@ -127,6 +130,8 @@ export async function startServer(
       deps.pushQueue.drain(),
     );
     hookWorker.start();
+    const mailWorker = new MailDeliveryWorker(deps, log);
+    mailWorker.start();
     const stuckBuildsWorker = new StuckBuildsWorker(deps, log);
     stuckBuildsWorker.start();
     const artifactsWorker = new ArtifactsExpiryWorker(deps, log);
@@ -134,13 +139,14 @@ export async function startServer(
     // Merges owed when a head pipeline succeeded (some perhaps left by a crash).
     const autoMergeWorker = new AutoMergeWorker(deps, log);
     autoMergeWorker.start();
-    workers.unshift(hookWorker, stuckBuildsWorker, artifactsWorker, autoMergeWorker);
+    workers.unshift(hookWorker, mailWorker, stuckBuildsWorker, artifactsWorker, autoMergeWorker);
     const http = app;
     let closing: Promise<void> | undefined;
     return {
       app: http,
       deps,
       hookWorker,
+      mailWorker,
       stuckBuildsWorker,
       artifactsWorker,
       autoMergeWorker,
@@ -186,6 +192,12 @@ function sshSurface(config: Config, port: number, hostKeys: HostKey[]): Surface 
     url: `ssh://git@${config.ssh.publicHost}:${port} (clone URLs: ${config.ssh.cloneUrlBase}<namespace>/<project>.git)`,
     details: hostKeys.map((key) => `host key ${key.type} ${key.fingerprint}`),
   };
+}
+
+function mailSurface(config: Config): Surface {
+  return config.mail.smtpUrl
+    ? { name: 'mail', url: `${redactSmtpUrl(config.mail.smtpUrl)} from ${config.mail.from}` }
+    : { name: 'mail', url: 'off (LABRADOR_SMTP_URL is not set): no mail is sent' };
 }
 
 function httpSurfaces(app: FastifyInstance, config: Config): Surface[] {

@@ -803,4 +803,74 @@ export interface Database {
   deploy_tokens: DeployTokensTable;
   topics: TopicsTable;
   project_topics: ProjectTopicsTable;
+  mail_events: MailEventsTable;
+  password_resets: PasswordResetsTable;
+  mails: MailsTable;
+  notification_settings: NotificationSettingsTable;
+}
+
+/** Events that cause mail (migration 100-mail), written by the request; the worker expands them. */
+export interface MailEventsTable {
+  id: Generated<number>;
+  /** JSON: what happened (services/mail/mail-events.ts). */
+  payload: string;
+  /** 'pending' or 'expanded'. */
+  status: string;
+  attempts: number;
+  next_attempt_at: string;
+  locked_by: string | null;
+  locked_until: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The mail outbox (migration 100-mail): one row per recipient of one event. */
+export interface MailsTable {
+  id: Generated<number>;
+  /** What caused it (`issue:12:open`, `note:40` …); unique with user_id. */
+  event_key: string;
+  user_id: number;
+  /** The random key of the unsubscribe link (GitLab's SentNotification#reply_key). */
+  reply_key: string;
+  project_id: number | null;
+  noteable_type: string | null;
+  noteable_id: number | null;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  /** JSON object of extra headers. */
+  headers: string;
+  /** 'pending', 'sent' or 'failed'. */
+  status: string;
+  attempts: number;
+  next_attempt_at: string;
+  locked_by: string | null;
+  locked_until: string | null;
+  last_error: string | null;
+  sent_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A user's notification level for everything ('Global', 0), a group ('Namespace') or a project. */
+export interface NotificationSettingsTable {
+  id: Generated<number>;
+  user_id: number;
+  source_type: 'Global' | 'Namespace' | 'Project';
+  source_id: number;
+  /** disabled, participating, watch, global, mention. */
+  level: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A password-reset link (migration 101-password-resets): its secret only as SHA-256 (base64url). */
+export interface PasswordResetsTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
 }

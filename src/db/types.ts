@@ -64,6 +64,8 @@ export type ProjectHookRow = Selectable<S.ProjectHooksTable>;
 export type SystemHookRow = Selectable<S.SystemHooksTable>;
 
 export type HookDeliveryRow = Selectable<S.HookDeliveriesTable>;
+export type MailRow = Selectable<S.MailsTable>;
+export type MailEventRow = Selectable<S.MailEventsTable>;
 
 export type HookDeliveryAttemptRow = Selectable<S.HookDeliveryAttemptsTable>;
 

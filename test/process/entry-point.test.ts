@@ -60,9 +60,10 @@ describe('the entry point (node dist/main.mjs)', () => {
     assert.equal(record.dataDir, instance.dataDir);
     assert.deepEqual(
       record.surfaces.map((surface) => surface.name),
-      ['HTTP', 'git', 'health'],
+      ['HTTP', 'git', 'health', 'mail'],
     );
     assert.equal(record.surfaces[0].url, labrador.url);
+    assert.equal(record.surfaces[3].url, 'off (LABRADOR_SMTP_URL is not set): no mail is sent');
     assert.equal(record.rootCreated, true);
     assert.match(record.rootPassword!, /^\S{20}$/);
     assert.match(record.rootToken!, /^\S{20}$/);

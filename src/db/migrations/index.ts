@@ -38,6 +38,8 @@ import { up as ciVariableAttributes } from './088-ci-variable-attributes.ts';
 import { up as triggerOwners } from './089-trigger-owners.ts';
 import { up as topics } from './096-topics.ts';
 import { up as deployTokens } from './097-deploy-tokens.ts';
+import { up as mail } from './100-mail.ts';
+import { up as passwordResets } from './101-password-resets.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
@@ -75,6 +77,8 @@ const migrations: Array<[string, MigrationFn]> = [
   ['089-trigger-owners', triggerOwners],
   ['096-topics', topics],
   ['097-deploy-tokens', deployTokens],
+  ['100-mail', mail],
+  ['101-password-resets', passwordResets],
 ];
 
 /** The migrations' names in the order they were added (kept in name order from here on: a test checks). */

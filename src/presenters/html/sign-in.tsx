@@ -29,6 +29,9 @@ export function SignInPage(props: { ctx: PageContext; login: string; redirectTo:
           </button>
         </div>
       </form>
+      <p>
+        <a href="/users/password/new">Forgot your password?</a>
+      </p>
     </Layout>
   );
 }

@@ -56,6 +56,7 @@ import * as awardEmoji from './award-emoji.ts';
 import * as todos from './todos.ts';
 import * as labels from './labels.ts';
 import * as milestones from './milestones.ts';
+import * as notificationSettings from './notification-settings.ts';
 
 const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   version,
@@ -98,6 +99,7 @@ const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   todos,
   labels,
   milestones,
+  notificationSettings,
 ];
 
 export function registerApiV4(app: FastifyInstance, deps: Deps): void {

@@ -28,6 +28,8 @@ import { registerProjectSettings } from './project-settings/index.ts';
 import { securityHeaders } from './security-headers.ts';
 import { registerDashboardPages } from './dashboard-pages.tsx';
 import { registerGroupPages } from './group-pages.tsx';
+import { registerSentNotifications } from './sent-notifications.tsx';
+import { registerPasswordReset } from './password-reset.tsx';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -129,5 +131,7 @@ export function registerWeb(app: FastifyInstance, deps: Deps): void {
     registerLabelMilestonePages(web, deps);
     registerDashboardPages(web, deps);
     registerGroupPages(web, deps);
+    registerSentNotifications(web, deps);
+    registerPasswordReset(web, deps);
   });
 }

@@ -17,7 +17,12 @@ const INVALID = 'Invalid Login or password.';
 const BLOCKED =
   'Your account has been blocked. Please contact your GitLab administrator if you think this is an error.';
 /** Devise's notice after a redirect (`?done=<key>`). */
-const DONE = { signed_out: 'Signed out successfully.' };
+const DONE = {
+  signed_out: 'Signed out successfully.',
+  reset_sent:
+    'If your email address exists in our database, you will receive a password recovery link at your email address in a few minutes.',
+  password_changed: 'Your password has been changed successfully. You can sign in with it now.',
+};
 
 export function registerSignIn(web: FastifyInstance, deps: Deps): void {
   web.get('/users/sign_in', async (request, reply) => {

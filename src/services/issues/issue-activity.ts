@@ -4,6 +4,7 @@
 import type { Deps } from '../../deps.ts';
 import { recordEvent } from '../activity/events.ts';
 import { enqueueProjectHooks } from '../hooks/hook-outbox.ts';
+import { mailIssueEvent } from '../mail/issuable-mails.ts';
 import { insertNote } from '../../db/repositories/notes.ts';
 import { findUserById } from '../../db/repositories/users.ts';
 import { markTargetTodosDone } from '../../db/repositories/todos.ts';
@@ -69,6 +70,7 @@ export async function announceIssue(
   );
   const scope = issue.confidential === 1 ? 'confidential_issues_events' : 'issues_events';
   await enqueueProjectHooks(trx, record.project.id, scope, payload);
+  if (action !== 'update') await mailIssueEvent(trx, deps, actor, issue, action);
 }
 
 export function recordIssueEvent(

@@ -35,6 +35,7 @@ import {
   reopenIssueIn,
 } from './issue-activity.ts';
 import { titleChangeNote } from './system-note-texts.ts';
+import { mailIssueEvent } from '../mail/issuable-mails.ts';
 import { isParticipant, type Participable } from './participants.ts';
 import {
   addAssignmentTodo,
@@ -217,6 +218,7 @@ export async function editIssue(
     if (updated.assignee_id !== before.assignee_id) {
       await noteAssigneeChange(trx, target, viewer, updated.assignee_id, at);
       await addAssignmentTodo(trx, target, updated.assignee_id, viewer, at);
+      await mailIssueEvent(trx, deps, viewer, updated, 'reassign', before.assignee_id);
     }
     if (updated.confidential !== before.confidential) {
       await addSystemNote(

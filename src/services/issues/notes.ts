@@ -26,6 +26,7 @@ import { AccessLevel, EventAction } from '../../domain/types.ts';
 import { isKnownEmoji, normalizeEmojiName } from '../../lib/emoji.ts';
 import { ISSUE } from '../../domain/types.ts';
 import { awardIn } from './award-emoji.ts';
+import { mailNote } from '../mail/issuable-mails.ts';
 import type { LoadedProject } from '../../http/loaders.ts';
 import type { AwardEmojiRow, Executor, IssueRow, NoteRow, UserRow } from '../../db/types.ts';
 
@@ -159,6 +160,7 @@ export async function createNote(
       hookNoteable,
     );
     await enqueueProjectHooks(trx, noteable.projectId, 'note_events', payload);
+    await mailNote(trx, deps, viewer, note);
     return { note };
   });
 }

@@ -33,6 +33,7 @@ import {
 import { isWorkInProgress, wiplessTitle } from '../../domain/titles.ts';
 import { recordEvent } from '../activity/events.ts';
 import { enqueueProjectHooks } from '../hooks/hook-outbox.ts';
+import { mailMergeRequestEvent } from '../mail/issuable-mails.ts';
 import { mayMergeIntoBranch } from '../push/push-setup.ts';
 import { planVersion, recordVersion } from './versions.ts';
 import {
@@ -166,6 +167,7 @@ export async function announceMergeRequest(
     deps.config.ssh.cloneUrlBase,
   );
   await enqueueProjectHooks(trx, target.project.id, 'merge_requests_events', payload);
+  if (context.action !== 'update') await mailMergeRequestEvent(trx, deps, context.user, mr, context.action);
 }
 
 async function recordMergeRequestEvent(
@@ -429,6 +431,7 @@ export async function updateMergeRequestFields(
     if (row.assignee_id !== mr.assignee_id) {
       await noteAssigneeChange(trx, noteTarget, viewer, row.assignee_id, at);
       await addAssignmentTodo(trx, noteTarget, row.assignee_id, viewer, at);
+      await mailMergeRequestEvent(trx, deps, viewer, row, 'reassign', mr.assignee_id);
     }
     if (transition) {
       await recordMergeRequestEvent(trx, row, viewer.id, transition.event, at);

@@ -1,6 +1,7 @@
 // SSH keys of users. Validation follows GitLab's Key model, field by field in its order; the fingerprint
 // is what `ssh-keygen -l -E md5` prints for the key. Every write is one transaction, which the system
 // hook deliveries (key_create / key_destroy) join.
+import { mailNewKey } from './account-mails.ts';
 import crypto from 'node:crypto';
 import sshpk from 'sshpk';
 import type { Deps } from '../../deps.ts';
@@ -86,6 +87,7 @@ export async function createKey(deps: Deps, userId: number, input: NewKey): Prom
         updated_at: at,
       });
       await announceUserKey(trx, 'create', row);
+      await mailNewKey(trx, deps, row);
       return row;
     });
   } catch (error) {

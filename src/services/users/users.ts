@@ -1,6 +1,7 @@
 // Business operations on users: create, modify, delete, block and unblock, as GitLab's users API and User
 // model did them. A user is created with its personal namespace in one transaction; uniqueness races are
 // settled by the unique indexes and answered with the same texts as the checks that normally catch them.
+import { mailWelcome } from './account-mails.ts';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Deps } from '../../deps.ts';
@@ -65,6 +66,8 @@ interface NewUser {
   websiteUrl?: string;
   organization?: string;
   identity?: { provider: string; externUid: string };
+  /** Made by an administrator: mail the new user a link to set a password. */
+  welcome?: boolean;
 }
 
 /** GitLab's defaults (gitlab.yml default_can_create_group, application setting default_projects_limit). */
@@ -112,6 +115,7 @@ export async function insertUserWithNamespace(deps: Deps, input: NewUser): Promi
       await insertIdentity(trx, user.id, input.identity.provider, input.identity.externUid, at);
     }
     await announceUserCreate(trx, user);
+    if (input.welcome) await mailWelcome(trx, deps, user);
     return user;
   });
 }
@@ -156,6 +160,7 @@ export async function createUser(
         twitter: input.twitter,
         websiteUrl: input.website_url,
         organization: input.organization,
+        welcome: true,
         identity:
           input.provider !== undefined
             ? { provider: input.provider, externUid: input.extern_uid ?? '' }
