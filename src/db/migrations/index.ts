@@ -30,6 +30,7 @@ import { up as commitNotes } from './048-commit-notes.ts';
 import { up as projectListVacuum } from './075-project-list-vacuum.ts';
 import { up as personalAccessTokens } from './080-personal-access-tokens.ts';
 import { up as pipelineSource } from './081-pipeline-source.ts';
+import { up as eventsTarget } from './082-events-target.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
@@ -59,6 +60,7 @@ const migrations: Array<[string, MigrationFn]> = [
   ['075-project-list-vacuum', projectListVacuum],
   ['080-personal-access-tokens', personalAccessTokens],
   ['081-pipeline-source', pipelineSource],
+  ['082-events-target', eventsTarget],
 ];
 
 /** The migrations' names in the order they were added (kept in name order from here on: a test checks). */

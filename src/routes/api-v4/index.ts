@@ -41,6 +41,8 @@ import * as deployKeys from './deploy-keys.ts';
 import * as projectHooks from './project-hooks.ts';
 import * as systemHooks from './system-hooks.ts';
 import * as events from './events.ts';
+import * as issues from './issues.ts';
+import * as mergeRequests from './merge-requests.ts';
 
 const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   version,
@@ -68,6 +70,8 @@ const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   projectHooks,
   systemHooks,
   events,
+  issues,
+  mergeRequests,
 ];
 
 export function registerApiV4(app: FastifyInstance, deps: Deps): void {
