@@ -40,12 +40,13 @@ import { issueClosings } from '../../views/issuable-closings.ts';
 import type { IssueView } from '../../presenters/api-v3/issue.ts';
 import { NO_TIME_STATS, presentIssueV4 } from '../../presenters/api-v4/issue.ts';
 import { issueInput, timeParam } from '../api-v3/issues.ts';
-import { noContent, requireParams } from './conventions.ts';
+import { commaLists, noContent, requireParams } from './conventions.ts';
 
 const SCOPES = ['created_by_me', 'assigned_to_me', 'all'] as const;
 
 /** A list's filters that are the same for every list of issues and merge requests in v4. */
-export function v4ListFilters(params: Params) {
+export function v4ListFilters(raw: Params) {
+  const params = commaLists(raw, 'labels');
   const state = optionalOneOf(params, 'state', ['opened', 'closed', 'all', 'merged', 'locked'] as const, () =>
     paramValueInvalid('state'),
   );
@@ -129,7 +130,7 @@ function scoped(filter: ReturnType<typeof issueFilter>, viewer: UserRow, scope: 
 function v4IssueInput(params: Params) {
   const ids = optionalStringList(params, 'assignee_ids');
   const assignee = ids === undefined ? {} : { assignee_id: ids.find((id) => id.trim() !== '') ?? '' };
-  return issueInput({ ...params, ...assignee });
+  return issueInput({ ...commaLists(params, 'labels'), ...assignee });
 }
 
 /** v4 names what it did not find: `404 Issue Not Found`. */

@@ -68,7 +68,7 @@ import { NO_TIME_STATS, presentIssueV4 } from '../../presenters/api-v4/issue.ts'
 import { presentCommit } from '../../presenters/api-v4/commit.ts';
 import { presentDiff } from '../../presenters/api-v4/diff.ts';
 import { presentPipelineBasic } from '../../presenters/api-v4/pipeline.ts';
-import { noContent, requireParams, v4Params, type Renames } from './conventions.ts';
+import { commaLists, noContent, requireParams, v4Params, type Renames } from './conventions.ts';
 import { v4ListFilters, v4Scope } from './issues.ts';
 
 const MERGE_RENAMES: Renames = { merge_when_pipeline_succeeds: 'merge_when_build_succeeds' };
@@ -218,7 +218,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
       description: optionalString(params, 'description'),
       assignee_id: assigneeOf(params),
       milestone_id: optionalLink(params, 'milestone_id'),
-      labels: optionalLabelTitles(params),
+      labels: optionalLabelTitles(commaLists(params, 'labels')),
     });
     return reply.code(201).send(await entity(target, viewer, mr));
   });
@@ -239,7 +239,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
       target_branch: optionalString(params, 'target_branch'),
       assignee_id: assigneeOf(params),
       milestone_id: optionalLink(params, 'milestone_id'),
-      labels: optionalLabelTitles(params),
+      labels: optionalLabelTitles(commaLists(params, 'labels')),
       state_event: optionalOneOf(params, 'state_event', ['close', 'reopen'] as const, () =>
         paramValueInvalid('state_event'),
       ),

@@ -125,7 +125,7 @@ describe('API v4 issues', () => {
   });
 
   it('filters a project list by labels (all of them), iids, search, author, assignee and state', async () => {
-    await create(second, { title: 'Only a bug', labels: 'bug' });
+    await create(second, { title: 'Only a bug', labels: ['bug'] });
     await create(second, { title: 'Docs typo', assignee_id: owner.id }, developer.token);
     const titles = async (query: string) => {
       const response = await t.request('GET', `${issues(second)}?${query}`, { token: owner.token });

@@ -73,7 +73,7 @@ describe('API v4 merge requests', () => {
       target_branch: 'master',
       title: 'Add CI',
       description: `Closes #${issue.body.iid}`,
-      labels: 'ci',
+      labels: ['ci'],
       assignee_ids: [owner.id],
     });
     assert.equal(mr.iid, 1);
