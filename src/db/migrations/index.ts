@@ -31,6 +31,7 @@ import { up as projectListVacuum } from './075-project-list-vacuum.ts';
 import { up as personalAccessTokens } from './080-personal-access-tokens.ts';
 import { up as pipelineSource } from './081-pipeline-source.ts';
 import { up as eventsTarget } from './082-events-target.ts';
+import { up as mergeRequestsSourceBranch } from './083-merge-requests-source-branch.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
@@ -61,6 +62,7 @@ const migrations: Array<[string, MigrationFn]> = [
   ['080-personal-access-tokens', personalAccessTokens],
   ['081-pipeline-source', pipelineSource],
   ['082-events-target', eventsTarget],
+  ['083-merge-requests-source-branch', mergeRequestsSourceBranch],
 ];
 
 /** The migrations' names in the order they were added (kept in name order from here on: a test checks). */
