@@ -7,6 +7,7 @@ import {
   findProjectIssue,
   findIssuesByIids,
   findIssueCounts,
+  issueProjectIds,
   labelTitlesByTarget,
   listIssues,
   userNoteCounts,
@@ -14,6 +15,7 @@ import {
   type IssueListFilter,
 } from '../db/repositories/issues.ts';
 import { findProjectRecordsByIds } from '../db/repositories/projects.ts';
+import { authorizedProjectIds } from '../db/repositories/project-lists.ts';
 import { usersByIds } from '../db/repositories/users.ts';
 import { milestonesByIds } from '../db/repositories/milestones.ts';
 import { subscriptionsOf } from '../db/repositories/subscriptions.ts';
@@ -110,6 +112,11 @@ export async function countIssueList(
     filter.assigneeId === undefined &&
     !filter.search &&
     filter.iid === undefined &&
+    filter.iids === undefined &&
+    !filter.createdAfter &&
+    !filter.createdBefore &&
+    !filter.updatedAfter &&
+    !filter.updatedBefore &&
     filter.milestoneId === undefined &&
     filter.milestoneTitle === undefined &&
     !filter.noMilestone &&
@@ -199,4 +206,27 @@ export async function findIssueByIid(
 
 export function findIssueOfProject(deps: Deps, projectId: number, id: number): Promise<IssueRow | undefined> {
   return findProjectIssue(deps.db.kysely, projectId, id);
+}
+
+/**
+ * v4's `scope` of a list beyond one project: the caller's own issues (created_by_me), those assigned to
+ * the caller (assigned_to_me), or every issue of the projects the caller is a member of (all), each
+ * only in projects whose issues the caller may read (see readableIssueScope).
+ */
+export async function viewerIssueScope(
+  db: Executor,
+  viewer: UserRow,
+  scope: 'created_by_me' | 'assigned_to_me' | 'all',
+) {
+  const person =
+    scope === 'created_by_me'
+      ? { authorId: viewer.id }
+      : scope === 'assigned_to_me'
+        ? { assigneeId: viewer.id }
+        : {};
+  const candidates =
+    scope === 'all'
+      ? (await authorizedProjectIds(db, viewer.id).execute()).map((row) => row.id)
+      : await issueProjectIds(db, person);
+  return { person, ...(await readableIssueScope(db, viewer, await findProjectRecordsByIds(db, candidates))) };
 }

@@ -6,12 +6,21 @@ import { projectRepositoryPath } from '../git/repository.ts';
 import type { Deps } from '../deps.ts';
 import {
   countMergeRequests,
+  countMergeRequestsUpTo,
   findMergeRequest,
+  userMergeRequestProjectIds,
   listMergeRequests,
   OPEN_STATES,
   type MergeRequestListQuery,
 } from '../db/repositories/merge-requests.ts';
 import { usersByIds } from '../db/repositories/users.ts';
+import { findProjectRecordsByIds } from '../db/repositories/projects.ts';
+import { authorizedProjectIds } from '../db/repositories/project-lists.ts';
+import { namespaceProjectIds } from '../db/repositories/group-projects.ts';
+import { projectAccessMany } from '../policies/access.ts';
+import { canReadMergeRequests } from '../policies/merge-requests.ts';
+import { headPipeline } from '../services/merge-requests/merge-when-build-succeeds.ts';
+import { pipelinesOfRefAtShas } from '../db/repositories/pipelines.ts';
 import {
   findIssuesByIids,
   labelTitlesByTarget,
@@ -27,7 +36,11 @@ import { diffTrees, EMPTY_TREE, mergeBase } from '../git/diffs.ts';
 import type { MergeRequestView } from '../presenters/api-v3/merge-request.ts';
 import { findMergeRequestDiff, listMergeRequestDiffs } from '../db/repositories/merge-request-diffs.ts';
 import { recordNotFound } from '../errors.ts';
-import { ensureHeadInTarget, type AccessibleProject } from '../services/merge-requests/merge-requests.ts';
+import {
+  canBeMergedBy,
+  ensureHeadInTarget,
+  type AccessibleProject,
+} from '../services/merge-requests/merge-requests.ts';
 import {
   closingIssueIids,
   comparisonBase,
@@ -51,12 +64,21 @@ function statesOf(state: string | undefined): MergeRequestState[] | null {
   return null;
 }
 
+/** v4's further filters (author, assignee, branches, search, labels, milestone, times). */
+export type MergeRequestFilters = Omit<
+  MergeRequestListQuery,
+  'targetProjectIds' | 'states' | 'iids' | 'orderBy' | 'sort'
+>;
+
+/** The list query of one target project's MRs, or of several target projects' (by id). */
 export function mergeRequestListQuery(
-  target: ProjectRecord,
+  target: ProjectRecord | number[],
   params: MergeRequestListParams,
+  filters: MergeRequestFilters = {},
 ): MergeRequestListQuery {
   return {
-    targetProjectId: target.project.id,
+    ...filters,
+    targetProjectIds: Array.isArray(target) ? target : [target.project.id],
     states: statesOf(params.state),
     iids: params.iids,
     orderBy: params.orderBy === 'updated_at' ? 'updated_at' : 'created_at',
@@ -237,4 +259,82 @@ export async function mergeRequestVersion(
     diffTrees(repoPath, base ?? EMPTY_TREE, head, COMMIT_DIFF_LIMITS),
   ]);
   return { version, commits, diffs };
+}
+
+/**
+ * The target projects (by id) whose MRs a list beyond one project covers: a group's projects, or for
+ * v4's `scope` the projects of the caller's own MRs (created_by_me), of those assigned to the caller
+ * (assigned_to_me), or the projects the caller is a member of (all); each only where the caller may
+ * read merge requests.
+ */
+export async function readableMergeRequestProjects(
+  deps: Deps,
+  viewer: UserRow,
+  of: { groupId: number } | { scope: 'created_by_me' | 'assigned_to_me' | 'all' },
+): Promise<{ projectIds: number[]; records: ProjectRecord[]; person: MergeRequestFilters }> {
+  const db = deps.db.kysely;
+  let person: MergeRequestFilters = {};
+  let candidates: number[];
+  if ('groupId' in of) {
+    candidates = await namespaceProjectIds(db, of.groupId);
+  } else if (of.scope === 'all') {
+    candidates = (await authorizedProjectIds(db, viewer.id).execute()).map((row) => row.id);
+  } else {
+    person = of.scope === 'created_by_me' ? { authorId: viewer.id } : { assigneeId: viewer.id };
+    candidates = await userMergeRequestProjectIds(db, person as { authorId?: number; assigneeId?: number });
+  }
+  const records = await findProjectRecordsByIds(db, candidates);
+  const access = await projectAccessMany(db, viewer, records);
+  const readable = records.filter((record) => canReadMergeRequests(access.get(record.project.id)!, record));
+  return { projectIds: readable.map((record) => record.project.id), records: readable, person };
+}
+
+/** A page of MRs of several target projects (`records` has each target). */
+export async function listMergeRequestsAcross(
+  deps: Deps,
+  records: ProjectRecord[],
+  viewer: UserRow,
+  query: MergeRequestListQuery,
+  offset: number,
+  limit: number,
+) {
+  const rows = await listMergeRequests(deps.db.kysely, query, offset, limit);
+  return loadMergeRequestViews(deps, new Map(records.map((r) => [r.project.id, r])), viewer, rows);
+}
+
+/** X-Total of a list: counted no further than `cap` (undefined past it). */
+export async function countMergeRequestList(
+  deps: Deps,
+  query: MergeRequestListQuery,
+  cap: number,
+): Promise<number | undefined> {
+  const counted = await countMergeRequestsUpTo(deps.db.kysely, query, cap);
+  return counted > cap ? undefined : counted;
+}
+
+/** What the single MR entity adds: its head pipeline, its newest version, whether the caller may merge. */
+export async function mergeRequestDetail(
+  deps: Deps,
+  target: AccessibleProject,
+  viewer: UserRow,
+  mr: MergeRequestRow,
+) {
+  const [headPipelineRow, versions, canMerge] = await Promise.all([
+    headPipeline(deps, mr),
+    listMergeRequestDiffs(deps.db.kysely, mr.id),
+    canBeMergedBy(deps, viewer, target, mr),
+  ]);
+  return { headPipeline: headPipelineRow, latestVersion: versions[0], canMerge };
+}
+
+/** GET …/pipelines: the source branch's pipelines at the MR's commits, newest first. */
+export async function mergeRequestPipelines(deps: Deps, target: ProjectRecord, mr: MergeRequestRow) {
+  if (mr.source_project_id === null) return [];
+  const commits = await mergeRequestGitCommits(deps, target, mr);
+  return pipelinesOfRefAtShas(
+    deps.db.kysely,
+    mr.source_project_id,
+    mr.source_branch,
+    commits.map((commit) => commit.id),
+  );
 }

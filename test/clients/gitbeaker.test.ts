@@ -164,6 +164,43 @@ describe('@gitbeaker/rest 43', () => {
     );
   });
 
+  it('creates, edits, closes and lists issues; opens, lists, edits and merges a merge request', async () => {
+    const project = await api.Projects.create({ name: 'beaker-issues' });
+    await api.RepositoryFiles.create(project.id, 'README.md', 'main', 'hi\n', 'First');
+    const issue = await api.Issues.create(project.id, 'Beaker bug', { labels: 'bug,ui' });
+    assert.equal(issue.iid, 1);
+    const closed = await api.Issues.edit(project.id, issue.iid, { stateEvent: 'close', description: 'seen' });
+    assert.equal(closed.state, 'closed');
+    assert.equal((closed.closed_by as { username: string }).username, 'root');
+    const listed = await api.Issues.all({ projectId: project.id, labels: 'bug,ui', state: 'closed' });
+    assert.deepEqual(
+      listed.map((item) => item.title),
+      ['Beaker bug'],
+    );
+    assert.equal((await api.Issues.show(issue.iid, { projectId: project.id })).description, 'seen');
+
+    await api.Branches.create(project.id, 'fix', 'main');
+    await api.RepositoryFiles.create(project.id, 'fix.txt', 'fix', 'fixed\n', 'Fix');
+    const mr = await api.MergeRequests.create(project.id, 'fix', 'main', 'Beaker fix', { labels: 'bug' });
+    assert.equal(mr.iid, 1);
+    assert.equal(mr.detailed_merge_status, 'unchecked');
+    const edited = await api.MergeRequests.edit(project.id, mr.iid, { description: 'Fixes it' });
+    assert.equal(edited.description, 'Fixes it');
+    const opened = await api.MergeRequests.all({ projectId: project.id, state: 'opened', labels: 'bug' });
+    assert.deepEqual(
+      opened.map((item) => item.title),
+      ['Beaker fix'],
+    );
+    const merged = await api.MergeRequests.merge(project.id, mr.iid, {
+      mergeCommitMessage: 'Beaker merge',
+      shouldRemoveSourceBranch: true,
+    });
+    assert.equal(merged.state, 'merged');
+    assert.equal((merged.merged_by as { username: string }).username, 'root');
+    const again = await refusal(api.MergeRequests.merge(project.id, mr.iid));
+    assert.equal(again.status, 405);
+  });
+
   it('raises 401 for a bad token and 404 for what is not there', async () => {
     const stranger = new Gitlab({ host: app.url, token: 'not-a-token' });
     assert.deepEqual(await refusal(stranger.Metadata.show()), {

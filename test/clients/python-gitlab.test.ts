@@ -172,6 +172,28 @@ describe('python-gitlab 3.12', { skip: requirement('python-gitlab', pythonGitlab
     assert.equal(seen.deleted_user.status, 404);
   });
 
+  it('creates, edits, closes and lists an issue; opens, edits, lists, reads and merges an MR', async () => {
+    const seen = await run('issues_merge_requests');
+    assert.deepEqual(seen.issue, {
+      iid: 1,
+      state: 'closed',
+      description: 'Found by python',
+      labels: ['bug'],
+    });
+    assert.deepEqual(seen.issues, ['Py bug']);
+    assert.equal(seen.mr.iid, 1);
+    assert.deepEqual(seen.listed, ['Py fix']);
+    assert.deepEqual(seen.changes, ['fix.txt']);
+    assert.deepEqual(seen.commits, ['Fix']);
+    assert.deepEqual(seen.merged, { state: 'merged', merged_by: 'root', description: 'Fixes the bug' });
+    assert.ok(seen.mine.includes('Py fix'));
+    assert.deepEqual(seen.again, {
+      raised: 'GitlabMRClosedError',
+      status: 405,
+      message: '405 Method Not Allowed',
+    });
+  });
+
   it('raises the refusals with their statuses: 401 for a bad token, 404 for what is not there', async () => {
     const seen = await run('refusals');
     assert.deepEqual(seen.bad_token, {

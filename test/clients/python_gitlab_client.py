@@ -261,6 +261,40 @@ def scenario_instance():
     }
 
 
+def scenario_issues_merge_requests():
+    gl = client()
+    project = gl.projects.create({"name": "py-issues"})
+    project.files.create({"file_path": "README.md", "branch": "main", "content": "hi\n", "commit_message": "First"})
+    issue = project.issues.create({"title": "Py bug", "labels": ["bug"]})
+    issue.description = "Found by python"
+    issue.state_event = "close"
+    issue.save()
+    got = project.issues.get(issue.iid)
+    project.branches.create({"branch": "fix", "ref": "main"})
+    project.files.create({"file_path": "fix.txt", "branch": "fix", "content": "fixed\n", "commit_message": "Fix"})
+    mr = project.mergerequests.create(
+        {"source_branch": "fix", "target_branch": "main", "title": "Py fix", "labels": ["bug"]}
+    )
+    mr.description = "Fixes the bug"
+    mr.save()
+    listed = [m.title for m in project.mergerequests.list(state="opened", labels=["bug"], get_all=True)]
+    changes = [c["new_path"] for c in mr.changes()["changes"]]
+    commits = [c.title for c in mr.commits()]
+    mr.merge(merge_commit_message="Py merge", should_remove_source_branch=True)
+    merged = project.mergerequests.get(mr.iid)
+    return {
+        "issue": {"iid": got.iid, "state": got.state, "description": got.description, "labels": got.labels},
+        "issues": [i.title for i in project.issues.list(state="closed", get_all=True)],
+        "mr": {"iid": mr.iid, "id": mr.id},
+        "listed": listed,
+        "changes": changes,
+        "commits": commits,
+        "merged": {"state": merged.state, "merged_by": merged.merged_by["username"], "description": merged.description},
+        "mine": [m.title for m in gl.mergerequests.list(scope="all", get_all=True)],
+        "again": raised(lambda: mr.merge()),
+    }
+
+
 SCENARIOS = {name[len("scenario_"):]: value for name, value in globals().items() if name.startswith("scenario_")}
 
 if __name__ == "__main__":

@@ -30,6 +30,8 @@ import { up as commitNotes } from './048-commit-notes.ts';
 import { up as projectListVacuum } from './075-project-list-vacuum.ts';
 import { up as personalAccessTokens } from './080-personal-access-tokens.ts';
 import { up as pipelineSource } from './081-pipeline-source.ts';
+import { up as eventsTarget } from './082-events-target.ts';
+import { up as mergeRequestsSourceBranch } from './083-merge-requests-source-branch.ts';
 import { up as noteDiscussions } from './084-note-discussions.ts';
 import { up as labelPriorities } from './085-label-priorities.ts';
 import { up as milestoneStartDates } from './086-milestone-start-dates.ts';
@@ -69,6 +71,8 @@ const migrations: Array<[string, MigrationFn]> = [
   ['075-project-list-vacuum', projectListVacuum],
   ['080-personal-access-tokens', personalAccessTokens],
   ['081-pipeline-source', pipelineSource],
+  ['082-events-target', eventsTarget],
+  ['083-merge-requests-source-branch', mergeRequestsSourceBranch],
   ['084-note-discussions', noteDiscussions],
   ['085-label-priorities', labelPriorities],
   ['086-milestone-start-dates', milestoneStartDates],

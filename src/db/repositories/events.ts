@@ -202,3 +202,24 @@ export function listMemberProjectEvents(
     .offset(offset);
   return db.selectFrom('events').selectAll().where('id', 'in', ids).orderBy('id', 'desc').execute();
 }
+
+/** The newest event of this action on each of these targets (closed, merged): its author and time. */
+export async function latestTargetEvents(
+  db: Executor,
+  targetType: string,
+  targetIds: number[],
+  action: number,
+): Promise<Map<number, { authorId: number; createdAt: string }>> {
+  const result = new Map<number, { authorId: number; createdAt: string }>();
+  if (targetIds.length === 0) return result;
+  const rows = await db
+    .selectFrom('events')
+    .select(['target_id', 'author_id', 'created_at', 'id'])
+    .where('target_type', '=', targetType)
+    .where('target_id', 'in', [...new Set(targetIds)])
+    .where('action', '=', action)
+    .orderBy('id', 'asc')
+    .execute();
+  for (const row of rows) result.set(row.target_id!, { authorId: row.author_id, createdAt: row.created_at });
+  return result;
+}

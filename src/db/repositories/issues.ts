@@ -123,6 +123,12 @@ export interface IssueListFilter {
   /** 'opened' = opened or reopened; undefined = all. */
   state?: 'opened' | 'closed';
   iid?: number;
+  /** v4's `iids[]`. */
+  iids?: number[];
+  createdAfter?: string;
+  createdBefore?: string;
+  updatedAfter?: string;
+  updatedBefore?: string;
   milestoneId?: number;
   /** Issues with a milestone of this title (GitLab's `milestone` parameter). */
   milestoneTitle?: string;
@@ -172,6 +178,12 @@ function filtered(db: Executor, filter: IssueListFilter): IssueQuery {
   if (filter.state !== undefined)
     query = query.where('issues.closed', '=', filter.state === 'closed' ? 1 : 0);
   if (filter.iid !== undefined) query = query.where('issues.iid', '=', filter.iid);
+  if (filter.iids !== undefined)
+    query = query.where('issues.iid', 'in', filter.iids.length > 0 ? filter.iids : [-1]);
+  if (filter.createdAfter) query = query.where('issues.created_at', '>=', filter.createdAfter);
+  if (filter.createdBefore) query = query.where('issues.created_at', '<=', filter.createdBefore);
+  if (filter.updatedAfter) query = query.where('issues.updated_at', '>=', filter.updatedAfter);
+  if (filter.updatedBefore) query = query.where('issues.updated_at', '<=', filter.updatedBefore);
   if (filter.milestoneId !== undefined) query = query.where('issues.milestone_id', '=', filter.milestoneId);
   if (filter.noMilestone) query = query.where('issues.milestone_id', 'is', null);
   if (filter.milestoneTitle !== undefined) {

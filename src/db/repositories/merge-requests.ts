@@ -1,7 +1,8 @@
 // Merge requests (migration 040). Lists walk an index on (target project[, state], created_at or
 // updated_at, id) and fetch whole rows only for the page (a deferred join), so page 1000 costs what page 1
 // costs. Soft-deleted rows keep their iid and are otherwise invisible.
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { Database } from '../schema.ts';
 import type {
   Executor,
   MergeRequestChanges,
@@ -11,10 +12,28 @@ import type {
 } from '../types.ts';
 
 export interface MergeRequestListQuery {
-  targetProjectId: number;
+  /** One target project (a project's list) or several (a group's, the caller's readable ones). */
+  targetProjectIds: number[];
   /** null: every state. */
   states: MergeRequestState[] | null;
   iids: number[] | null;
+  /** v4's filters; undefined filters nothing. A null assignee asks for MRs without one. */
+  authorId?: number;
+  assigneeId?: number | null;
+  sourceBranch?: string;
+  targetBranch?: string;
+  /** A case-insensitive substring of the title or description. */
+  search?: string;
+  /** Every one of these label titles. */
+  labels?: string[];
+  /** Titles with a WIP prefix (true) or without one (false), matched as GitLab's wip scope does. */
+  wip?: boolean;
+  milestoneTitle?: string;
+  noMilestone?: boolean;
+  createdAfter?: string;
+  createdBefore?: string;
+  updatedAfter?: string;
+  updatedBefore?: string;
   orderBy: 'created_at' | 'updated_at';
   sort: 'asc' | 'desc';
   /** A milestone's merge requests only (v4's milestones/:id/merge_requests). */
@@ -93,15 +112,82 @@ export function findOpenTwin(
 }
 
 function listFilter(db: Executor, query: MergeRequestListQuery) {
-  let select = db.selectFrom('merge_requests').where('target_project_id', '=', query.targetProjectId);
+  const projects = query.targetProjectIds;
+  let select =
+    projects.length === 1
+      ? db.selectFrom('merge_requests').where('target_project_id', '=', projects[0]!)
+      : db
+          .selectFrom('merge_requests')
+          .where('target_project_id', 'in', projects.length > 0 ? projects : [-1]);
   if (query.states) select = select.where('state', 'in', query.states);
   if (query.iids) select = select.where('iid', 'in', query.iids.length > 0 ? query.iids : [-1]);
   if (query.milestoneId !== undefined) select = select.where('milestone_id', '=', query.milestoneId);
+  if (query.authorId !== undefined) select = select.where('author_id', '=', query.authorId);
+  if (query.assigneeId === null) select = select.where('assignee_id', 'is', null);
+  else if (query.assigneeId !== undefined) select = select.where('assignee_id', '=', query.assigneeId);
+  if (query.sourceBranch !== undefined) select = select.where('source_branch', '=', query.sourceBranch);
+  if (query.targetBranch !== undefined) select = select.where('target_branch', '=', query.targetBranch);
+  if (query.search) {
+    const pattern = `%${query.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = (column: string) => sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+    select = select.where((eb) => eb.or([like('title'), like('description')]));
+  }
+  if (query.wip !== undefined) {
+    const prefixed = (eb: ExpressionBuilder<Database, 'merge_requests'>) =>
+      eb.or(['wip:%', 'wip %', '[wip]%'].map((prefix) => sql<boolean>`lower(title) like ${prefix}`));
+    select = select.where((eb) => (query.wip ? prefixed(eb) : eb.not(prefixed(eb))));
+  }
+  for (const title of query.labels ?? []) {
+    select = select.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('label_links as ll')
+          .innerJoin('labels as l', 'l.id', 'll.label_id')
+          .select('ll.id')
+          .where('ll.target_type', '=', 'MergeRequest')
+          .whereRef('ll.target_id', '=', 'merge_requests.id')
+          .where('l.title', '=', title),
+      ),
+    );
+  }
+  if (query.noMilestone) select = select.where('milestone_id', 'is', null);
+  if (query.milestoneTitle !== undefined) {
+    const title = query.milestoneTitle;
+    select = select.where('milestone_id', 'in', (eb) =>
+      eb
+        .selectFrom('milestones as m')
+        .select('m.id')
+        .where('m.project_id', 'in', projects.length > 0 ? projects : [-1])
+        .where('m.title', '=', title),
+    );
+  }
+  if (query.createdAfter) select = select.where('created_at', '>=', query.createdAfter);
+  if (query.createdBefore) select = select.where('created_at', '<=', query.createdBefore);
+  if (query.updatedAfter) select = select.where('updated_at', '>=', query.updatedAfter);
+  if (query.updatedBefore) select = select.where('updated_at', '<=', query.updatedBefore);
   return select.where('deleted_at', 'is', null);
 }
 
 export async function countMergeRequests(db: Executor, query: MergeRequestListQuery): Promise<number> {
   const row = await listFilter(db, query)
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** How many MRs the list has, counting no further than `cap` (a bounded walk of the index). */
+export async function countMergeRequestsUpTo(
+  db: Executor,
+  query: MergeRequestListQuery,
+  cap: number,
+): Promise<number> {
+  const row = await db
+    .selectFrom(
+      listFilter(db, query)
+        .select('id')
+        .limit(cap + 1)
+        .as('capped'),
+    )
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .executeTakeFirstOrThrow();
   return Number(row.count);

@@ -259,3 +259,21 @@ export async function countAllBuilds(db: Executor): Promise<number> {
 export async function removePipeline(db: Executor, id: number): Promise<void> {
   await db.deleteFrom('ci_pipelines').where('id', '=', id).execute();
 }
+
+/** The pipelines of `ref` at any of these commits, newest first (a merge request's, on the sha index). */
+export function pipelinesOfRefAtShas(
+  db: Executor,
+  projectId: number,
+  ref: string,
+  shas: string[],
+): Promise<CiPipelineRow[]> {
+  if (shas.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('ci_pipelines')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('sha', 'in', shas)
+    .where('ref', '=', ref)
+    .orderBy('id', 'desc')
+    .execute();
+}

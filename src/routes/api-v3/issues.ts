@@ -70,14 +70,14 @@ function idParam(params: Params, name: string): number | undefined {
   return /^\d{1,10}$/.test(text) ? Number(text) : -1;
 }
 
-function timeParam(params: Params, name: string): string | undefined {
+export function timeParam(params: Params, name: string): string | undefined {
   const text = presentString(params, name)?.trim();
   if (text === undefined) return undefined;
   const time = Date.parse(text);
   return Number.isNaN(time) ? undefined : new Date(time).toISOString();
 }
 
-function issueInput(params: Params): IssueInput {
+export function issueInput(params: Params): IssueInput {
   return {
     title: presentString(params, 'title'),
     description: presentString(params, 'description'),

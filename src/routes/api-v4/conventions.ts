@@ -33,3 +33,17 @@ export function requireParams(params: Params, ...names: string[]): void {
   );
   if (missing.length > 0) throw paramsMissing(...missing);
 }
+
+/**
+ * v4 takes a list as an array (JSON, `name[]=`) where v3 took only a comma-separated string (labels):
+ * the params with each of these as the comma string v3's readers parse.
+ */
+export function commaLists(params: Params, ...names: string[]): Params {
+  const joined: Params = { ...params };
+  for (const name of names) {
+    const value = params[name] ?? params[`${name}[]`];
+    if (Array.isArray(value)) joined[name] = value.map(String).join(',');
+    else if (value !== undefined) joined[name] = value;
+  }
+  return joined;
+}

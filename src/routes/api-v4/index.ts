@@ -57,6 +57,8 @@ import * as todos from './todos.ts';
 import * as labels from './labels.ts';
 import * as milestones from './milestones.ts';
 import * as notificationSettings from './notification-settings.ts';
+import * as issues from './issues.ts';
+import * as mergeRequests from './merge-requests.ts';
 
 const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   version,
@@ -100,6 +102,8 @@ const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   labels,
   milestones,
   notificationSettings,
+  issues,
+  mergeRequests,
 ];
 
 export function registerApiV4(app: FastifyInstance, deps: Deps): void {

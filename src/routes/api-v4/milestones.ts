@@ -159,7 +159,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     );
     const milestone = await loadMilestone(deps, request, project);
     const query = {
-      targetProjectId: project.project.id,
+      targetProjectIds: [project.project.id],
       states: null,
       iids: null,
       orderBy: 'created_at' as const,
