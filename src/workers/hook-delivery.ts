@@ -18,6 +18,7 @@ import * as repo from '../db/repositories/hook-deliveries.ts';
 import { projectHooksByIds } from '../db/repositories/project-hooks.ts';
 import { systemHooksByIds } from '../db/repositories/system-hooks.ts';
 import { onHooksEnqueued } from '../services/hooks/hook-outbox.ts';
+import { outboundPolicyFor } from '../services/hooks/hook-url.ts';
 import type { Worker } from './worker.ts';
 import type { HookDeliveryRow } from '../db/types.ts';
 
@@ -47,8 +48,11 @@ interface InFlight {
 export class HookDeliveryWorker implements Worker {
   readonly name = 'hook deliveries';
   readonly workerId = `${os.hostname()}:${process.pid}:${crypto.randomBytes(4).toString('hex')}`;
-  /** Connection pools for hooks that verify TLS and those that do not, made at the first delivery. */
-  private agents: { verifying: Agent; insecure: Agent } | undefined;
+  /**
+   * Connection pools by TLS verification and by whether local targets are allowed (the administrator's
+   * setting for the hook's kind), each made at its first delivery.
+   */
+  private readonly agents = new Map<string, Agent>();
   private readonly inFlight = new Map<number, InFlight>();
   private timer: NodeJS.Timeout | undefined;
   private wakeTimer: NodeJS.Timeout | undefined;
@@ -69,19 +73,21 @@ export class HookDeliveryWorker implements Worker {
     private readonly beforeDrain: () => Promise<void> = async () => {},
   ) {}
 
-  private connectionPools(): { verifying: Agent; insecure: Agent } {
-    if (!this.agents) {
+  private async connectionPool(delivery: HookDeliveryRow, verifySsl: boolean): Promise<Agent> {
+    const policy = await outboundPolicyFor(this.db.kysely, this.outbound, delivery.hook_kind);
+    const key = `${verifySsl}:${policy.allowLocal}`;
+    let agent = this.agents.get(key);
+    if (!agent) {
       const { Agent, buildConnector } = httpClient();
-      const pool = (rejectUnauthorized: boolean) =>
-        new Agent({
-          connect: guardedConnector(
-            buildConnector({ timeout: this.config.timeoutMs, rejectUnauthorized }),
-            this.outbound,
-          ),
-        });
-      this.agents = { verifying: pool(true), insecure: pool(false) };
+      agent = new Agent({
+        connect: guardedConnector(
+          buildConnector({ timeout: this.config.timeoutMs, rejectUnauthorized: verifySsl }),
+          policy,
+        ),
+      });
+      this.agents.set(key, agent);
     }
-    return this.agents;
+    return agent;
   }
 
   start(): void {
@@ -103,8 +109,7 @@ export class HookDeliveryWorker implements Worker {
     const running = [...this.inFlight.values()];
     for (const entry of running) entry.abort.abort();
     await Promise.all(running.map((entry) => entry.done));
-    const agents = this.agents;
-    if (agents) await Promise.all([agents.verifying.close(), agents.insecure.close()]).catch(() => {});
+    await Promise.all([...this.agents.values()].map((agent) => agent.close())).catch(() => {});
   }
 
   /** Look for due rows soon (new rows were enqueued). */
@@ -331,8 +336,7 @@ export class HookDeliveryWorker implements Worker {
       url.username = '';
       url.password = '';
     }
-    const pools = this.connectionPools();
-    const dispatcher = target.verifySsl ? pools.verifying : pools.insecure;
+    const dispatcher = await this.connectionPool(delivery, target.verifySsl);
     // undici's request() never follows a redirect (no redirect interceptor here): a 3xx is the answer, so
     // a receiver cannot bounce the delivery to a local address.
     const response = await httpClient().request(url, {

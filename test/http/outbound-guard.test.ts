@@ -169,6 +169,40 @@ describe('outbound guard', () => {
     assert.equal(receiver.received.length, 0);
   });
 
+  it('lets local targets through while the administrator allows local requests, per kind of hook', async () => {
+    const settings = (body: Record<string, boolean>) =>
+      t.request('PUT', '/api/v4/application/settings', { token: t.rootToken, body });
+    const project = await createProject(t, { owner, path: 'switched' });
+    const hooks = `/api/v4/projects/${project.id}/hooks`;
+    const local = `http://127.0.0.1:${receiver.port}/switched`;
+    assert.equal((await t.request('POST', hooks, { token: owner.token, body: { url: local } })).status, 422);
+    assert.equal((await settings({ allow_local_requests_from_web_hooks_and_services: true })).status, 200);
+    try {
+      const created = await t.request('POST', hooks, {
+        token: owner.token,
+        body: { url: local, push_events: true },
+      });
+      assert.equal(created.status, 201, created.text);
+      // The web-hook switch is not the system-hook one.
+      const system = await t.request('POST', '/api/v4/hooks', { token: t.rootToken, body: { url: local } });
+      assert.equal(system.status, 422, system.text);
+      const pushed = await t.request('POST', `/api/v4/projects/${project.id}/repository/files/a.txt`, {
+        token: owner.token,
+        body: { branch: 'main', content: 'a\n', commit_message: 'First' },
+      });
+      assert.equal(pushed.status, 201, pushed.text);
+      await t.server.hookWorker.drain();
+      assert.ok(
+        receiver.received.some((request) => request.url === '/switched'),
+        'the local receiver got the hook',
+      );
+    } finally {
+      assert.equal((await settings({ allow_local_requests_from_web_hooks_and_services: false })).status, 200);
+    }
+    const again = await t.request('POST', hooks, { token: owner.token, body: { url: local } });
+    assert.equal(again.status, 422, 'refused again once the switch is off');
+  });
+
   it('lets an allowlisted local receiver get its hooks (address, range and host name)', async () => {
     for (const [allowlist, host] of [
       ['127.0.0.1', '127.0.0.1'],

@@ -3,6 +3,12 @@
 import type { OutboundPolicy } from '../../lib/outbound-guard.ts';
 import { outboundUrlProblem } from '../../lib/outbound-guard.ts';
 import { ApiError } from '../../errors.ts';
+import type { Executor } from '../../db/types.ts';
+import type { HookKind } from '../../db/schema.ts';
+import {
+  allowsLocalRequestsFromSystemHooks,
+  allowsLocalRequestsFromWebHooks,
+} from '../instance/application-settings.ts';
 
 /** GitLab's hooks.url column held 2,000 characters. */
 const MAX_HOOK_URL_LENGTH = 2000;
@@ -41,4 +47,22 @@ function characterCount(text: string, limit: number): number {
 export async function refuseLocalHookUrl(url: string, policy: OutboundPolicy): Promise<void> {
   const problem = await outboundUrlProblem(url, policy);
   if (problem) throw new ApiError(422, { message: { url: [`is blocked: ${problem}`] } });
+}
+
+/**
+ * The outbound policy for a hook of `kind` (or a project import, which counts as a web hook): the
+ * configured allowlist, and local targets allowed when the configuration or the administrator's
+ * application setting for that kind allows them (read each time, so every process follows a change).
+ */
+export async function outboundPolicyFor(
+  db: Executor,
+  configured: OutboundPolicy,
+  kind: HookKind,
+): Promise<OutboundPolicy> {
+  if (configured.allowLocal) return configured;
+  const allowLocal =
+    kind === 'system'
+      ? await allowsLocalRequestsFromSystemHooks(db)
+      : await allowsLocalRequestsFromWebHooks(db);
+  return allowLocal ? { ...configured, allowLocal } : configured;
 }

@@ -16,7 +16,7 @@ import { projectRepositoryPath } from '../../git/repository.ts';
 import { presentPushPayload } from '../../presenters/hooks/push-payload.ts';
 import { BLANK_SHA } from '../../domain/types.ts';
 import { enqueueDelivery } from './hook-outbox.ts';
-import { refuseLocalHookUrl, validHookUrl } from './hook-url.ts';
+import { outboundPolicyFor, refuseLocalHookUrl, validHookUrl } from './hook-url.ts';
 import type { ProjectHookRow, ProjectRecord, UserRow } from '../../db/types.ts';
 
 export interface ProjectHookAttributes {
@@ -57,7 +57,7 @@ function switches(attributes: ProjectHookAttributes) {
 async function checkedUrl(deps: Deps, url: string): Promise<string> {
   const valid = validHookUrl(url);
   if (valid === undefined) throw new ApiError(422, { error: 'Invalid url given' });
-  await refuseLocalHookUrl(valid, deps.config.outbound);
+  await refuseLocalHookUrl(valid, await outboundPolicyFor(deps.db.kysely, deps.config.outbound, 'project'));
   return valid;
 }
 

@@ -7,7 +7,7 @@ import { deleteDeliveriesOfHook } from '../../db/repositories/hook-deliveries.ts
 import { notFound, paramsMissing, recordNotFound } from '../../errors.ts';
 import { systemHookTestPayload } from '../../presenters/hooks/system-hook-payloads.ts';
 import { enqueueDelivery, SYSTEM_HOOK_EVENT } from './hook-outbox.ts';
-import { refuseLocalHookUrl, validHookUrl } from './hook-url.ts';
+import { outboundPolicyFor, refuseLocalHookUrl, validHookUrl } from './hook-url.ts';
 import type { SystemHookRow } from '../../db/types.ts';
 
 export async function createSystemHook(deps: Deps, url: string | undefined): Promise<SystemHookRow> {
@@ -15,7 +15,7 @@ export async function createSystemHook(deps: Deps, url: string | undefined): Pro
   const valid = validHookUrl(url);
   // GitLab 8.13 answered a system hook that failed validation with a bare 404 (not_found!).
   if (valid === undefined) throw notFound();
-  await refuseLocalHookUrl(valid, deps.config.outbound);
+  await refuseLocalHookUrl(valid, await outboundPolicyFor(deps.db.kysely, deps.config.outbound, 'system'));
   const at = now();
   return insertSystemHook(deps.db.kysely, {
     url: valid,

@@ -18,7 +18,10 @@ export interface ApplicationSettings {
   default_group_visibility: VisibilityName;
   /** Whether webhooks and integrations may be delivered to loopback and private addresses. */
   allow_local_requests_from_web_hooks_and_services: boolean;
-  /** Whether system hooks may be delivered to loopback and private addresses (GitLab's default: yes). */
+  /**
+   * Whether system hooks may be delivered to loopback and private addresses. GitLab allows it by default;
+   * Labrador does not: no outbound request reaches the local network unless an administrator says so.
+   */
   allow_local_requests_from_system_hooks: boolean;
 }
 
@@ -27,7 +30,7 @@ const DEFAULTS: ApplicationSettings = {
   default_project_visibility: 'private',
   default_group_visibility: 'private',
   allow_local_requests_from_web_hooks_and_services: false,
-  allow_local_requests_from_system_hooks: true,
+  allow_local_requests_from_system_hooks: false,
 };
 
 type Name = keyof ApplicationSettings;

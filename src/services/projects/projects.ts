@@ -27,6 +27,7 @@ import { importBareRepository } from '../../git/import.ts';
 import { isBranchName } from '../../git/ref-names.ts';
 import { namespaceUploadsDir, projectUploadsDir, removeProjectUploads } from '../../storage/uploads.ts';
 import { outboundUrlProblem } from '../../lib/outbound-guard.ts';
+import { outboundPolicyFor } from '../hooks/hook-url.ts';
 import { moveRepository, removeRepository, repositoriesRoot, repositoryPath } from '../../git/repository.ts';
 import { ApiError, grapeError, notFound, validationFailed, ValidationErrors } from '../../errors.ts';
 import { AccessLevel, EventAction, Visibility, VISIBILITY_NAMES } from '../../domain/types.ts';
@@ -227,9 +228,8 @@ export async function createProject(deps: Deps, input: CreateProjectInput): Prom
   } else if (attributes.import_url !== undefined) {
     // An import is an outbound request too (GitLab 10.6 blocked local import URLs alike); judged on what
     // the name resolves to now, git resolving it again when it clones.
-    const problem = await outboundUrlProblem(attributes.import_url, deps.config.outbound).catch(
-      () => undefined,
-    );
+    const policy = await outboundPolicyFor(deps.db.kysely, deps.config.outbound, 'project');
+    const problem = await outboundUrlProblem(attributes.import_url, policy).catch(() => undefined);
     if (problem) errors.add('import_url', `is blocked: ${problem}`);
   }
   if (namespace.type !== 'Group') {

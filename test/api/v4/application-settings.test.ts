@@ -27,7 +27,7 @@ describe('API v4 application settings and statistics', () => {
     assert.equal(shown.body.default_project_visibility, 'private');
     assert.equal(shown.body.default_group_visibility, 'private');
     assert.equal(shown.body.allow_local_requests_from_web_hooks_and_services, false);
-    assert.equal(shown.body.allow_local_requests_from_system_hooks, true);
+    assert.equal(shown.body.allow_local_requests_from_system_hooks, false);
     assert.equal(shown.body.signup_enabled, false);
     assert.equal(shown.body.max_artifacts_size, 100);
     const refused = await t.request('GET', '/api/v4/application/settings', { token: user.token });
@@ -53,13 +53,17 @@ describe('API v4 application settings and statistics', () => {
     // What the outbound guard of hook deliveries asks follows the stored setting.
     const db = t.server.deps.db.kysely;
     assert.equal(await allowsLocalRequestsFromWebHooks(db), true);
+    assert.equal(await allowsLocalRequestsFromSystemHooks(db), false);
+    const on = await t.request('PUT', '/api/v4/application/settings', {
+      token: t.rootToken,
+      body: { allow_local_requests_from_system_hooks: true },
+    });
+    assert.equal(on.body.allow_local_requests_from_system_hooks, true);
     assert.equal(await allowsLocalRequestsFromSystemHooks(db), true);
-    const off = await t.request('PUT', '/api/v4/application/settings', {
+    await t.request('PUT', '/api/v4/application/settings', {
       token: t.rootToken,
       body: { allow_local_requests_from_system_hooks: false },
     });
-    assert.equal(off.body.allow_local_requests_from_system_hooks, false);
-    assert.equal(await allowsLocalRequestsFromSystemHooks(db), false);
     await t.restart();
     const shown = await t.request('GET', '/api/v4/application/settings', { token: t.rootToken });
     assert.equal(shown.body.default_branch_name, 'trunk');
