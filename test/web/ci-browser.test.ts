@@ -35,7 +35,13 @@ describe('CI pages in Chromium', { skip }, () => {
 
   before(async () => {
     ci = await startCiProject({ LABRADOR_RUNNER_TOKEN: REGISTRATION_TOKEN }, 'cibr');
-    runner = spawnRunner({ url: ci.base, registrationToken: REGISTRATION_TOKEN });
+    // Unsandboxed: the tests meet the job in a shared /tmp and follow its process group on the host,
+    // which the sandbox hides (test/runner-v4/sandbox.test.ts covers the sandbox).
+    runner = spawnRunner({
+      url: ci.base,
+      registrationToken: REGISTRATION_TOKEN,
+      extraArgs: ['--sandbox', 'off'],
+    });
     browser = await launchBrowser();
     await runner.waitForOutput(/taking builds from/, 60_000);
     base = `/${ci.project.fullPath}`;
