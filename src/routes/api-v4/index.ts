@@ -47,6 +47,7 @@ import * as topics from './topics.ts';
 import * as avatar from './avatar.ts';
 import * as pipelines from './pipelines.ts';
 import * as jobs from './jobs.ts';
+import * as jobToken from './job-token.ts';
 import * as ciVariables from './ci-variables.ts';
 import * as triggers from './triggers.ts';
 import * as runners from './runners.ts';
@@ -92,6 +93,7 @@ const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   avatar,
   pipelines,
   jobs,
+  jobToken,
   ciVariables,
   triggers,
   runners,
