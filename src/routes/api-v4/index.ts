@@ -60,6 +60,7 @@ import * as milestones from './milestones.ts';
 import * as notificationSettings from './notification-settings.ts';
 import * as issues from './issues.ts';
 import * as mergeRequests from './merge-requests.ts';
+import * as participants from './participants.ts';
 
 const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   version,
@@ -106,6 +107,7 @@ const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   notificationSettings,
   issues,
   mergeRequests,
+  participants,
 ];
 
 export function registerApiV4(app: FastifyInstance, deps: Deps): void {
