@@ -1,10 +1,12 @@
 // GET /api/v4/job: the running job a CI_JOB_TOKEN names, as Ci::Job (header JOB-TOKEN or `job_token`);
-// the token of a finished job, an unknown one and no token at all are refused.
+// the token of a finished job, an unknown one and no token at all are refused; and the job runner 17
+// picks up over real HTTP, asked about with the token the runner hands its script.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createProject, createUser, type TestProject, type TestUser } from '../../helpers/factory.ts';
-import { seedPipeline } from '../../helpers/ci.ts';
+import { seedPipeline, startCiProject, type CiProject } from '../../helpers/ci.ts';
+import { Runner17 } from '../../helpers/runner-v4-client.ts';
 import { GitClient } from '../../helpers/git.ts';
 
 describe('API v4 current job by job token', () => {
@@ -94,5 +96,36 @@ describe('API v4 current job by job token', () => {
     const anonymous = await t.request('GET', '/api/v4/job');
     assert.equal(anonymous.status, 401);
     assert.deepEqual(anonymous.body, { message: '401 Unauthorized' });
+  });
+});
+
+describe('API v4 current job for a job runner 17 runs', () => {
+  const REGISTRATION_TOKEN = 'job-token-registration';
+  let ci: CiProject;
+  after(async () => ci.close());
+
+  it('answers the picked job with its runner while it runs, 401 once the runner finishes it', async () => {
+    ci = await startCiProject({ LABRADOR_RUNNER_TOKEN: REGISTRATION_TOKEN }, 'jobtokenrun');
+    const pipeline = await ci.push({ '.gitlab-ci.yml': 'unit:\n  script: make test\n' });
+    assert.ok(pipeline, 'the push records a pipeline');
+    const runner = new Runner17(ci.base);
+    assert.equal((await runner.register(REGISTRATION_TOKEN)).status, 201);
+    const job = (await runner.requestJob())!;
+    assert.ok(job, 'the runner gets the job');
+
+    const current = await fetch(`${ci.base}/api/v4/job`, { headers: { 'JOB-TOKEN': job.token } });
+    assert.equal(current.status, 200);
+    const body = await current.json();
+    assert.equal(body.id, job.id);
+    assert.equal(body.name, 'unit');
+    assert.equal(body.status, 'running');
+    assert.equal(body.pipeline.id, pipeline.id);
+    assert.equal(body.runner.id, runner.id);
+    assert.equal(body.user.username, ci.owner.username);
+
+    assert.equal((await runner.update(job, 'success')).status, 200);
+    const finished = await fetch(`${ci.base}/api/v4/job?job_token=${job.token}`);
+    assert.equal(finished.status, 401);
+    assert.deepEqual(await finished.json(), { message: '401 Unauthorized' });
   });
 });
