@@ -4,9 +4,10 @@
 import type { Readable } from 'node:stream';
 import type { Deps } from '../deps.ts';
 import { now } from '../lib/clock.ts';
-import { notFound, recordNotFound } from '../errors.ts';
+import { notFound, recordNotFound, unauthorized } from '../errors.ts';
 import {
   countBuildsUpTo,
+  findBuildByToken,
   findProjectBuild,
   latestBuildNamed,
   listBuilds,
@@ -18,6 +19,7 @@ import {
   pipelinesByIds,
   projectListCounts,
 } from '../db/repositories/pipelines.ts';
+import { findProjectRecordById } from '../db/repositories/projects.ts';
 import { runnersByIds } from '../db/repositories/runners.ts';
 import { usersByIds } from '../db/repositories/users.ts';
 import { readCommits, type Commit } from '../git/commits.ts';
@@ -110,6 +112,19 @@ export async function listJobsOf(deps: Deps, record: ProjectRecord, builds: CiBu
 
 export async function loadJob(deps: Deps, record: ProjectRecord, build: CiBuildRow) {
   return (await listJobsOf(deps, record, [build]))[0]!;
+}
+
+/**
+ * GET /api/v4/job: the job a CI_JOB_TOKEN belongs to, as Ci::Job, while it runs. A token no job holds, or
+ * that of a job no longer running (finished, cancelled, erased), authenticates nobody: 401, as GitLab's
+ * Ci::AuthJobFinder refuses it.
+ */
+export async function runningJobOfToken(deps: Deps, token: string) {
+  const db = deps.db.kysely;
+  const build = await findBuildByToken(db, token);
+  const record = build && (await findProjectRecordById(db, build.project_id));
+  if (!build || !record || build.status !== 'running' || build.erased_at !== null) throw unauthorized();
+  return loadJob(deps, record, build);
 }
 
 export async function loadBuild(deps: Deps, record: ProjectRecord, build: CiBuildRow, form?: BuildForm) {

@@ -1,6 +1,7 @@
 // Debian's python-gitlab 3.12 against a listening Labrador on v4's notes, discussions (resolving a merge
 // request thread through `thread.save()`), award emoji on a note, labels (create, subscribe, get by
-// name), milestones (create, close, list by state) and todos (mark, list, mark all done).
+// name), milestones (create, close, list by state, a milestone's issues), an issue's participants and
+// todos (mark, list, mark all done).
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
 import path from 'node:path';
@@ -67,6 +68,8 @@ describe(
         resolved: [true, true],
         label: { subscribed: true, priority: 1 },
         closed_milestones: ['py-1.0'],
+        milestone_issues: [[issue.body.iid, 'opened', `#${issue.body.iid}`]],
+        participants: ['pyowner'],
         todos: [['Issue', 'pending']],
         todos_after: 0,
       });

@@ -41,6 +41,12 @@ milestone = project.milestones.create({"title": "py-1.0", "start_date": "2030-01
 milestone.state_event = "close"
 milestone.save()
 closed = [m.title for m in project.milestones.list(get_all=True, state="closed")]
+planned = project.milestones.create({"title": "py-2.0"})
+issue_again = project.issues.get(int(os.environ["ISSUE_IID"]))
+issue_again.milestone_id = planned.id
+issue_again.save()
+milestone_issues = [(i.iid, i.state, i.references["short"]) for i in planned.issues()]
+participants = [u["username"] for u in issue.participants()]
 
 todo = issue.todo()
 todos = [(t.target_type, t.state) for t in gl.todos.list(get_all=True)]
@@ -58,6 +64,8 @@ print(
             "resolved": resolved,
             "label": {"subscribed": label_again.subscribed, "priority": label_again.priority},
             "closed_milestones": closed,
+            "milestone_issues": milestone_issues,
+            "participants": participants,
             "todos": todos,
             "todos_after": todos_after,
         }

@@ -1,19 +1,27 @@
 // v4's Todo entity (lib/api/entities/todo.rb): the project as ProjectIdentity, the author as v4's
-// UserBasic, `updated_at`, and the target as its entity. The target is the issue or merge request in
-// the entity the views read for v3 (v4's Issue and MergeRequest entities live with those routes).
-import { presentIssue } from '../api-v3/issue.ts';
-import { presentMergeRequest } from '../api-v3/merge-request.ts';
+// UserBasic, `updated_at`, and the target in v4's Issue or MergeRequestBasic entity (closed_by, merged_by
+// from the page's closings, read in one batch; the single MR's pipeline and diff_refs would cost git and
+// pipeline reads per row, so a todo's MR target leaves them out).
+import type { Closing, MergeRequestClosings } from '../../views/issuable-closings.ts';
+import { presentIssueV4 } from './issue.ts';
+import { presentMergeRequestBasicV4 } from './merge-request.ts';
 import { namespaceHumanName } from '../api-v3/project.ts';
 import { TODO_ACTION_NAMES, type TodoView } from '../api-v3/todo.ts';
 import { presentUserBasic } from './user.ts';
 
-export function presentTodoV4(view: TodoView, baseUrl: string) {
+/** The closings of the todos' targets on one page: closed issues, and closed or merged MRs. */
+export interface TodoTargetClosings {
+  issues: Map<number, Closing>;
+  mergeRequests: MergeRequestClosings;
+}
+
+export function presentTodoV4(view: TodoView, closings: TodoTargetClosings, baseUrl: string) {
   const { todo, record } = view;
   const { project, namespace } = record;
   const target =
     view.target.type === 'Issue'
-      ? presentIssue(view.target.view, baseUrl)
-      : presentMergeRequest(view.target.view, baseUrl);
+      ? presentIssueV4(view.target.view, closings.issues.get(view.target.view.issue.id), baseUrl)
+      : presentMergeRequestBasicV4(view.target.view, closings.mergeRequests, baseUrl);
   return {
     id: todo.id,
     project: {

@@ -47,6 +47,7 @@ import * as topics from './topics.ts';
 import * as avatar from './avatar.ts';
 import * as pipelines from './pipelines.ts';
 import * as jobs from './jobs.ts';
+import * as jobToken from './job-token.ts';
 import * as ciVariables from './ci-variables.ts';
 import * as triggers from './triggers.ts';
 import * as runners from './runners.ts';
@@ -59,6 +60,7 @@ import * as milestones from './milestones.ts';
 import * as notificationSettings from './notification-settings.ts';
 import * as issues from './issues.ts';
 import * as mergeRequests from './merge-requests.ts';
+import * as participants from './participants.ts';
 
 const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   version,
@@ -92,6 +94,7 @@ const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   avatar,
   pipelines,
   jobs,
+  jobToken,
   ciVariables,
   triggers,
   runners,
@@ -104,6 +107,7 @@ const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   notificationSettings,
   issues,
   mergeRequests,
+  participants,
 ];
 
 export function registerApiV4(app: FastifyInstance, deps: Deps): void {

@@ -1,8 +1,8 @@
 // v4's project milestones (lib/api/project_milestones.rb): the list (newest first, paginated; `state`,
 // `iids[]`, `title`, `search`), one by id, create (201; title, description, due_date, start_date) and
 // edit (state_event close/activate) for v3's admins of milestones, delete (204), and a milestone's
-// issues and merge requests. Those two answer the Issue and MergeRequest entities the views feed v3
-// (v4's own entities come with v4's issue and merge request routes). Labrador has no group milestones.
+// issues and merge requests, in v4's Issue and MergeRequestBasic entities (as v4's issue and MR lists
+// show them, closings read in one batch per page). Labrador has no group milestones.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { requireViewer } from '../../http/auth.ts';
@@ -29,8 +29,9 @@ import {
 } from '../../views/milestone-views.ts';
 import { countIssueList, issueListPage, projectIssueScope } from '../../views/issue-views.ts';
 import { countMergeRequestsOf, listMergeRequestsOf } from '../../views/merge-request-views.ts';
-import { presentIssue } from '../../presenters/api-v3/issue.ts';
-import { presentMergeRequest } from '../../presenters/api-v3/merge-request.ts';
+import { issueClosings, mergeRequestClosings } from '../../views/issuable-closings.ts';
+import { presentIssueV4 } from '../../presenters/api-v4/issue.ts';
+import { presentMergeRequestBasicV4 } from '../../presenters/api-v4/merge-request.ts';
 import { presentMilestoneV4 } from '../../presenters/api-v4/milestone.ts';
 import { noContent, requireParams } from './conventions.ts';
 
@@ -144,10 +145,14 @@ export function register(app: FastifyInstance, deps: Deps): void {
       reply,
       baseUrl,
       (cap) => countIssueList(deps, visible, cap),
-      async (page) =>
-        (await issueListPage(deps, viewer, visible, page, [loaded])).map((view) =>
-          presentIssue(view, baseUrl),
-        ),
+      async (page) => {
+        const views = await issueListPage(deps, viewer, visible, page, [loaded]);
+        const closings = await issueClosings(
+          deps,
+          views.map((view) => view.issue),
+        );
+        return views.map((view) => presentIssueV4(view, closings.get(view.issue.id), baseUrl));
+      },
     );
   });
 
@@ -171,10 +176,14 @@ export function register(app: FastifyInstance, deps: Deps): void {
       reply,
       baseUrl,
       () => countMergeRequestsOf(deps, query),
-      async (page) =>
-        (await listMergeRequestsOf(deps, project, viewer, query, page.offset, page.limit)).map((view) =>
-          presentMergeRequest(view, baseUrl),
-        ),
+      async (page) => {
+        const views = await listMergeRequestsOf(deps, project, viewer, query, page.offset, page.limit);
+        const closings = await mergeRequestClosings(
+          deps,
+          views.map((view) => view.mr),
+        );
+        return views.map((view) => presentMergeRequestBasicV4(view, closings, baseUrl));
+      },
     );
   });
 }

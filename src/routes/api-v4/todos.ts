@@ -11,7 +11,9 @@ import { recordNotFound } from '../../errors.ts';
 import { markTodo } from '../../services/issues/issues.ts';
 import { finishTodo, finishTodos } from '../../services/issues/todos.ts';
 import { countTodoList, findTodoOfUser, loadTodoViews, todoListPage } from '../../views/todo-views.ts';
+import { issueClosings, mergeRequestClosings } from '../../views/issuable-closings.ts';
 import { presentTodoV4 } from '../../presenters/api-v4/todo.ts';
+import type { TodoView } from '../../presenters/api-v3/todo.ts';
 import type { TodoRow, UserRow } from '../../db/types.ts';
 import { todoFilter } from '../api-v3/todos.ts';
 import { NOTEABLE_PARENTS } from './noteables.ts';
@@ -19,10 +21,24 @@ import { noContent } from './conventions.ts';
 
 export function register(app: FastifyInstance, deps: Deps): void {
   const baseUrl = deps.config.externalUrl;
+  const present = async (views: TodoView[]) => {
+    const targets = views.map((view) => view.target);
+    const [issues, mergeRequests] = await Promise.all([
+      issueClosings(
+        deps,
+        targets.flatMap((target) => (target.type === 'Issue' ? [target.view.issue] : [])),
+      ),
+      mergeRequestClosings(
+        deps,
+        targets.flatMap((target) => (target.type === 'MergeRequest' ? [target.view.mr] : [])),
+      ),
+    ]);
+    return views.map((view) => presentTodoV4(view, { issues, mergeRequests }, baseUrl));
+  };
   const presentOne = async (viewer: UserRow, todo: TodoRow) => {
     const [view] = await loadTodoViews(deps, viewer, [todo]);
     if (!view) throw recordNotFound();
-    return presentTodoV4(view, baseUrl);
+    return (await present([view]))[0]!;
   };
 
   for (const parent of NOTEABLE_PARENTS) {
@@ -42,8 +58,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
       reply,
       baseUrl,
       () => countTodoList(deps, filter),
-      async (page) =>
-        (await todoListPage(deps, viewer, filter, page)).map((view) => presentTodoV4(view, baseUrl)),
+      async (page) => present(await todoListPage(deps, viewer, filter, page)),
     );
   });
 

@@ -95,6 +95,15 @@ describe('API v4 milestones', () => {
       issues.body.map((item: { id: number }) => item.id),
       [issue.body.id],
     );
+    // v4's Issue entity, not v3's: `opened`, references, task_completion_status.
+    assert.equal(issues.body[0].state, 'opened');
+    assert.deepEqual(issues.body[0].references, {
+      short: `#${issue.body.iid}`,
+      relative: `#${issue.body.iid}`,
+      full: `${team.project.fullPath}#${issue.body.iid}`,
+    });
+    assert.equal(issues.body[0].closed_by, null);
+    assert.deepEqual(issues.body[0].task_completion_status, { count: 0, completed_count: 0 });
 
     const mr = await openTopicMergeRequest(t, team.developer.token, team.project.id);
     const set = await call(
@@ -112,6 +121,12 @@ describe('API v4 milestones', () => {
       mrs.body.map((item: { iid: number }) => item.iid),
       [mr.iid],
     );
+    // v4's MergeRequestBasic: references, draft, detailed_merge_status, merged_by.
+    assert.equal(mrs.body[0].state, 'opened');
+    assert.equal(mrs.body[0].references.full, `${team.project.fullPath}!${mr.iid}`);
+    assert.equal(mrs.body[0].draft, false);
+    assert.equal(typeof mrs.body[0].detailed_merge_status, 'string');
+    assert.equal(mrs.body[0].merged_by, null);
     assert.deepEqual(
       (await call('GET', `${base}/${past.body.id}/merge_requests`, team.reporter.token)).body,
       [],

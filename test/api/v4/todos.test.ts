@@ -38,6 +38,10 @@ describe('API v4 todos', () => {
     assert.equal(marked.body.target_type, 'Issue');
     assert.equal(marked.body.target.iid, issue.iid);
     assert.equal(marked.body.target_url, issue.web_url);
+    // The target is v4's Issue entity.
+    assert.equal(marked.body.target.state, 'opened');
+    assert.equal(marked.body.target.references.full, `otto/todone#${issue.iid}`);
+    assert.equal(marked.body.target.closed_at, null);
     assert.equal(marked.body.action_name, 'marked');
     assert.equal(marked.body.state, 'pending');
     assert.equal(marked.body.project.id, team.project.id);
@@ -52,6 +56,10 @@ describe('API v4 todos', () => {
     );
     assert.equal(mrTodo.status, 201, mrTodo.text);
     assert.equal(mrTodo.body.target_type, 'MergeRequest');
+    assert.equal(mrTodo.body.target.iid, mr.iid);
+    assert.equal(mrTodo.body.target.state, 'opened');
+    assert.equal(mrTodo.body.target.references.short, `!${mr.iid}`);
+    assert.equal(mrTodo.body.target_url, `${t.config.externalUrl}/otto/todone/merge_requests/${mr.iid}`);
 
     const all = await call('GET', '/api/v4/todos', team.reporter.token);
     assert.deepEqual(
