@@ -49,6 +49,7 @@ import * as pipelines from './pipelines.ts';
 import * as jobs from './jobs.ts';
 import * as ciVariables from './ci-variables.ts';
 import * as triggers from './triggers.ts';
+import * as pipelineSchedules from './pipeline-schedules.ts';
 import * as runners from './runners.ts';
 import * as notes from './notes.ts';
 import * as discussions from './discussions.ts';
@@ -94,6 +95,7 @@ const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   jobs,
   ciVariables,
   triggers,
+  pipelineSchedules,
   runners,
   notes,
   discussions,
