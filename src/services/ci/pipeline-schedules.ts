@@ -213,9 +213,11 @@ export async function runDueSchedules(deps: Deps, at: Date, stopping: () => bool
     if (stopping()) break;
     const next = nextTime(schedule.cron, schedule.cron_timezone, at);
     const record = await findProjectRecordById(db, schedule.project_id);
+    // A repository that cannot be read makes no pipeline this time; the run still moves on, so one
+    // broken schedule does not hold up the others behind it.
     const plan =
       record && schedule.owner_id !== null && record.project.builds_enabled === 1
-        ? await planScheduled(deps, record, schedule)
+        ? await planScheduled(deps, record, schedule).catch(() => undefined)
         : undefined;
     const created = await db.transaction().execute(async (trx) => {
       // An unparsable stored cron (none is written) is switched off rather than retried forever.

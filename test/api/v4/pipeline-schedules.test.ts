@@ -246,4 +246,26 @@ describe('API v4 pipeline schedules', () => {
     // Nothing is due any more at that time.
     assert.equal(await t.server.pipelineScheduleWorker.drain(dueAt), 0);
   });
+
+  it('moves a due schedule on without a pipeline when its ref is gone, and leaves inactive ones', async () => {
+    const missingRef = await create(developer, { description: 'gone', ref: 'nope', cron: '*/5 * * * *' });
+    const paused = await create(developer, {
+      description: 'paused',
+      ref: 'master',
+      cron: '*/5 * * * *',
+      active: false,
+    });
+    const dueAt = new Date(new Date(missingRef.body.next_run_at).getTime() + 1000);
+    // (The earlier test's schedule may share this slot; only these two are looked at.)
+    await t.server.pipelineScheduleWorker.drain(dueAt);
+    const moved = await t.request('GET', url(`/${missingRef.body.id}`), { token: developer.token });
+    assert.equal(
+      new Date(moved.body.next_run_at).getTime(),
+      new Date(missingRef.body.next_run_at).getTime() + 5 * 60_000,
+    );
+    assert.equal(moved.body.last_pipeline, null);
+    const still = await t.request('GET', url(`/${paused.body.id}`), { token: developer.token });
+    assert.equal(still.body.next_run_at, paused.body.next_run_at);
+    assert.equal(still.body.last_pipeline, null);
+  });
 });
