@@ -23,6 +23,7 @@ import { startSshServer } from './ssh/server.ts';
 import { StuckBuildsWorker } from './workers/stuck-builds.ts';
 import { ArtifactsExpiryWorker } from './workers/artifacts-expiry.ts';
 import { AutoMergeWorker } from './workers/auto-merge.ts';
+import { PipelineScheduleWorker } from './workers/pipeline-schedules.ts';
 import type { Worker } from './workers/worker.ts';
 import type { Surface } from './process/startup-summary.ts';
 import type { HostKey } from './ssh/host-keys.ts';
@@ -40,6 +41,7 @@ export interface Server {
   /** Removes expired artifacts that nobody kept; tests call drain(). */
   artifactsWorker: ArtifactsExpiryWorker;
   autoMergeWorker: AutoMergeWorker;
+  pipelineScheduleWorker: PipelineScheduleWorker;
   /** Background loops, stopped together by close(); a new kind of worker joins this list. */
   workers: Worker[];
   /** What clients connect to (filled when listening); each listener adds its own entry. */
@@ -139,7 +141,16 @@ export async function startServer(
     // Merges owed when a head pipeline succeeded (some perhaps left by a crash).
     const autoMergeWorker = new AutoMergeWorker(deps, log);
     autoMergeWorker.start();
-    workers.unshift(hookWorker, mailWorker, stuckBuildsWorker, artifactsWorker, autoMergeWorker);
+    const pipelineScheduleWorker = new PipelineScheduleWorker(deps, log);
+    pipelineScheduleWorker.start();
+    workers.unshift(
+      hookWorker,
+      mailWorker,
+      stuckBuildsWorker,
+      artifactsWorker,
+      autoMergeWorker,
+      pipelineScheduleWorker,
+    );
     const http = app;
     let closing: Promise<void> | undefined;
     return {
@@ -150,6 +161,7 @@ export async function startServer(
       stuckBuildsWorker,
       artifactsWorker,
       autoMergeWorker,
+      pipelineScheduleWorker,
       workers,
       surfaces,
       root,

@@ -316,6 +316,30 @@ export interface CiRunnerProjectsTable {
 }
 
 /** A project's build trigger (POST /projects/:id/trigger/builds with its token). */
+export interface CiPipelineSchedulesTable {
+  id: Generated<number>;
+  project_id: number;
+  description: string;
+  ref: string;
+  cron: string;
+  cron_timezone: string;
+  next_run_at: string;
+  active: number;
+  owner_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CiPipelineScheduleVariablesTable {
+  id: Generated<number>;
+  pipeline_schedule_id: number;
+  key: string;
+  value: string;
+  variable_type: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface CiTriggersTable {
   id: Generated<number>;
   project_id: number;
@@ -352,6 +376,8 @@ export interface CiPipelinesTable {
   yaml_errors: string | null;
   /** What made it (migration 081); pipelines from before were all pushes, triggers or statuses. */
   source: Generated<PipelineSource>;
+  /** The schedule that ran it (source `schedule`). */
+  pipeline_schedule_id: Generated<number | null>;
   user_id: number | null;
   commit_message: string | null;
   commit_author_name: string | null;
@@ -773,6 +799,8 @@ export interface Database {
   ci_runners: CiRunnersTable;
   ci_runner_projects: CiRunnerProjectsTable;
   ci_triggers: CiTriggersTable;
+  ci_pipeline_schedules: CiPipelineSchedulesTable;
+  ci_pipeline_schedule_variables: CiPipelineScheduleVariablesTable;
   ci_trigger_requests: CiTriggerRequestsTable;
   ci_pipelines: CiPipelinesTable;
   ci_builds: CiBuildsTable;

@@ -178,6 +178,14 @@ export type CiTriggerRow = Selectable<S.CiTriggersTable>;
 
 export type NewCiTrigger = Insertable<S.CiTriggersTable>;
 
+export type CiPipelineScheduleRow = Selectable<S.CiPipelineSchedulesTable>;
+
+export type NewCiPipelineSchedule = Insertable<S.CiPipelineSchedulesTable>;
+
+export type CiPipelineScheduleChanges = Updateable<S.CiPipelineSchedulesTable>;
+
+export type CiPipelineScheduleVariableRow = Selectable<S.CiPipelineScheduleVariablesTable>;
+
 export type { CiBuildType } from './schema.ts';
 
 export type ReleaseRow = Selectable<S.ReleasesTable>;

@@ -232,3 +232,22 @@ export function runnerProjectShown(caller: { admin: boolean }, access: ProjectAc
 export function runnerTokenShown(runner: CiRunnerRow, caller: { admin: boolean }): boolean {
   return caller.admin || runner.is_shared !== 1;
 }
+
+/**
+ * Pipeline schedules as v4's policy has them: whoever may read pipelines reads schedules; developers
+ * create and play them; a schedule's owner (still a developer) or a master changes it, its variables,
+ * its owner and deletes it.
+ */
+export function canCreatePipelineSchedules(access: ProjectAccess, record: ProjectRecord): boolean {
+  return canUpdateBuilds(access, record.project);
+}
+
+export function canAdminPipelineSchedule(
+  access: ProjectAccess,
+  record: ProjectRecord,
+  schedule: { owner_id: number | null },
+  viewerId: number,
+): boolean {
+  if (!canUpdateBuilds(access, record.project)) return false;
+  return access.level >= AccessLevel.Master || schedule.owner_id === viewerId;
+}

@@ -42,6 +42,7 @@ import { up as topics } from './096-topics.ts';
 import { up as deployTokens } from './097-deploy-tokens.ts';
 import { up as mail } from './100-mail.ts';
 import { up as passwordResets } from './101-password-resets.ts';
+import { up as pipelineSchedules } from './104-pipeline-schedules.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
@@ -83,6 +84,7 @@ const migrations: Array<[string, MigrationFn]> = [
   ['097-deploy-tokens', deployTokens],
   ['100-mail', mail],
   ['101-password-resets', passwordResets],
+  ['104-pipeline-schedules', pipelineSchedules],
 ];
 
 /** The migrations' names in the order they were added (kept in name order from here on: a test checks). */

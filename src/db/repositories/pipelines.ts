@@ -90,6 +90,7 @@ const PIPELINE_COLUMNS = [
   'finished_at',
   'duration',
   'source',
+  'pipeline_schedule_id',
   'created_at',
   'updated_at',
 ] as const satisfies ReadonlyArray<keyof CiPipelineRow>;

@@ -50,6 +50,7 @@ import * as jobs from './jobs.ts';
 import * as jobToken from './job-token.ts';
 import * as ciVariables from './ci-variables.ts';
 import * as triggers from './triggers.ts';
+import * as pipelineSchedules from './pipeline-schedules.ts';
 import * as runners from './runners.ts';
 import * as notes from './notes.ts';
 import * as discussions from './discussions.ts';
@@ -97,6 +98,7 @@ const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   jobToken,
   ciVariables,
   triggers,
+  pipelineSchedules,
   runners,
   notes,
   discussions,

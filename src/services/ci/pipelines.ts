@@ -39,6 +39,8 @@ export interface PipelinePlan {
   skipped?: boolean;
   jobs: CiJob[];
   triggerRequestId?: number;
+  /** The pipeline schedule that runs it. */
+  pipelineScheduleId?: number;
   source: PipelineSource;
 }
 
@@ -210,6 +212,7 @@ export async function createPipeline(
     status,
     yaml_errors: plan.yamlErrors ?? null,
     source: plan.source,
+    pipeline_schedule_id: plan.pipelineScheduleId ?? null,
     user_id: userId,
     commit_message: plan.commit.message,
     commit_author_name: plan.commit.authorName,
