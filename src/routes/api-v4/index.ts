@@ -59,6 +59,7 @@ import * as milestones from './milestones.ts';
 import * as notificationSettings from './notification-settings.ts';
 import * as issues from './issues.ts';
 import * as mergeRequests from './merge-requests.ts';
+import * as ciLint from './ci-lint.ts';
 
 const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   version,
@@ -104,6 +105,7 @@ const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   notificationSettings,
   issues,
   mergeRequests,
+  ciLint,
 ];
 
 export function registerApiV4(app: FastifyInstance, deps: Deps): void {
