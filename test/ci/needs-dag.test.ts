@@ -17,6 +17,10 @@ fast:
 breaks:
   stage: build
   script: exit 1
+flaky:
+  stage: build
+  script: exit 1
+  allow_failure: true
 dag:
   stage: test
   script: test
@@ -38,6 +42,10 @@ early:
   stage: deploy
   script: notify
   needs: []
+after-flaky:
+  stage: deploy
+  script: x
+  needs: [flaky]
 `;
 
 describe('needs: as a DAG', () => {
@@ -69,14 +77,16 @@ describe('needs: as a DAG', () => {
       slow: 'pending',
       fast: 'pending',
       breaks: 'pending',
+      flaky: 'pending',
       dag: 'created',
       'after-break': 'created',
       rescue: 'created',
       staged: 'created',
       early: 'pending',
+      'after-flaky': 'created',
     });
     const first = await takeAll();
-    assert.deepEqual([...first.keys()].sort(), ['breaks', 'early', 'fast', 'slow']);
+    assert.deepEqual([...first.keys()].sort(), ['breaks', 'early', 'fast', 'flaky', 'slow']);
     assert.deepEqual(first.get('early')!.depends_on_builds, []);
 
     assert.equal((await runner.update(first.get('fast')!, 'success', 'ok\n')).status, 200);
@@ -92,6 +102,10 @@ describe('needs: as a DAG', () => {
     // A failed need skips the on_success dependent and opens the on_failure one.
     const third = await takeAll();
     assert.deepEqual([...third.keys()], ['rescue']);
+    // A need that was allowed to fail counts as done.
+    assert.equal((await runner.update(first.get('flaky')!, 'failed', 'meh\n')).status, 200);
+    const afterFlaky = await takeAll();
+    assert.deepEqual([...afterFlaky.keys()], ['after-flaky']);
     const now = await statuses();
     assert.equal(now['after-break'], 'skipped');
     assert.equal(now.slow, 'running');
@@ -106,12 +120,13 @@ describe('needs: as a DAG', () => {
         .get('staged')!
         .depends_on_builds.map((b) => b.name)
         .sort(),
-      ['breaks', 'fast', 'slow'],
+      ['breaks', 'fast', 'flaky', 'slow'],
     );
     for (const job of [
       first.get('early')!,
       second.get('dag')!,
       third.get('rescue')!,
+      afterFlaky.get('after-flaky')!,
       fourth.get('staged')!,
     ]) {
       assert.equal((await runner.update(job, 'success', 'ok\n')).status, 200);
