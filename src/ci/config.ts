@@ -857,11 +857,11 @@ function mergeDeep(base: Hash, over: Hash): Hash {
   return result;
 }
 
-/** parseCiConfig with `include:` read through `read` (files of the same commit). */
-export async function parseCiConfigWithIncludes(
+/** The file's root with its `include:` merged in, or the error that stops it. */
+async function rootWithIncludes(
   text: string,
   read: LocalFileReader,
-): Promise<CiConfigResult> {
+): Promise<{ root: Hash; error?: undefined } | { root?: undefined; error: string }> {
   let root: unknown;
   try {
     root = loadYaml(text);
@@ -870,11 +870,35 @@ export async function parseCiConfigWithIncludes(
   }
   if (!isHash(root)) return { error: 'Invalid configuration format' };
   try {
-    root = await withIncludes(root, read, { count: 0 }, 0);
+    return { root: await withIncludes(root, read, { count: 0 }, 0) };
   } catch (error) {
     return { error: (error as Error).message };
   }
-  return configFromRoot(root as Hash);
+}
+
+/** parseCiConfig with `include:` read through `read` (files of the same commit). */
+export async function parseCiConfigWithIncludes(
+  text: string,
+  read: LocalFileReader,
+): Promise<CiConfigResult> {
+  const loaded = await rootWithIncludes(text, read);
+  return loaded.root ? configFromRoot(loaded.root) : { error: loaded.error };
+}
+
+/**
+ * What CI lint answers for a file: the error a pipeline would carry (GitLab reports one at a time), or
+ * the configuration as a pipeline sees it (includes, extends, !reference and default applied) as YAML.
+ */
+export async function lintCiConfig(
+  text: string,
+  read: LocalFileReader,
+): Promise<{ error: string; mergedYaml?: undefined } | { error?: undefined; mergedYaml: string }> {
+  const loaded = await rootWithIncludes(text, read);
+  if (!loaded.root) return { error: loaded.error };
+  // configFromRoot composes the root in place: what is left is the merged configuration.
+  const result = configFromRoot(loaded.root);
+  if (result.error !== undefined) return { error: result.error };
+  return { mergedYaml: yaml().stringify(loaded.root) };
 }
 
 function configFromRoot(root: Hash): CiConfigResult {

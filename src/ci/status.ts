@@ -100,6 +100,8 @@ function gatedStatus(when: CiWhen, prior: CiStatus): 'pending' | 'skipped' {
 
 export interface StageGroup extends StatusGroup {
   stageIdx: number | null;
+  /** Builds that wait for their `needs:` instead of their stage: counted, never opened by stage. */
+  dag?: boolean;
 }
 
 /** A change stage gating makes: every created build of that stage and `when` moves to `status`. */
@@ -119,7 +121,7 @@ export function gatePipeline(groups: StageGroup[]): GatingStep[] {
   const stages = [
     ...new Set(
       groups
-        .filter((g) => g.status === 'created' && g.count > 0 && g.stageIdx !== null)
+        .filter((g) => g.status === 'created' && g.count > 0 && g.stageIdx !== null && !g.dag)
         .map((g) => g.stageIdx!),
     ),
   ].sort((a, b) => a - b);
@@ -128,7 +130,7 @@ export function gatePipeline(groups: StageGroup[]): GatingStep[] {
       compositeStatus(groups.filter((g) => g.stageIdx !== null && g.stageIdx < stageIdx)) ?? 'success';
     if (!isCompleted(prior)) continue;
     for (const group of groups.filter(
-      (g) => g.stageIdx === stageIdx && g.status === 'created' && g.count > 0,
+      (g) => g.stageIdx === stageIdx && g.status === 'created' && g.count > 0 && !g.dag,
     )) {
       const status = gatedStatus(group.when, prior);
       steps.push({ stageIdx, when: group.when, status });
@@ -136,6 +138,46 @@ export function gatePipeline(groups: StageGroup[]): GatingStep[] {
     }
   }
   return steps;
+}
+
+/** One newest build of a pipeline that has jobs with `needs:` (each row counts once). */
+export interface ProcessedBuild extends StageGroup {
+  id: number;
+  name: string;
+  /** Names of the jobs it needs; null for a job gated by its stage. */
+  needs: string[] | null;
+}
+
+/** Where a created job goes once the jobs it needs have finished with `prior` (skipped counts as done). */
+function neededStatus(when: CiWhen, prior: CiStatus): 'pending' | 'skipped' {
+  if (when === 'always') return 'pending';
+  return gatedStatus(when, prior);
+}
+
+/**
+ * Today's ProcessPipelineService for a pipeline with `needs:`: a job with needs becomes pending (or
+ * skipped, as its `when` says) once every job it needs that the pipeline has is finished, whatever its
+ * stage; `needs: []` at once. Other jobs keep stage gating, and a waiting job with needs holds back the
+ * stages after its own. Repeats until nothing moves (a skipped job may settle the next), and answers
+ * the builds whose status changed, moved in place.
+ */
+export function processDag(builds: ProcessedBuild[]): ProcessedBuild[] {
+  const created = new Set(builds.filter((b) => b.status === 'created'));
+  const byName = new Map(builds.map((b) => [b.name, b]));
+  for (const build of builds) build.dag = build.needs !== null;
+  let moved = true;
+  while (moved) {
+    moved = gatePipeline(builds).length > 0;
+    for (const build of builds) {
+      if (build.status !== 'created' || build.needs === null) continue;
+      const needed = build.needs.flatMap((name) => byName.get(name) ?? []);
+      const prior = compositeStatus(needed) ?? 'success';
+      if (!isCompleted(prior) && prior !== 'skipped') continue;
+      build.status = neededStatus(build.when, prior);
+      moved = true;
+    }
+  }
+  return builds.filter((b) => created.has(b) && b.status !== 'created');
 }
 
 /** The pipeline status that follows from its builds' (`failed` when the file was refused). */

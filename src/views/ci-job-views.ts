@@ -4,7 +4,7 @@
 // variables, the newest builds of the earlier stages — then presenters.
 import type { Deps } from '../deps.ts';
 import { now } from '../lib/clock.ts';
-import { dependencyBuilds, findBuild } from '../db/repositories/builds.ts';
+import { dependencyBuilds, findBuild, namedDependencyBuilds } from '../db/repositories/builds.ts';
 import { projectVariables, sharedVariablesFor } from '../db/repositories/ci-variables.ts';
 import { listProtectedBranches } from '../db/repositories/protected-branches.ts';
 import { branchProtection } from '../policies/protected-branches.ts';
@@ -60,8 +60,14 @@ async function loadJobInput(
   );
   const trigger =
     build.trigger_request_id === null ? undefined : await findTriggerRequest(db, build.trigger_request_id);
-  const dependencies =
-    build.stage_idx === null ? [] : await dependencyBuilds(db, pipeline.id, build.stage_idx);
+  const options = build.options === null ? {} : (JSON.parse(build.options) as Record<string, unknown>);
+  // A job with needs takes the artifacts of what it needs (options.dependencies, set from them), in
+  // any stage; others those of every earlier stage, as 8.13.
+  const dependencies = options.needs
+    ? await namedDependencyBuilds(db, pipeline.id, (options.dependencies as string[] | undefined) ?? [])
+    : build.stage_idx === null
+      ? []
+      : await dependencyBuilds(db, pipeline.id, build.stage_idx);
   const baseUrl = deps.config.externalUrl;
   const base = { baseUrl, build, pipeline, record, dependencies, now: now() };
   const variables = jobVariables({

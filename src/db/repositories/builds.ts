@@ -78,6 +78,38 @@ export async function moveCreatedBuilds(
   return Number(result.numUpdatedRows);
 }
 
+export type ProcessingRow = Pick<
+  CiBuildRow,
+  'id' | 'name' | 'stage_idx' | 'status' | 'allow_failure' | 'when' | 'options'
+>;
+
+/** The newest build per name of a pipeline with its options (a pipeline with `needs:` is processed per build). */
+export function latestBuildsForProcessing(db: Executor, pipelineId: number): Promise<ProcessingRow[]> {
+  return db
+    .selectFrom('ci_builds')
+    .select(['id', 'name', 'stage_idx', 'status', 'allow_failure', 'when', 'options'])
+    .where('id', 'in', latestIds(db, pipelineId))
+    .where('type', '=', 'build')
+    .orderBy('id')
+    .execute();
+}
+
+/** Moves the given builds that are still created (processing of a pipeline with `needs:`). */
+export async function moveCreatedBuildsById(
+  db: Executor,
+  ids: number[],
+  status: 'pending' | 'skipped',
+  at: string,
+): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable('ci_builds')
+    .set(status === 'pending' ? { status, queued_at: at, updated_at: at } : { status, updated_at: at })
+    .where('id', 'in', ids)
+    .where('status', '=', 'created')
+    .execute();
+}
+
 /** Start and end of the pipeline's newest builds that ran (for its duration). */
 export function runPeriods(
   db: Executor,
@@ -124,6 +156,23 @@ export function dependencyBuilds(db: Executor, pipelineId: number, stageIdx: num
     .where('id', 'in', latestIds(db, pipelineId))
     .where('type', '=', 'build')
     .where('stage_idx', '<', stageIdx)
+    .orderBy('id')
+    .execute();
+}
+
+/** The newest build of each named job (a job with `needs:` takes artifacts from these only). */
+export function namedDependencyBuilds(
+  db: Executor,
+  pipelineId: number,
+  names: string[],
+): Promise<CiBuildRow[]> {
+  if (names.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('ci_builds')
+    .selectAll()
+    .where('id', 'in', latestIds(db, pipelineId))
+    .where('type', '=', 'build')
+    .where('name', 'in', names)
     .orderBy('id')
     .execute();
 }

@@ -43,6 +43,7 @@ import * as notes from './notes.ts';
 import * as awardEmoji from './award-emoji.ts';
 import * as subscriptions from './subscriptions.ts';
 import * as todos from './todos.ts';
+import * as ciLint from './ci-lint.ts';
 
 const modules = [
   version,
@@ -87,6 +88,7 @@ const modules = [
   awardEmoji,
   subscriptions,
   todos,
+  ciLint,
 ];
 
 export function registerApiV3(app: FastifyInstance, deps: Deps): void {

@@ -62,6 +62,7 @@ import * as notificationSettings from './notification-settings.ts';
 import * as issues from './issues.ts';
 import * as mergeRequests from './merge-requests.ts';
 import * as participants from './participants.ts';
+import * as ciLint from './ci-lint.ts';
 
 const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   version,
@@ -110,6 +111,7 @@ const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   issues,
   mergeRequests,
   participants,
+  ciLint,
 ];
 
 export function registerApiV4(app: FastifyInstance, deps: Deps): void {

@@ -2,8 +2,10 @@
 // is processed (stage gating, when the build finished) or only has its status recomputed, and the build
 // and pipeline hooks of what changed go to the outbox in the same transaction.
 import {
+  latestBuildsForProcessing,
   latestStatusGroups,
   moveCreatedBuilds,
+  moveCreatedBuildsById,
   runPeriods,
   transitionBuild,
   type StatusGroupRow,
@@ -15,7 +17,9 @@ import {
   isCompleted,
   pipelineStatusFrom,
   pipelineTransition,
+  processDag,
   runningSeconds,
+  type ProcessedBuild,
   type BuildEvent,
   type StageGroup,
 } from '../../ci/status.ts';
@@ -86,10 +90,45 @@ async function settlePipeline(
  */
 export async function processPipeline(ctx: CiTransaction, pipeline: CiPipelineRow): Promise<CiPipelineRow> {
   const groups = toGroups(await latestStatusGroups(ctx.trx, pipeline.id));
+  if (groups.builds.some((g) => g.status === 'created') && (await processNeeds(ctx, pipeline.id))) {
+    return refreshPipeline(ctx, pipeline);
+  }
   for (const step of gatePipeline(groups.builds)) {
     await moveCreatedBuilds(ctx.trx, pipeline.id, step.stageIdx, step.when, step.status, ctx.at);
   }
   return settlePipeline(ctx, pipeline, groups);
+}
+
+/** The `needs:` of a build's options, as job names; null when it has none. */
+function neededNames(options: string | null): string[] | null {
+  if (options === null) return null;
+  const needs = (JSON.parse(options) as { needs?: Array<{ job: string }> }).needs;
+  return needs ? needs.map((need) => need.job) : null;
+}
+
+/**
+ * A pipeline whose waiting builds include one with `needs:` is processed build by build (processDag);
+ * false, and nothing moved, when none of them has needs (stage gating by groups does it then).
+ */
+async function processNeeds(ctx: CiTransaction, pipelineId: number): Promise<boolean> {
+  const rows = await latestBuildsForProcessing(ctx.trx, pipelineId);
+  const builds: ProcessedBuild[] = rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    stageIdx: row.stage_idx,
+    status: row.status,
+    allowFailure: Number(row.allow_failure) === 1,
+    when: row.when,
+    count: 1,
+    needs: neededNames(row.options),
+  }));
+  if (!builds.some((b) => b.status === 'created' && b.needs !== null)) return false;
+  const moved = processDag(builds);
+  for (const status of ['pending', 'skipped'] as const) {
+    const ids = moved.filter((b) => b.status === status).map((b) => b.id);
+    await moveCreatedBuildsById(ctx.trx, ids, status, ctx.at);
+  }
+  return true;
 }
 
 /** The pipeline's status after a build moved without finishing (no stage can open). */

@@ -21,9 +21,9 @@ import { processPipeline } from './pipeline-processing.ts';
 import type { CiPipelineRow, Executor, ProjectRecord } from '../../db/types.ts';
 import type { PipelineSource } from '../../domain/types.ts';
 
-const CI_FILE = '.gitlab-ci.yml';
+export const CI_FILE = '.gitlab-ci.yml';
 /** A larger file is refused with an error on the pipeline rather than read. */
-const CI_FILE_MAX_BYTES = 1024 * 1024;
+export const CI_FILE_MAX_BYTES = 1024 * 1024;
 const SKIP_CI = /\[(ci skip|skip ci)\]/i;
 
 /** Everything createPipeline writes, decided from git and the file beforehand. */
