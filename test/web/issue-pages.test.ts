@@ -214,6 +214,18 @@ describe('pages: issues', () => {
     assert.match(byAuthor.text, /No issues to show/);
     const unassigned = await web.get(`${base}/issues?assignee_id=0`);
     assert.match(unassigned.text, /Second one/);
+    // The filter links 8.13 wrote: `label_name[]`, each one required.
+    const second = (await apiIssues()).find((i) => i.title === 'Second one')!;
+    const labelled = await t.request('PUT', `/api/v3/projects/${project.id}/issues/${second.id}`, {
+      token: owner.token,
+      body: { labels: 'bug' },
+    });
+    assert.equal(labelled.status, 200, labelled.text);
+    const byLabel = await web.get(`${base}/issues?state=all&label_name[]=bug`);
+    assert.match(byLabel.text, /Second one/);
+    assert.doesNotMatch(byLabel.text, /Third one|Crash on start/);
+    const bothLabels = await web.get(`${base}/issues?state=all&label_name[]=bug&label_name[]=absent`);
+    assert.match(bothLabels.text, /No issues to show/);
     const bad = await web.get(`${base}/issues?author_id=nope&page=x&sort=zzz`);
     assert.equal(bad.status, 200);
   });

@@ -155,6 +155,8 @@ export interface IssueQuery {
   assignee_id: string;
   milestone_title: string;
   label_name: string;
+  /** Every label named (`label_name[]`); an issue must have them all. */
+  label_names: string[];
   sort: IssueSort;
 }
 
@@ -243,7 +245,8 @@ export function IssueListPage(props: {
 }) {
   const { project, query } = props;
   const base = `/${project.path_with_namespace}/issues`;
-  const { state: _state, ...rest } = query;
+  // Tabs and pages carry the first label as `label_name` (the filter form's one select).
+  const { state: _state, label_names: _labels, ...rest } = query;
   const keep = { ...rest, sort: query.sort === 'created_desc' ? undefined : query.sort };
   const tab = (state: IssueQuery['state'], text: string, count: number | undefined) => ({
     state,

@@ -66,13 +66,19 @@ function listQuery(params: Params): IssueQuery {
   const state = optionalString(params, 'state');
   const sort = optionalString(params, 'sort') ?? '';
   const text = (name: string) => (optionalString(params, name) ?? '').trim().slice(0, 255);
+  // 8.13's own links say `label_name[]=bug` (one key per label, every one required); `label_name=bug` too.
+  const labelNames = (optionalStringList(params, 'label_name') ?? [])
+    .map((name) => name.trim().slice(0, 255))
+    .filter((name) => name !== '')
+    .slice(0, 20);
   return {
     state: state === 'closed' || state === 'all' ? state : 'opened',
     search: text('search'),
     author_id: text('author_id'),
     assignee_id: text('assignee_id'),
     milestone_title: text('milestone_title'),
-    label_name: text('label_name'),
+    label_name: labelNames[0] ?? '',
+    label_names: labelNames,
     sort: sort in ISSUE_SORTS ? (sort as IssueSort) : 'created_desc',
   };
 }
@@ -174,7 +180,7 @@ export function registerIssuePages(web: FastifyInstance, deps: Deps): CommentTar
             : query.milestone_title
               ? { milestoneTitle: query.milestone_title }
               : {}),
-          labels: query.label_name ? { titles: [query.label_name], all: true } : undefined,
+          labels: query.label_names.length > 0 ? { titles: query.label_names, all: true } : undefined,
           orderBy: sortColumn === 'updated' ? 'updated_at' : 'created_at',
           sort: direction,
         },
