@@ -128,7 +128,28 @@ export function presentProjectV4(
   const issues = bool(project.issues_enabled);
   const mergeRequests = bool(project.merge_requests_enabled);
   const basic = presentBasic({ record, owner: view.owner, forksCount: view.forksCount, readCode }, settings);
-  return Object.assign(basic, {
+  // One literal with every key (BasicProjectDetails' first): adding ~80 keys to `basic` afterwards
+  // (Object.assign) left V8 a slow object that took three times as long to build and stringify.
+  return {
+    id: basic.id,
+    description: basic.description,
+    name: basic.name,
+    name_with_namespace: basic.name_with_namespace,
+    path: basic.path,
+    path_with_namespace: basic.path_with_namespace,
+    created_at: basic.created_at,
+    default_branch: basic.default_branch,
+    tag_list: basic.tag_list,
+    topics: basic.topics,
+    ssh_url_to_repo: basic.ssh_url_to_repo,
+    http_url_to_repo: basic.http_url_to_repo,
+    web_url: basic.web_url,
+    readme_url: basic.readme_url,
+    forks_count: basic.forks_count,
+    avatar_url: basic.avatar_url,
+    star_count: basic.star_count,
+    last_activity_at: basic.last_activity_at,
+    namespace: basic.namespace,
     _links: {
       self: api,
       issues: issues ? `${api}/issues` : undefined,
@@ -197,7 +218,7 @@ export function presentProjectV4(
     auto_devops_enabled: false,
     autoclose_referenced_issues: true,
     permissions: options.permissions ? presentPermissions(access) : undefined,
-  });
+  };
 }
 
 function presentPermissions(access: ProjectAccess) {
