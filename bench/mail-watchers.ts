@@ -59,7 +59,7 @@ async function makeProject(name: string, watchers: number): Promise<number> {
   for (let i = 0; i < watchers; i++) {
     const user = await insertUser(db, benchUserValues(`${name}-w${i}`, `${name}-token-${i}`, at));
     await insertMember(db, { sourceType: 'Project', sourceId: project.id, userId: user.id, accessLevel: 30 });
-    await setNotificationLevel(db, user.id, { type: 'Project', id: project.id }, 'watch', at);
+    await setNotificationLevel(db, user.id, { type: 'Project', id: project.id }, 'watch', null, at);
   }
   return project.id;
 }

@@ -887,8 +887,10 @@ export interface NotificationSettingsTable {
   user_id: number;
   source_type: 'Global' | 'Namespace' | 'Project';
   source_id: number;
-  /** disabled, participating, watch, global, mention. */
+  /** disabled, participating, watch, global, mention, custom. */
   level: string;
+  /** custom's switches (migration 145): JSON `{ "new_note": true, … }`, else null. */
+  events: string | null;
   created_at: string;
   updated_at: string;
 }

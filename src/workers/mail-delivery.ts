@@ -13,7 +13,7 @@ import type { Transporter } from 'nodemailer';
 import { redactSmtpUrl, type MailConfig } from '../config.ts';
 import type { Db } from '../db/connect.ts';
 import type { Deps } from '../deps.ts';
-import { expandMailEvent } from '../services/mail/issuable-mails.ts';
+import { expandRecordedMailEvent } from '../services/mail/mail-events.ts';
 import * as repo from '../db/repositories/mails.ts';
 import { onMailsQueued } from '../services/mail/mail-outbox.ts';
 import { lazy } from '../lib/lazy.ts';
@@ -193,7 +193,7 @@ export class MailDeliveryWorker implements Worker {
       for (const event of events) {
         try {
           const queued = await this.db.kysely.transaction().execute(async (trx) => {
-            const count = await expandMailEvent(trx, this.deps, event.id, event.payload);
+            const count = await expandRecordedMailEvent(trx, this.deps, event.id, event.payload);
             if (!(await repo.finishMailEvent(trx, event.id, this.workerId, new Date().toISOString())))
               throw new Error('claim lost');
             return count;

@@ -250,3 +250,11 @@ export async function listNamespaces(
     .offset(page.offset);
   return db.selectFrom('namespaces').selectAll().where('id', 'in', ids).orderBy('id').execute();
 }
+
+/** Groups by id, in the order of `ids` (one query; personal namespaces left out). */
+export async function groupsByIds(db: Executor, ids: number[]): Promise<GroupRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('namespaces').selectAll().where('id', 'in', ids).execute();
+  const byId = new Map(rows.filter(isGroup).map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}

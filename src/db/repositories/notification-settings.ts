@@ -13,6 +13,8 @@ export interface SettingRow {
   source_type: NotificationSettingsTable['source_type'];
   source_id: number;
   level: string;
+  /** custom's switches as stored (JSON), or null. */
+  events: string | null;
 }
 
 /** Authors of the (non-system) notes on an issue or merge request. */
@@ -29,8 +31,9 @@ export async function commenterIds(db: Executor, type: string, id: number): Prom
 }
 
 /**
- * Who may watch the project: a `watch` setting on it or its group, or a global `watch` setting of one of
- * its members (8.13's add_project_watchers); the caller checks each one's effective level.
+ * Who may watch the project: a `watch` (or `custom`: 8.13's add_custom_notifications) setting on it or
+ * its group, or such a global setting of one of its members (8.13's add_project_watchers); the caller
+ * checks each one's effective level and switches.
  */
 export async function watcherCandidateIds(db: Executor, projectId: number, groupId: number | null) {
   const sources = (eb: any) =>
@@ -50,7 +53,7 @@ export async function watcherCandidateIds(db: Executor, projectId: number, group
   const rows = await db
     .selectFrom('notification_settings as s')
     .select('s.user_id')
-    .where('s.level', '=', 'watch')
+    .where('s.level', 'in', WATCHING_LEVELS)
     .where(sources)
     .union(
       db
@@ -59,12 +62,14 @@ export async function watcherCandidateIds(db: Executor, projectId: number, group
         .select('s.user_id')
         .where('s.source_type', '=', 'Global')
         .where('s.source_id', '=', 0)
-        .where('s.level', '=', 'watch')
+        .where('s.level', 'in', WATCHING_LEVELS)
         .where(memberSources),
     )
     .execute();
   return rows.map((row) => row.user_id);
 }
+
+const WATCHING_LEVELS = ['watch', 'custom'];
 
 export function subscriptionsOf(db: Executor, type: string, id: number) {
   return db
@@ -99,7 +104,7 @@ export function settingsFor(
   if (userIds.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('notification_settings')
-    .select(['user_id', 'source_type', 'source_id', 'level'])
+    .select(['user_id', 'source_type', 'source_id', 'level', 'events'])
     .where('user_id', 'in', userIds)
     .where((eb) =>
       eb.or([
@@ -163,11 +168,13 @@ export async function accessRowsOfUsers(
   return (await query.execute()) as Array<AccessRow & { user_id: number }>;
 }
 
+/** Sets the level of one source (and custom's switches as JSON, null for other levels). */
 export async function setNotificationLevel(
   db: Executor,
   userId: number,
   source: NotificationSource,
   level: string,
+  events: string | null,
   at: string,
 ): Promise<void> {
   await db
@@ -177,26 +184,37 @@ export async function setNotificationLevel(
       source_type: source.type,
       source_id: source.id,
       level,
+      events,
       created_at: at,
       updated_at: at,
     })
     .onConflict((oc) =>
-      oc.columns(['user_id', 'source_type', 'source_id']).doUpdateSet({ level, updated_at: at }),
+      oc.columns(['user_id', 'source_type', 'source_id']).doUpdateSet({ level, events, updated_at: at }),
     )
     .execute();
 }
 
-export async function notificationLevel(
+export async function notificationSetting(
   db: Executor,
   userId: number,
   source: NotificationSource,
-): Promise<string | undefined> {
-  const row = await db
+): Promise<{ level: string; events: string | null } | undefined> {
+  return db
     .selectFrom('notification_settings')
-    .select('level')
+    .select(['level', 'events'])
     .where('user_id', '=', userId)
     .where('source_type', '=', source.type)
     .where('source_id', '=', source.id)
     .executeTakeFirst();
-  return row?.level;
+}
+
+/** A user's settings of groups and projects (the profile page lists them), oldest first. */
+export function sourceSettingsOfUser(db: Executor, userId: number) {
+  return db
+    .selectFrom('notification_settings')
+    .select(['source_type', 'source_id', 'level'])
+    .where('user_id', '=', userId)
+    .where('source_type', '!=', 'Global')
+    .orderBy('id')
+    .execute();
 }

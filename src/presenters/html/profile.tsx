@@ -3,7 +3,7 @@ import type { ComponentChildren } from 'preact';
 import { Csrf, Layout, tabLinks, type Flash, type PageContext } from './layout.tsx';
 import { VisibilityLevelChoice } from './projects.tsx';
 
-export type ProfileTab = 'profile' | 'account' | 'emails' | 'password' | 'keys' | 'tokens';
+export type ProfileTab = 'profile' | 'account' | 'emails' | 'password' | 'keys' | 'tokens' | 'notifications';
 
 export function ProfileFrame(props: {
   ctx: PageContext;
@@ -24,6 +24,7 @@ export function ProfileFrame(props: {
           {tab('password', '/profile/password/edit', 'Password')}
           {tab('keys', '/profile/keys', 'SSH Keys')}
           {tab('tokens', '/profile/personal_access_tokens', 'Access Tokens')}
+          {tab('notifications', '/profile/notifications', 'Notifications')}
         </ul>
       </nav>
       {props.children}

@@ -5,6 +5,7 @@ import type { ComponentChildren } from 'preact';
 import type { TreeEntry } from '../../git/trees.ts';
 import type { Commit } from '../../git/commits.ts';
 import type { FileDiff } from '../../git/diffs.ts';
+import { NotificationMenu } from './notifications.tsx';
 import { Csrf, Layout, tabLinks, type Flash, type PageContext } from './layout.tsx';
 import { NewerOlder, TimeAgo, visibilityName } from './projects.tsx';
 import { RawHtml, RawRows, type TrustedHtml } from './raw-html.tsx';
@@ -14,6 +15,7 @@ import { Discussion, type NoteItem } from './discussion.tsx';
 import { refPath } from '../../domain/paths.ts';
 
 export interface ProjectHead {
+  id: number;
   name: string;
   name_with_namespace: string;
   path_with_namespace: string;
@@ -310,8 +312,8 @@ export function ProjectPage(props: {
   project: ProjectHead;
   tree?: { refs: RefListing; entries: TreeEntry[]; lastCommit: Commit | undefined };
   readme?: { name: string; html: TrustedHtml | null };
-  /** The signed-in viewer's star and whether they may fork. */
-  viewer?: { starred: boolean; canFork: boolean };
+  /** The signed-in viewer's star, whether they may fork, and their notification level here. */
+  viewer?: { starred: boolean; canFork: boolean; notificationLevel: string };
   flash?: Flash | null;
 }) {
   const { project } = props;
@@ -338,6 +340,14 @@ export function ProjectPage(props: {
         <a href={`/${project.path_with_namespace}/activity`}>Activity</a>
       </p>
       <StarAndFork ctx={props.ctx} project={project} viewer={props.viewer} />
+      {props.viewer ? (
+        <NotificationMenu
+          ctx={props.ctx}
+          source={{ type: 'project', id: project.id }}
+          level={props.viewer.notificationLevel}
+          returnTo={`/${project.path_with_namespace}`}
+        />
+      ) : null}
       <CloneUrls project={project} />
       {props.tree ? (
         <>

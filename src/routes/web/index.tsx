@@ -30,6 +30,7 @@ import { registerDashboardPages } from './dashboard-pages.tsx';
 import { registerGroupPages } from './group-pages.tsx';
 import { registerSentNotifications } from './sent-notifications.tsx';
 import { registerPasswordReset } from './password-reset.tsx';
+import { registerNotificationSettings } from './notification-settings.tsx';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -133,5 +134,6 @@ export function registerWeb(app: FastifyInstance, deps: Deps): void {
     registerGroupPages(web, deps);
     registerSentNotifications(web, deps);
     registerPasswordReset(web, deps);
+    registerNotificationSettings(web, deps);
   });
 }

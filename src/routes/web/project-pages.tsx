@@ -44,6 +44,7 @@ import { highlightedRows } from '../../presenters/html/highlight.ts';
 import { pageContext } from './web-session.ts';
 import { doneNotice } from './form-errors.ts';
 import { viewerStarred } from '../../views/project-views.ts';
+import { readNotificationSetting } from '../../services/mail/notification-levels.ts';
 import { canForkProject } from '../../policies/access.ts';
 import { sendPage } from './render.ts';
 import { securityHeaders } from './security-headers.ts';
@@ -138,6 +139,9 @@ export function registerProjectPages(web: FastifyInstance, deps: Deps): CommentT
       ? {
           starred: await viewerStarred(deps, viewer, loaded.project.id),
           canFork: canForkProject(viewer, loaded, loaded.access),
+          notificationLevel: (
+            await readNotificationSetting(deps, viewer, { type: 'Project', id: loaded.project.id })
+          ).level,
         }
       : undefined;
     const ctx = pageContext(deps, request, reply);

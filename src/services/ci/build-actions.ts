@@ -76,7 +76,7 @@ export async function retryBuild(
 ): Promise<CiBuildRow> {
   if (!isRetryable(build, record.project)) throw forbidden('Build is not retryable');
   return deps.db.kysely.transaction().execute(async (trx) => {
-    const ctx = await openCiTransaction(trx, deps.config.externalUrl, record, now());
+    const ctx = await openCiTransaction(trx, deps.config, record, now());
     return retryInTransaction(ctx, build, userId);
   });
 }
@@ -93,7 +93,7 @@ export async function playBuild(
 ): Promise<CiBuildRow> {
   if (!isPlayable(build, record.project)) throw badRequest('Unplayable Build');
   return deps.db.kysely.transaction().execute(async (trx) => {
-    const ctx = await openCiTransaction(trx, deps.config.externalUrl, record, now());
+    const ctx = await openCiTransaction(trx, deps.config, record, now());
     const moved = await applyBuildEvent(ctx, build, 'enqueue', { user_id: userId });
     return moved ? moved.build : retryInTransaction(ctx, build, userId);
   });

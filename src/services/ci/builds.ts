@@ -73,7 +73,7 @@ export async function claimBuild(deps: Deps, runner: CiRunnerRow): Promise<numbe
         const build = await findBuild(trx, candidate.id);
         const record = build && (await findProjectRecordById(trx, build.project_id));
         if (!build || !record) continue;
-        const ctx = await openCiTransaction(trx, deps.config.externalUrl, record, now());
+        const ctx = await openCiTransaction(trx, deps.config, record, now());
         const moved = await applyBuildEvent(ctx, build, 'run', { runner_id: runner.id });
         if (moved) return moved.build.id;
       }
@@ -150,7 +150,7 @@ async function applyRunnerState(
   }
   const extra = await finishingChanges(deps, record, build);
   const moved = await db.transaction().execute(async (trx) => {
-    const ctx = await openCiTransaction(trx, deps.config.externalUrl, record, now());
+    const ctx = await openCiTransaction(trx, deps.config, record, now());
     return applyBuildEvent(ctx, build, event, extra);
   });
   return moved !== undefined;
@@ -376,7 +376,7 @@ export async function cancelBuild(deps: Deps, buildId: number): Promise<CiBuildR
   if (!build || !record) return undefined;
   const extra = await finishingChanges(deps, record, build);
   const moved = await db.transaction().execute(async (trx) => {
-    const ctx = await openCiTransaction(trx, deps.config.externalUrl, record, now());
+    const ctx = await openCiTransaction(trx, deps.config, record, now());
     return applyBuildEvent(ctx, build, 'cancel', extra);
   });
   return moved?.build ?? build;

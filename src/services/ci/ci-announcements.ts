@@ -7,6 +7,8 @@ import { pipelineRows } from '../../db/repositories/builds.ts';
 import { runnersByIds } from '../../db/repositories/runners.ts';
 import { presentBuildHook, presentPipelineHook } from '../../presenters/hooks/ci-hook-payloads.ts';
 import { enqueueProjectHooks } from '../hooks/hook-outbox.ts';
+import { mailPipelineFinished } from '../mail/pipeline-mails.ts';
+import type { Config } from '../../config.ts';
 import type {
   CiBuildRow,
   CiPipelineRow,
@@ -16,11 +18,16 @@ import type {
   UserRow,
 } from '../../db/types.ts';
 
+/** What of the configuration a CI transaction reads: link bases and whether mail is on. */
+export type CiSettings = Pick<Config, 'externalUrl' | 'mail'>;
+
 /** What every CI status change in one transaction shares. */
 export interface CiTransaction {
   trx: Executor;
   at: string;
   baseUrl: string;
+  /** Whether a finished pipeline records its mail (LABRADOR_SMTP_URL is set). */
+  mailOn: boolean;
   record: ProjectRecord;
   hooks: Set<ProjectHookScope>;
   /** Users read in this transaction (build users, the namespace owner). */
@@ -29,12 +36,13 @@ export interface CiTransaction {
 
 export async function openCiTransaction(
   trx: Executor,
-  baseUrl: string,
+  settings: CiSettings,
   record: ProjectRecord,
   at: string,
 ): Promise<CiTransaction> {
   const hooks = await projectHookSwitchesOn(trx, record.project.id, ['build_events', 'pipeline_events']);
-  return { trx, at, baseUrl, record, hooks, users: new Map() };
+  const mailOn = settings.mail.smtpUrl !== undefined;
+  return { trx, at, baseUrl: settings.externalUrl, mailOn, record, hooks, users: new Map() };
 }
 
 async function user(ctx: CiTransaction, id: number | null): Promise<UserRow | null> {
@@ -64,6 +72,7 @@ export async function announceBuild(
 }
 
 export async function announcePipeline(ctx: CiTransaction, pipeline: CiPipelineRow): Promise<void> {
+  if (ctx.mailOn) await mailPipelineFinished(ctx.trx, pipeline, ctx.at);
   if (!ctx.hooks.has('pipeline_events')) return;
   const rows = await pipelineRows(ctx.trx, pipeline.id);
   const userIds = rows.map((row) => row.user_id).filter((id): id is number => id !== null);

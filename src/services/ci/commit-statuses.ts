@@ -69,7 +69,7 @@ export async function reportCommitStatus(
   if (!commit) throw notFound('Commit');
   const at = now();
   return deps.db.kysely.transaction().execute(async (trx) => {
-    const ctx = await openCiTransaction(trx, deps.config.externalUrl, record, at);
+    const ctx = await openCiTransaction(trx, deps.config, record, at);
     let pipeline =
       (await findLatestPipelineFor(trx, record.project.id, ref, report.sha)) ??
       (await insertPipeline(trx, {

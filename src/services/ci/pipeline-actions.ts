@@ -30,7 +30,7 @@ export async function retryPipeline(
     const failed = await latestBuildsIn(trx, pipeline.id, ['failed']);
     const retryable = failed.filter((build) => isRetryable(build, record.project));
     if (retryable.length === 0) return;
-    const ctx = await openCiTransaction(trx, deps.config.externalUrl, record, now());
+    const ctx = await openCiTransaction(trx, deps.config, record, now());
     for (const build of retryable) await retryInTransaction(ctx, build, userId);
   });
   return reloaded(await findPipeline(db, pipeline.id));
@@ -67,7 +67,7 @@ export async function createRequestedPipeline(
   const at = now();
   return deps.db.kysely
     .transaction()
-    .execute((trx) => createPipeline(trx, deps.config.externalUrl, record, userId, plan, at));
+    .execute((trx) => createPipeline(trx, deps.config, record, userId, plan, at));
 }
 
 /**

@@ -196,7 +196,7 @@ export async function playPipelineSchedule(
   const at = now();
   return deps.db.kysely
     .transaction()
-    .execute((trx) => createPipeline(trx, deps.config.externalUrl, record, userId, plan, at));
+    .execute((trx) => createPipeline(trx, deps.config, record, userId, plan, at));
 }
 
 /**
@@ -227,7 +227,7 @@ export async function runDueSchedules(deps: Deps, at: Date, stopping: () => bool
       }
       if (!(await claimScheduleRun(trx, schedule, next, stamp))) return false;
       if (!record || !plan) return false;
-      await createPipeline(trx, deps.config.externalUrl, record, schedule.owner_id, plan, stamp);
+      await createPipeline(trx, deps.config, record, schedule.owner_id, plan, stamp);
       return true;
     });
     if (created) ran += 1;

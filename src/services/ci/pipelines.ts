@@ -16,7 +16,7 @@ import { insertBuilds } from '../../db/repositories/builds.ts';
 import { insertPipeline } from '../../db/repositories/pipelines.ts';
 import { readFileAtCommit } from '../../git/blobs.ts';
 import { readCommits, type Commit } from '../../git/commits.ts';
-import { announceBuild, announcePipeline, openCiTransaction } from './ci-announcements.ts';
+import { announceBuild, announcePipeline, openCiTransaction, type CiSettings } from './ci-announcements.ts';
 import { processPipeline } from './pipeline-processing.ts';
 import type { CiPipelineRow, Executor, ProjectRecord } from '../../db/types.ts';
 import type { PipelineSource } from '../../domain/types.ts';
@@ -195,13 +195,13 @@ function missingNeed(jobs: CiJob[]): string | undefined {
  */
 export async function createPipeline(
   trx: Executor,
-  baseUrl: string,
+  settings: CiSettings,
   record: ProjectRecord,
   userId: number | null,
   plan: PipelinePlan,
   at: string,
 ): Promise<CiPipelineRow> {
-  const ctx = await openCiTransaction(trx, baseUrl, record, at);
+  const ctx = await openCiTransaction(trx, settings, record, at);
   const status = plan.yamlErrors !== undefined ? 'failed' : plan.skipped ? 'skipped' : 'created';
   let pipeline = await insertPipeline(trx, {
     project_id: record.project.id,

@@ -21,7 +21,7 @@ async function dropIfStuck(deps: Deps, id: number, before: string): Promise<bool
     }
     const record = await findProjectRecordById(trx, build.project_id);
     if (!record) return false;
-    const ctx = await openCiTransaction(trx, deps.config.externalUrl, record, now());
+    const ctx = await openCiTransaction(trx, deps.config, record, now());
     return (await applyBuildEvent(ctx, build, 'drop')) !== undefined;
   });
 }

@@ -106,7 +106,7 @@ export async function triggerBuilds(
     });
     const pipeline = await createPipeline(
       trx,
-      deps.config.externalUrl,
+      deps.config,
       record,
       // v4's triggers run their pipelines as their owner.
       trigger.owner_id,

@@ -11,7 +11,7 @@ import { findProjectRecordById } from '../../db/repositories/projects.ts';
 import { issueWebUrl, mergeRequestWebUrl } from '../../domain/paths.ts';
 import { canReadIssue } from '../../policies/issues.ts';
 import type { ProjectAccess } from '../../policies/access.ts';
-import { findRecipients } from './recipients.ts';
+import { findRecipients, type CustomEvent } from './recipients.ts';
 import { queueMails, recordMailEvent, type MailContent } from './mail-outbox.ts';
 import type { Executor, IssueRow, MergeRequestRow, NoteRow, ProjectRecord, UserRow } from '../../db/types.ts';
 
@@ -101,6 +101,14 @@ function readerCheck(record: ProjectRecord, issuable: Issuable) {
         access.canRead && record.project.merge_requests_enabled === 1;
 }
 
+/** The custom level's switch that covers this event (8.13's build_custom_key). */
+function customEventOf(event: MailEvent, kind: Issuable['kind']): CustomEvent {
+  if (event.kind === 'note') return 'new_note';
+  const noun = kind === 'Issue' ? 'issue' : 'merge_request';
+  const verb = event.event === 'open' ? 'new' : event.event;
+  return `${verb}_${noun}` as CustomEvent;
+}
+
 const nameOf = (users: Map<number, UserRow>, id: number | null) =>
   id === null ? 'Unassigned' : (users.get(id)?.name ?? 'Unassigned');
 
@@ -146,6 +154,7 @@ export async function expandMailEvent(trx: Executor, deps: Deps, eventId: number
     record,
     target: { type: issuable.kind, id: row.id, authorId: row.author_id, assigneeId: row.assignee_id },
     actor,
+    action: customEventOf(event, issuable.kind),
     texts: note
       ? [note.note]
       : event.kind === 'issuable' && event.event === 'open'

@@ -20,6 +20,8 @@ export interface MailContent {
   paragraphs: string[];
   /** The object's page, shown as the last line of both parts. */
   url?: string;
+  /** Headers of this kind of mail (a pipeline's X-GitLab-Pipeline-Id …). */
+  headers?: Record<string, string>;
 }
 
 export interface MailThread {
@@ -109,6 +111,7 @@ export async function queueMails(
     } else {
       headers['Message-ID'] = `<${eventKey}.${user.id}@${host}>`;
     }
+    Object.assign(headers, mail.headers);
     const footer = [
       `You're receiving this email because of your account on ${host}.`,
       `Manage your notification levels: ${base}/profile/notifications`,
@@ -142,7 +145,11 @@ export async function queueMails(
 
 /** Records that something happened that may cause mail, in the caller's transaction (one INSERT). */
 export async function recordMailEvent(trx: Executor, deps: Deps, payload: object): Promise<void> {
-  if (!mailEnabled(deps)) return;
-  await insertMailEvent(trx, JSON.stringify(payload), now());
+  if (mailEnabled(deps)) await recordMailEventWhileOn(trx, payload, now());
+}
+
+/** recordMailEvent for a caller that has checked already that mail is on (a CI transaction). */
+export async function recordMailEventWhileOn(trx: Executor, payload: object, at: string): Promise<void> {
+  await insertMailEvent(trx, JSON.stringify(payload), at);
   for (const listener of listeners) listener();
 }

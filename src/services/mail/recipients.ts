@@ -1,7 +1,8 @@
 // Who hears about an issue or merge request event, by GitLab 8.13's NotificationService#build_recipients:
 // the participants (author, assignee, commenters, mentioned users) and the project's watchers, less those
 // whose level is `mention` (unless this text mentions them) or `disabled`, plus explicit subscribers, less
-// those who unsubscribed, blocked users, anyone who may not read the issue, and the actor. Levels resolve
+// those who unsubscribed, blocked users, anyone who may not read the issue, and the actor; a `custom` user
+// is also told of each event whose switch is on. Levels resolve
 // project → group → global (no row, or `global`, defers to the next; globally `participating`).
 // A fixed number of indexed queries, whatever the number of watchers.
 import {
@@ -17,23 +18,65 @@ import { usersByIds } from '../../db/repositories/users.ts';
 import { projectAccessFromRows, type ProjectAccess } from '../../policies/access.ts';
 import type { Executor, ProjectRecord, UserRow } from '../../db/types.ts';
 
-export const NOTIFICATION_LEVELS = ['disabled', 'participating', 'watch', 'global', 'mention'] as const;
+export const NOTIFICATION_LEVELS = [
+  'disabled',
+  'participating',
+  'watch',
+  'global',
+  'mention',
+  'custom',
+] as const;
 export type NotificationLevel = (typeof NOTIFICATION_LEVELS)[number];
 
-/** The level that applies to a user in a project (or, without one, globally). */
-function effectiveLevel(
+/**
+ * The `custom` level's switches: GitLab 8.13's EMAIL_EVENTS and today's pipeline pair. A custom user
+ * hears what a participating one does, and besides, as a watcher, each event whose switch is on.
+ */
+export const CUSTOM_EVENTS = [
+  'new_note',
+  'new_issue',
+  'reopen_issue',
+  'close_issue',
+  'reassign_issue',
+  'new_merge_request',
+  'reopen_merge_request',
+  'close_merge_request',
+  'reassign_merge_request',
+  'merge_merge_request',
+  'failed_pipeline',
+  'success_pipeline',
+] as const;
+export type CustomEvent = (typeof CUSTOM_EVENTS)[number];
+
+export interface EffectiveSetting {
+  level: NotificationLevel;
+  /** The switches that are on (custom only; empty for every other level). */
+  events: Set<string>;
+}
+
+/** custom's stored switches (JSON), the ones that are on. */
+export function switchesOn(events: string | null): Set<string> {
+  if (!events) return new Set();
+  const parsed = JSON.parse(events) as Record<string, boolean>;
+  return new Set(CUSTOM_EVENTS.filter((event) => parsed[event] === true));
+}
+
+/** The setting that applies to a user in a project (or, without one, globally). */
+export function effectiveSetting(
   settings: SettingRow[],
   userId: number,
   projectId: number | null,
   groupId: number | null,
-): NotificationLevel {
+): EffectiveSetting {
   const own = settings.filter((row) => row.user_id === userId);
   const pick = (type: string, id: number | null) =>
-    id === null ? undefined : own.find((row) => row.source_type === type && row.source_id === id)?.level;
-  for (const level of [pick('Project', projectId), pick('Namespace', groupId)])
-    if (level !== undefined && level !== 'global') return level as NotificationLevel;
-  const global = pick('Global', 0);
-  return global === undefined || global === 'global' ? 'participating' : (global as NotificationLevel);
+    id === null ? undefined : own.find((row) => row.source_type === type && row.source_id === id);
+  const chosen = [pick('Project', projectId), pick('Namespace', groupId), pick('Global', 0)].find(
+    (row) => row !== undefined && row.level !== 'global',
+  );
+  if (!chosen) return { level: 'participating', events: new Set() };
+  const level = chosen.level as NotificationLevel;
+  return { level, events: level === 'custom' ? switchesOn(chosen.events) : new Set() };
 }
 
 /** `@username` references in a text (8.13's user reference pattern), lower-cased. */
@@ -49,6 +92,8 @@ export interface RecipientQuery {
   record: ProjectRecord;
   target: { type: 'Issue' | 'MergeRequest'; id: number; authorId: number | null; assigneeId: number | null };
   actor: UserRow;
+  /** The event as custom's switches name it (new_issue, close_merge_request, new_note …). */
+  action: CustomEvent;
   /** Texts of this event whose mentions count (the description, the note). */
   texts: Array<string | null>;
   /** Also told whatever their level but disabled (reassignment: old and new assignee). */
@@ -100,11 +145,12 @@ export async function findRecipients(db: Executor, query: RecipientQuery): Promi
   for (const id of ids) {
     const user = users.get(id);
     if (!user || user.state !== 'active') continue;
-    const level = effectiveLevel(settings, id, projectId, groupId);
+    const { level, events } = effectiveSetting(settings, id, projectId, groupId);
     if (level === 'disabled') continue;
     let wanted =
       (participants.has(id) && (level !== 'mention' || mentioned.has(id))) ||
       (level === 'watch' && watching.has(id)) ||
+      (level === 'custom' && events.has(query.action) && watching.has(id)) ||
       extra.has(id) ||
       subscribed.get(id) === true;
     if (subscribed.get(id) === false) wanted = false;

@@ -299,7 +299,7 @@ export async function processPush(
     await recordPushEvents(trx, record, user, payloads, at);
     // Push / tag push project hooks and system hooks, in this same transaction (pipelines join here too).
     if (record) for (const data of payloads) await announcePush(trx, record.project.id, data);
-    for (const plan of plans) await createPipeline(trx, deps.config.externalUrl, record!, user!.id, plan, at);
+    for (const plan of plans) await createPipeline(trx, deps.config, record!, user!.id, plan, at);
     // Merges first: an issue both a merged MR and its merge commit's message close was closed by the MR.
     if (mergeRequests) await applyMergeRequestRefresh(deps, trx, record!, user, mergeRequests, at);
     if (record && user) await closeIssuesFromPush(trx, deps, record, user, closing, at);
