@@ -100,22 +100,31 @@ export async function listPipelinesPage(
 ) {
   const list = await pipelineList(deps, record, scope, undefined);
   const rows = await list.page(windowOf(page));
-  const shown = rows.slice(0, CI_PAGE_SIZE);
-  const [presented, stages] = await Promise.all([
-    listPipelinesOf(deps, shown),
-    stagesOfPipelines(
-      deps,
-      shown.map((row) => row.id),
-    ),
-  ]);
   return {
-    pipelines: presented.map((pipeline, i) => ({
-      ...pipeline,
-      commit_title: commitLine(shown[i]!),
-      stages: stages.get(pipeline.id)!,
-    })),
+    pipelines: await pipelinesWithStages(deps, rows.slice(0, CI_PAGE_SIZE)),
     hasNext: rows.length > CI_PAGE_SIZE,
   };
+}
+
+/** Pipelines as the pages list them: presented, with their commit's title and their stages. */
+export async function pipelinesWithStages(deps: Deps, rows: CiPipelineRow[]) {
+  const [presented, stages] = await Promise.all([
+    listPipelinesOf(deps, rows),
+    stagesOfPipelines(
+      deps,
+      rows.map((row) => row.id),
+    ),
+  ]);
+  return presented.map((pipeline, i) => ({
+    ...pipeline,
+    commit_title: commitLine(rows[i]!),
+    stages: stages.get(pipeline.id)!,
+  }));
+}
+
+/** The newest build of each name in one pipeline, as the builds page shows them (a merge request's tab). */
+export async function pipelineBuilds(deps: Deps, record: ProjectRecord, pipeline: CiPipelineRow) {
+  return listFullBuildsOf(deps, record, await latestBuildsOfPipelines(deps.db.kysely, [pipeline.id]));
 }
 
 function commitLine(pipeline: CiPipelineRow): string | null {

@@ -8,6 +8,10 @@ import { listMergeRequestsOf, mergeRequestDiffs, mergeRequestListQuery } from '.
 import { withLineStats } from './repository-pages.ts';
 import { tabCounts } from './tab-counts.ts';
 import { presentMergeRequest } from '../presenters/api-v3/merge-request.ts';
+import { presentUserBasic } from '../presenters/api-v3/user.ts';
+import { findUserById } from '../db/repositories/users.ts';
+import { headPipeline } from '../services/merge-requests/merge-when-build-succeeds.ts';
+import { pipelinesWithStages } from './ci-page-views.ts';
 import type { MergeRequestRow, ProjectRecord, UserRow } from '../db/types.ts';
 
 export const MERGE_REQUEST_TABS = ['opened', 'merged', 'closed', 'all'] as const;
@@ -46,4 +50,23 @@ export async function mergeRequestDiffFiles(deps: Deps, target: ProjectRecord, m
 /** The branch names a new merge request may choose from (source and target are the same project). */
 export async function branchNames(deps: Deps, record: ProjectRecord): Promise<string[]> {
   return (await branchList(deps, record)).map((branch) => branch.name);
+}
+
+/**
+ * The merge widget's CI: the head pipeline with its stages (a merge request within the project only: a
+ * fork's pipeline lives in the fork) and who armed the automatic merge.
+ */
+export async function mergeRequestCiView(deps: Deps, record: ProjectRecord, mr: MergeRequestRow) {
+  const own = mr.source_project_id === record.project.id;
+  const armed = Number(mr.merge_when_build_succeeds) === 1 && mr.merge_user_id !== null;
+  const [pipeline, mergeUser] = await Promise.all([
+    own ? headPipeline(deps, mr) : undefined,
+    armed ? findUserById(deps.db.kysely, mr.merge_user_id!) : undefined,
+  ]);
+  const [shown] = pipeline ? await pipelinesWithStages(deps, [pipeline]) : [];
+  return {
+    pipelineRow: pipeline,
+    pipeline: shown ?? null,
+    mergeUser: mergeUser ? presentUserBasic(mergeUser, deps.config.externalUrl) : null,
+  };
 }

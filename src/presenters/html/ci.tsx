@@ -187,6 +187,56 @@ function ListTable<T>(props: {
   );
 }
 
+/** Pipelines with their stages, a row each (the pipelines page and a merge request's Pipelines tab). */
+export function PipelineTable(props: {
+  project: ProjectHead;
+  pipelines: Array<PipelineItem & { stages: StageItem[] }>;
+  empty: string;
+}) {
+  const { project } = props;
+  return (
+    <ListTable
+      label="Pipelines"
+      empty={props.empty}
+      columns={['Status', 'Pipeline', 'Commit', 'Stages', 'Duration']}
+      items={props.pipelines}
+      row={(pipeline) => (
+        <tr>
+          <td>
+            <CiStatusBadge status={pipeline.status} href={pipelineUrl(project, pipeline.id)} />
+          </td>
+          <td>
+            <a href={pipelineUrl(project, pipeline.id)}>#{pipeline.id}</a>{' '}
+            {pipeline.user ? <span class="muted">by {pipeline.user.username}</span> : null}
+            {pipeline.yaml_errors ? <span class="badge">yaml invalid</span> : null}
+          </td>
+          <td>
+            <span class="mono">{pipeline.ref}</span> ·{' '}
+            <a class="mono" href={`${projectBase(project)}/commit/${pipeline.sha}`}>
+              {pipeline.sha.slice(0, 8)}
+            </a>{' '}
+            {pipeline.commit_title ?? ''}
+          </td>
+          <td>
+            <Stages project={project} stages={pipeline.stages} />
+          </td>
+          <td>
+            {formatDuration(pipeline.duration)}
+            {pipeline.finished_at ? (
+              <>
+                <br />
+                <span class="muted">
+                  <TimeAgo at={pipeline.finished_at} />
+                </span>
+              </>
+            ) : null}
+          </td>
+        </tr>
+      )}
+    />
+  );
+}
+
 export function PipelinesPage(props: {
   ctx: PageContext;
   project: ProjectHead;
@@ -195,47 +245,12 @@ export function PipelinesPage(props: {
   page: number;
   hasNext: boolean;
 }) {
-  const { project } = props;
   return (
     <ScopedListPage {...props} title="Pipelines" tab="pipelines" scopes={PIPELINE_SCOPES}>
-      <ListTable
-        label="Pipelines"
+      <PipelineTable
+        project={props.project}
+        pipelines={props.pipelines}
         empty="No pipelines to show. A push of a commit with a .gitlab-ci.yml file starts one."
-        columns={['Status', 'Pipeline', 'Commit', 'Stages', 'Duration']}
-        items={props.pipelines}
-        row={(pipeline) => (
-          <tr>
-            <td>
-              <CiStatusBadge status={pipeline.status} href={pipelineUrl(project, pipeline.id)} />
-            </td>
-            <td>
-              <a href={pipelineUrl(project, pipeline.id)}>#{pipeline.id}</a>{' '}
-              {pipeline.user ? <span class="muted">by {pipeline.user.username}</span> : null}
-              {pipeline.yaml_errors ? <span class="badge">yaml invalid</span> : null}
-            </td>
-            <td>
-              <span class="mono">{pipeline.ref}</span> ·{' '}
-              <a class="mono" href={`${projectBase(project)}/commit/${pipeline.sha}`}>
-                {pipeline.sha.slice(0, 8)}
-              </a>{' '}
-              {pipeline.commit_title ?? ''}
-            </td>
-            <td>
-              <Stages project={project} stages={pipeline.stages} />
-            </td>
-            <td>
-              {formatDuration(pipeline.duration)}
-              {pipeline.finished_at ? (
-                <>
-                  <br />
-                  <span class="muted">
-                    <TimeAgo at={pipeline.finished_at} />
-                  </span>
-                </>
-              ) : null}
-            </td>
-          </tr>
-        )}
       />
     </ScopedListPage>
   );
@@ -332,6 +347,44 @@ export const BUILD_SCOPES: Array<[string, string]> = [
   ['finished', 'Finished'],
 ];
 
+/** Builds, a row each (the builds page and a merge request's Builds tab). */
+export function BuildTable(props: { project: ProjectHead; builds: BuildItem[]; empty: string }) {
+  const { project } = props;
+  return (
+    <ListTable
+      label="Builds"
+      empty={props.empty}
+      columns={['Status', 'Build', 'Pipeline', 'Stage', 'Name', 'Duration']}
+      items={props.builds}
+      row={(build) => (
+        <tr>
+          <td>
+            <CiStatusBadge status={build.status} href={buildUrl(project, build.id)} />
+          </td>
+          <td>
+            <a href={buildUrl(project, build.id)}>#{build.id}</a> <span class="mono">{build.ref}</span>
+            {build.commit ? (
+              <>
+                {' · '}
+                <a class="mono" href={`${projectBase(project)}/commit/${build.commit.id}`}>
+                  {build.commit.short_id}
+                </a>
+              </>
+            ) : null}
+            {build.runner ? <span class="muted"> · runner #{build.runner.id}</span> : null}
+          </td>
+          <td>
+            <a href={pipelineUrl(project, build.pipeline.id)}>#{build.pipeline.id}</a>
+          </td>
+          <td>{build.stage}</td>
+          <td>{build.name}</td>
+          <td>{formatDuration(buildDuration(build))}</td>
+        </tr>
+      )}
+    />
+  );
+}
+
 export function BuildsPage(props: {
   ctx: PageContext;
   project: ProjectHead;
@@ -340,40 +393,9 @@ export function BuildsPage(props: {
   page: number;
   hasNext: boolean;
 }) {
-  const { project } = props;
   return (
     <ScopedListPage {...props} title="Builds" tab="builds" scopes={BUILD_SCOPES}>
-      <ListTable
-        label="Builds"
-        empty="No builds to show."
-        columns={['Status', 'Build', 'Pipeline', 'Stage', 'Name', 'Duration']}
-        items={props.builds}
-        row={(build) => (
-          <tr>
-            <td>
-              <CiStatusBadge status={build.status} href={buildUrl(project, build.id)} />
-            </td>
-            <td>
-              <a href={buildUrl(project, build.id)}>#{build.id}</a> <span class="mono">{build.ref}</span>
-              {build.commit ? (
-                <>
-                  {' · '}
-                  <a class="mono" href={`${projectBase(project)}/commit/${build.commit.id}`}>
-                    {build.commit.short_id}
-                  </a>
-                </>
-              ) : null}
-              {build.runner ? <span class="muted"> · runner #{build.runner.id}</span> : null}
-            </td>
-            <td>
-              <a href={pipelineUrl(project, build.pipeline.id)}>#{build.pipeline.id}</a>
-            </td>
-            <td>{build.stage}</td>
-            <td>{build.name}</td>
-            <td>{formatDuration(buildDuration(build))}</td>
-          </tr>
-        )}
-      />
+      <BuildTable project={props.project} builds={props.builds} empty="No builds to show." />
     </ScopedListPage>
   );
 }

@@ -25,6 +25,9 @@ import {
 } from './issues.tsx';
 import { MarkdownBlock, UserLink, type UserBasic } from './inline.tsx';
 import { Discussion, type NoteItem } from './discussion.tsx';
+import { BuildTable, PipelineTable, type BuildItem, type PipelineItem, type StageItem } from './ci.tsx';
+import { CiStatusBadge, pipelineUrl } from './ci-status.tsx';
+import { buildPath } from '../../domain/paths.ts';
 
 export interface MergeRequestItem {
   id: number;
@@ -161,7 +164,7 @@ export function MergeRequestList(props: {
   );
 }
 
-export type MergeRequestTab = 'discussion' | 'commits' | 'diffs';
+export type MergeRequestTab = 'discussion' | 'commits' | 'pipelines' | 'builds' | 'diffs';
 
 const MERGE_STATUS_TEXT: Record<string, string> = {
   can_be_merged: 'Can be merged',
@@ -169,39 +172,161 @@ const MERGE_STATUS_TEXT: Record<string, string> = {
   unchecked: 'Not checked yet',
 };
 
-/** The merge widget: state, merge status, and the Merge button for who may push to the target branch. */
-function MergeBox(props: { ctx: PageContext; url: string; mr: MergeRequestItem; canMerge: boolean }) {
-  const { mr } = props;
+/** What the merge widget knows of CI: the head pipeline (with its jobs) and the automatic merge. */
+export interface MergeRequestCi {
+  /** MergeRequest#pipeline: the source branch's newest pipeline at the head, with its stages. */
+  pipeline: (PipelineItem & { stages: StageItem[] }) | null;
+  /** The project refuses merges whose head pipeline did not succeed (only_allow_merge_if_build_succeeds). */
+  onlyIfPipelineSucceeds: boolean;
+  /** Who armed "merge when the build succeeds" (null: not armed). */
+  mergeUser: UserBasic | null;
+  /** Whether the viewer may cancel the automatic merge (who may merge, or the author). */
+  canCancelAutoMerge: boolean;
+}
+
+/** 8.13's ci_label_for_status. */
+const ciLabel = (status: string) => (status === 'success' ? 'passed' : status);
+
+/** 8.13's widget heading: `Pipeline #3 passed for 1a2b3c4d.`, then each job of the pipeline. */
+function PipelineHeading(props: { project: ProjectHead; pipeline: NonNullable<MergeRequestCi['pipeline']> }) {
+  const { project, pipeline } = props;
+  const base = `/${project.path_with_namespace}`;
+  return (
+    <div class={`ci-widget ci-${pipeline.status}`} aria-label="Pipeline">
+      <p>
+        <CiStatusBadge status={pipeline.status} /> Pipeline{' '}
+        <a href={pipelineUrl(project, pipeline.id)}>#{pipeline.id}</a> {ciLabel(pipeline.status)} for{' '}
+        <a class="mono" href={`${base}/commit/${pipeline.sha}`}>
+          {pipeline.sha.slice(0, 8)}
+        </a>
+        .
+      </p>
+      <ul class="list" aria-label="Jobs">
+        {pipeline.stages.flatMap((stage) =>
+          stage.jobs.map((job) => (
+            <li>
+              <CiStatusBadge
+                status={job.status}
+                href={job.type === 'build' ? buildPath(project.path_with_namespace, job.id) : undefined}
+              />{' '}
+              <span class="muted">{stage.name}:</span> {job.name}
+            </li>
+          )),
+        )}
+      </ul>
+    </div>
+  );
+}
+
+/**
+ * The merge widget as 8.13's merge_requests/widget/_open chose its body: conflicts, work in progress, an
+ * armed automatic merge, no right to merge, a failed pipeline the project will not merge past, else the
+ * buttons (Merge When Build Succeeds while the head pipeline runs, Accept Merge Request).
+ */
+function MergeBox(props: {
+  ctx: PageContext;
+  project: ProjectHead;
+  url: string;
+  mr: MergeRequestItem;
+  canMerge: boolean;
+  ci: MergeRequestCi;
+}) {
+  const { mr, ci } = props;
+  const pipeline = ci.pipeline;
+  const heading = pipeline ? <PipelineHeading project={props.project} pipeline={pipeline} /> : null;
   if (mr.state === 'merged') {
     return (
-      <p class="flash notice" role="status">
-        Merged into {mr.target_branch}
-        {mr.merge_commit_sha ? ` as ${mr.merge_commit_sha.slice(0, 8)}` : ''}.
-      </p>
+      <section aria-label="Merge" class="file">
+        {heading}
+        <p class="flash notice" role="status">
+          Merged into {mr.target_branch}
+          {mr.merge_commit_sha ? ` as ${mr.merge_commit_sha.slice(0, 8)}` : ''}.
+        </p>
+      </section>
     );
   }
   if (mr.state === 'closed') return <p class="muted">Closed without merging.</p>;
+  const active = pipeline?.status === 'pending' || pipeline?.status === 'running';
+  const ciFailed = ci.onlyIfPipelineSucceeds && pipeline !== null && !active && pipeline.status !== 'success';
+  let body;
+  if (mr.merge_status === 'cannot_be_merged') {
+    body = (
+      <p>
+        <strong>This merge request contains merge conflicts.</strong> Please resolve these conflicts or ask
+        someone with write access to this repository to merge this request manually.
+      </p>
+    );
+  } else if (mr.work_in_progress) {
+    body = (
+      <p>
+        <strong>This merge request is currently a Work In Progress.</strong> Remove the WIP prefix from the
+        title to allow this merge request to be merged.
+      </p>
+    );
+  } else if (ci.mergeUser) {
+    body = (
+      <>
+        <p>
+          <strong>
+            Set by <UserLink user={ci.mergeUser} /> to be merged automatically when the build succeeds.
+          </strong>{' '}
+          The changes will be merged into <span class="mono">{mr.target_branch}</span>.
+        </p>
+        {ci.canCancelAutoMerge ? (
+          <form method="post" action={`${props.url}/cancel_merge_when_build_succeeds`}>
+            <Csrf ctx={props.ctx} />
+            <button type="submit">Cancel Automatic Merge</button>
+          </form>
+        ) : null}
+      </>
+    );
+  } else if (!props.canMerge) {
+    body = (
+      <p>
+        You may not merge into {mr.target_branch}: ask someone with write access to this repository to merge
+        this request.
+      </p>
+    );
+  } else if (ciFailed) {
+    body = (
+      <p>
+        <strong>The build for this merge request failed.</strong> Please retry the build or push a new commit
+        to fix the failure.
+      </p>
+    );
+  } else if (mr.merge_status === 'can_be_merged') {
+    body = (
+      <form method="post" action={`${props.url}/merge`} class="stack">
+        <Csrf ctx={props.ctx} />
+        {/* The head this page showed: a push since then refuses the merge instead of merging unseen commits. */}
+        <input type="hidden" name="sha" value={mr.sha ?? ''} />
+        <label class="check">
+          <input type="checkbox" name="should_remove_source_branch" value="1" /> Remove source branch
+        </label>
+        <div class="row">
+          {active ? (
+            <button type="submit" class="btn-primary" name="merge_when_build_succeeds" value="1">
+              Merge When Build Succeeds
+            </button>
+          ) : null}
+          {active && ci.onlyIfPipelineSucceeds ? null : (
+            <button type="submit" class={active ? '' : 'btn-primary'}>
+              {active ? 'Merge Immediately' : 'Merge'}
+            </button>
+          )}
+        </div>
+      </form>
+    );
+  } else {
+    body = <p class="muted">Checking whether this merge request can be merged…</p>;
+  }
   return (
     <section aria-label="Merge" class="file">
+      {heading}
       <p>
         Merge status: <strong>{MERGE_STATUS_TEXT[mr.merge_status] ?? mr.merge_status}</strong>
-        {mr.work_in_progress ? ' · Work in progress: remove the WIP prefix from the title to merge.' : ''}
       </p>
-      {!props.canMerge ? (
-        <p class="muted">You may not merge into {mr.target_branch}.</p>
-      ) : mr.merge_status !== 'can_be_merged' || mr.work_in_progress ? null : (
-        <form method="post" action={`${props.url}/merge`} class="stack">
-          <Csrf ctx={props.ctx} />
-          {/* The head this page showed: a push since then refuses the merge instead of merging unseen commits. */}
-          <input type="hidden" name="sha" value={mr.sha ?? ''} />
-          <label class="check">
-            <input type="checkbox" name="should_remove_source_branch" value="1" /> Remove source branch
-          </label>
-          <button type="submit" class="btn-primary">
-            Merge
-          </button>
-        </form>
-      )}
+      {body}
     </section>
   );
 }
@@ -215,6 +340,11 @@ export function MergeRequestPage(props: {
   diff?: { diffs: DiffFile[]; overflow: boolean };
   /** The discussion tab's notes, oldest first, and how many there are in all. */
   notes?: { items: NoteItem[]; total: number };
+  /** The Pipelines tab: the source branch's pipelines at the MR's commits, newest first. */
+  pipelines?: Array<PipelineItem & { stages: StageItem[] }>;
+  /** The Builds tab: the head pipeline's builds. */
+  builds?: BuildItem[];
+  ci: MergeRequestCi;
   canUpdate: boolean;
   canMerge: boolean;
   /** The viewer's award emoji on the merge request, and whether they may vote on it. */
@@ -293,11 +423,14 @@ export function MergeRequestPage(props: {
         <dt>Labels</dt>
         <dd>{mr.labels.length === 0 ? 'None' : <LabelChips labels={mr.labels} />}</dd>
       </Sidebar>
-      <MergeBox ctx={props.ctx} url={url} mr={mr} canMerge={props.canMerge} />
+      <MergeBox ctx={props.ctx} project={project} url={url} mr={mr} canMerge={props.canMerge} ci={props.ci} />
       <nav aria-label="Merge request">
         <ul class="tabs">
           {tab('discussion', url, 'Discussion')}
           {tab('commits', `${url}/commits`, 'Commits')}
+          {/* As 8.13: the CI tabs only where the merge request has a pipeline. */}
+          {props.ci.pipeline ? tab('pipelines', `${url}/pipelines`, 'Pipelines') : null}
+          {props.ci.pipeline ? tab('builds', `${url}/builds`, 'Builds') : null}
           {tab('diffs', `${url}/diffs`, 'Changes')}
         </ul>
       </nav>
@@ -323,6 +456,16 @@ export function MergeRequestPage(props: {
             ))}
           </ul>
         )
+      ) : null}
+      {props.tab === 'pipelines' && props.pipelines ? (
+        <PipelineTable
+          project={project}
+          pipelines={props.pipelines}
+          empty="No pipelines for this merge request."
+        />
+      ) : null}
+      {props.tab === 'builds' && props.builds ? (
+        <BuildTable project={project} builds={props.builds} empty="No builds for this merge request." />
       ) : null}
       {props.tab === 'diffs' && props.diff ? (
         <DiffFiles diffs={props.diff.diffs} overflow={props.diff.overflow} />

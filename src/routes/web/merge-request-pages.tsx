@@ -18,6 +18,9 @@ import {
   updateMergeRequestFields,
 } from '../../services/merge-requests/merge-requests.ts';
 import { checkMergeStatus, mergeMergeRequest } from '../../services/merge-requests/merge.ts';
+import { cancelMergeWhenBuildSucceeds } from '../../services/merge-requests/merge-when-build-succeeds.ts';
+import { pipelineBuilds, pipelinesWithStages } from '../../views/ci-page-views.ts';
+import { mergeRequestPipelines } from '../../views/merge-request-views.ts';
 import { mergeRequestIssuable, mergeRequestNoteable } from '../../services/merge-requests/collaboration.ts';
 import { MERGE_REQUEST } from '../../domain/types.ts';
 import { mayAward, mergeRequestAwardable } from '../../services/issues/award-emoji.ts';
@@ -31,6 +34,7 @@ import { mergeRequestGitCommits } from '../../services/merge-requests/closing-is
 import {
   branchNames,
   mergeRequestDiffFiles,
+  mergeRequestCiView,
   mergeRequestListView,
   type MergeRequestTabState,
 } from '../../views/merge-request-pages.ts';
@@ -105,19 +109,27 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): Com
     // What 8.13's widget asked for as the page loaded (merge_check): an unchecked status is worked out.
     const status = open ? (await checkMergeStatus(deps, loaded, mr)).status : mr.merge_status;
     const shown = status === mr.merge_status ? mr : { ...mr, merge_status: status };
-    const [project, presented, thread, commits, diff, canMerge, given] = await Promise.all([
-      head(loaded),
-      loadMergeRequestView(deps, loaded, viewer, shown).then((view) =>
-        presentMergeRequest(view, deps.config.externalUrl),
-      ),
-      tab === 'discussion' ? noteThread(deps, MERGE_REQUEST, mr.id) : undefined,
-      tab === 'commits' ? mergeRequestGitCommits(deps, loaded, mr) : undefined,
-      tab === 'diffs' ? mergeRequestDiffFiles(deps, loaded, mr) : undefined,
-      viewer !== null && open && loaded.project.archived !== 1
-        ? mayPushToBranch(deps, { ...loaded, user: viewer }, mr.target_branch)
-        : false,
-      viewerAwards(deps, MERGE_REQUEST, mr.id, viewer?.id),
-    ]);
+    const ciView = await mergeRequestCiView(deps, loaded, mr);
+    const pipelineRow = ciView.pipelineRow;
+    const [project, presented, thread, commits, diff, canMerge, given, pipelines, builds] = await Promise.all(
+      [
+        head(loaded),
+        loadMergeRequestView(deps, loaded, viewer, shown).then((view) =>
+          presentMergeRequest(view, deps.config.externalUrl),
+        ),
+        tab === 'discussion' ? noteThread(deps, MERGE_REQUEST, mr.id) : undefined,
+        tab === 'commits' ? mergeRequestGitCommits(deps, loaded, mr) : undefined,
+        tab === 'diffs' ? mergeRequestDiffFiles(deps, loaded, mr) : undefined,
+        viewer !== null && open && loaded.project.archived !== 1
+          ? mayPushToBranch(deps, { ...loaded, user: viewer }, mr.target_branch)
+          : false,
+        viewerAwards(deps, MERGE_REQUEST, mr.id, viewer?.id),
+        tab === 'pipelines' && pipelineRow
+          ? mergeRequestPipelines(deps, loaded, mr).then((rows) => pipelinesWithStages(deps, rows))
+          : undefined,
+        tab === 'builds' && pipelineRow ? pipelineBuilds(deps, loaded, pipelineRow) : undefined,
+      ],
+    );
     return sendPage(
       reply,
       <MergeRequestPage
@@ -128,6 +140,14 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): Com
         notes={thread && { items: thread.notes, total: thread.total }}
         commits={commits}
         diff={diff}
+        pipelines={pipelines ?? (tab === 'pipelines' ? [] : undefined)}
+        builds={builds ?? (tab === 'builds' ? [] : undefined)}
+        ci={{
+          pipeline: ciView.pipeline,
+          onlyIfPipelineSucceeds: loaded.project.only_allow_merge_if_build_succeeds === 1,
+          mergeUser: ciView.mergeUser,
+          canCancelAutoMerge: viewer !== null && (canMerge || viewer.id === mr.author_id),
+        }}
         canUpdate={viewer !== null && canUpdateMergeRequest(loaded.access, loaded, viewer, mr)}
         canMerge={canMerge}
         awards={{
@@ -270,6 +290,14 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): Com
     const { loaded, mr } = await loadPageMergeRequest(request);
     return showMergeRequest(request, reply, loaded, mr, 'diffs');
   });
+  web.get('/:namespace/:project/merge_requests/:iid/pipelines', async (request, reply) => {
+    const { loaded, mr } = await loadPageMergeRequest(request);
+    return showMergeRequest(request, reply, loaded, mr, 'pipelines');
+  });
+  web.get('/:namespace/:project/merge_requests/:iid/builds', async (request, reply) => {
+    const { loaded, mr } = await loadPageMergeRequest(request);
+    return showMergeRequest(request, reply, loaded, mr, 'builds');
+  });
 
   web.get('/:namespace/:project/merge_requests/:iid/edit', async (request, reply) => {
     const { loaded, mr } = await loadPageMergeRequest(request);
@@ -367,6 +395,7 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): Com
       merged = await mergeMergeRequest(deps, viewer, loaded, mr, {
         sha: optionalString(params, 'sha'),
         should_remove_source_branch: optionalString(params, 'should_remove_source_branch'),
+        merge_when_build_succeeds: optionalString(params, 'merge_when_build_succeeds') === '1',
       });
     } catch (error) {
       if (error instanceof ApiError && MERGE_REFUSALS[error.status]) {
@@ -383,6 +412,25 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): Com
     }
     return reply.redirect(mergeRequestUrl(loaded, merged), 302);
   });
+
+  web.post(
+    '/:namespace/:project/merge_requests/:iid/cancel_merge_when_build_succeeds',
+    async (request, reply) => {
+      const { loaded, mr } = await loadPageMergeRequest(request);
+      const viewer = signedIn(request);
+      try {
+        const result = await cancelMergeWhenBuildSucceeds(deps, viewer, loaded, mr);
+        if (result.status === 'error') {
+          const flash = { kind: 'alert', text: result.message } as const;
+          return showMergeRequest(request, reply, loaded, mr, 'discussion', { flash, status: 406 });
+        }
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 401) throw forbidden();
+        throw error;
+      }
+      return reply.redirect(mergeRequestUrl(loaded, mr), 302);
+    },
+  );
 
   return {
     project: loadMergeRequestsProject,
