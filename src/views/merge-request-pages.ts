@@ -4,7 +4,12 @@
 import type { Deps } from '../deps.ts';
 import { countMergeRequests } from '../db/repositories/merge-requests.ts';
 import { branchList } from './branch-views.ts';
-import { listMergeRequestsOf, mergeRequestDiffs, mergeRequestListQuery } from './merge-request-views.ts';
+import {
+  listMergeRequestsOf,
+  mergeRequestDiffs,
+  mergeRequestListQuery,
+  type MergeRequestFilters,
+} from './merge-request-views.ts';
 import { withLineStats } from './repository-pages.ts';
 import { tabCounts } from './tab-counts.ts';
 import { presentMergeRequest } from '../presenters/api-v3/merge-request.ts';
@@ -23,9 +28,12 @@ export async function mergeRequestListView(
   record: ProjectRecord,
   state: MergeRequestTabState,
   page: { limit: number; offset: number },
+  filters: MergeRequestFilters & { orderBy?: 'created_at' | 'updated_at'; sort?: 'asc' | 'desc' } = {},
 ) {
+  // Each tab's count keeps the filters, as 8.13's issuable tabs counted them.
+  const { orderBy, sort, ...narrowing } = filters;
   const query = (tab: MergeRequestTabState) =>
-    mergeRequestListQuery(record, { state: tab, iids: null, orderBy: undefined, sort: undefined });
+    mergeRequestListQuery(record, { state: tab, iids: null, orderBy, sort }, narrowing);
   const count = (tab: MergeRequestTabState) => countMergeRequests(deps.db.kysely, query(tab));
   // One more row than the page tells whether there is a next page.
   const [counts, rows] = await Promise.all([

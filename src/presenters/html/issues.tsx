@@ -160,7 +160,7 @@ export interface IssueQuery {
   sort: IssueSort;
 }
 
-function queryHref(base: string, query: Record<string, string | undefined>): string {
+export function queryHref(base: string, query: Record<string, string | undefined>): string {
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) if (value) search.set(key, value);
   const text = search.toString();
@@ -231,6 +231,87 @@ export function IssueListAcrossProjects(props: {
   );
 }
 
+/**
+ * The filters of an issue or merge request list as 8.13's issuable filter bar offered them (search,
+ * author, assignee, milestone, label, sort), a GET form that keeps the state tab.
+ */
+/** The filters of a list: an issue list's query, whose state a merge request list may also set to `merged`. */
+export type ListQuery = Omit<IssueQuery, 'state'> & { state: string };
+
+export function ListFilterForm(props: { base: string; query: ListQuery; choices: IssueChoiceLists }) {
+  const { base, query } = props;
+  return (
+    <form class="searchbar" method="get" action={base} role="search">
+      {query.state !== 'opened' ? <input type="hidden" name="state" value={query.state} /> : null}
+      <label>
+        Search
+        <input type="search" name="search" value={query.search} />
+      </label>
+      <label>
+        Author
+        <select name="author_id">
+          <option value="">Any author</option>
+          {props.choices.users.map((user) => (
+            <option value={String(user.id)} selected={String(user.id) === query.author_id}>
+              {user.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Assignee
+        <select name="assignee_id">
+          <option value="">Any assignee</option>
+          <option value="0" selected={query.assignee_id === '0'}>
+            Unassigned
+          </option>
+          {props.choices.users.map((user) => (
+            <option value={String(user.id)} selected={String(user.id) === query.assignee_id}>
+              {user.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Milestone
+        <select name="milestone_title">
+          <option value="">Any milestone</option>
+          <option value="No Milestone" selected={query.milestone_title === 'No Milestone'}>
+            No milestone
+          </option>
+          {props.choices.milestones.map((milestone) => (
+            <option value={milestone.title} selected={milestone.title === query.milestone_title}>
+              {milestone.title}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Label
+        <select name="label_name">
+          <option value="">Any label</option>
+          {props.choices.labels.map((label) => (
+            <option value={label.title} selected={label.title === query.label_name}>
+              {label.title}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Sort by
+        <select name="sort">
+          {Object.entries(ISSUE_SORTS).map(([key, text]) => (
+            <option value={key} selected={key === query.sort}>
+              {text}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="submit">Filter</button>
+    </form>
+  );
+}
+
 export function IssueListPage(props: {
   ctx: PageContext;
   project: ProjectHead;
@@ -284,74 +365,7 @@ export function IssueListPage(props: {
           tab('all', 'All', props.counts.all),
         ]}
       />
-      <form class="searchbar" method="get" action={base} role="search">
-        {query.state !== 'opened' ? <input type="hidden" name="state" value={query.state} /> : null}
-        <label>
-          Search
-          <input type="search" name="search" value={query.search} />
-        </label>
-        <label>
-          Author
-          <select name="author_id">
-            <option value="">Any author</option>
-            {props.choices.users.map((user) => (
-              <option value={String(user.id)} selected={String(user.id) === query.author_id}>
-                {user.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Assignee
-          <select name="assignee_id">
-            <option value="">Any assignee</option>
-            <option value="0" selected={query.assignee_id === '0'}>
-              Unassigned
-            </option>
-            {props.choices.users.map((user) => (
-              <option value={String(user.id)} selected={String(user.id) === query.assignee_id}>
-                {user.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Milestone
-          <select name="milestone_title">
-            <option value="">Any milestone</option>
-            <option value="No Milestone" selected={query.milestone_title === 'No Milestone'}>
-              No milestone
-            </option>
-            {props.choices.milestones.map((milestone) => (
-              <option value={milestone.title} selected={milestone.title === query.milestone_title}>
-                {milestone.title}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Label
-          <select name="label_name">
-            <option value="">Any label</option>
-            {props.choices.labels.map((label) => (
-              <option value={label.title} selected={label.title === query.label_name}>
-                {label.title}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Sort by
-          <select name="sort">
-            {Object.entries(ISSUE_SORTS).map(([key, text]) => (
-              <option value={key} selected={key === query.sort}>
-                {text}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button type="submit">Filter</button>
-      </form>
+      <ListFilterForm base={base} query={query} choices={props.choices} />
       <IssueList project={project} issues={props.issues} />
       <Pager
         base={base}

@@ -15,7 +15,10 @@ import {
 } from './repository.tsx';
 import {
   FormErrors,
+  ListFilterForm,
   MilestoneAndLabelFields,
+  queryHref,
+  type ListQuery,
   Sidebar,
   StateBadge,
   StateButton,
@@ -69,21 +72,24 @@ export type MergeRequestState = 'opened' | 'merged' | 'closed' | 'all';
 export function MergeRequestListPage(props: {
   ctx: PageContext;
   project: ProjectHead;
-  state: MergeRequestState;
+  query: ListQuery;
   counts: Record<MergeRequestState, number>;
+  choices: IssueChoiceLists;
   mergeRequests: MergeRequestItem[];
   page: number;
   hasNext: boolean;
   canCreate: boolean;
 }) {
-  const { project } = props;
+  const { project, query } = props;
   const base = `/${project.path_with_namespace}/merge_requests`;
-  const href = (state: MergeRequestState) => (state === 'opened' ? base : `${base}?state=${state}`);
+  // Tabs and pages keep the filters (the first label as `label_name`, the filter form's one select).
+  const { state: _state, label_names: _labels, ...rest } = query;
+  const keep = { ...rest, sort: query.sort === 'created_desc' ? undefined : query.sort };
   const tab = (state: MergeRequestState, text: string) => ({
     state,
     text,
     count: props.counts[state],
-    href: href(state),
+    href: queryHref(base, { ...keep, state: state === 'opened' ? undefined : state }),
   });
   return (
     <ProjectFrame
@@ -102,10 +108,11 @@ export function MergeRequestListPage(props: {
       </div>
       <StateTabs
         label="Merge request states"
-        current={props.state}
+        current={query.state}
         cap={Number.MAX_SAFE_INTEGER}
         tabs={[tab('opened', 'Open'), tab('merged', 'Merged'), tab('closed', 'Closed'), tab('all', 'All')]}
       />
+      <ListFilterForm base={base} query={query} choices={props.choices} />
       <MergeRequestList
         mergeRequests={props.mergeRequests.map((mr) => ({
           ...mr,
@@ -115,7 +122,7 @@ export function MergeRequestListPage(props: {
       />
       <Pager
         base={base}
-        query={{ state: props.state === 'opened' ? undefined : props.state }}
+        query={{ ...keep, state: query.state === 'opened' ? undefined : query.state }}
         page={props.page}
         hasNext={props.hasNext}
       />

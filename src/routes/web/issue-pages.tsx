@@ -21,18 +21,22 @@ import { presentIssue } from '../../presenters/api-v3/issue.ts';
 import { issueChoices, issueListView, noteThread, type IssueChoices } from '../../views/issue-pages.ts';
 import { TAB_COUNT_CAP } from '../../views/tab-counts.ts';
 import {
-  ISSUE_SORTS,
   IssueFormPage,
   IssueListPage,
   IssuePage,
   type IssueFormValues,
   type IssueQuery,
-  type IssueSort,
 } from '../../presenters/html/issues.tsx';
 import type { Flash } from '../../presenters/html/layout.tsx';
 import type { IssueRow } from '../../db/types.ts';
 import { pageContext } from './web-session.ts';
-import { milestoneAndLabelInput, positiveInteger, signedIn } from './page-params.ts';
+import {
+  issuableListFilters,
+  issuableListQuery,
+  milestoneAndLabelInput,
+  positiveInteger,
+  signedIn,
+} from './page-params.ts';
 import { errorTexts, isFormRefusal } from './form-errors.ts';
 import { sendPage } from './render.ts';
 import type { CommentTargets } from './note-pages.ts';
@@ -59,27 +63,6 @@ function formValues(params: Params): IssueFormValues {
     milestoneId: optionalString(params, 'issue[milestone_id]') ?? '',
     labelIds: optionalStringList(params, 'issue[label_ids]') ?? [],
     confidential: optionalString(params, 'issue[confidential]') === '1',
-  };
-}
-
-function listQuery(params: Params): IssueQuery {
-  const state = optionalString(params, 'state');
-  const sort = optionalString(params, 'sort') ?? '';
-  const text = (name: string) => (optionalString(params, name) ?? '').trim().slice(0, 255);
-  // 8.13's own links say `label_name[]=bug` (one key per label, every one required); `label_name=bug` too.
-  const labelNames = (optionalStringList(params, 'label_name') ?? [])
-    .map((name) => name.trim().slice(0, 255))
-    .filter((name) => name !== '')
-    .slice(0, 20);
-  return {
-    state: state === 'closed' || state === 'all' ? state : 'opened',
-    search: text('search'),
-    author_id: text('author_id'),
-    assignee_id: text('assignee_id'),
-    milestone_title: text('milestone_title'),
-    label_name: labelNames[0] ?? '',
-    label_names: labelNames,
-    sort: sort in ISSUE_SORTS ? (sort as IssueSort) : 'created_desc',
   };
 }
 
@@ -159,10 +142,9 @@ export function registerIssuePages(web: FastifyInstance, deps: Deps): CommentTar
   web.get('/:namespace/:project/issues', async (request, reply) => {
     const loaded = await loadIssuesProject(request);
     const params = requestParams(request);
-    const query = listQuery(params);
+    const query = issuableListQuery(params, ['opened', 'closed', 'all']) as IssueQuery;
     const page = positiveInteger(optionalString(params, 'page')) ?? 1;
-    const [sortColumn, direction] = query.sort.split('_') as ['created' | 'updated', 'asc' | 'desc'];
-    const idFilter = (text: string) => (text === '' ? undefined : (positiveInteger(text) ?? -1));
+    const filters = issuableListFilters(query);
     const [project, choices, list] = await Promise.all([
       head(loaded),
       issueChoices(deps, loaded),
@@ -172,17 +154,8 @@ export function registerIssuePages(web: FastifyInstance, deps: Deps): CommentTar
         [loaded],
         {
           ...projectIssueScope(request.viewer, loaded),
-          search: query.search || undefined,
-          authorId: idFilter(query.author_id),
-          assigneeId: query.assignee_id === '0' ? null : idFilter(query.assignee_id),
-          ...(query.milestone_title === 'No Milestone'
-            ? { noMilestone: true }
-            : query.milestone_title
-              ? { milestoneTitle: query.milestone_title }
-              : {}),
-          labels: query.label_names.length > 0 ? { titles: query.label_names, all: true } : undefined,
-          orderBy: sortColumn === 'updated' ? 'updated_at' : 'created_at',
-          sort: direction,
+          ...filters,
+          labels: filters.labels && { titles: filters.labels, all: true },
         },
         query.state,
         { limit: PER_PAGE, offset: (Math.min(page, 100_000) - 1) * PER_PAGE },

@@ -34,6 +34,7 @@ import { mergeRequestGitCommits } from '../../services/merge-requests/closing-is
 import {
   branchNames,
   mergeRequestDiffFiles,
+  MERGE_REQUEST_TABS,
   mergeRequestCiView,
   mergeRequestListView,
   type MergeRequestTabState,
@@ -48,7 +49,13 @@ import {
 import type { Flash } from '../../presenters/html/layout.tsx';
 import type { MergeRequestRow, UserRow } from '../../db/types.ts';
 import { pageContext } from './web-session.ts';
-import { milestoneAndLabelInput, positiveInteger, signedIn } from './page-params.ts';
+import {
+  issuableListFilters,
+  issuableListQuery,
+  milestoneAndLabelInput,
+  positiveInteger,
+  signedIn,
+} from './page-params.ts';
 import { sendPage } from './render.ts';
 import { errorTexts, isFormRefusal } from './form-errors.ts';
 import type { CommentTargets } from './note-pages.ts';
@@ -204,24 +211,29 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): Com
   web.get('/:namespace/:project/merge_requests', async (request, reply) => {
     const loaded = await loadMergeRequestsProject(request);
     const params = requestParams(request);
-    const asked = optionalString(params, 'state');
-    const state: MergeRequestTabState =
-      asked === 'merged' || asked === 'closed' || asked === 'all' ? asked : 'opened';
+    const query = issuableListQuery(params, MERGE_REQUEST_TABS);
+    const state = query.state as MergeRequestTabState;
     const page = Math.min(positiveInteger(optionalString(params, 'page')) ?? 1, 100_000);
-    const [project, list] = await Promise.all([
+    const [project, choices, list] = await Promise.all([
       head(loaded),
-      mergeRequestListView(deps, request.viewer, loaded, state, {
-        limit: PER_PAGE,
-        offset: (page - 1) * PER_PAGE,
-      }),
+      issueChoices(deps, loaded),
+      mergeRequestListView(
+        deps,
+        request.viewer,
+        loaded,
+        state,
+        { limit: PER_PAGE, offset: (page - 1) * PER_PAGE },
+        issuableListFilters(query),
+      ),
     ]);
     return sendPage(
       reply,
       <MergeRequestListPage
         ctx={pageContext(deps, request, reply)}
         project={project}
-        state={state}
+        query={query}
         counts={list.counts}
+        choices={choices}
         mergeRequests={list.mergeRequests}
         page={page}
         hasNext={list.hasNext}

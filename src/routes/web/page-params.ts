@@ -5,6 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import { unauthorized } from '../../errors.ts';
 import { optionalString, optionalStringList, type Params } from '../../http/params.ts';
 import type { UserRow } from '../../db/types.ts';
+import { ISSUE_SORTS, type IssueSort, type ListQuery } from '../../presenters/html/issues.tsx';
 
 /** A positive integer as text, or undefined for anything else (which pages answer as not found). */
 export function positiveInteger(text: string | undefined): number | undefined {
@@ -35,4 +36,48 @@ export function milestoneAndLabelInput(
     input.labels = labels.filter((label) => wanted.has(String(label.id))).map((label) => label.title);
   }
   return input;
+}
+
+/**
+ * An issue or merge request list's query as 8.13's filter links name it (`state`, `search`, `author_id`,
+ * `assignee_id`, `milestone_title`, `label_name[]`, `sort`); `state` is one of `states`, else the first.
+ */
+export function issuableListQuery(params: Params, states: readonly string[]): ListQuery {
+  const state = optionalString(params, 'state');
+  const sort = optionalString(params, 'sort') ?? '';
+  const text = (name: string) => (optionalString(params, name) ?? '').trim().slice(0, 255);
+  // 8.13's own links say `label_name[]=bug` (one key per label, every one required); `label_name=bug` too.
+  const labelNames = (optionalStringList(params, 'label_name') ?? [])
+    .map((name) => name.trim().slice(0, 255))
+    .filter((name) => name !== '')
+    .slice(0, 20);
+  return {
+    state: state !== undefined && states.includes(state) ? state : states[0]!,
+    search: text('search'),
+    author_id: text('author_id'),
+    assignee_id: text('assignee_id'),
+    milestone_title: text('milestone_title'),
+    label_name: labelNames[0] ?? '',
+    label_names: labelNames,
+    sort: sort in ISSUE_SORTS ? (sort as IssueSort) : 'created_desc',
+  };
+}
+
+/** The list filters such a query asks for (an unknown id filters everything out, `0`: no assignee). */
+export function issuableListFilters(query: ListQuery) {
+  const [column, direction] = query.sort.split('_') as ['created' | 'updated', 'asc' | 'desc'];
+  const id = (text: string) => (text === '' ? undefined : (positiveInteger(text) ?? -1));
+  return {
+    search: query.search || undefined,
+    authorId: id(query.author_id),
+    assigneeId: query.assignee_id === '0' ? null : id(query.assignee_id),
+    ...(query.milestone_title === 'No Milestone'
+      ? { noMilestone: true }
+      : query.milestone_title
+        ? { milestoneTitle: query.milestone_title }
+        : {}),
+    labels: query.label_names.length > 0 ? query.label_names : undefined,
+    orderBy: column === 'updated' ? ('updated_at' as const) : ('created_at' as const),
+    sort: direction,
+  };
 }
