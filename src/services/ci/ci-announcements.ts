@@ -33,7 +33,11 @@ export async function openCiTransaction(
   record: ProjectRecord,
   at: string,
 ): Promise<CiTransaction> {
-  const hooks = await projectHookSwitchesOn(trx, record.project.id, ['build_events', 'pipeline_events']);
+  const hooks = await projectHookSwitchesOn(trx, record.project.id, [
+    'build_events',
+    'pipeline_events',
+    'deployment_events',
+  ]);
   return { trx, at, baseUrl, record, hooks, users: new Map() };
 }
 
