@@ -225,3 +225,17 @@ export function deployableBuilds(db: Executor, ids: number[]): Promise<CiBuildRo
   if (ids.length === 0) return Promise.resolve([]);
   return db.selectFrom('ci_builds').selectAll().where('id', 'in', ids).execute();
 }
+
+export function updateDeploymentStatus(
+  db: Executor,
+  id: number,
+  status: string,
+  at: string,
+): Promise<DeploymentRow | undefined> {
+  return db
+    .updateTable('deployments')
+    .set({ status, updated_at: at })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}

@@ -3,7 +3,8 @@
 // deployment); developers create, edit, stop (`POST …/stop` plays the on_stop job, or stops at once
 // without one or with `force`) and delete a stopped one (204). Deployments: list with `order_by` (id,
 // iid, created_at, updated_at, ref), `sort`, `status` and `environment`; one; and developers record one
-// without a job (`environment`, `sha`, `ref`, `tag`, `status`).
+// without a job (`environment`, `sha`, `ref`, `tag`, `status`) and change its status (`PUT`; one a job
+// made is refused with 403).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { forbidden, grapeError, paramValueInvalid } from '../../errors.ts';
@@ -25,6 +26,7 @@ import {
   destroyEnvironment,
   editEnvironment,
   stopEnvironment,
+  updateApiDeploymentStatus,
 } from '../../services/ci/environments.ts';
 import {
   countDeploymentList,
@@ -204,6 +206,20 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const id = pathInteger(requestParams(request), 'deployment_id');
     const deployment = await loadDeploymentOr404(deps, project.project.id, id);
     const [view] = await deploymentViews(deps, project, [deployment], 'v4');
+    return presentDeploymentV4(view!, baseUrl);
+  });
+
+  app.put('/projects/:id/deployments/:deployment_id', async (request) => {
+    const params = requestParams(request);
+    requireParams(params, 'status');
+    const status = optionalOneOf(params, 'status', ['running', 'success', 'failed', 'canceled'], () =>
+      paramValueInvalid('status'),
+    )!;
+    const project = await loadWith(deps, request, creates);
+    const id = pathInteger(params, 'deployment_id');
+    const deployment = await loadDeploymentOr404(deps, project.project.id, id);
+    const updated = await updateApiDeploymentStatus(deps, project, deployment, status);
+    const [view] = await deploymentViews(deps, project, [updated], 'v4');
     return presentDeploymentV4(view!, baseUrl);
   });
 

@@ -6,7 +6,7 @@
 // (stopping plays the `on_stop` job of the last deployment's pipeline) and, in v4, record deployments.
 import type { Deps } from '../../deps.ts';
 import { now } from '../../lib/clock.ts';
-import { ApiError, ValidationErrors, paramValueInvalid } from '../../errors.ts';
+import { ApiError, ValidationErrors, forbidden, paramValueInvalid, reloaded } from '../../errors.ts';
 import {
   ENVIRONMENT_NAME,
   ENVIRONMENT_NAME_MESSAGE,
@@ -22,9 +22,11 @@ import {
   deleteEnvironment,
   externalUrlTaken,
   findEnvironmentByName,
+  findProjectEnvironment,
   insertDeployment,
   insertEnvironment,
   lastDeployments,
+  updateDeploymentStatus,
   updateEnvironment,
 } from '../../db/repositories/environments.ts';
 import { nextInternalId } from '../../db/repositories/issues.ts';
@@ -341,5 +343,29 @@ export async function createApiDeployment(
     const ctx = await openCiTransaction(trx, deps.config.externalUrl, record, at);
     await announceDeployment(ctx, deployment, environment, null);
     return deployment;
+  });
+}
+
+/**
+ * v4's PUT /deployments/:id: a new status for a deployment recorded through the API (one a job made
+ * follows its job: 403), announced to `deployment_events` hooks when it changed.
+ */
+export async function updateApiDeploymentStatus(
+  deps: Deps,
+  record: ProjectRecord,
+  deployment: DeploymentRow,
+  status: string,
+): Promise<DeploymentRow> {
+  if (deployment.deployable_id !== null) {
+    throw forbidden('Deployments created using GitLab CI can not be updated using the API');
+  }
+  if (status === deployment.status) return deployment;
+  return deps.db.kysely.transaction().execute(async (trx) => {
+    const at = now();
+    const updated = reloaded(await updateDeploymentStatus(trx, deployment.id, status, at));
+    const environment = (await findProjectEnvironment(trx, record.project.id, updated.environment_id))!;
+    const ctx = await openCiTransaction(trx, deps.config.externalUrl, record, at);
+    await announceDeployment(ctx, updated, environment, null);
+    return updated;
   });
 }
