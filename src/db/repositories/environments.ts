@@ -172,13 +172,18 @@ export type DeploymentOrder = 'id' | 'iid' | 'created_at' | 'updated_at' | 'ref'
 
 export interface DeploymentFilter {
   projectId: number;
+  /** An environment of the project (never one of another project). */
   environmentId?: number;
   status?: string;
 }
 
 function deploymentList(db: Executor, filter: DeploymentFilter) {
-  let query = db.selectFrom('deployments').where('project_id', '=', filter.projectId);
-  if (filter.environmentId !== undefined) query = query.where('environment_id', '=', filter.environmentId);
+  // An environment is the project's (the caller found it there): its deployments are then walked on
+  // (environment_id[, status], id) alone, an index that answers the count without reading rows.
+  let query =
+    filter.environmentId === undefined
+      ? db.selectFrom('deployments').where('project_id', '=', filter.projectId)
+      : db.selectFrom('deployments').where('environment_id', '=', filter.environmentId);
   if (filter.status !== undefined) query = query.where('status', '=', filter.status);
   return query;
 }
