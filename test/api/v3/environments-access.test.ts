@@ -175,4 +175,33 @@ describe('environments and deployments: access and input', () => {
     assert.equal((await call('master', 'GET', `/api/v4/projects/${priv.id}/deployments`)).status, 403);
     await call('master', 'PUT', `/api/v3/projects/${priv.id}`, { name: 'envpriv', builds_enabled: true });
   });
+  it('refuses guests a deployment, and deletes deployments with their project', async () => {
+    const url = `/api/v4/projects/${pub.id}/deployments`;
+    const made = await call('guest', 'POST', url, {
+      environment: 'x',
+      sha,
+      ref: 'master',
+      tag: false,
+      status: 'success',
+    });
+    assert.equal(made.status, 403);
+    const own = await call('developer', 'POST', url, {
+      environment: 'x',
+      sha,
+      ref: 'master',
+      tag: true,
+      status: 'success',
+    });
+    assert.equal(own.status, 201);
+    assert.equal(own.body.environment.name, 'x');
+    assert.equal(own.body.iid, 2);
+    const deleted = await t.request('DELETE', `/api/v4/projects/${pub.id}`, { token: roles.owner.token });
+    assert.equal(deleted.status, 202);
+    const rows = await t.server.deps.db.kysely
+      .selectFrom('deployments')
+      .select('id')
+      .where('project_id', '=', pub.id)
+      .execute();
+    assert.deepEqual(rows, []);
+  });
 });
