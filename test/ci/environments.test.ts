@@ -272,6 +272,14 @@ describe('environments and deployments from a pipeline', () => {
     assert.match(body.project.git_ssh_url, new RegExp(`${path}\\.git$`));
   });
 
+  it('keeps the v3 hook entity as 8.13 had it, without deployment_events', async () => {
+    const hooks = await v3('/hooks');
+    assert.equal(hooks.status, 200);
+    assert.equal(hooks.body.length, 1);
+    assert.equal('deployment_events' in hooks.body[0], false);
+    assert.equal((await v4('/hooks')).body[0].deployment_events, true);
+  });
+
   it('stops the review environment by playing its on_stop job', async () => {
     const review = (await v4('/environments?name=review/master')).body[0];
     const stop = await ci.t.request(
