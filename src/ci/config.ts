@@ -342,7 +342,8 @@ function environmentErrors(location: string, value: unknown): string[] {
       if (!isString(url) || !isAddressableUrl(url)) errors.add('url', 'must be a valid URL');
     }
     const action = entry(value, 'action');
-    if (action != null && action !== 'start' && action !== 'stop')
+    // 8.13's start and stop, and today's prepare, verify and access (no deployment).
+    if (action != null && !['start', 'stop', 'prepare', 'verify', 'access'].includes(action as string))
       errors.add('action', 'should be start or stop');
     const onStop = entry(value, 'on_stop');
     if (onStop != null && !isString(onStop)) errors.add('on_stop', 'should be a string');

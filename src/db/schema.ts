@@ -229,6 +229,8 @@ export interface ProjectHooksTable {
   build_events: Bool;
   pipeline_events: Bool;
   wiki_page_events: Bool;
+  /** Today's deployment hooks (migration 122); v3 never shows it. */
+  deployment_events: Generated<Bool>;
   enable_ssl_verification: Bool;
   created_at: string;
   updated_at: string;
@@ -336,6 +338,44 @@ export interface CiPipelineScheduleVariablesTable {
   key: string;
   value: string;
   variable_type: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Where a project deploys (migration 122): created on a job's first deployment or through the API. */
+export interface EnvironmentsTable {
+  id: Generated<number>;
+  project_id: number;
+  name: string;
+  /** CI_ENVIRONMENT_SLUG: fixed at creation, kept through renames. */
+  slug: string;
+  external_url: string | null;
+  /** The first segment of a name with a `/` (review/…), else null. */
+  environment_type: string | null;
+  /** `available` or `stopped`. */
+  state: Generated<string>;
+  /** production, staging, testing, development or other; null: guessed from the name. */
+  tier: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One deployment to an environment: by a job that succeeded, or through the v4 API. */
+export interface DeploymentsTable {
+  id: Generated<number>;
+  project_id: number;
+  environment_id: number;
+  iid: number;
+  ref: string;
+  tag: Bool;
+  sha: string;
+  user_id: number | null;
+  /** The job that deployed (null for an API deployment, or once the job is gone). */
+  deployable_id: number | null;
+  /** The manual job of the same pipeline that stops the environment. */
+  on_stop: string | null;
+  /** created, running, success, failed, canceled. */
+  status: string;
   created_at: string;
   updated_at: string;
 }
@@ -800,6 +840,8 @@ export interface Database {
   ci_runner_projects: CiRunnerProjectsTable;
   ci_triggers: CiTriggersTable;
   ci_pipeline_schedules: CiPipelineSchedulesTable;
+  environments: EnvironmentsTable;
+  deployments: DeploymentsTable;
   ci_pipeline_schedule_variables: CiPipelineScheduleVariablesTable;
   ci_trigger_requests: CiTriggerRequestsTable;
   ci_pipelines: CiPipelinesTable;

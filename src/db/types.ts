@@ -79,7 +79,8 @@ export type ProjectHookScope =
   | 'note_events'
   | 'build_events'
   | 'pipeline_events'
-  | 'wiki_page_events';
+  | 'wiki_page_events'
+  | 'deployment_events';
 
 export type PushRow = Selectable<S.PushesTable>;
 
@@ -177,6 +178,12 @@ export type NewCiTriggerRequest = Insertable<S.CiTriggerRequestsTable>;
 export type CiTriggerRow = Selectable<S.CiTriggersTable>;
 
 export type NewCiTrigger = Insertable<S.CiTriggersTable>;
+
+export type EnvironmentRow = Selectable<S.EnvironmentsTable>;
+export type NewEnvironment = Insertable<S.EnvironmentsTable>;
+export type EnvironmentChanges = Updateable<S.EnvironmentsTable>;
+export type DeploymentRow = Selectable<S.DeploymentsTable>;
+export type NewDeployment = Insertable<S.DeploymentsTable>;
 
 export type CiPipelineScheduleRow = Selectable<S.CiPipelineSchedulesTable>;
 

@@ -251,3 +251,29 @@ export function canAdminPipelineSchedule(
   if (!canUpdateBuilds(access, record.project)) return false;
   return access.level >= AccessLevel.Master || schedule.owner_id === viewerId;
 }
+
+/**
+ * Environments and deployments as 8.13's ProjectPolicy had them: reporters read them (not guests, nor
+ * outsiders of a public project), developers create environments and deployments and stop an
+ * environment, masters edit and delete (v3). Today's v4 lets developers edit and delete too (a
+ * developer deletes only a stopped environment). Nobody while builds are off.
+ */
+export function canReadEnvironments(access: ProjectAccess, record: ProjectRecord): boolean {
+  return access.canRead && record.project.builds_enabled === 1 && access.level >= AccessLevel.Reporter;
+}
+
+export function canCreateEnvironments(access: ProjectAccess, record: ProjectRecord): boolean {
+  return canReadEnvironments(access, record) && access.level >= AccessLevel.Developer;
+}
+
+export function canUpdateEnvironmentsV3(access: ProjectAccess, record: ProjectRecord): boolean {
+  return canReadEnvironments(access, record) && access.level >= AccessLevel.Master;
+}
+
+export function canDestroyEnvironmentV4(
+  access: ProjectAccess,
+  record: ProjectRecord,
+  environment: { state: string },
+): boolean {
+  return canCreateEnvironments(access, record) && (environment.state === 'stopped' || access.admin);
+}

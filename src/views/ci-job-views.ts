@@ -20,6 +20,15 @@ import {
   pipelineVariables,
   type JobVariable,
 } from '../ci/variables.ts';
+import {
+  environmentSlug,
+  environmentTier,
+  expandJobEnvironment,
+  guessedTier,
+  jobEnvironment,
+} from '../ci/environments.ts';
+import { findEnvironmentByName } from '../db/repositories/environments.ts';
+import type { CiBuildRow } from '../db/types.ts';
 import { GITLAB_VERSION, REVISION } from '../domain/version.ts';
 import { buildRepoUrl, presentJob, type JobInput } from '../presenters/runner/ci-job.ts';
 import { presentJobV4 } from '../presenters/runner/job-v4.ts';
@@ -114,7 +123,31 @@ async function loadJobInput(
   ]
     .filter(([key]) => !known.has(key))
     .map(([key, value]) => ({ key, value, public: true }));
-  return { ...base, variables: [...today, ...variables] };
+  const all = [...today, ...variables];
+  return { ...base, variables: [...today, ...(await environmentVariables(deps, build, all)), ...variables] };
+}
+
+/**
+ * CI_ENVIRONMENT_NAME, _SLUG and _URL of a deploying job: its environment's name and URL expanded with
+ * the job's variables; the slug (and, without a URL in the file, the URL) of the environment when it
+ * exists already, else the slug it will get.
+ */
+async function environmentVariables(deps: Deps, build: CiBuildRow, variables: JobVariable[]) {
+  const declared = jobEnvironment(build.options);
+  if (declared === null) return [];
+  const map = new Map<string, string>();
+  for (const variable of variables) if (variable.value !== null) map.set(variable.key, variable.value);
+  const job = expandJobEnvironment(declared, map);
+  const environment = await findEnvironmentByName(deps.db.kysely, build.project_id, job.name);
+  const url = job.url ?? environment?.external_url ?? null;
+  const shown = (key: string, value: string): JobVariable => ({ key, value, public: true });
+  return [
+    shown('CI_ENVIRONMENT_NAME', job.name),
+    shown('CI_ENVIRONMENT_SLUG', environment?.slug ?? environmentSlug(job.name)),
+    ...(url ? [shown('CI_ENVIRONMENT_URL', url)] : []),
+    shown('CI_ENVIRONMENT_ACTION', job.action),
+    shown('CI_ENVIRONMENT_TIER', environment ? environmentTier(environment) : guessedTier(job.name)),
+  ];
 }
 
 export async function jobPayload(deps: Deps, buildId: number): Promise<JobPayload> {

@@ -1,6 +1,6 @@
 // v4's Hook and ProjectHook entities (lib/api/entities/hook.rb, project_hook.rb) from the hook rows:
 // `job_events` is the stored build switch. What Labrador does not deliver (repository updates,
-// confidential notes, deployments, releases) or keep (branch filters, URL variables) reads false or null.
+// confidential notes, releases) or keep (branch filters, URL variables) reads false or null.
 import type { ProjectHookRow, SystemHookRow } from '../../db/types.ts';
 
 function presentHookBase(hook: SystemHookRow | ProjectHookRow, mergeRequests: boolean) {
@@ -35,7 +35,7 @@ export function presentProjectHook(hook: ProjectHookRow) {
     confidential_note_events: false,
     pipeline_events: hook.pipeline_events === 1,
     wiki_page_events: hook.wiki_page_events === 1,
-    deployment_events: false,
+    deployment_events: hook.deployment_events === 1,
     job_events: hook.build_events === 1,
     releases_events: false,
   };

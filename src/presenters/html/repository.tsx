@@ -49,6 +49,7 @@ export type ProjectTab =
   | 'milestones'
   | 'pipelines'
   | 'builds'
+  | 'environments'
   | 'settings';
 
 /** `/<ns>/<p>/<kind>/<ref>/<path>` with each part encoded. */
@@ -97,6 +98,7 @@ export function ProjectFrame(props: {
             : null}
           {tab('pipelines', `${base}/pipelines`, 'Pipelines')}
           {tab('builds', `${base}/builds`, 'Builds')}
+          {tab('environments', `${base}/environments`, 'Environments')}
           {project.settings ? tab('settings', `${base}/edit`, 'Settings') : null}
         </ul>
       </nav>

@@ -34,6 +34,7 @@ import * as builds from './builds.ts';
 import * as pipelines from './pipelines.ts';
 import * as variables from './variables.ts';
 import * as triggers from './triggers.ts';
+import * as environments from './environments.ts';
 import * as commitStatuses from './commit-statuses.ts';
 import * as runners from './runners.ts';
 import * as issues from './issues.ts';
@@ -79,6 +80,7 @@ const modules = [
   pipelines,
   variables,
   triggers,
+  environments,
   commitStatuses,
   runners,
   issues,

@@ -1,7 +1,7 @@
 // v4's project hooks (lib/api/project_hooks.rb), masters and owners: list (paginated), one, add (201),
 // edit, delete (204; 404 when there is none). v4's `job_events` is v3's `build_events`, one rename; v4
-// also sets `confidential_issues_events`, which Labrador stores and delivers. Accepted and not kept:
-// `token`, `push_events_branch_filter`, `confidential_note_events`, `deployment_events`,
+// also sets `confidential_issues_events` and `deployment_events`, which Labrador stores and delivers. Accepted and not kept:
+// `token`, `push_events_branch_filter`, `confidential_note_events`,
 // `releases_events` (Labrador sends no such events, nor an X-Gitlab-Token). Payloads are the same as v3's.
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
@@ -25,6 +25,7 @@ function v4HookAttributes(params: Params) {
   return {
     ...hookAttributes(params),
     confidential_issues_events: optionalBoolean(params, 'confidential_issues_events'),
+    deployment_events: optionalBoolean(params, 'deployment_events'),
   };
 }
 

@@ -20,6 +20,7 @@ import { registerIssuePages } from './issue-pages.tsx';
 import { registerMergeRequestPages } from './merge-request-pages.tsx';
 import { registerNotePages } from './note-pages.ts';
 import { registerCiPages } from './ci-pages.tsx';
+import { registerEnvironmentPages } from './environment-pages.tsx';
 import { registerLabelMilestonePages } from './label-milestone-pages.tsx';
 import { registerProfile } from './profile.tsx';
 import { registerPersonalAccessTokens } from './personal-access-tokens.tsx';
@@ -127,6 +128,7 @@ export function registerWeb(app: FastifyInstance, deps: Deps): void {
       MergeRequest: registerMergeRequestPages(web, deps),
     });
     registerCiPages(web, deps);
+    registerEnvironmentPages(web, deps);
     registerAdminArea(web, deps);
     registerProjectSettings(web, deps);
     registerLabelMilestonePages(web, deps);

@@ -94,9 +94,18 @@ export async function playBuild(
   if (!isPlayable(build, record.project)) throw badRequest('Unplayable Build');
   return deps.db.kysely.transaction().execute(async (trx) => {
     const ctx = await openCiTransaction(trx, deps.config, record, now());
-    const moved = await applyBuildEvent(ctx, build, 'enqueue', { user_id: userId });
-    return moved ? moved.build : retryInTransaction(ctx, build, userId);
+    return playInTransaction(ctx, build, userId);
   });
+}
+
+/** Build#play inside a caller's transaction (an environment's stop plays its on_stop job so). */
+export async function playInTransaction(
+  ctx: CiTransaction,
+  build: CiBuildRow,
+  userId: number,
+): Promise<CiBuildRow> {
+  const moved = await applyBuildEvent(ctx, build, 'enqueue', { user_id: userId });
+  return moved ? moved.build : retryInTransaction(ctx, build, userId);
 }
 
 /**

@@ -40,7 +40,11 @@ export async function openCiTransaction(
   record: ProjectRecord,
   at: string,
 ): Promise<CiTransaction> {
-  const hooks = await projectHookSwitchesOn(trx, record.project.id, ['build_events', 'pipeline_events']);
+  const hooks = await projectHookSwitchesOn(trx, record.project.id, [
+    'build_events',
+    'pipeline_events',
+    'deployment_events',
+  ]);
   const mailOn = settings.mail.smtpUrl !== undefined;
   return { trx, at, baseUrl: settings.externalUrl, mailOn, record, hooks, users: new Map() };
 }

@@ -24,6 +24,7 @@ import {
   type StageGroup,
 } from '../../ci/status.ts';
 import { announceBuild, announcePipeline, type CiTransaction } from './ci-announcements.ts';
+import { recordJobEnvironment } from './environments.ts';
 import { oweMergesForPipeline } from '../merge-requests/merge-when-build-succeeds.ts';
 import type { CiBuildRow, CiPipelineRow } from '../../db/types.ts';
 import type { CiBuildsTable } from '../../db/schema.ts';
@@ -166,5 +167,8 @@ export async function applyBuildEvent(
   // GitLab's build hooks: pending → running, and every finish; statuses of other CI systems have none.
   if (moved.type === 'build' && ((build.status === 'pending' && to === 'running') || isCompleted(to)))
     await announceBuild(ctx, pipeline, moved);
+  // A deploying job's success records its deployment (or stops its environment) with it.
+  if (to === 'success' && moved.type === 'build' && moved.environment !== null)
+    await recordJobEnvironment(ctx, pipeline, moved);
   return { build: moved, pipeline };
 }

@@ -24,6 +24,7 @@ const PROJECT_HOOK_EVENTS: Record<ProjectHookScope, string> = {
   build_events: 'Build Hook',
   pipeline_events: 'Pipeline Hook',
   wiki_page_events: 'Wiki Page Hook',
+  deployment_events: 'Deployment Hook',
 };
 
 /** Every system hook event, whatever its event_name, goes out as "System Hook". */

@@ -29,6 +29,8 @@ export interface ProjectHookAttributes {
   build_events?: boolean;
   pipeline_events?: boolean;
   wiki_page_events?: boolean;
+  /** v4 only (8.13 had no deployment hooks). */
+  deployment_events?: boolean;
   enable_ssl_verification?: boolean;
 }
 
@@ -42,6 +44,7 @@ const SWITCHES = [
   'build_events',
   'pipeline_events',
   'wiki_page_events',
+  'deployment_events',
   'enable_ssl_verification',
 ] as const;
 
