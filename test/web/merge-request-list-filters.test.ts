@@ -33,6 +33,8 @@ describe('pages: merge request list filters', () => {
     ({ owner, developer, project } = await createProjectTeam(t, 'filtered', {
       owner: 'fiona',
       developer: 'dev',
+      reporter: 'rita',
+      stranger: 'stan',
     }));
     base = `/${project.fullPath}/merge_requests`;
     await open(owner.token, 'bug-one', 'Fix the first bug', 'bug');

@@ -286,7 +286,7 @@ export async function stopEnvironment(
     const action = force ? undefined : await stopActionOf(trx, environment);
     const at = now();
     if (action && isPlayable(action, record.project)) {
-      const ctx = await openCiTransaction(trx, deps.config.externalUrl, record, at);
+      const ctx = await openCiTransaction(trx, deps.config, record, at);
       const job = await playInTransaction(ctx, action, userId);
       const stopping = await updateEnvironment(trx, environment.id, { state: 'stopping', updated_at: at });
       return { environment: stopping ?? environment, job };
@@ -340,7 +340,7 @@ export async function createApiDeployment(
       created_at: at,
       updated_at: at,
     });
-    const ctx = await openCiTransaction(trx, deps.config.externalUrl, record, at);
+    const ctx = await openCiTransaction(trx, deps.config, record, at);
     await announceDeployment(ctx, deployment, environment, null);
     return deployment;
   });
@@ -364,7 +364,7 @@ export async function updateApiDeploymentStatus(
     const at = now();
     const updated = reloaded(await updateDeploymentStatus(trx, deployment.id, status, at));
     const environment = (await findProjectEnvironment(trx, record.project.id, updated.environment_id))!;
-    const ctx = await openCiTransaction(trx, deps.config.externalUrl, record, at);
+    const ctx = await openCiTransaction(trx, deps.config, record, at);
     await announceDeployment(ctx, updated, environment, null);
     return updated;
   });
