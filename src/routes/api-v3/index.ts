@@ -38,6 +38,7 @@ import * as commitStatuses from './commit-statuses.ts';
 import * as runners from './runners.ts';
 import * as issues from './issues.ts';
 import * as labels from './labels.ts';
+import * as boards from './boards.ts';
 import * as milestones from './milestones.ts';
 import * as notes from './notes.ts';
 import * as awardEmoji from './award-emoji.ts';
@@ -83,6 +84,7 @@ const modules = [
   runners,
   issues,
   labels,
+  boards,
   milestones,
   notes,
   awardEmoji,
