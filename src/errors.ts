@@ -105,3 +105,7 @@ export class ValidationErrors {
     if (!this.empty) throw validationFailed(this.errors, status);
   }
 }
+
+/** render_api_error!({ error: text }, 400): `{"message":{"error":"<text>"}}` (the boards API's refusals). */
+export const errorInMessage = (text: string, status = 400) =>
+  new ApiError(status, { message: { error: text } });

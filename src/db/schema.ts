@@ -606,6 +606,27 @@ export interface LabelsTable {
   priority: Generated<number | null>;
 }
 
+export interface BoardsTable {
+  id: Generated<number>;
+  project_id: number;
+  name: string;
+  hide_backlog_list: Generated<number>;
+  hide_closed_list: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A board's list: 0 Backlog, 1 a label's (label_id and position set), 2 Done. */
+export interface ListsTable {
+  id: Generated<number>;
+  board_id: number;
+  label_id: number | null;
+  list_type: number;
+  position: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface LabelLinksTable {
   id: Generated<number>;
   label_id: number;
@@ -858,6 +879,8 @@ export interface Database {
   milestones: MilestonesTable;
   labels: LabelsTable;
   label_links: LabelLinksTable;
+  boards: BoardsTable;
+  lists: ListsTable;
   notes: NotesTable;
   award_emoji: AwardEmojiTable;
   subscriptions: SubscriptionsTable;

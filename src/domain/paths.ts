@@ -73,3 +73,7 @@ export function treeWebUrl(baseUrl: string, record: ProjectRecord, ref: string):
 export function commitWebUrl(baseUrl: string, record: ProjectRecord, sha: string): string {
   return `${projectUrls(baseUrl, record).webUrl}/commit/${sha}`;
 }
+
+/** A project's board page (8.13's namespace_project_board_path); the first board at `/boards`. */
+export const boardPath = (fullPath: string, boardId?: number) =>
+  boardId === undefined ? `/${fullPath}/boards` : `/${fullPath}/boards/${boardId}`;

@@ -65,3 +65,10 @@ export const canAdminMilestones = (access: ProjectAccess, record: ProjectRecord)
 /** admin_note: the note's author, or masters and up. */
 export const canAdminNote = (viewer: UserRow, access: ProjectAccess, note: NoteRow): boolean =>
   note.author_id === viewer.id || access.level >= AccessLevel.Master;
+
+/** read_board / read_list: whoever reads the project (8.13 did not tie boards to the issues feature). */
+export const canReadBoards = (access: ProjectAccess): boolean => access.canRead;
+
+/** admin_list (and v4's admin_issue_board): add, move and delete lists, create and edit boards. Reporters and up. */
+export const canAdminBoardLists = (access: ProjectAccess): boolean =>
+  access.canRead && access.level >= AccessLevel.Reporter;

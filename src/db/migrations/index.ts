@@ -45,6 +45,7 @@ import { up as passwordResets } from './101-password-resets.ts';
 import { up as pipelineSchedules } from './104-pipeline-schedules.ts';
 import { up as notificationEvents } from './145-notification-events.ts';
 import { up as environments } from './122-environments.ts';
+import { up as boards } from './110-boards.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
@@ -89,6 +90,7 @@ const migrations: Array<[string, MigrationFn]> = [
   ['104-pipeline-schedules', pipelineSchedules],
   ['145-notification-events', notificationEvents],
   ['122-environments', environments],
+  ['110-boards', boards],
 ];
 
 /** The migrations' names in the order they were added (kept in name order from here on: a test checks). */

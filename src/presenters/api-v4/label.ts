@@ -2,6 +2,7 @@
 // colour, its description as HTML (the pages' safe renderer) and the text colour GitLab draws on it, the counts when `with_counts` asked for them, the
 // caller's subscription, its priority, and is_project_label (every Labrador label is a project's).
 import type { LabelView } from '../api-v3/issue.ts';
+import type { LabelRow } from '../../db/types.ts';
 import { renderCommentMarkdown } from '../html/markdown.ts';
 
 /** GitLab's text_color_for_bg: dark text on light colours (perceived brightness above 186 of 255). */
@@ -12,8 +13,8 @@ function textColorFor(color: string): string {
   return r! * 0.299 + g! * 0.587 + b! * 0.114 > 186 ? '#1F1E24' : '#FFFFFF';
 }
 
-export function presentLabelV4(view: LabelView, withCounts: boolean) {
-  const { label } = view;
+/** LabelBasic: what a board list shows of its label. */
+export function presentLabelBasicV4(label: LabelRow) {
   return {
     id: label.id,
     name: label.title,
@@ -21,6 +22,15 @@ export function presentLabelV4(view: LabelView, withCounts: boolean) {
     description: label.description,
     description_html: label.description ? renderCommentMarkdown(label.description).value.trim() : '',
     text_color: textColorFor(label.color),
+    remove_on_close: false,
+  };
+}
+
+export function presentLabelV4(view: LabelView, withCounts: boolean) {
+  const { label } = view;
+  const { remove_on_close: _removeOnClose, ...basic } = presentLabelBasicV4(label);
+  return {
+    ...basic,
     ...(withCounts
       ? {
           open_issues_count: view.openIssues,

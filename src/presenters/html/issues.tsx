@@ -346,6 +346,7 @@ export function IssueListPage(props: {
         <h1>Issues</h1>
         {/* One group at the row's end: spread out, the links read as unrelated to each other. */}
         <div class="head-links">
+          <a href={`/${project.path_with_namespace}/boards`}>Board</a>
           <a href={`/${project.path_with_namespace}/labels`}>Labels</a>
           <a href={`/${project.path_with_namespace}/milestones`}>Milestones</a>
           {props.canCreate ? (

@@ -39,6 +39,7 @@ import * as commitStatuses from './commit-statuses.ts';
 import * as runners from './runners.ts';
 import * as issues from './issues.ts';
 import * as labels from './labels.ts';
+import * as boards from './boards.ts';
 import * as milestones from './milestones.ts';
 import * as notes from './notes.ts';
 import * as awardEmoji from './award-emoji.ts';
@@ -85,6 +86,7 @@ const modules = [
   runners,
   issues,
   labels,
+  boards,
   milestones,
   notes,
   awardEmoji,

@@ -58,6 +58,7 @@ import * as discussions from './discussions.ts';
 import * as awardEmoji from './award-emoji.ts';
 import * as todos from './todos.ts';
 import * as labels from './labels.ts';
+import * as boards from './boards.ts';
 import * as milestones from './milestones.ts';
 import * as notificationSettings from './notification-settings.ts';
 import * as issues from './issues.ts';
@@ -108,6 +109,7 @@ const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   awardEmoji,
   todos,
   labels,
+  boards,
   milestones,
   notificationSettings,
   issues,

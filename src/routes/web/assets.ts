@@ -7,6 +7,7 @@ import { COPY_SCRIPT } from './assets/copy-button.ts';
 import { BUILD_TRACE_SCRIPT } from './assets/build-trace.ts';
 import { CI_STYLESHEET } from './assets/ci-stylesheet.ts';
 import { LIVE_REGION_SCRIPT } from './assets/live-region.ts';
+import { BOARD_SCRIPT, BOARD_STYLESHEET } from './assets/board.ts';
 
 interface Asset {
   url: string;
@@ -27,12 +28,17 @@ const ICON =
   '<circle cx="19" cy="8" r="3"/><circle cx="24" cy="13" r="3"/></g></svg>';
 
 export const ASSETS = {
-  stylesheet: asset('application', 'css', 'text/css; charset=utf-8', STYLESHEET + CI_STYLESHEET),
+  stylesheet: asset(
+    'application',
+    'css',
+    'text/css; charset=utf-8',
+    STYLESHEET + CI_STYLESHEET + BOARD_STYLESHEET,
+  ),
   script: asset(
     'application',
     'js',
     'text/javascript; charset=utf-8',
-    COPY_SCRIPT + BUILD_TRACE_SCRIPT + LIVE_REGION_SCRIPT,
+    COPY_SCRIPT + BUILD_TRACE_SCRIPT + LIVE_REGION_SCRIPT + BOARD_SCRIPT,
   ),
   icon: asset('favicon', 'svg', 'image/svg+xml', ICON),
 };

@@ -22,6 +22,7 @@ import { registerNotePages } from './note-pages.ts';
 import { registerCiPages } from './ci-pages.tsx';
 import { registerEnvironmentPages } from './environment-pages.tsx';
 import { registerLabelMilestonePages } from './label-milestone-pages.tsx';
+import { registerBoardPages } from './board-pages.tsx';
 import { registerProfile } from './profile.tsx';
 import { registerPersonalAccessTokens } from './personal-access-tokens.tsx';
 import { registerAdminArea } from './admin/admin-area.ts';
@@ -132,6 +133,7 @@ export function registerWeb(app: FastifyInstance, deps: Deps): void {
     registerAdminArea(web, deps);
     registerProjectSettings(web, deps);
     registerLabelMilestonePages(web, deps);
+    registerBoardPages(web, deps);
     registerDashboardPages(web, deps);
     registerGroupPages(web, deps);
     registerSentNotifications(web, deps);

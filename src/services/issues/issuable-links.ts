@@ -3,7 +3,11 @@
 // change_milestone), and the other system notes both kinds write on an edit (assignee, task list items).
 // Both kinds take labels and milestones from the project they live in (an MR's target).
 import { labelIdsOf, setLabelLinks } from '../../db/repositories/issues.ts';
-import { findLabelByTitle, insertLabelIfMissing } from '../../db/repositories/labels.ts';
+import {
+  findLabelByTitle,
+  findProjectLabelsByIds,
+  insertLabelIfMissing,
+} from '../../db/repositories/labels.ts';
 import { findProjectMilestone } from '../../db/repositories/milestones.ts';
 import { findUserById } from '../../db/repositories/users.ts';
 import { insertPendingTodo } from './todos.ts';
@@ -73,7 +77,42 @@ export async function replaceLabels(
 ): Promise<boolean> {
   const old = await labelIdsOf(trx, target.type, target.id);
   const labels = await findOrCreateLabels(trx, target.projectId, titles, at);
-  const next = labels.map((label) => label.id);
+  return setLabelIds(
+    trx,
+    target,
+    actor,
+    old,
+    labels.map((label) => label.id),
+    at,
+  );
+}
+
+/**
+ * Adds and removes labels by id (8.13's add_label_ids / remove_label_ids, which board moves send): ids that
+ * are not the project's labels are ignored. Writes the same note as a replacement. Whether anything changed.
+ */
+export async function changeLabelIds(
+  trx: Executor,
+  target: SystemNoteTarget,
+  actor: UserRow,
+  add: number[],
+  remove: number[],
+  at: string,
+): Promise<boolean> {
+  const old = await labelIdsOf(trx, target.type, target.id);
+  const known = new Set((await findProjectLabelsByIds(trx, target.projectId, add)).map((label) => label.id));
+  const next = [...old.filter((id) => !remove.includes(id)), ...add.filter((id) => known.has(id))];
+  return setLabelIds(trx, target, actor, old, [...new Set(next)], at);
+}
+
+async function setLabelIds(
+  trx: Executor,
+  target: SystemNoteTarget,
+  actor: UserRow,
+  old: number[],
+  next: number[],
+  at: string,
+): Promise<boolean> {
   const added = next.filter((id) => !old.includes(id));
   const removed = old.filter((id) => !next.includes(id));
   if (added.length === 0 && removed.length === 0) return false;

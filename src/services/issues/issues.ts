@@ -39,6 +39,7 @@ import { mailIssueEvent } from '../mail/issuable-mails.ts';
 import { isParticipant, type Participable } from './participants.ts';
 import {
   addAssignmentTodo,
+  changeLabelIds,
   checkIssuableTitle,
   findOrCreateLabels,
   noteAssigneeChange,
@@ -57,6 +58,9 @@ export interface IssueInput {
   milestoneId?: number | null;
   /** The whole set of label titles; [] removes every label; undefined leaves them. */
   labels?: string[];
+  /** Label ids added and removed (a board move), after `labels`. */
+  addLabelIds?: number[];
+  removeLabelIds?: number[];
   dueDate?: string | null;
   confidential?: boolean;
   createdAt?: string;
@@ -80,6 +84,8 @@ function filtered(loaded: LoadedProject, input: IssueInput): IssueInput {
     delete result.assigneeId;
     delete result.milestoneId;
     delete result.labels;
+    delete result.addLabelIds;
+    delete result.removeLabelIds;
     delete result.dueDate;
   }
   if (!canSetIssueTimes(loaded.access)) {
@@ -213,6 +219,8 @@ export async function editIssue(
       await addSystemNoteOn(trx, target, viewer, titleChangeNote(before.title, updated.title), at);
     await noteTaskChanges(trx, target, viewer, before.description, updated.description, at);
     if (input.labels !== undefined) await replaceLabels(trx, target, viewer, input.labels, at);
+    if (input.addLabelIds !== undefined || input.removeLabelIds !== undefined)
+      await changeLabelIds(trx, target, viewer, input.addLabelIds ?? [], input.removeLabelIds ?? [], at);
     if (updated.milestone_id !== before.milestone_id)
       await noteMilestoneChange(trx, target, viewer, updated.milestone_id, at);
     if (updated.assignee_id !== before.assignee_id) {

@@ -1,0 +1,183 @@
+// Does a project's board page cost the same with 100,000 issues as with 100? Each project (public, so the
+// page is read signed out) has a board with a Backlog, a `Doing` list and Done; a third of its issues carry
+// the label, a quarter are closed. Times the board page (every list's first 20 cards and capped counts)
+// and a deep page of the Doing list, in-process (Fastify inject: no socket).
+// Usage: node --import tsx bench/boards-scale.ts [issues=100000] [requests=100]
+// (LABRADOR_DATABASE_URL=postgres://… to run on PostgreSQL, on an empty database.)
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { sql } from 'kysely';
+import { loadConfig } from '../src/config.ts';
+import { startServer } from '../src/server.ts';
+import { insertProject, NEW_PROJECT_SWITCHES } from '../src/db/repositories/projects.ts';
+import { findUserNamespace } from '../src/db/repositories/namespaces.ts';
+import { findUserByUsername } from '../src/db/repositories/users.ts';
+import { raiseInternalId } from '../src/db/repositories/issues.ts';
+
+const bigSize = Number(process.argv[2] ?? 100_000);
+const requests = Number(process.argv[3] ?? 100);
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labrador-bench-'));
+const config = loadConfig({
+  ...process.env,
+  LABRADOR_DATA_DIR: dataDir,
+  LABRADOR_ROOT_TOKEN: 'bench-root-token',
+  LABRADOR_ROOT_PASSWORD: 'bench-password-1234',
+  LABRADOR_LOG_LEVEL: 'warn',
+});
+const server = await startServer(config, pino({ level: 'warn' }));
+const db = server.deps.db.kysely;
+const root = (await findUserByUsername(db, 'root'))!;
+const namespace = (await findUserNamespace(db, root.id))!;
+
+async function makeProject(name: string): Promise<number> {
+  const at = new Date().toISOString();
+  const project = await insertProject(db, {
+    namespace_id: namespace.id,
+    creator_id: root.id,
+    name,
+    path: name,
+    description: '',
+    default_branch: 'master',
+    visibility_level: 20,
+    ...NEW_PROJECT_SWITCHES,
+    archived: 0,
+    star_count: 0,
+    import_url: null,
+    avatar: null,
+    runners_token: `runners-${name}`,
+    last_activity_at: at,
+    created_at: at,
+    updated_at: at,
+  });
+  return project.id;
+}
+
+/** `count` issues in multi-row statements of 1,000, 20 statements per transaction. */
+async function seed(projectId: number, labelId: number, count: number): Promise<void> {
+  const at0 = new Date().toISOString();
+  const start = Date.parse('2016-01-01T00:00:00Z');
+  for (let done = 0; done < count;) {
+    await db.transaction().execute(async (trx) => {
+      for (let round = 0; round < 20 && done < count; round += 1) {
+        const rows = Array.from({ length: Math.min(1000, count - done) }, (_, k) => {
+          const n = done + k;
+          const at = new Date(start + n * 1000).toISOString();
+          const closed = n % 4 === 3 ? 1 : 0;
+          return {
+            project_id: projectId,
+            iid: n + 1,
+            title: `Issue ${n + 1}`,
+            description: 'Seeded',
+            author_id: root.id,
+            assignee_id: null,
+            updated_by_id: null,
+            milestone_id: null,
+            state: closed ? 'closed' : 'opened',
+            closed: closed as 0 | 1,
+            confidential: 0 as const,
+            due_date: null,
+            moved_to_id: null,
+            created_at: at,
+            updated_at: at,
+          };
+        });
+        const inserted = await trx.insertInto('issues').values(rows).returning('id').execute();
+        const links = inserted
+          .filter((_, k) => (done + k) % 3 === 0)
+          .map((row) => ({ label_id: labelId, target_type: 'Issue', target_id: row.id, created_at: at0 }));
+        if (links.length > 0) await trx.insertInto('label_links').values(links).execute();
+        done += rows.length;
+      }
+    });
+  }
+  await raiseInternalId(db, projectId, 'issues', count);
+}
+
+interface Timing {
+  p50: number;
+  mean: number;
+}
+
+/** Times the URLs in turns (one request of each per round), so the machine's noise falls on all alike. */
+async function time(urls: string[]): Promise<Timing[]> {
+  const headers = {};
+  for (const url of urls) {
+    for (let i = 0; i < 20; i++) {
+      const r = await server.app.inject({ method: 'GET', url, headers });
+      if (r.statusCode !== 200) throw new Error(`${url}: ${r.statusCode} ${r.body}`);
+    }
+  }
+  const samples: number[][] = urls.map(() => []);
+  for (let i = 0; i < requests; i++) {
+    for (const [index, url] of urls.entries()) {
+      const t0 = process.hrtime.bigint();
+      await server.app.inject({ method: 'GET', url, headers });
+      samples[index]!.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    }
+  }
+  return samples.map((list) => {
+    list.sort((x, y) => x - y);
+    return { p50: list[Math.floor(list.length / 2)]!, mean: list.reduce((x, y) => x + y, 0) / list.length };
+  });
+}
+
+/** The project's label and board with its Backlog, Doing and Done lists, as the API makes them. */
+async function makeBoard(projectId: number): Promise<{ labelId: number; boardId: number; doingId: number }> {
+  const headers = { 'private-token': 'bench-root-token' };
+  const call = async (url: string, payload: Record<string, unknown>) => {
+    const r = await server.app.inject({
+      method: 'POST',
+      url: `/api/v4/projects/${projectId}/${url}`,
+      headers,
+      payload,
+    });
+    if (r.statusCode !== 201) throw new Error(`${url}: ${r.statusCode} ${r.body}`);
+    return r.json() as { id: number };
+  };
+  const label = await call('labels', { name: 'Doing', color: '#5CB85C' });
+  const board = await call('boards', { name: 'Development' });
+  const list = await call(`boards/${board.id}/lists`, { label_id: label.id });
+  return { labelId: label.id, boardId: board.id, doingId: list.id };
+}
+
+const small = await makeProject('small');
+const big = await makeProject('big');
+const smallBoard = await makeBoard(small);
+const bigBoard = await makeBoard(big);
+await seed(small, smallBoard.labelId, 100);
+const t0 = Date.now();
+await seed(big, bigBoard.labelId, bigSize);
+console.log(`seeded ${bigSize} issues in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+if (server.deps.db.dialect === 'postgres') await sql`vacuum analyze`.execute(db);
+
+console.log(
+  `\n${server.deps.db.dialect}, ${requests} rounds of sequential in-process requests (p50 / mean ms)`,
+);
+console.log(
+  'page'.padEnd(34),
+  '100 issues'.padStart(16),
+  `${bigSize} issues`.padStart(18),
+  'big ÷ small'.padStart(12),
+);
+const show = (timing: Timing) => `${timing.p50.toFixed(2)} / ${timing.mean.toFixed(2)}`;
+for (const [name, query] of [
+  ['board page', (b: typeof smallBoard) => `/root/${b === smallBoard ? 'small' : 'big'}/boards/${b.boardId}`],
+  [
+    'Doing list, page 2',
+    (b: typeof smallBoard) =>
+      `/root/${b === smallBoard ? 'small' : 'big'}/boards/${b.boardId}?list_id=${b.doingId}&page=2`,
+  ],
+] as const) {
+  const [one, two] = (await time([query(smallBoard), query(bigBoard)])) as [Timing, Timing];
+  console.log(
+    name.padEnd(34),
+    show(one).padStart(16),
+    show(two).padStart(18),
+    (two.p50 / one.p50).toFixed(2).padStart(12),
+  );
+}
+await server.close();
+if (process.env.BENCH_KEEP) console.log(`kept ${dataDir}`);
+else fs.rmSync(dataDir, { recursive: true, force: true });
