@@ -43,6 +43,8 @@ import { up as deployTokens } from './097-deploy-tokens.ts';
 import { up as mail } from './100-mail.ts';
 import { up as passwordResets } from './101-password-resets.ts';
 import { up as pipelineSchedules } from './104-pipeline-schedules.ts';
+import { up as accessRequests } from './126-access-requests.ts';
+import { up as broadcastMessages } from './127-broadcast-messages.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
@@ -85,6 +87,8 @@ const migrations: Array<[string, MigrationFn]> = [
   ['100-mail', mail],
   ['101-password-resets', passwordResets],
   ['104-pipeline-schedules', pipelineSchedules],
+  ['126-access-requests', accessRequests],
+  ['127-broadcast-messages', broadcastMessages],
 ];
 
 /** The migrations' names in the order they were added (kept in name order from here on: a test checks). */

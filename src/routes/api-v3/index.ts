@@ -8,6 +8,7 @@ import * as session from './session.ts';
 import * as groups from './groups.ts';
 import * as namespaces from './namespaces.ts';
 import * as members from './members.ts';
+import * as accessRequests from './access-requests.ts';
 import * as forks from './forks.ts';
 import * as stars from './stars.ts';
 import * as projectArchiving from './project-archiving.ts';
@@ -53,6 +54,7 @@ const modules = [
   groups,
   namespaces,
   members,
+  accessRequests,
   forks,
   stars,
   projectArchiving,
