@@ -20,6 +20,7 @@ import * as emails from './emails.ts';
 import * as groups from './groups.ts';
 import * as keys from './keys.ts';
 import * as members from './members.ts';
+import * as broadcastMessages from './broadcast-messages.ts';
 import * as accessRequests from './access-requests.ts';
 import * as namespaces from './namespaces.ts';
 import * as user from './user.ts';
@@ -73,6 +74,7 @@ const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   emails,
   groups,
   members,
+  broadcastMessages,
   accessRequests,
   namespaces,
   personalAccessTokens,
