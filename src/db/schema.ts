@@ -837,6 +837,29 @@ export interface DeployTokensTable {
   created_at: string;
 }
 
+/** A request to join a project or a group (migration 126): exactly one of project_id and group_id. */
+export interface AccessRequestsTable {
+  id: Generated<number>;
+  project_id: number | null;
+  group_id: number | null;
+  user_id: number;
+  requested_at: string;
+}
+
+/** An administrator's banner (migration 127). */
+export interface BroadcastMessagesTable {
+  id: Generated<number>;
+  message: string;
+  starts_at: string;
+  ends_at: string;
+  color: string | null;
+  font: string | null;
+  target_path: string | null;
+  broadcast_type: Generated<string>;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   identities: IdentitiesTable;
@@ -900,6 +923,8 @@ export interface Database {
   password_resets: PasswordResetsTable;
   mails: MailsTable;
   notification_settings: NotificationSettingsTable;
+  access_requests: AccessRequestsTable;
+  broadcast_messages: BroadcastMessagesTable;
 }
 
 /** Events that cause mail (migration 100-mail), written by the request; the worker expands them. */

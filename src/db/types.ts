@@ -21,6 +21,8 @@ export type WebSessionRow = Selectable<S.WebSessionsTable>;
 
 export type PersonalAccessTokenRow = Selectable<S.PersonalAccessTokensTable>;
 export type DeployTokenRow = Selectable<S.DeployTokensTable>;
+export type AccessRequestRow = Selectable<S.AccessRequestsTable>;
+export type BroadcastMessageRow = Selectable<S.BroadcastMessagesTable>;
 
 /** An external sign-in of a user (LDAP, OAuth provider) as the user entity lists it. */
 export interface Identity {

@@ -470,7 +470,8 @@ describe('pages: admin lists read a fixed number of statements per page', () => 
     for (const [url, count] of small) {
       const large = await statementsFor(url);
       assert.equal(large, count, `${url}: ${count} statements with 1 row, ${large} with a full page`);
-      assert.ok(large <= 8, `${url}: ${large} statements`);
+      // 8 of their own, and the broadcast messages every page reads.
+      assert.ok(large <= 9, `${url}: ${large} statements`);
       console.log(`# ${url}: ${large} statements`);
     }
     const runners = await root.get('/admin/runners');

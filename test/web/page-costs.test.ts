@@ -147,16 +147,17 @@ describe('statements and git processes per repository page', () => {
       assert.equal(b.queries, a.queries, name);
       found[name] = { queries: b.queries, git: b.git.length };
     }
-    // Statements: the session, the project, the viewer's access (and a commit's newest pipeline; the
+    // Statements: the session, the broadcast messages showing now (a read the read cache answers until a
+    // change or the next minute), the project, the viewer's access (and a commit's newest pipeline; the
     // signed-in viewer's star on the project page, for its Star or Unstar button). git: one
     // `cat-file --batch-command` for every object a page reads (refs come from the ref files), plus
     // `diff-tree` for a commit's diff.
     assert.deepEqual(found, {
-      project: { queries: 4, git: 1 },
-      tree: { queries: 3, git: 1 },
-      blob: { queries: 3, git: 1 },
+      project: { queries: 5, git: 1 },
+      tree: { queries: 4, git: 1 },
+      blob: { queries: 4, git: 1 },
       // The commit page also counts and lists its comments (authors and diff lines only when it has some).
-      commit: { queries: 6, git: 2 },
+      commit: { queries: 7, git: 2 },
     });
   });
 });

@@ -46,6 +46,8 @@ import { up as pipelineSchedules } from './104-pipeline-schedules.ts';
 import { up as notificationEvents } from './145-notification-events.ts';
 import { up as environments } from './122-environments.ts';
 import { up as boards } from './110-boards.ts';
+import { up as accessRequests } from './126-access-requests.ts';
+import { up as broadcastMessages } from './127-broadcast-messages.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
@@ -91,6 +93,8 @@ const migrations: Array<[string, MigrationFn]> = [
   ['145-notification-events', notificationEvents],
   ['122-environments', environments],
   ['110-boards', boards],
+  ['126-access-requests', accessRequests],
+  ['127-broadcast-messages', broadcastMessages],
 ];
 
 /** The migrations' names in the order they were added (kept in name order from here on: a test checks). */

@@ -1,6 +1,7 @@
 // The frame of every page: head with the hashed stylesheet and script, the navigation bar (sign-in link
 // or the viewer's menu with a sign-out form), flash messages and the main landmark.
 import type { ComponentChildren } from 'preact';
+import { RawHtml, type TrustedHtml } from './raw-html.tsx';
 
 export interface PageContext {
   viewer: { username: string; name: string; admin: boolean; pendingTodos: number } | null;
@@ -9,6 +10,8 @@ export interface PageContext {
   /** The request's path and query, for "sign in and come back". */
   path: string;
   assets: { stylesheet: string; script: string; icon: string };
+  /** The broadcast messages showing now (their Markdown rendered), oldest first. */
+  broadcasts: Array<{ id: number; html: TrustedHtml; color: string | null; font: string | null }>;
 }
 
 export interface Flash {
@@ -119,6 +122,17 @@ export function Layout(props: {
             )}
           </nav>
         </header>
+        {ctx.broadcasts.map((broadcast) => (
+          <div
+            class="broadcast"
+            role="status"
+            data-broadcast-id={String(broadcast.id)}
+            data-broadcast-color={broadcast.color ?? undefined}
+            data-broadcast-font={broadcast.font ?? undefined}
+          >
+            <RawHtml html={broadcast.html} />
+          </div>
+        ))}
         <main id="content">
           {props.flash ? (
             <p class={`flash ${props.flash.kind}`} role={props.flash.kind === 'alert' ? 'alert' : 'status'}>

@@ -8,6 +8,8 @@ import * as session from './session.ts';
 import * as groups from './groups.ts';
 import * as namespaces from './namespaces.ts';
 import * as members from './members.ts';
+import * as broadcastMessages from './broadcast-messages.ts';
+import * as accessRequests from './access-requests.ts';
 import * as forks from './forks.ts';
 import * as stars from './stars.ts';
 import * as projectArchiving from './project-archiving.ts';
@@ -55,6 +57,8 @@ const modules = [
   groups,
   namespaces,
   members,
+  broadcastMessages,
+  accessRequests,
   forks,
   stars,
   projectArchiving,

@@ -20,6 +20,8 @@ import * as emails from './emails.ts';
 import * as groups from './groups.ts';
 import * as keys from './keys.ts';
 import * as members from './members.ts';
+import * as broadcastMessages from './broadcast-messages.ts';
+import * as accessRequests from './access-requests.ts';
 import * as namespaces from './namespaces.ts';
 import * as user from './user.ts';
 import * as users from './users.ts';
@@ -74,6 +76,8 @@ const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   emails,
   groups,
   members,
+  broadcastMessages,
+  accessRequests,
   namespaces,
   personalAccessTokens,
   repository,

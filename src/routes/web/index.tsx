@@ -90,6 +90,7 @@ export function registerWeb(app: FastifyInstance, deps: Deps): void {
     web.decorateRequest('viewer', null);
     web.decorateRequest('sudo', false);
     web.decorateRequest('webSession', null);
+    web.decorateRequest('broadcasts', null);
     web.addHook('onRequest', async (_request, reply) => {
       securityHeaders(reply);
       reply.header('cache-control', 'private, no-cache');

@@ -8,6 +8,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { findWebSession, randomToken, type WebSession } from '../../services/users/web-sessions.ts';
 import type { PageContext } from '../../presenters/html/layout.tsx';
+import { renderCommentMarkdown } from '../../presenters/html/markdown.ts';
+import { listCurrentBroadcastMessages } from '../../views/broadcast-message-views.ts';
+import type { BroadcastMessageRow } from '../../db/types.ts';
 import { ASSETS } from './assets.ts';
 
 const SESSION_COOKIE = '_labrador_session';
@@ -17,6 +20,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The browser's live session (pages only), or null. */
     webSession: WebSession | null;
+    /** The broadcast messages this page shows (read with the session). */
+    broadcasts: BroadcastMessageRow[] | null;
   }
 }
 
@@ -50,6 +55,7 @@ export async function resolveWebSession(deps: Deps, request: FastifyRequest): Pr
   const token = sessionToken(request);
   request.webSession = token ? ((await findWebSession(deps, token)) ?? null) : null;
   request.viewer = request.webSession?.user ?? null;
+  request.broadcasts = await listCurrentBroadcastMessages(deps, request.url);
 }
 
 export function setSessionCookie(deps: Deps, reply: FastifyReply, token: string, expiresAt: Date): void {
@@ -104,5 +110,11 @@ export function pageContext(deps: Deps, request: FastifyRequest, reply: FastifyR
     csrfToken: csrfTokenFor(deps, request, reply),
     path: request.url,
     assets: { stylesheet: ASSETS.stylesheet.url, script: ASSETS.script.url, icon: ASSETS.icon.url },
+    broadcasts: (request.broadcasts ?? []).map((row) => ({
+      id: row.id,
+      html: renderCommentMarkdown(row.message),
+      color: row.color,
+      font: row.font,
+    })),
   };
 }

@@ -2,7 +2,7 @@
 import type { ComponentChildren } from 'preact';
 import { Layout, tabLinks, type Flash, type PageContext } from '../layout.tsx';
 
-export type AdminTab = 'overview' | 'users' | 'projects' | 'runners' | 'hooks';
+export type AdminTab = 'overview' | 'users' | 'projects' | 'runners' | 'hooks' | 'broadcast_messages';
 
 const TABS: Array<[AdminTab, string, string]> = [
   ['overview', '/admin', 'Overview'],
@@ -10,6 +10,7 @@ const TABS: Array<[AdminTab, string, string]> = [
   ['projects', '/admin/projects', 'Projects'],
   ['runners', '/admin/runners', 'Runners'],
   ['hooks', '/admin/hooks', 'System hooks'],
+  ['broadcast_messages', '/admin/broadcast_messages', 'Messages'],
 ];
 
 export function AdminFrame(props: {

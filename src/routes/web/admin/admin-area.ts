@@ -11,6 +11,7 @@ import { registerAdminUsers } from './users.tsx';
 import { registerAdminProjects } from './projects.tsx';
 import { registerAdminRunners } from './runners.tsx';
 import { registerAdminHooks } from './hooks.tsx';
+import { registerAdminBroadcastMessages } from './broadcast-messages.tsx';
 
 export function registerAdminArea(web: FastifyInstance, deps: Deps): void {
   web.register(async (admin) => {
@@ -24,5 +25,6 @@ export function registerAdminArea(web: FastifyInstance, deps: Deps): void {
     registerAdminProjects(admin, deps);
     registerAdminRunners(admin, deps);
     registerAdminHooks(admin, deps);
+    registerAdminBroadcastMessages(admin, deps);
   });
 }

@@ -19,4 +19,10 @@ for (const select of document.querySelectorAll('select[data-autosubmit]')) {
   const button = select.form && select.form.querySelector('button[type=submit]');
   if (button) button.hidden = true;
 }
+// Broadcast messages carry their colours as data (the CSP allows no style attribute); without the
+// script they show in the stylesheet's default colours.
+for (const banner of document.querySelectorAll('[data-broadcast-color]')) {
+  banner.style.backgroundColor = banner.dataset.broadcastColor;
+  if (banner.dataset.broadcastFont) banner.style.color = banner.dataset.broadcastFont;
+}
 `;

@@ -24,6 +24,8 @@ button.link { background: none; border: 0; padding: 0; font: inherit; cursor: po
 main { max-width: 1100px; margin: 0 auto; padding: 16px; overflow-wrap: anywhere; }
 h1 { font-size: 1.6em; margin: 8px 0 12px; } h2 { font-size: 1.3em; } h3 { font-size: 1.1em; }
 .muted { color: var(--muted); }
+.broadcast { padding: 8px 12px; text-align: center; background: #e75e40; color: #fff; }
+.broadcast p { margin: 0; }
 .flash { padding: 8px 12px; border-radius: 4px; margin: 0 0 12px; border: 1px solid; }
 .flash.alert { background: #fbe5e1; border-color: #efb3a7; color: #8c2c1c; }
 .flash.notice { background: #e6f4ea; border-color: #a8d5b5; color: #1f5f33; }
