@@ -23,8 +23,8 @@ import {
   VotesAndSubscription,
   type IssueChoiceLists,
 } from './issues.tsx';
-import { MarkdownBlock, UserLink, type UserBasic } from './inline.tsx';
-import { Discussion, type NoteItem } from './discussion.tsx';
+import { UserLink, type PageReferences, type UserBasic } from './inline.tsx';
+import { Description, Discussion, type NoteItem } from './discussion.tsx';
 
 export interface MergeRequestItem {
   id: number;
@@ -33,6 +33,7 @@ export interface MergeRequestItem {
   description: string | null;
   state: string;
   created_at: string;
+  updated_at: string;
   source_branch: string;
   target_branch: string;
   author: UserBasic | null;
@@ -222,6 +223,8 @@ export function MergeRequestPage(props: {
   flash?: Flash | null;
   /** The comment being written, kept when it was refused. */
   comment?: string;
+  /** The description's and notes' references, resolved for the viewer. */
+  references?: PageReferences;
 }) {
   const { project, mr } = props;
   const url = `/${project.path_with_namespace}/merge_requests/${mr.iid}`;
@@ -285,7 +288,12 @@ export function MergeRequestPage(props: {
           </>
         ) : null}
       </p>
-      <MarkdownBlock text={mr.description} empty="No description." />
+      <Description
+        ctx={props.ctx}
+        text={mr.description}
+        references={props.references}
+        tasks={props.canUpdate ? { action: `${url}/tasks`, version: mr.updated_at } : undefined}
+      />
       <VotesAndSubscription ctx={props.ctx} url={url} item={mr} awards={props.awards} />
       <Sidebar>
         <dt>Milestone</dt>
@@ -310,6 +318,7 @@ export function MergeRequestPage(props: {
             notes={props.notes.items}
             total={props.notes.total}
             comment={props.comment}
+            references={props.references}
           />
         </section>
       ) : null}
