@@ -2,12 +2,12 @@
 // three tab counts (each bounded as X-Total is), one page of issues presented as GET /issues presents
 // them, and the filter choices; an issue page is the presented issue and its notes.
 import type { Deps } from '../deps.ts';
-import { findProjectLabelsByIds, listProjectLabels } from '../db/repositories/labels.ts';
-import {
-  countMilestones,
-  findProjectMilestonesByIids,
-  listMilestones,
-} from '../db/repositories/milestones.ts';
+import { listProjectLabels } from '../db/repositories/labels.ts';
+import { countMilestones, listMilestones } from '../db/repositories/milestones.ts';
+import { resolveReferences, type ReferenceMap } from './reference-views.ts';
+import { markdownReferences, referenceKey } from '../lib/gfm-references.ts';
+import { CROSS_REFERENCE_PREFIX } from '../domain/cross-references.ts';
+import type { ProjectAccess } from '../policies/access.ts';
 import { listMembers } from '../db/repositories/members.ts';
 import { countNotes, listNotes } from '../db/repositories/notes.ts';
 import { presentIssue, presentMilestone } from '../presenters/api-v3/issue.ts';
@@ -15,7 +15,7 @@ import { presentUserBasic } from '../presenters/api-v3/user.ts';
 import { countIssueList, issueListPage, type IssueListFilter } from './issue-views.ts';
 import { NOTES_SHOWN_ON_PAGE, presentNotes } from './note-views.ts';
 import { TAB_COUNT_CAP, tabCounts } from './tab-counts.ts';
-import type { MilestoneRow, NoteRow, ProjectRecord, UserRow } from '../db/types.ts';
+import type { MilestoneRow, ProjectRecord, UserRow } from '../db/types.ts';
 
 /** Choices offered in the assignee, milestone and label selects. */
 const CHOICES = 200;
@@ -71,28 +71,10 @@ export async function issueChoices(deps: Deps, record: ProjectRecord) {
 
 export type IssueChoices = Awaited<ReturnType<typeof issueChoices>>;
 
-/** The references system notes store: labels by id (`Added ~12 label`), milestones by iid (`%3`). */
-const LABEL_REFERENCE = /~(\d+)\b/g;
-const MILESTONE_REFERENCE = /%(\d+)\b/g;
-const MARKDOWN_SPECIAL = /[\\`*_{}[\]()#+\-.!<>~%|"]/g;
-
-/** `~bug` or `~"two words"` (`%` for a milestone): a name as a reader writes it, safe in Markdown. */
-function nameReference(sigil: '~' | '%', title: string): string {
-  const escaped = title.replace(MARKDOWN_SPECIAL, '\\$&');
-  return /^\w+$/.test(title) ? `\\${sigil}${escaped}` : `\\${sigil}"${escaped}"`;
-}
-
-function referencedNumbers(notes: NoteRow[], pattern: RegExp): number[] {
-  const numbers = notes.flatMap((note) =>
-    note.system ? [...note.note.matchAll(pattern)].map((match) => Number(match[1])) : [],
-  );
-  return [...new Set(numbers)];
-}
-
 /**
  * An issue's (or merge request's) notes for its page, oldest first, with how many there are in all.
- * System notes name labels and milestones by number, as 8.13 stored them and the API returns them; the
- * page shows their names, as 8.13's reference filters did (a statement each, only when referenced).
+ * System notes name labels and milestones by number (`Added ~12 label`, `%3`), as 8.13 stored them and
+ * the API returns them; the page's reference rendering shows them by name (pageReferences).
  */
 export async function noteThread(deps: Deps, noteableType: string, noteableId: number) {
   const db = deps.db.kysely;
@@ -100,31 +82,32 @@ export async function noteThread(deps: Deps, noteableType: string, noteableId: n
     countNotes(db, noteableType, noteableId),
     listNotes(db, noteableType, noteableId, NOTES_SHOWN_ON_PAGE, 0),
   ]);
-  const projectId = notes[0]?.project_id ?? 0;
-  const [labels, milestones] = await Promise.all([
-    findProjectLabelsByIds(db, projectId, referencedNumbers(notes, LABEL_REFERENCE)),
-    findProjectMilestonesByIids(db, projectId, referencedNumbers(notes, MILESTONE_REFERENCE)),
-  ]);
-  const labelTitles = new Map(labels.map((label) => [label.id, label.title]));
-  const milestoneTitles = new Map(milestones.map((milestone) => [milestone.iid, milestone.title]));
-  const named = (sigil: '~' | '%', titles: Map<number, string>) => (reference: string, number: string) => {
-    const title = titles.get(Number(number));
-    return title === undefined ? reference : nameReference(sigil, title);
-  };
-  const presented = await presentNotes(deps, notes);
-  return {
-    total,
-    notes: presented.map((note) =>
-      note.system
-        ? {
-            ...note,
-            body: note.body
-              .replace(LABEL_REFERENCE, named('~', labelTitles))
-              .replace(MILESTONE_REFERENCE, named('%', milestoneTitles)),
-          }
-        : note,
-    ),
-  };
+  return { total, notes: await presentNotes(deps, notes) };
+}
+
+/**
+ * The references of a page's texts (a description, its notes) resolved for the viewer in one batch, and
+ * the notes the viewer may see: a cross-reference note (`Mentioned in issue #2`) whose mentioner the
+ * viewer may not see is left out, as 8.13's notes list left it out.
+ */
+export async function pageReferences<Note extends { system: boolean; body: string }>(
+  deps: Deps,
+  viewer: UserRow | null,
+  record: ProjectRecord,
+  access: ProjectAccess,
+  description: string | null,
+  notes: Note[],
+): Promise<{ references: ReferenceMap['resolved']; notes: Note[] }> {
+  const map = await resolveReferences(
+    { db: deps.db.kysely, dataDir: deps.config.dataDir, viewer, record, access },
+    [description, ...notes.map((note) => note.body)],
+  );
+  const visible = notes.filter(
+    (note) =>
+      !(note.system && note.body.startsWith(CROSS_REFERENCE_PREFIX)) ||
+      markdownReferences(note.body).some((reference) => map.resolved.has(referenceKey(reference))),
+  );
+  return { references: map.resolved, notes: visible };
 }
 
 export type MilestoneTabState = 'opened' | 'closed' | 'all';

@@ -170,13 +170,17 @@ describe('pages: issues', () => {
     assert.deepEqual(after.labels, []);
     assert.equal(after.assignee, null);
     // The notes read as 8.13's page did: the title change with the changed run marked (not its
-    // `{-…-}` markers), the label by its name where the note stores its id (`Removed ~1 label`).
+    // `{-…-}` markers), the label as its coloured chip where the note stores its id (`Removed ~1 label`).
     const notes = await t.request('GET', `/api/v3/projects/${project.id}/issues/${issue.id}/notes`, {
       token: owner.token,
     });
     assert.ok(notes.body.some((note: { body: string }) => /^Removed ~\d+ label$/.test(note.body)));
     const page = await web.get(`${base}/issues/${issue.iid}`);
-    assert.match(page.text, /<p>Removed ~bug label<\/p>/);
+    // The label as its coloured chip, linking to the issues it is on.
+    assert.match(
+      page.text,
+      /<p>Removed <a href="\/[^"]+\/issues\?label_name\[\]=bug" class="gfm has-tooltip gfm-label"[^>]*><span class="label color-label"><svg[^>]*><rect[^>]*fill="#[0-9a-fA-F]{6}"\/><\/svg>bug<\/span><\/a> label<\/p>/,
+    );
     assert.match(
       page.text,
       /Changed title: <strong>Crash on <span class="idiff deletion">&lt;start&gt;<\/span><\/strong> → <strong>Crash on <span class="idiff addition">start<\/span><\/strong>/,

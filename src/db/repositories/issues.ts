@@ -85,10 +85,12 @@ export function updateIssue(
   db: Executor,
   id: number,
   changes: IssueChanges,
-  when: { closed?: 0 | 1 } = {},
+  when: { closed?: 0 | 1; updated_at?: string } = {},
 ): Promise<IssueRow | undefined> {
   let query = db.updateTable('issues').set(changes).where('id', '=', id);
   if (when.closed !== undefined) query = query.where('closed', '=', when.closed);
+  // A change made from one version of the row (a task ticked on a page drawn from it).
+  if (when.updated_at !== undefined) query = query.where('updated_at', '=', when.updated_at);
   return query.returningAll().executeTakeFirst();
 }
 

@@ -291,7 +291,9 @@ export async function updateMergeRequest(
   db: Executor,
   id: number,
   changes: MergeRequestChanges,
-  expected: Partial<Pick<MergeRequestRow, 'state' | 'merge_status' | 'head_sha' | 'lock_version'>> = {},
+  expected: Partial<
+    Pick<MergeRequestRow, 'state' | 'merge_status' | 'head_sha' | 'lock_version' | 'updated_at'>
+  > = {},
 ): Promise<MergeRequestRow | undefined> {
   let query = db
     .updateTable('merge_requests')

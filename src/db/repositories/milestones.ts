@@ -64,20 +64,6 @@ export function findProjectMilestone(
     .executeTakeFirst();
 }
 
-export function findProjectMilestonesByIids(
-  db: Executor,
-  projectId: number,
-  iids: number[],
-): Promise<MilestoneRow[]> {
-  if (iids.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('milestones')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .where('iid', 'in', iids)
-    .execute();
-}
-
 export function findMilestoneByTitle(
   db: Executor,
   projectId: number,

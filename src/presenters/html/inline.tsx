@@ -1,7 +1,7 @@
 // Inline pieces many pages share: a user's name linking to their page, Markdown rendered safely, and a
 // counted noun.
 import { RawHtml } from './raw-html.tsx';
-import { renderCommentMarkdown } from './markdown.ts';
+import { renderCommentMarkdown, type CommentRenderOptions } from './markdown.ts';
 
 export interface UserBasic {
   id: number;
@@ -22,10 +22,26 @@ export function UserLink(props: { user: UserBasic }) {
   );
 }
 
-/** A description or comment: Markdown rendered safely, or a muted placeholder. */
-export function MarkdownBlock(props: { text: string | null; empty?: string }) {
+/** The references of a page resolved for its reader (views/reference-views.ts). */
+export type PageReferences = CommentRenderOptions['references'];
+
+/**
+ * A description or comment: Markdown rendered safely with the page's references linked, or a muted
+ * placeholder.
+ */
+export function MarkdownBlock(props: {
+  text: string | null;
+  empty?: string;
+  references?: PageReferences;
+  tasks?: boolean;
+}) {
   if (!props.text || props.text.trim() === '') {
     return props.empty ? <p class="muted">{props.empty}</p> : null;
   }
-  return <RawHtml class="md" html={renderCommentMarkdown(props.text)} />;
+  return (
+    <RawHtml
+      class="md"
+      html={renderCommentMarkdown(props.text, { references: props.references, tasks: props.tasks })}
+    />
+  );
 }

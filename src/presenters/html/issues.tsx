@@ -6,8 +6,8 @@ import type { ComponentChildren } from 'preact';
 import { ActionButton, Csrf, type Flash, type PageContext } from './layout.tsx';
 import { Pager, TimeAgo } from './projects.tsx';
 import { ProjectFrame, type ProjectHead } from './repository.tsx';
-import { counted, MarkdownBlock, UserLink, type UserBasic } from './inline.tsx';
-import { Discussion, type NoteItem } from './discussion.tsx';
+import { counted, UserLink, type PageReferences, type UserBasic } from './inline.tsx';
+import { Description, Discussion, type NoteItem } from './discussion.tsx';
 
 export interface IssueItem {
   id: number;
@@ -415,6 +415,8 @@ export function IssuePage(props: {
   awards: { given: string[]; canVote: boolean };
   flash?: Flash | null;
   comment?: string;
+  /** The description's and notes' references, resolved for the viewer. */
+  references?: PageReferences;
 }) {
   const { project, issue } = props;
   const url = `/${project.path_with_namespace}/issues/${issue.iid}`;
@@ -449,7 +451,12 @@ export function IssuePage(props: {
         </div>
       ) : null}
       <h1>{issue.title}</h1>
-      <MarkdownBlock text={issue.description} empty="No description." />
+      <Description
+        ctx={props.ctx}
+        text={issue.description}
+        references={props.references}
+        tasks={props.canUpdate ? { action: `${url}/tasks`, version: issue.updated_at } : undefined}
+      />
       <VotesAndSubscription ctx={props.ctx} url={url} item={issue} awards={props.awards} />
       <Sidebar>
         <dt>Assignee</dt>
@@ -477,6 +484,7 @@ export function IssuePage(props: {
         notes={props.notes}
         total={props.noteTotal}
         comment={props.comment}
+        references={props.references}
       />
     </ProjectFrame>
   );

@@ -6,7 +6,7 @@ import { Csrf, type Flash, type PageContext } from './layout.tsx';
 import { Pager } from './projects.tsx';
 import { ProjectFrame, type ProjectHead } from './repository.tsx';
 import { FormErrors, IssueList, StateButton, StateTabs, type IssueItem } from './issues.tsx';
-import { MarkdownBlock } from './inline.tsx';
+import { MarkdownBlock, type PageReferences } from './inline.tsx';
 
 export interface LabelItem {
   name: string;
@@ -210,6 +210,7 @@ export function MilestonePage(props: {
   issues: IssueItem[];
   hasMore: boolean;
   canAdmin: boolean;
+  references?: PageReferences;
   flash?: Flash | null;
 }) {
   const { project, milestone } = props;
@@ -240,7 +241,7 @@ export function MilestonePage(props: {
         </div>
       ) : null}
       <h1>{milestone.title}</h1>
-      <MarkdownBlock text={milestone.description} />
+      <MarkdownBlock text={milestone.description} references={props.references} />
       <h2>Issues</h2>
       <IssueList project={project} issues={props.issues} />
       {props.hasMore ? (

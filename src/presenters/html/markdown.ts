@@ -10,6 +10,8 @@ import { lazy } from '../../lib/lazy.ts';
 import { highlightFence } from './highlight.ts';
 import { trustedHtml, type TrustedHtml } from './raw-html.tsx';
 import { encodePath } from '../../domain/paths.ts';
+import { referenceKey, referenceRuns, referencesInText } from '../../lib/gfm-references.ts';
+import type { ResolvedReference } from '../../views/reference-views.ts';
 
 export interface MarkdownBase {
   /** `/<namespace>/<project>` */
@@ -34,6 +36,7 @@ function markdownIt(): MarkdownIt {
   });
   configured.core.ruler.push('labrador_links_and_tasks', linksAndTasks);
   configured.inline.ruler.before('emphasis', 'labrador_inline_diff', inlineDiff);
+  configured.core.ruler.push('labrador_references', linkReferences);
   return configured;
 }
 
@@ -56,7 +59,7 @@ function isRelative(url: string): boolean {
 
 /** Relative links and images resolved to the ref, external links marked, task list items as checkboxes. */
 const linksAndTasks: Parameters<MarkdownIt['core']['ruler']['push']>[1] = (state) => {
-  const base = (state.env as { base?: MarkdownBase }).base;
+  const base = (state.env as RenderEnv).base;
   for (const block of state.tokens) {
     if (block.type !== 'inline' || !block.children) continue;
     for (const token of block.children) {
@@ -85,6 +88,8 @@ const linksAndTasks: Parameters<MarkdownIt['core']['ruler']['push']>[1] = (state
   }
   // Task list items: `[ ]` / `[x]` at the start of a list item's first paragraph.
   const tokens = state.tokens;
+  const tasksEnabled = (state.env as RenderEnv).tasks === true;
+  let taskIndex = 0;
   for (let i = 2; i < tokens.length; i++) {
     const inline = tokens[i];
     if (
@@ -99,7 +104,12 @@ const linksAndTasks: Parameters<MarkdownIt['core']['ruler']['push']>[1] = (state
     if (!match || !first || first.type !== 'text' || !first.content.startsWith(match[0])) continue;
     first.content = first.content.slice(match[0].length);
     const box = new state.Token('html_inline', '', 0);
-    box.content = `<input type="checkbox" class="task-list-item-checkbox" disabled${match[1] === ' ' ? '' : ' checked'} aria-label="task"> `;
+    const checked = match[1] === ' ' ? '' : ' checked';
+    // On a page where the reader may tick them, each box names its position (the form posts it).
+    box.content = tasksEnabled
+      ? `<input type="checkbox" class="task-list-item-checkbox" name="task[]" value="${taskIndex}"${checked} aria-label="task ${taskIndex + 1}"> `
+      : `<input type="checkbox" class="task-list-item-checkbox" disabled${checked} aria-label="task"> `;
+    taskIndex++;
     inline.children!.unshift(box);
     tokens[i - 2].attrJoin('class', 'task-list-item');
     // The enclosing list.
@@ -112,6 +122,79 @@ const linksAndTasks: Parameters<MarkdownIt['core']['ruler']['push']>[1] = (state
         }
       }
     }
+  }
+};
+
+/** What a render is given besides the text: a README's base, a page's resolved references, live tasks. */
+interface RenderEnv {
+  base?: MarkdownBase;
+  references?: ReadonlyMap<string, ResolvedReference>;
+  tasks?: boolean;
+}
+
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => ESCAPES[char]!);
+const HEX_COLOR = /^#[0-9a-fA-F]{3}(?:[0-9a-fA-F]{3})?$/;
+
+/**
+ * A resolved reference as 8.13's filters wrote it: a link with the class `gfm gfm-<kind>` and the
+ * target's title; a label as its coloured chip (the colour drawn by an SVG swatch, which the strict
+ * style policy allows where a style attribute would be refused).
+ */
+function referenceHtml(resolved: ResolvedReference, written: string): string {
+  const className = `gfm has-tooltip gfm-${resolved.kind === 'group' || resolved.kind === 'all' || resolved.kind === 'user' ? 'project_member' : resolved.kind}`;
+  const open = (title: string) =>
+    `<a href="${escapeHtml(resolved.url)}"${title ? ` title="${escapeHtml(title)}"` : ''} class="${className}" data-reference-type="${resolved.kind}">`;
+  if (resolved.kind === 'label') {
+    const color = HEX_COLOR.test(resolved.color) ? resolved.color : '#428bca';
+    return (
+      `${open(resolved.title)}<span class="label color-label">` +
+      `<svg class="label-swatch" width="10" height="10" viewBox="0 0 10 10" aria-hidden="true"><rect width="10" height="10" rx="2" fill="${color}"/></svg>` +
+      `${escapeHtml(resolved.name)}</span></a>`
+    );
+  }
+  return `${open(resolved.title)}${escapeHtml(resolved.text ?? written)}</a>`;
+}
+
+/** References in text outside code and links, replaced by links to what they name (when the reader may see it). */
+const linkReferences: Parameters<MarkdownIt['core']['ruler']['push']>[1] = (state) => {
+  const references = (state.env as RenderEnv).references;
+  if (!references || references.size === 0) return;
+  for (const block of state.tokens) {
+    if (block.type !== 'inline' || !block.children) continue;
+    const replacements: Array<{ position: number; tokens: typeof block.children }> = [];
+    referenceRuns(block.children, (token, position) => {
+      const text = token.content;
+      const pieces: typeof block.children = [];
+      let at = 0;
+      for (const match of referencesInText(text)) {
+        const resolved = references.get(referenceKey(match.reference));
+        if (!resolved) continue;
+        if (match.index > at) {
+          const plain = new state.Token('text', '', 0);
+          plain.content = text.slice(at, match.index);
+          pieces.push(plain);
+        }
+        const link = new state.Token('html_inline', '', 0);
+        link.content = referenceHtml(resolved, match.text);
+        pieces.push(link);
+        at = match.index + match.text.length;
+      }
+      if (pieces.length === 0) return;
+      if (at < text.length) {
+        const rest = new state.Token('text', '', 0);
+        rest.content = text.slice(at);
+        pieces.push(rest);
+      }
+      replacements.push({ position, tokens: pieces });
+    });
+    for (const { position, tokens } of replacements.reverse()) block.children.splice(position, 1, ...tokens);
   }
 };
 
@@ -144,15 +227,24 @@ const inlineDiff: Parameters<MarkdownIt['inline']['ruler']['before']>[2] = (stat
  * An issue's or merge request's description, or a comment, as HTML: the same safe renderer, relative
  * links left relative (8.13 resolved them against the project's default branch; we do not guess).
  */
-export function renderCommentMarkdown(text: string): TrustedHtml {
-  return renderMarkdown(text, undefined);
+export function renderCommentMarkdown(text: string, options: CommentRenderOptions = {}): TrustedHtml {
+  return trustedHtml(
+    markdownIt().render(text, { references: options.references, tasks: options.tasks } satisfies RenderEnv),
+  );
+}
+
+export interface CommentRenderOptions {
+  /** The page's references resolved for its reader (views/reference-views.ts); unresolved ones stay text. */
+  references?: ReadonlyMap<string, ResolvedReference>;
+  /** Task boxes the reader may tick (named `task[]` with their position), instead of disabled ones. */
+  tasks?: boolean;
 }
 
 const cache = new BoundedMap<string, TrustedHtml>(200);
 
 /** Markdown as HTML. */
 function renderMarkdown(text: string, base: MarkdownBase | undefined): TrustedHtml {
-  return trustedHtml(markdownIt().render(text, { base }));
+  return trustedHtml(markdownIt().render(text, { base } satisfies RenderEnv));
 }
 
 /**

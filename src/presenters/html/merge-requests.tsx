@@ -26,8 +26,8 @@ import {
   VotesAndSubscription,
   type IssueChoiceLists,
 } from './issues.tsx';
-import { MarkdownBlock, UserLink, type UserBasic } from './inline.tsx';
-import { Discussion, type NoteItem } from './discussion.tsx';
+import { UserLink, type PageReferences, type UserBasic } from './inline.tsx';
+import { Description, Discussion, type NoteItem } from './discussion.tsx';
 import { BuildTable, PipelineTable, type BuildItem, type PipelineItem, type StageItem } from './ci.tsx';
 import { CiStatusBadge, pipelineUrl } from './ci-status.tsx';
 import { buildPath } from '../../domain/paths.ts';
@@ -39,6 +39,7 @@ export interface MergeRequestItem {
   description: string | null;
   state: string;
   created_at: string;
+  updated_at: string;
   source_branch: string;
   target_branch: string;
   author: UserBasic | null;
@@ -359,6 +360,8 @@ export function MergeRequestPage(props: {
   flash?: Flash | null;
   /** The comment being written, kept when it was refused. */
   comment?: string;
+  /** The description's and notes' references, resolved for the viewer. */
+  references?: PageReferences;
 }) {
   const { project, mr } = props;
   const url = `/${project.path_with_namespace}/merge_requests/${mr.iid}`;
@@ -422,7 +425,12 @@ export function MergeRequestPage(props: {
           </>
         ) : null}
       </p>
-      <MarkdownBlock text={mr.description} empty="No description." />
+      <Description
+        ctx={props.ctx}
+        text={mr.description}
+        references={props.references}
+        tasks={props.canUpdate ? { action: `${url}/tasks`, version: mr.updated_at } : undefined}
+      />
       <VotesAndSubscription ctx={props.ctx} url={url} item={mr} awards={props.awards} />
       <Sidebar>
         <dt>Milestone</dt>
@@ -450,6 +458,7 @@ export function MergeRequestPage(props: {
             notes={props.notes.items}
             total={props.notes.total}
             comment={props.comment}
+            references={props.references}
           />
         </section>
       ) : null}

@@ -8,6 +8,7 @@ import { BUILD_TRACE_SCRIPT } from './assets/build-trace.ts';
 import { CI_STYLESHEET } from './assets/ci-stylesheet.ts';
 import { LIVE_REGION_SCRIPT } from './assets/live-region.ts';
 import { BOARD_SCRIPT, BOARD_STYLESHEET } from './assets/board.ts';
+import { TASK_LIST_SCRIPT } from './assets/task-list.ts';
 
 interface Asset {
   url: string;
@@ -38,7 +39,7 @@ export const ASSETS = {
     'application',
     'js',
     'text/javascript; charset=utf-8',
-    COPY_SCRIPT + BUILD_TRACE_SCRIPT + LIVE_REGION_SCRIPT + BOARD_SCRIPT,
+    COPY_SCRIPT + BUILD_TRACE_SCRIPT + LIVE_REGION_SCRIPT + BOARD_SCRIPT + TASK_LIST_SCRIPT,
   ),
   icon: asset('favicon', 'svg', 'image/svg+xml', ICON),
 };

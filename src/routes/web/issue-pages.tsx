@@ -18,7 +18,13 @@ import { registerVoteAndSubscriptionRoutes } from './award-pages.ts';
 import { loadProjectHead } from './project-head.ts';
 import { findIssueOfProject, loadIssueView, projectIssueScope } from '../../views/issue-views.ts';
 import { presentIssue } from '../../presenters/api-v3/issue.ts';
-import { issueChoices, issueListView, noteThread, type IssueChoices } from '../../views/issue-pages.ts';
+import {
+  issueChoices,
+  issueListView,
+  noteThread,
+  pageReferences,
+  type IssueChoices,
+} from '../../views/issue-pages.ts';
 import { TAB_COUNT_CAP } from '../../views/tab-counts.ts';
 import {
   IssueFormPage,
@@ -40,6 +46,8 @@ import {
 import { errorTexts, isFormRefusal } from './form-errors.ts';
 import { sendPage } from './render.ts';
 import type { CommentTargets } from './note-pages.ts';
+import { sendTaskAnswer, taskChange, wantsJson } from './task-params.ts';
+import { tickedDescription } from '../../services/issues/tasks.ts';
 
 const PER_PAGE = 20;
 
@@ -94,14 +102,23 @@ export function registerIssuePages(web: FastifyInstance, deps: Deps): CommentTar
       noteThread(deps, 'Issue', issue.id),
       viewerAwards(deps, ISSUE, issue.id, viewer?.id),
     ]);
+    const { references, notes } = await pageReferences(
+      deps,
+      viewer,
+      loaded,
+      loaded.access,
+      issue.description,
+      thread.notes,
+    );
     return sendPage(
       reply,
       <IssuePage
         ctx={pageContext(deps, request, reply)}
         project={project}
         issue={presented}
-        notes={thread.notes}
+        notes={notes}
         noteTotal={thread.total}
+        references={references}
         canUpdate={viewer !== null && canUpdateIssue(viewer, loaded.access, loaded, issue)}
         awards={{
           given: given.map((award) => award.name),
@@ -238,6 +255,32 @@ export function registerIssuePages(web: FastifyInstance, deps: Deps): CommentTar
   registerVoteAndSubscriptionRoutes(web, deps, 'issues', async (request) => {
     const { loaded, issue } = await loadPageIssue(request);
     return { url: issueUrl(loaded, issue), awardable: issueAwardable(issue), issuable: issueIssuable(issue) };
+  });
+
+  // A task box ticked (or the task form saved): the description rewritten against the version shown.
+  web.post('/:namespace/:project/issues/:iid/tasks', async (request, reply) => {
+    const { loaded, issue } = await loadPageIssue(request);
+    const viewer = signedIn(request);
+    if (!canUpdateIssue(viewer, loaded.access, loaded, issue)) throw notFound();
+    const { version, change } = taskChange(requestParams(request));
+    try {
+      const description = tickedDescription(issue, version, change);
+      const updated = await editIssue(deps, viewer, loaded, issue, {
+        description,
+        ifUpdatedAt: version,
+        togglingTasks: true,
+      });
+      if (wantsJson(request)) return sendTaskAnswer(reply, updated);
+      return reply.redirect(issueUrl(loaded, issue), 302);
+    } catch (error) {
+      if (!isFormRefusal(error)) throw error;
+      if (wantsJson(request)) return sendTaskAnswer(reply, error);
+      const current = (await findIssueOfProject(deps, loaded.project.id, issue.id)) ?? issue;
+      return showIssue(request, reply, loaded, current, {
+        flash: { kind: 'alert', text: errorTexts(error).join(' ') },
+        status: error.status,
+      });
+    }
   });
 
   // The edit form, and the close and reopen buttons (a form with only `issue[state_event]`).

@@ -20,7 +20,12 @@ import { createMilestone, editMilestone } from '../../services/issues/milestones
 import { loadProjectHead } from './project-head.ts';
 import { projectLabelList } from '../../views/label-views.ts';
 import { issueListPage, projectIssueScope } from '../../views/issue-views.ts';
-import { findMilestoneByIid, milestoneListView, type MilestoneTabState } from '../../views/issue-pages.ts';
+import {
+  findMilestoneByIid,
+  milestoneListView,
+  pageReferences,
+  type MilestoneTabState,
+} from '../../views/issue-pages.ts';
 import { presentIssue, presentLabel, presentMilestone } from '../../presenters/api-v3/issue.ts';
 import {
   LabelFormPage,
@@ -233,6 +238,10 @@ export function registerLabelMilestonePages(web: FastifyInstance, deps: Deps): v
         issues={issues.slice(0, MILESTONE_ISSUES)}
         hasMore={issues.length > MILESTONE_ISSUES}
         canAdmin={canAdminMilestones(loaded.access, loaded)}
+        references={
+          (await pageReferences(deps, request.viewer, loaded, loaded.access, milestone.description, []))
+            .references
+        }
       />,
     );
   });

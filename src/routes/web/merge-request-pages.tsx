@@ -59,7 +59,9 @@ import {
 import { sendPage } from './render.ts';
 import { errorTexts, isFormRefusal } from './form-errors.ts';
 import type { CommentTargets } from './note-pages.ts';
-import { issueChoices, noteThread } from '../../views/issue-pages.ts';
+import { issueChoices, noteThread, pageReferences } from '../../views/issue-pages.ts';
+import { sendTaskAnswer, taskChange, wantsJson } from './task-params.ts';
+import { tickedDescription } from '../../services/issues/tasks.ts';
 
 const PER_PAGE = 20;
 
@@ -137,6 +139,14 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): Com
         tab === 'builds' && pipelineRow ? pipelineBuilds(deps, loaded, pipelineRow) : undefined,
       ],
     );
+    const { references, notes } = await pageReferences(
+      deps,
+      viewer,
+      loaded,
+      loaded.access,
+      mr.description,
+      thread?.notes ?? [],
+    );
     return sendPage(
       reply,
       <MergeRequestPage
@@ -144,7 +154,8 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): Com
         project={project}
         mr={presented}
         tab={tab}
-        notes={thread && { items: thread.notes, total: thread.total }}
+        notes={thread && { items: notes, total: thread.total }}
+        references={references}
         commits={commits}
         diff={diff}
         pipelines={pipelines ?? (tab === 'pipelines' ? [] : undefined)}
@@ -344,6 +355,32 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): Com
   });
 
   // The edit form, and the close and reopen buttons (a form with only `merge_request[state_event]`).
+  // A task box ticked (or the task form saved): the description rewritten against the version shown.
+  web.post('/:namespace/:project/merge_requests/:iid/tasks', async (request, reply) => {
+    const { loaded, mr } = await loadPageMergeRequest(request);
+    const viewer = signedIn(request);
+    if (!canUpdateMergeRequest(loaded.access, loaded, viewer, mr)) throw notFound();
+    const { version, change } = taskChange(requestParams(request));
+    try {
+      const description = tickedDescription(mr, version, change);
+      const updated = await updateMergeRequestFields(deps, viewer, loaded, mr, {
+        description,
+        ifUpdatedAt: version,
+        togglingTasks: true,
+      });
+      if (wantsJson(request)) return sendTaskAnswer(reply, updated);
+      return reply.redirect(mergeRequestUrl(loaded, mr), 302);
+    } catch (error) {
+      if (!isFormRefusal(error)) throw error;
+      if (wantsJson(request)) return sendTaskAnswer(reply, error);
+      const current = (await findMergeRequestOfProject(deps, loaded, mr.id)) ?? mr;
+      return showMergeRequest(request, reply, loaded, current, 'discussion', {
+        flash: { kind: 'alert', text: errorTexts(error).join(' ') },
+        status: error.status,
+      });
+    }
+  });
+
   web.post('/:namespace/:project/merge_requests/:iid', async (request, reply) => {
     const { loaded, mr } = await loadPageMergeRequest(request);
     const viewer = signedIn(request);

@@ -4,7 +4,7 @@
 // Callers below reporter have assignee, milestone, labels and due date dropped silently, as 8.13 did.
 import type { Deps } from '../../deps.ts';
 import { now } from '../../lib/clock.ts';
-import { apiError, notModified, forbidden } from '../../errors.ts';
+import { apiError, notModified, forbidden, conflict } from '../../errors.ts';
 import {
   deleteIssue,
   deleteIssueDependents,
@@ -35,6 +35,7 @@ import {
   reopenIssueIn,
 } from './issue-activity.ts';
 import { titleChangeNote } from './system-note-texts.ts';
+import { recordMentions } from './mentions.ts';
 import { mailIssueEvent } from '../mail/issuable-mails.ts';
 import { isParticipant, type Participable } from './participants.ts';
 import {
@@ -49,6 +50,9 @@ import {
   replaceLabels,
 } from './issuable-links.ts';
 import type { Executor, IssueRow, ProjectRecord, TodoRow, UserRow } from '../../db/types.ts';
+
+/** The answer to a change made from a version of the description that is no longer current. */
+export const STALE_DESCRIPTION = 'The description changed since this version: reload and try again';
 
 export interface IssueInput {
   title?: string;
@@ -66,6 +70,10 @@ export interface IssueInput {
   createdAt?: string;
   updatedAt?: string;
   stateEvent?: 'close' | 'reopen';
+  /** The description's version the change was made from: another one is a lost update, refused (409). */
+  ifUpdatedAt?: string;
+  /** A task box ticked: no mention todos (TodoService#toggling_tasks?). */
+  togglingTasks?: boolean;
 }
 
 /** The assignee and milestone as 8.13 filtered them: a missing user or a milestone of another project is none. */
@@ -163,7 +171,7 @@ export async function createIssue(
     const createdAt = input.createdAt ?? at;
     const { assigneeId, milestoneId } = await resolveLinks(trx, loaded.project.id, input);
     const labels = await findOrCreateLabels(trx, loaded.project.id, input.labels ?? [], at);
-    return insertIssueIn(trx, deps, loaded, viewer, {
+    const issue = await insertIssueIn(trx, deps, loaded, viewer, {
       title: rawInput.title,
       description: input.description ?? null,
       authorId: viewer.id,
@@ -175,6 +183,16 @@ export async function createIssue(
       createdAt,
       updatedAt: createdAt,
     });
+    await recordMentions(trx, deps, {
+      author: viewer,
+      record: loaded,
+      mentioner: { kind: 'issue', row: issue },
+      texts: [issue.title, issue.description],
+      crossReference: true,
+      todos: { target: issue, targetType: ISSUE, noteId: null },
+      at,
+    });
+    return issue;
   });
 }
 
@@ -211,7 +229,10 @@ export async function editIssue(
     if (input.dueDate !== undefined) changes.due_date = input.dueDate;
     if (input.confidential !== undefined) changes.confidential = input.confidential ? 1 : 0;
     const before = current;
-    const updated = (await updateIssue(trx, current.id, changes)) ?? current;
+    const guard = input.ifUpdatedAt === undefined ? undefined : { updated_at: input.ifUpdatedAt };
+    const written = await updateIssue(trx, current.id, changes, guard);
+    if (!written && guard) throw conflict(STALE_DESCRIPTION);
+    const updated = written ?? current;
 
     // IssuableBaseService#update's order: title, tasks and labels, then milestone, assignee, confidential.
     const target = { type: ISSUE, id: updated.id, projectId: updated.project_id } as const;
@@ -236,6 +257,17 @@ export async function editIssue(
         updated.confidential === 1 ? 'Made the issue confidential' : 'Made the issue visible',
         at,
       );
+    }
+    if (updated.title !== before.title || updated.description !== before.description) {
+      await recordMentions(trx, deps, {
+        author: viewer,
+        record: loaded,
+        mentioner: { kind: 'issue', row: updated },
+        texts: [updated.title, updated.description],
+        crossReference: true,
+        todos: input.togglingTasks ? undefined : { target: updated, targetType: ISSUE, noteId: null },
+        at,
+      });
     }
     await announceIssue(trx, deps, loaded, viewer, updated, 'update');
     return updated;

@@ -28,6 +28,7 @@ import { ISSUE } from '../../domain/types.ts';
 import { awardIn } from './award-emoji.ts';
 import { mailNote } from '../mail/issuable-mails.ts';
 import type { LoadedProject } from '../../http/loaders.ts';
+import { recordMentions, type Mentioner } from './mentions.ts';
 import type { AwardEmojiRow, Executor, IssueRow, NoteRow, UserRow } from '../../db/types.ts';
 
 export type CreatedNote = { note: NoteRow } | { award: AwardEmojiRow };
@@ -75,6 +76,8 @@ export interface Noteable {
   projectId: number;
   authorId: number | null;
   touch(trx: Executor, at: string): Promise<NoteHookNoteable>;
+  /** What the note's references are made from (its cross-reference notes name it; its mention todos are about it). */
+  mentioner?: Mentioner;
 }
 
 export function issueNoteable(deps: Deps, loaded: LoadedProject, issue: IssueRow): Noteable {
@@ -83,6 +86,7 @@ export function issueNoteable(deps: Deps, loaded: LoadedProject, issue: IssueRow
     id: issue.id,
     projectId: issue.project_id,
     authorId: issue.author_id,
+    mentioner: { kind: 'issue', row: issue },
     touch: async (trx, at) =>
       issueNoteHookNoteable(
         deps.config.externalUrl,
@@ -161,6 +165,25 @@ export async function createNote(
     );
     await enqueueProjectHooks(trx, noteable.projectId, 'note_events', payload);
     await mailNote(trx, deps, viewer, note);
+    const mentioner = noteable.mentioner;
+    if (mentioner) {
+      await recordMentions(trx, deps, {
+        author: viewer,
+        record: loaded,
+        mentioner,
+        texts: [body],
+        crossReference: true,
+        todos:
+          mentioner.kind === 'commit'
+            ? undefined
+            : {
+                target: mentioner.row,
+                targetType: mentioner.kind === 'issue' ? 'Issue' : 'MergeRequest',
+                noteId: note.id,
+              },
+        at,
+      });
+    }
     return { note };
   });
 }

@@ -35,6 +35,7 @@ export async function mergeRequestNoteable(
     id: mr.id,
     projectId: mr.target_project_id,
     authorId: mr.author_id,
+    mentioner: { kind: 'merge_request', row: mr },
     touch: async (trx, at) => {
       const touched = (await updateMergeRequest(trx, mr.id, { updated_at: at })) ?? mr;
       return {

@@ -48,6 +48,8 @@ import {
 } from '../issues/issuable-links.ts';
 import { addSystemNoteOn } from '../issues/issue-activity.ts';
 import { titleChangeNote } from '../issues/system-note-texts.ts';
+import { recordMentions } from '../issues/mentions.ts';
+import { STALE_DESCRIPTION } from '../issues/issues.ts';
 import { setLabelLinks } from '../../db/repositories/issues.ts';
 import { apiError, ApiError, badRequest, conflict, forbidden, grapeError } from '../../errors.ts';
 import type { Executor, MergeRequestRow, ProjectRecord, UserRow } from '../../db/types.ts';
@@ -305,6 +307,15 @@ export async function createMergeRequest(
         );
         await recordMergeRequestEvent(trx, row, viewer.id, EventAction.Created, at);
         await addAssignmentTodo(trx, mergeRequestNoteTarget(row), row.assignee_id, viewer, at);
+        await recordMentions(trx, deps, {
+          author: viewer,
+          record: target,
+          mentioner: { kind: 'merge_request', row },
+          texts: [row.title, row.description],
+          crossReference: true,
+          todos: { target: row, targetType: MERGE_REQUEST, noteId: null },
+          at,
+        });
         await announceMergeRequest(deps, trx, target, row, parts, { action: 'open', user: viewer });
         return row;
       });
@@ -354,6 +365,10 @@ export interface MergeRequestEdit extends MergeRequestLinks {
   target_branch?: string;
   state_event?: 'close' | 'reopen' | 'merge';
   source_branch?: string;
+  /** The description's version the change was made from: another one is refused (409). */
+  ifUpdatedAt?: string;
+  /** A task box ticked: no mention todos (TodoService#toggling_tasks?). */
+  togglingTasks?: boolean;
 }
 
 /** PUT …/merge_requests/:id: the edit, then close/reopen, then the `update` hook (always, as 8.13). */
@@ -413,7 +428,9 @@ export async function updateMergeRequestFields(
         updated_by_id: viewer.id,
         updated_at: at,
       },
-      { state: mr.state },
+      edit.ifUpdatedAt === undefined
+        ? { state: mr.state }
+        : { state: mr.state, updated_at: edit.ifUpdatedAt },
     );
     if (!row) return undefined;
     // 8.13's order: the state change, then title, tasks and labels, then target branch, milestone, assignee.
@@ -440,10 +457,21 @@ export async function updateMergeRequestFields(
         user: viewer,
       });
     }
+    if (row.title !== mr.title || row.description !== mr.description) {
+      await recordMentions(trx, deps, {
+        author: viewer,
+        record: target,
+        mentioner: { kind: 'merge_request', row },
+        texts: [row.title, row.description],
+        crossReference: true,
+        todos: edit.togglingTasks ? undefined : { target: row, targetType: MERGE_REQUEST, noteId: null },
+        at,
+      });
+    }
     await announceMergeRequest(deps, trx, target, row, parts, { action: 'update', user: viewer });
     return row;
   });
-  if (!updated) throw conflict();
+  if (!updated) throw conflict(edit.ifUpdatedAt === undefined ? undefined : STALE_DESCRIPTION);
   return updated;
 }
 

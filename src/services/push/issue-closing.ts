@@ -60,7 +60,7 @@ export async function planIssueClosing(
   });
 }
 
-/** In the push's transaction: closes what the plan names, oldest commit first. */
+/** In the push's transaction: closes what the plan names, oldest commit first; the closed issues by commit. */
 export async function closeIssuesFromPush(
   trx: Executor,
   deps: Deps,
@@ -68,8 +68,9 @@ export async function closeIssuesFromPush(
   pusher: UserRow,
   plan: ClosingCommit[],
   at: string,
-): Promise<void> {
-  if (plan.length === 0) return;
+): Promise<Map<string, Set<number>>> {
+  const closedBy = new Map<string, Set<number>>();
+  if (plan.length === 0) return closedBy;
   const pusherAccess = await projectAccess(trx, pusher, record);
   for (const commit of [...plan].reverse()) {
     const author = (await findUserByEmail(trx, commit.authorEmail)) ?? pusher;
@@ -79,6 +80,8 @@ export async function closeIssuesFromPush(
       if (!canUpdateIssue(pusher, pusherAccess, record, issue)) continue;
       if (!canUpdateIssue(author, authorAccess, record, issue)) continue;
       await closeIssueIn(trx, deps, record, author, issue, at, `commit ${commit.sha}`);
+      closedBy.set(commit.sha, (closedBy.get(commit.sha) ?? new Set()).add(issue.id));
     }
   }
+  return closedBy;
 }

@@ -26,6 +26,7 @@ import { peelTag, resolveRefs, setHead, tagMessage } from '../../git/refs.ts';
 import { projectRepositoryPath } from '../../git/repository.ts';
 import { recordEvent } from '../activity/events.ts';
 import { closeIssuesFromPush, planIssueClosing, type ClosingCommit } from './issue-closing.ts';
+import { crossReferenceCommits } from './commit-references.ts';
 import { EventAction, BLANK_SHA } from '../../domain/types.ts';
 import {
   presentPushPayload,
@@ -302,7 +303,10 @@ export async function processPush(
     for (const plan of plans) await createPipeline(trx, deps.config, record!, user!.id, plan, at);
     // Merges first: an issue both a merged MR and its merge commit's message close was closed by the MR.
     if (mergeRequests) await applyMergeRequestRefresh(deps, trx, record!, user, mergeRequests, at);
-    if (record && user) await closeIssuesFromPush(trx, deps, record, user, closing, at);
+    if (record && user) {
+      const closed = await closeIssuesFromPush(trx, deps, record, user, closing, at);
+      await crossReferenceCommits(trx, deps, record, user, payloads, closed, at);
+    }
     return true;
   });
   if (!claimed) return null;

@@ -87,6 +87,7 @@ export function commitNoteable(
     lineCode: lineCodeOfNote,
     projectId: record.project.id,
     authorId: null,
+    mentioner: { kind: 'commit', sha: commit.id },
     touch: async () => ({ key: 'commit', attributes, url: attributes.url }),
   };
 }

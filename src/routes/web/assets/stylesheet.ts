@@ -94,6 +94,16 @@ pre { overflow-x: auto; background: var(--soft); padding: 8px; border: 1px solid
 .md table { width: auto; }
 .md th, .md td { border: 1px solid var(--line); }
 .md ul.contains-task-list { list-style: none; padding-left: 1.2em; }
+/* GitLab references: a label as its coloured chip, a link to an issue, MR, user or commit. */
+.md .gfm { text-decoration: none; } .md .gfm:hover { text-decoration: underline; }
+.color-label { display: inline-flex; align-items: center; gap: 4px; font-size: .85em; padding: 0 6px;
+  border: 1px solid var(--line); border-radius: 8px; background: #f7f7f7; color: inherit; }
+.label-swatch { flex: none; }
+/* A system note (a change, not a comment): its icon, smaller and quieter text, no box. */
+.note.system-note { border-left: 3px solid var(--line); padding-left: 8px; background: none; font-size: .9em; color: var(--muted); }
+.note.system-note .md p { margin: 0; }
+.system-note-icon { vertical-align: -3px; margin-right: 4px; }
+.task-form .task-save[hidden] { display: none; }
 .idiff.addition { background: #c7f0d2; } .idiff.deletion { background: #fac5cd; }
 .blob-image img { max-width: 100%; display: block; margin: 12px auto; }
 .hljs-keyword, .hljs-selector-tag, .hljs-built_in, .hljs-type { color: #8b1f8b; }
