@@ -541,7 +541,9 @@ export interface IssuesTable {
 
 export interface MilestonesTable {
   id: Generated<number>;
-  project_id: number;
+  /** A project's milestone; null for a group's (group_id). */
+  project_id: number | null;
+  group_id: Generated<number | null>;
   iid: number;
   title: string;
   description: string | null;
@@ -555,7 +557,9 @@ export interface MilestonesTable {
 
 export interface LabelsTable {
   id: Generated<number>;
-  project_id: number;
+  /** A project's label; null for a group's (group_id). */
+  project_id: number | null;
+  group_id: Generated<number | null>;
   title: string;
   /** `#RGB` or `#RRGGBB`, as given. */
   color: string;
@@ -611,7 +615,8 @@ export interface AwardEmojiTable {
 
 export interface SubscriptionsTable {
   id: Generated<number>;
-  project_id: number;
+  /** Null for a subscription to a group label made on its group. */
+  project_id: number | null;
   user_id: number;
   /** 'Issue' or 'Label' (merge requests later). */
   subscribable_type: string;

@@ -3,6 +3,7 @@
 // (deferred join), and count either from issue_counts (one row) or no further than a cap.
 import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../schema.ts';
+import { inProjectsOrTheirGroups } from './milestones.ts';
 import type { Executor, IssueChanges, IssueRow, NewIssue } from '../types.ts';
 
 /** The next iid of `usage` in a project: an upsert whose row lock serialises concurrent creates. */
@@ -196,7 +197,7 @@ function filtered(db: Executor, filter: IssueListFilter): IssueQuery {
           ? eb.selectFrom('milestones as m')
           : eb
               .selectFrom('milestones as m')
-              .where('m.project_id', 'in', filter.projectIds.length > 0 ? filter.projectIds : [-1])
+              .where(inProjectsOrTheirGroups('m', filter.projectIds.length > 0 ? filter.projectIds : [-1]))
         )
           .select('m.id')
           .where('m.title', '=', title),

@@ -57,6 +57,8 @@ import * as discussions from './discussions.ts';
 import * as awardEmoji from './award-emoji.ts';
 import * as todos from './todos.ts';
 import * as labels from './labels.ts';
+import * as groupLabels from './group-labels.ts';
+import * as groupMilestones from './group-milestones.ts';
 import * as milestones from './milestones.ts';
 import * as notificationSettings from './notification-settings.ts';
 import * as issues from './issues.ts';
@@ -107,6 +109,8 @@ const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   todos,
   labels,
   milestones,
+  groupLabels,
+  groupMilestones,
   notificationSettings,
   issues,
   mergeRequests,
