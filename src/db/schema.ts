@@ -613,6 +613,16 @@ export interface AwardEmojiTable {
   updated_at: string;
 }
 
+/** GitLab's issue_links: `relates_to` or `blocks`, source → target. */
+export interface IssueLinksTable {
+  id: Generated<number>;
+  source_id: number;
+  target_id: number;
+  link_type: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface SubscriptionsTable {
   id: Generated<number>;
   /** Null for a subscription to a group label made on its group. */
@@ -821,6 +831,7 @@ export interface Database {
   milestones: MilestonesTable;
   labels: LabelsTable;
   label_links: LabelLinksTable;
+  issue_links: IssueLinksTable;
   notes: NotesTable;
   award_emoji: AwardEmojiTable;
   subscriptions: SubscriptionsTable;

@@ -197,6 +197,7 @@ export type NewIssue = Insertable<S.IssuesTable>;
 export type IssueChanges = Updateable<S.IssuesTable>;
 export type MilestoneRow = Selectable<S.MilestonesTable>;
 export type LabelRow = Selectable<S.LabelsTable>;
+export type IssueLinkRow = Selectable<S.IssueLinksTable>;
 export type NoteRow = Selectable<S.NotesTable>;
 export type NewNote = Insertable<S.NotesTable>;
 export type AwardEmojiRow = Selectable<S.AwardEmojiTable>;

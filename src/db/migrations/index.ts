@@ -44,6 +44,7 @@ import { up as mail } from './100-mail.ts';
 import { up as passwordResets } from './101-password-resets.ts';
 import { up as pipelineSchedules } from './104-pipeline-schedules.ts';
 import { up as groupLabelsMilestones } from './134-group-labels-milestones.ts';
+import { up as issueLinks } from './135-issue-links.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
@@ -87,6 +88,7 @@ const migrations: Array<[string, MigrationFn]> = [
   ['101-password-resets', passwordResets],
   ['104-pipeline-schedules', pipelineSchedules],
   ['134-group-labels-milestones', groupLabelsMilestones],
+  ['135-issue-links', issueLinks],
 ];
 
 /** The migrations' names in the order they were added (kept in name order from here on: a test checks). */

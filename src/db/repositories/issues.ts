@@ -44,6 +44,11 @@ export function insertIssue(db: Executor, values: NewIssue): Promise<IssueRow> {
   return db.insertInto('issues').values(values).returningAll().executeTakeFirstOrThrow();
 }
 
+export function findIssuesByIds(db: Executor, ids: number[]): Promise<IssueRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom('issues').selectAll().where('id', 'in', ids).execute();
+}
+
 export function findIssueById(db: Executor, id: number): Promise<IssueRow | undefined> {
   return db.selectFrom('issues').selectAll().where('id', '=', id).executeTakeFirst();
 }

@@ -59,6 +59,7 @@ import * as todos from './todos.ts';
 import * as labels from './labels.ts';
 import * as groupLabels from './group-labels.ts';
 import * as groupMilestones from './group-milestones.ts';
+import * as issueLinks from './issue-links.ts';
 import * as milestones from './milestones.ts';
 import * as notificationSettings from './notification-settings.ts';
 import * as issues from './issues.ts';
@@ -111,6 +112,7 @@ const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   milestones,
   groupLabels,
   groupMilestones,
+  issueLinks,
   notificationSettings,
   issues,
   mergeRequests,
