@@ -340,6 +340,16 @@ export interface CiPipelineScheduleVariablesTable {
   updated_at: string;
 }
 
+/** A pipeline's own variables (the API's and a schedule's), `env_var` or `file`. */
+export interface CiPipelineVariablesTable {
+  id: Generated<number>;
+  pipeline_id: number;
+  key: string;
+  value: string;
+  variable_type: string;
+  created_at: string;
+}
+
 export interface CiTriggersTable {
   id: Generated<number>;
   project_id: number;
@@ -818,6 +828,7 @@ export interface Database {
   ci_pipeline_schedule_variables: CiPipelineScheduleVariablesTable;
   ci_trigger_requests: CiTriggerRequestsTable;
   ci_pipelines: CiPipelinesTable;
+  ci_pipeline_variables: CiPipelineVariablesTable;
   ci_builds: CiBuildsTable;
   ci_variables: CiVariablesTable;
   ci_shared_variables: CiSharedVariablesTable;

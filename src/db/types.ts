@@ -171,6 +171,7 @@ export type CiVariableRow = Selectable<S.CiVariablesTable>;
 export type CiSharedVariableRow = Selectable<S.CiSharedVariablesTable>;
 
 export type CiTriggerRequestRow = Selectable<S.CiTriggerRequestsTable>;
+export type CiPipelineVariableRow = Selectable<S.CiPipelineVariablesTable>;
 
 export type NewCiTriggerRequest = Insertable<S.CiTriggerRequestsTable>;
 

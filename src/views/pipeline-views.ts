@@ -1,6 +1,7 @@
 // Reads of pipelines for API v3: a page of a project's pipelines (ids found on an index first, then the
 // rows and their users in one query each) and one pipeline.
 import type { Deps } from '../deps.ts';
+import { listPipelineVariables } from '../db/repositories/pipeline-variables.ts';
 import { recordNotFound } from '../errors.ts';
 import {
   countPipelinesUpTo,
@@ -117,10 +118,21 @@ export async function latestPipelineOr404(deps: Deps, record: ProjectRecord, ref
 }
 
 /** The variables a pipeline was run with: those of the trigger call that made it, if one did. */
+/** A pipeline's variables: its trigger's, then its own (the API's or its schedule's). */
 export async function pipelineVariables(deps: Deps, pipeline: CiPipelineRow) {
-  const request = await triggerRequestOfPipeline(deps.db.kysely, pipeline.id);
+  const [request, own] = await Promise.all([
+    triggerRequestOfPipeline(deps.db.kysely, pipeline.id),
+    listPipelineVariables(deps.db.kysely, pipeline.id),
+  ]);
   const variables = request?.variables ? (JSON.parse(request.variables) as Record<string, string>) : {};
-  return Object.entries(variables).map(([key, value]) => ({ key, value: String(value) }));
+  return [
+    ...Object.entries(variables).map(([key, value]) => ({
+      key,
+      value: String(value),
+      variableType: 'env_var',
+    })),
+    ...own.map((row) => ({ key: row.key, value: row.value, variableType: row.variable_type })),
+  ];
 }
 
 /** v4's list filters: a username nobody has matches no pipeline. */

@@ -45,6 +45,7 @@ import { up as passwordResets } from './101-password-resets.ts';
 import { up as pipelineSchedules } from './104-pipeline-schedules.ts';
 import { up as groupLabelsMilestones } from './134-group-labels-milestones.ts';
 import { up as issueLinks } from './135-issue-links.ts';
+import { up as pipelineVariables } from './136-pipeline-variables.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
@@ -89,6 +90,7 @@ const migrations: Array<[string, MigrationFn]> = [
   ['104-pipeline-schedules', pipelineSchedules],
   ['134-group-labels-milestones', groupLabelsMilestones],
   ['135-issue-links', issueLinks],
+  ['136-pipeline-variables', pipelineVariables],
 ];
 
 /** The migrations' names in the order they were added (kept in name order from here on: a test checks). */
