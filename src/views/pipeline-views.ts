@@ -9,6 +9,7 @@ import {
   listPipelines,
   projectListCounts,
   type PipelineListFilter,
+  type PipelineOrder,
 } from '../db/repositories/pipelines.ts';
 import { findUserByUsername, usersByIds } from '../db/repositories/users.ts';
 import { triggerRequestOfPipeline } from '../db/repositories/triggers.ts';
@@ -72,9 +73,10 @@ export async function pipelineList(
   record: ProjectRecord,
   scope: PipelineScope | undefined,
   status: CiStatus | undefined,
-  narrowing: Omit<PipelineListFilter, 'projectId' | 'statuses' | 'newestOfRefs'> = {},
+  narrowing: Omit<PipelineListFilter, 'projectId' | 'statuses' | 'newestOfRefs' | 'order'> = {},
+  order?: PipelineOrder,
 ) {
-  const filter: PipelineListFilter = { ...narrowing, projectId: record.project.id };
+  const filter: PipelineListFilter = { ...narrowing, projectId: record.project.id, order };
   const narrowed = Object.values(narrowing).some((value) => value !== undefined);
   if (scope === 'running') filter.statuses = ['pending', 'running'];
   if (scope === 'pending') filter.statuses = ['pending'];
@@ -142,6 +144,7 @@ export async function narrowedPipelineList(
   scope: PipelineScope | undefined,
   status: CiStatus | undefined,
   narrowing: { ref?: string; sha?: string; source?: PipelineSource; username?: string },
+  order?: PipelineOrder,
 ) {
   const { username, ...rest } = narrowing;
   let userId: number | undefined;
@@ -150,5 +153,5 @@ export async function narrowedPipelineList(
     if (!user) return { count: async () => 0, page: async () => [] as CiPipelineRow[] };
     userId = user.id;
   }
-  return pipelineList(deps, record, scope, status, { ...rest, userId });
+  return pipelineList(deps, record, scope, status, { ...rest, userId }, order);
 }

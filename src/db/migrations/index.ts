@@ -46,6 +46,7 @@ import { up as pipelineSchedules } from './104-pipeline-schedules.ts';
 import { up as groupLabelsMilestones } from './134-group-labels-milestones.ts';
 import { up as issueLinks } from './135-issue-links.ts';
 import { up as pipelineVariables } from './136-pipeline-variables.ts';
+import { up as pipelineListOrder } from './137-pipeline-list-order.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
@@ -91,6 +92,7 @@ const migrations: Array<[string, MigrationFn]> = [
   ['134-group-labels-milestones', groupLabelsMilestones],
   ['135-issue-links', issueLinks],
   ['136-pipeline-variables', pipelineVariables],
+  ['137-pipeline-list-order', pipelineListOrder],
 ];
 
 /** The migrations' names in the order they were added (kept in name order from here on: a test checks). */

@@ -4,7 +4,7 @@
 // a ref (POST …/pipeline, source `api`), retry, cancel and delete (204, maintainers).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
-import { apiError, forbidden, paramInvalid, paramValueInvalid, validationFailed } from '../../errors.ts';
+import { forbidden, paramInvalid, paramValueInvalid, validationFailed } from '../../errors.ts';
 import { requireViewer } from '../../http/auth.ts';
 import { loadProject, type LoadedProject } from '../../http/loaders.ts';
 import { paginateCapped } from '../../http/pagination.ts';
@@ -62,15 +62,15 @@ async function loadUpdatable(deps: Deps, request: FastifyRequest): Promise<Loade
   return project;
 }
 
-/** Only ordering GitLab's list shares with ours: newest id first. */
-function checkOrder(params: Params): void {
-  const orderBy = optionalOneOf(params, 'order_by', ['id', 'status', 'ref', 'updated_at', 'user_id'], () =>
-    paramValueInvalid('order_by'),
-  );
-  const sort = optionalOneOf(params, 'sort', ['asc', 'desc'], () => paramValueInvalid('sort'));
-  if ((orderBy !== undefined && orderBy !== 'id') || sort === 'asc') {
-    throw apiError(400, 'Only order_by=id with sort=desc is supported');
-  }
+/** v4's order_by (default id) and sort (default desc). */
+function orderOf(params: Params) {
+  const by =
+    optionalOneOf(params, 'order_by', ['id', 'status', 'ref', 'updated_at', 'user_id'] as const, () =>
+      paramValueInvalid('order_by'),
+    ) ?? 'id';
+  const sort =
+    optionalOneOf(params, 'sort', ['asc', 'desc'] as const, () => paramValueInvalid('sort')) ?? 'desc';
+  return { by, sort };
 }
 
 const VARIABLE_KEY = /^[a-zA-Z0-9_]{1,255}$/;
@@ -120,14 +120,21 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const scope = optionalOneOf(params, 'scope', SCOPES, () => paramValueInvalid('scope'));
     const status = optionalOneOf(params, 'status', ALL_STATUSES, () => paramValueInvalid('status'));
     const source = optionalOneOf(params, 'source', SOURCES, () => paramValueInvalid('source'));
-    checkOrder(params);
+    const order = orderOf(params);
     const project = await loadReadable(deps, request);
-    const list = await narrowedPipelineList(deps, project, scope, status as CiStatus | undefined, {
-      ref: optionalString(params, 'ref'),
-      sha: optionalString(params, 'sha'),
-      source,
-      username: optionalString(params, 'username'),
-    });
+    const list = await narrowedPipelineList(
+      deps,
+      project,
+      scope,
+      status as CiStatus | undefined,
+      {
+        ref: optionalString(params, 'ref'),
+        sha: optionalString(params, 'sha'),
+        source,
+        username: optionalString(params, 'username'),
+      },
+      order,
+    );
     const rows = await paginateCapped(request, reply, baseUrl, list.count, list.page);
     return present(project, rows);
   });
