@@ -47,6 +47,7 @@ import { up as groupLabelsMilestones } from './134-group-labels-milestones.ts';
 import { up as issueLinks } from './135-issue-links.ts';
 import { up as pipelineVariables } from './136-pipeline-variables.ts';
 import { up as pipelineListOrder } from './137-pipeline-list-order.ts';
+import { up as runnerJobs } from './138-runner-jobs.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
@@ -93,6 +94,7 @@ const migrations: Array<[string, MigrationFn]> = [
   ['135-issue-links', issueLinks],
   ['136-pipeline-variables', pipelineVariables],
   ['137-pipeline-list-order', pipelineListOrder],
+  ['138-runner-jobs', runnerJobs],
 ];
 
 /** The migrations' names in the order they were added (kept in name order from here on: a test checks). */
