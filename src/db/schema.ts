@@ -380,6 +380,16 @@ export interface DeploymentsTable {
   updated_at: string;
 }
 
+/** A pipeline's own variables (the API's and a schedule's), `env_var` or `file`. */
+export interface CiPipelineVariablesTable {
+  id: Generated<number>;
+  pipeline_id: number;
+  key: string;
+  value: string;
+  variable_type: string;
+  created_at: string;
+}
+
 export interface CiTriggersTable {
   id: Generated<number>;
   project_id: number;
@@ -581,7 +591,9 @@ export interface IssuesTable {
 
 export interface MilestonesTable {
   id: Generated<number>;
-  project_id: number;
+  /** A project's milestone; null for a group's (group_id). */
+  project_id: number | null;
+  group_id: Generated<number | null>;
   iid: number;
   title: string;
   description: string | null;
@@ -595,7 +607,9 @@ export interface MilestonesTable {
 
 export interface LabelsTable {
   id: Generated<number>;
-  project_id: number;
+  /** A project's label; null for a group's (group_id). */
+  project_id: number | null;
+  group_id: Generated<number | null>;
   title: string;
   /** `#RGB` or `#RRGGBB`, as given. */
   color: string;
@@ -670,9 +684,20 @@ export interface AwardEmojiTable {
   updated_at: string;
 }
 
+/** GitLab's issue_links: `relates_to` or `blocks`, source → target. */
+export interface IssueLinksTable {
+  id: Generated<number>;
+  source_id: number;
+  target_id: number;
+  link_type: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface SubscriptionsTable {
   id: Generated<number>;
-  project_id: number;
+  /** Null for a subscription to a group label made on its group. */
+  project_id: number | null;
   user_id: number;
   /** 'Issue' or 'Label' (merge requests later). */
   subscribable_type: string;
@@ -889,6 +914,7 @@ export interface Database {
   ci_pipeline_schedule_variables: CiPipelineScheduleVariablesTable;
   ci_trigger_requests: CiTriggerRequestsTable;
   ci_pipelines: CiPipelinesTable;
+  ci_pipeline_variables: CiPipelineVariablesTable;
   ci_builds: CiBuildsTable;
   ci_variables: CiVariablesTable;
   ci_shared_variables: CiSharedVariablesTable;
@@ -904,6 +930,7 @@ export interface Database {
   label_links: LabelLinksTable;
   boards: BoardsTable;
   lists: ListsTable;
+  issue_links: IssueLinksTable;
   notes: NotesTable;
   award_emoji: AwardEmojiTable;
   subscriptions: SubscriptionsTable;

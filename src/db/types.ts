@@ -174,6 +174,7 @@ export type CiVariableRow = Selectable<S.CiVariablesTable>;
 export type CiSharedVariableRow = Selectable<S.CiSharedVariablesTable>;
 
 export type CiTriggerRequestRow = Selectable<S.CiTriggerRequestsTable>;
+export type CiPipelineVariableRow = Selectable<S.CiPipelineVariablesTable>;
 
 export type NewCiTriggerRequest = Insertable<S.CiTriggerRequestsTable>;
 
@@ -208,6 +209,7 @@ export type MilestoneRow = Selectable<S.MilestonesTable>;
 export type LabelRow = Selectable<S.LabelsTable>;
 export type BoardRow = Selectable<S.BoardsTable>;
 export type ListRow = Selectable<S.ListsTable>;
+export type IssueLinkRow = Selectable<S.IssueLinksTable>;
 export type NoteRow = Selectable<S.NotesTable>;
 export type NewNote = Insertable<S.NotesTable>;
 export type AwardEmojiRow = Selectable<S.AwardEmojiTable>;

@@ -64,6 +64,11 @@ export function groupWebUrl(baseUrl: string, path: string): string {
   return `${baseUrl}/groups/${path}`;
 }
 
+/** A group milestone's page (today's GitLab path). */
+export function groupMilestoneWebUrl(baseUrl: string, path: string, iid: number): string {
+  return `${baseUrl}/groups/${path}/-/milestones/${iid}`;
+}
+
 /** The tree page of a branch or tag (8.13's `/:namespace/:project/tree/:ref`). */
 export function treeWebUrl(baseUrl: string, record: ProjectRecord, ref: string): string {
   return `${projectUrls(baseUrl, record).webUrl}/tree/${encodePath(ref)}`;

@@ -56,6 +56,10 @@ export async function canReadGroup(
 
 export const canAdminGroup = (access: GroupAccess): boolean => access.level >= AccessLevel.Owner;
 
+/** Today's GroupPolicy admin_label / admin_milestone: reporters of the group and up. */
+export const canAdminGroupLabelsAndMilestones = (access: GroupAccess): boolean =>
+  access.level >= AccessLevel.Reporter;
+
 /** create_group: users allowed to (can_create_group) and administrators. */
 export const canCreateGroup = (user: UserRow): boolean => user.can_create_group === 1 || user.admin === 1;
 

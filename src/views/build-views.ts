@@ -7,10 +7,12 @@ import { now } from '../lib/clock.ts';
 import { notFound, recordNotFound, unauthorized } from '../errors.ts';
 import {
   countBuildsUpTo,
+  countRunnerBuildsUpTo,
   findBuildByToken,
   findProjectBuild,
   latestBuildNamed,
   listBuilds,
+  listRunnerBuilds,
   type BuildListFilter,
 } from '../db/repositories/builds.ts';
 import {
@@ -19,7 +21,7 @@ import {
   pipelinesByIds,
   projectListCounts,
 } from '../db/repositories/pipelines.ts';
-import { findProjectRecordById } from '../db/repositories/projects.ts';
+import { findProjectRecordById, findProjectRecordsByIds } from '../db/repositories/projects.ts';
 import { runnersByIds } from '../db/repositories/runners.ts';
 import { usersByIds } from '../db/repositories/users.ts';
 import { readCommits, type Commit } from '../git/commits.ts';
@@ -32,6 +34,7 @@ import { findArtifactsFile, openArtifactsFile } from '../storage/artifacts.ts';
 import { readTraceStream, traceExists, tracePath } from '../storage/traces.ts';
 import { findCommitId } from './repository-access.ts';
 import type { CiBuildRow, CiPipelineRow, ProjectRecord } from '../db/types.ts';
+import type { CiStatus } from '../domain/types.ts';
 
 interface PageWindow {
   offset: number;
@@ -108,6 +111,40 @@ export async function listJobsOf(deps: Deps, record: ProjectRecord, builds: CiBu
   return presentJobs(builds, record, contextOf, deps.config.externalUrl, now(), (runner) =>
     runnerStatus(runner),
   );
+}
+
+/**
+ * A page of a runner's jobs (JobBasicWithProject: each Ci::Job with its project's identity), newest
+ * first or oldest first, of one status or all; one batch of job context per project on the page.
+ */
+export async function runnerJobsPage(
+  deps: Deps,
+  runnerId: number,
+  status: CiStatus | undefined,
+  sort: 'asc' | 'desc',
+  page: { limit: number; offset: number },
+) {
+  const db = deps.db.kysely;
+  const builds = await listRunnerBuilds(db, runnerId, status, sort, page.limit, page.offset);
+  const records = await findProjectRecordsByIds(db, [...new Set(builds.map((build) => build.project_id))]);
+  const presented = new Map<number, { job: ReturnType<typeof presentJobs>[number]; record: ProjectRecord }>();
+  for (const record of records) {
+    const own = builds.filter((build) => build.project_id === record.project.id);
+    for (const job of await listJobsOf(deps, record, own)) presented.set(job.id, { job, record });
+  }
+  return builds.flatMap((build) => {
+    const entry = presented.get(build.id);
+    return entry ? [entry] : [];
+  });
+}
+
+export async function countRunnerJobs(
+  deps: Deps,
+  runnerId: number,
+  status: CiStatus | undefined,
+  cap: number,
+) {
+  return cappedCount(countRunnerBuildsUpTo(deps.db.kysely, runnerId, status, cap + 1), cap);
 }
 
 export async function loadJob(deps: Deps, record: ProjectRecord, build: CiBuildRow) {

@@ -33,6 +33,7 @@ import { GITLAB_VERSION, REVISION } from '../domain/version.ts';
 import { buildRepoUrl, presentJob, type JobInput } from '../presenters/runner/ci-job.ts';
 import { presentJobV4 } from '../presenters/runner/job-v4.ts';
 import { BLANK_SHA } from '../domain/types.ts';
+import { listPipelineVariables } from '../db/repositories/pipeline-variables.ts';
 
 export type JobPayload = ReturnType<typeof presentJob>;
 
@@ -67,8 +68,10 @@ async function loadJobInput(
       environment: build.environment,
     },
   );
-  const trigger =
-    build.trigger_request_id === null ? undefined : await findTriggerRequest(db, build.trigger_request_id);
+  const [trigger, ownVariables] = await Promise.all([
+    build.trigger_request_id === null ? undefined : findTriggerRequest(db, build.trigger_request_id),
+    listPipelineVariables(db, pipeline.id),
+  ]);
   const options = build.options === null ? {} : (JSON.parse(build.options) as Record<string, unknown>);
   // A job with needs takes the artifacts of what it needs (options.dependencies, set from them), in
   // any stage; others those of every earlier stage, as 8.13.
@@ -124,7 +127,12 @@ async function loadJobInput(
     .filter(([key]) => !known.has(key))
     .map(([key, value]) => ({ key, value, public: true }));
   const all = [...today, ...variables];
-  return { ...base, variables: [...today, ...(await environmentVariables(deps, build, all)), ...variables] };
+  // The pipeline's own variables (API, schedule) come last: they win over every other kind.
+  const given = ownVariables.map((v) => ({ key: v.key, value: v.value, public: false }));
+  return {
+    ...base,
+    variables: [...today, ...(await environmentVariables(deps, build, all)), ...variables, ...given],
+  };
 }
 
 /**

@@ -1,8 +1,9 @@
-// Milestones of a project, newest first, paginated; one milestone; a milestone's issues.
+// Milestones of a project or group, newest first, paginated; one milestone; a milestone's issues.
 import type { Deps } from '../deps.ts';
 import {
   countMilestones,
-  findProjectMilestone,
+  findGroupMilestone,
+  findOwnProjectMilestone,
   listMilestones,
   type MilestoneListFilter,
 } from '../db/repositories/milestones.ts';
@@ -34,5 +35,13 @@ export function findMilestoneOfProject(
   projectId: number,
   id: number,
 ): Promise<MilestoneRow | undefined> {
-  return findProjectMilestone(deps.db.kysely, projectId, id);
+  return findOwnProjectMilestone(deps.db.kysely, projectId, id);
+}
+
+export function findMilestoneOfGroup(
+  deps: Deps,
+  groupId: number,
+  id: number,
+): Promise<MilestoneRow | undefined> {
+  return findGroupMilestone(deps.db.kysely, groupId, id);
 }

@@ -1,6 +1,7 @@
 // Reads of pipelines for API v3: a page of a project's pipelines (ids found on an index first, then the
 // rows and their users in one query each) and one pipeline.
 import type { Deps } from '../deps.ts';
+import { listPipelineVariables } from '../db/repositories/pipeline-variables.ts';
 import { recordNotFound } from '../errors.ts';
 import {
   countPipelinesUpTo,
@@ -8,6 +9,7 @@ import {
   listPipelines,
   projectListCounts,
   type PipelineListFilter,
+  type PipelineOrder,
 } from '../db/repositories/pipelines.ts';
 import { findUserByUsername, usersByIds } from '../db/repositories/users.ts';
 import { triggerRequestOfPipeline } from '../db/repositories/triggers.ts';
@@ -71,9 +73,10 @@ export async function pipelineList(
   record: ProjectRecord,
   scope: PipelineScope | undefined,
   status: CiStatus | undefined,
-  narrowing: Omit<PipelineListFilter, 'projectId' | 'statuses' | 'newestOfRefs'> = {},
+  narrowing: Omit<PipelineListFilter, 'projectId' | 'statuses' | 'newestOfRefs' | 'order'> = {},
+  order?: PipelineOrder,
 ) {
-  const filter: PipelineListFilter = { ...narrowing, projectId: record.project.id };
+  const filter: PipelineListFilter = { ...narrowing, projectId: record.project.id, order };
   const narrowed = Object.values(narrowing).some((value) => value !== undefined);
   if (scope === 'running') filter.statuses = ['pending', 'running'];
   if (scope === 'pending') filter.statuses = ['pending'];
@@ -117,10 +120,21 @@ export async function latestPipelineOr404(deps: Deps, record: ProjectRecord, ref
 }
 
 /** The variables a pipeline was run with: those of the trigger call that made it, if one did. */
+/** A pipeline's variables: its trigger's, then its own (the API's or its schedule's). */
 export async function pipelineVariables(deps: Deps, pipeline: CiPipelineRow) {
-  const request = await triggerRequestOfPipeline(deps.db.kysely, pipeline.id);
+  const [request, own] = await Promise.all([
+    triggerRequestOfPipeline(deps.db.kysely, pipeline.id),
+    listPipelineVariables(deps.db.kysely, pipeline.id),
+  ]);
   const variables = request?.variables ? (JSON.parse(request.variables) as Record<string, string>) : {};
-  return Object.entries(variables).map(([key, value]) => ({ key, value: String(value) }));
+  return [
+    ...Object.entries(variables).map(([key, value]) => ({
+      key,
+      value: String(value),
+      variableType: 'env_var',
+    })),
+    ...own.map((row) => ({ key: row.key, value: row.value, variableType: row.variable_type })),
+  ];
 }
 
 /** v4's list filters: a username nobody has matches no pipeline. */
@@ -130,6 +144,7 @@ export async function narrowedPipelineList(
   scope: PipelineScope | undefined,
   status: CiStatus | undefined,
   narrowing: { ref?: string; sha?: string; source?: PipelineSource; username?: string },
+  order?: PipelineOrder,
 ) {
   const { username, ...rest } = narrowing;
   let userId: number | undefined;
@@ -138,5 +153,5 @@ export async function narrowedPipelineList(
     if (!user) return { count: async () => 0, page: async () => [] as CiPipelineRow[] };
     userId = user.id;
   }
-  return pipelineList(deps, record, scope, status, { ...rest, userId });
+  return pipelineList(deps, record, scope, status, { ...rest, userId }, order);
 }

@@ -48,6 +48,11 @@ import { up as environments } from './122-environments.ts';
 import { up as boards } from './110-boards.ts';
 import { up as accessRequests } from './126-access-requests.ts';
 import { up as broadcastMessages } from './127-broadcast-messages.ts';
+import { up as groupLabelsMilestones } from './134-group-labels-milestones.ts';
+import { up as issueLinks } from './135-issue-links.ts';
+import { up as pipelineVariables } from './136-pipeline-variables.ts';
+import { up as pipelineListOrder } from './137-pipeline-list-order.ts';
+import { up as runnerJobs } from './138-runner-jobs.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
@@ -95,6 +100,11 @@ const migrations: Array<[string, MigrationFn]> = [
   ['110-boards', boards],
   ['126-access-requests', accessRequests],
   ['127-broadcast-messages', broadcastMessages],
+  ['134-group-labels-milestones', groupLabelsMilestones],
+  ['135-issue-links', issueLinks],
+  ['136-pipeline-variables', pipelineVariables],
+  ['137-pipeline-list-order', pipelineListOrder],
+  ['138-runner-jobs', runnerJobs],
 ];
 
 /** The migrations' names in the order they were added (kept in name order from here on: a test checks). */

@@ -20,6 +20,42 @@ export async function insertBuilds(db: Executor, rows: NewCiBuild[]): Promise<Ci
   return inserted.sort((a, b) => a.id - b.id);
 }
 
+/** A runner's builds by id (ci_builds_runner, ci_builds_runner_status). */
+function runnerBuilds(db: Executor, runnerId: number, status: CiStatus | undefined) {
+  let query = db.selectFrom('ci_builds').where('runner_id', '=', runnerId);
+  if (status !== undefined) query = query.where('status', '=', status);
+  return query;
+}
+
+export function listRunnerBuilds(
+  db: Executor,
+  runnerId: number,
+  status: CiStatus | undefined,
+  sort: 'asc' | 'desc',
+  limit: number,
+  offset: number,
+): Promise<CiBuildRow[]> {
+  return runnerBuilds(db, runnerId, status)
+    .selectAll()
+    .orderBy('id', sort)
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}
+
+export async function countRunnerBuildsUpTo(
+  db: Executor,
+  runnerId: number,
+  status: CiStatus | undefined,
+  cap: number,
+): Promise<number> {
+  const row = await db
+    .selectFrom(runnerBuilds(db, runnerId, status).select('id').limit(cap).as('capped'))
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
 export function findBuild(db: Executor, id: number): Promise<CiBuildRow | undefined> {
   return db.selectFrom('ci_builds').selectAll().where('id', '=', id).executeTakeFirst();
 }

@@ -3,6 +3,7 @@
 // (deferred join), and count either from issue_counts (one row) or no further than a cap.
 import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
 import type { Database } from '../schema.ts';
+import { inProjectsOrTheirGroups } from './milestones.ts';
 import type { Executor, IssueChanges, IssueRow, NewIssue } from '../types.ts';
 
 /** The next iid of `usage` in a project: an upsert whose row lock serialises concurrent creates. */
@@ -41,6 +42,11 @@ export async function raiseInternalId(
 
 export function insertIssue(db: Executor, values: NewIssue): Promise<IssueRow> {
   return db.insertInto('issues').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export function findIssuesByIds(db: Executor, ids: number[]): Promise<IssueRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom('issues').selectAll().where('id', 'in', ids).execute();
 }
 
 export function findIssueById(db: Executor, id: number): Promise<IssueRow | undefined> {
@@ -198,7 +204,7 @@ function filtered(db: Executor, filter: IssueListFilter): IssueQuery {
           ? eb.selectFrom('milestones as m')
           : eb
               .selectFrom('milestones as m')
-              .where('m.project_id', 'in', filter.projectIds.length > 0 ? filter.projectIds : [-1])
+              .where(inProjectsOrTheirGroups('m', filter.projectIds.length > 0 ? filter.projectIds : [-1]))
         )
           .select('m.id')
           .where('m.title', '=', title),

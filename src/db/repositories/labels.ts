@@ -1,10 +1,79 @@
-// Project labels, looked up by (project_id, title) on its unique index, and their issue and MR counts.
+// Project and group labels, looked up by (project_id|group_id, title) on their unique indexes, and their
+// issue and MR counts. A project's issues and merge requests may carry its own labels and its group's.
 import type { Executor, LabelRow } from '../types.ts';
+import { inProjectsOrTheirGroups } from './milestones.ts';
 import type { Database } from '../schema.ts';
 import type { Insertable, Updateable } from 'kysely';
 
-export function listProjectLabels(db: Executor, projectId: number): Promise<LabelRow[]> {
-  return db.selectFrom('labels').selectAll().where('project_id', '=', projectId).orderBy('title').execute();
+export function listProjectLabels(
+  db: Executor,
+  projectId: number,
+  withGroupLabels = false,
+): Promise<LabelRow[]> {
+  const query = db.selectFrom('labels').selectAll();
+  return (
+    withGroupLabels
+      ? query.where(inProjectsOrTheirGroups('labels', [projectId]))
+      : query.where('project_id', '=', projectId)
+  )
+    .orderBy('title')
+    .orderBy('id')
+    .execute();
+}
+
+export function listGroupLabels(db: Executor, groupId: number): Promise<LabelRow[]> {
+  return db.selectFrom('labels').selectAll().where('group_id', '=', groupId).orderBy('title').execute();
+}
+
+export function findGroupLabelByTitle(
+  db: Executor,
+  groupId: number,
+  title: string,
+): Promise<LabelRow | undefined> {
+  return db
+    .selectFrom('labels')
+    .selectAll()
+    .where('group_id', '=', groupId)
+    .where('title', '=', title)
+    .executeTakeFirst();
+}
+
+export function findGroupLabelById(db: Executor, groupId: number, id: number): Promise<LabelRow | undefined> {
+  return db
+    .selectFrom('labels')
+    .selectAll()
+    .where('group_id', '=', groupId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** A label an issuable of the project may carry, by title: the project's own first, else its group's. */
+export async function findAvailableLabelByTitle(
+  db: Executor,
+  projectId: number,
+  title: string,
+): Promise<LabelRow | undefined> {
+  const rows = await db
+    .selectFrom('labels')
+    .selectAll()
+    .where('title', '=', title)
+    .where(inProjectsOrTheirGroups('labels', [projectId]))
+    .execute();
+  return rows.find((row) => row.project_id !== null) ?? rows[0];
+}
+
+/** A label of the project or its group by id. */
+export function findAvailableLabelById(
+  db: Executor,
+  projectId: number,
+  id: number,
+): Promise<LabelRow | undefined> {
+  return db
+    .selectFrom('labels')
+    .selectAll()
+    .where('id', '=', id)
+    .where(inProjectsOrTheirGroups('labels', [projectId]))
+    .executeTakeFirst();
 }
 
 export function findLabelByTitle(
@@ -29,14 +98,25 @@ export function findLabelById(db: Executor, projectId: number, id: number): Prom
     .executeTakeFirst();
 }
 
-export function findLabelsByTitles(db: Executor, projectId: number, titles: string[]): Promise<LabelRow[]> {
-  if (titles.length === 0) return Promise.resolve([]);
-  return db
+/** Labels the project's issuables may carry by title, one per title (the project's own before its group's). */
+export async function findLabelsByTitles(
+  db: Executor,
+  projectId: number,
+  titles: string[],
+): Promise<LabelRow[]> {
+  if (titles.length === 0) return [];
+  const rows = await db
     .selectFrom('labels')
     .selectAll()
-    .where('project_id', '=', projectId)
+    .where(inProjectsOrTheirGroups('labels', [projectId]))
     .where('title', 'in', titles)
     .execute();
+  const byTitle = new Map<string, LabelRow>();
+  for (const row of rows) {
+    const known = byTitle.get(row.title);
+    if (!known || (known.project_id === null && row.project_id !== null)) byTitle.set(row.title, row);
+  }
+  return [...byTitle.values()];
 }
 
 /** Inserts a label unless one of that title exists (a concurrent create wins quietly); the row either way. */
@@ -49,7 +129,7 @@ export async function insertLabelIfMissing(
     .values(values)
     .onConflict((oc) => oc.columns(['project_id', 'title']).doNothing())
     .execute();
-  return (await findLabelByTitle(db, values.project_id, values.title))!;
+  return (await findLabelByTitle(db, values.project_id!, values.title))!;
 }
 
 export function insertLabel(db: Executor, values: Insertable<Database['labels']>): Promise<LabelRow> {
@@ -80,6 +160,7 @@ export async function deleteLabel(db: Executor, id: number): Promise<void> {
 export async function labelIssueCounts(
   db: Executor,
   labelIds: number[],
+  projectIds?: number[],
 ): Promise<Map<number, { open: number; closed: number }>> {
   const result = new Map<number, { open: number; closed: number }>();
   if (labelIds.length === 0) return result;
@@ -91,6 +172,9 @@ export async function labelIssueCounts(
     .where('ll.target_type', '=', 'Issue')
     .where('ll.label_id', 'in', labelIds)
     .where('i.confidential', '=', 0)
+    .$if(projectIds !== undefined, (q) =>
+      q.where('i.project_id', 'in', projectIds!.length > 0 ? projectIds! : [-1]),
+    )
     .groupBy(['ll.label_id', 'i.closed'])
     .execute();
   for (const row of rows) {
@@ -106,6 +190,7 @@ export async function labelIssueCounts(
 export async function labelOpenMergeRequestCounts(
   db: Executor,
   labelIds: number[],
+  projectIds?: number[],
 ): Promise<Map<number, number>> {
   const result = new Map<number, number>();
   if (labelIds.length === 0) return result;
@@ -118,18 +203,22 @@ export async function labelOpenMergeRequestCounts(
     .where('ll.label_id', 'in', labelIds)
     .where('mr.state', 'in', ['opened', 'reopened'])
     .where('mr.deleted_at', 'is', null)
+    .$if(projectIds !== undefined, (q) =>
+      q.where('mr.target_project_id', 'in', projectIds!.length > 0 ? projectIds! : [-1]),
+    )
     .groupBy('ll.label_id')
     .execute();
   for (const row of rows) result.set(row.label_id, Number(row.count));
   return result;
 }
 
+/** Labels of the project or its group by id, A→Z. */
 export function findProjectLabelsByIds(db: Executor, projectId: number, ids: number[]): Promise<LabelRow[]> {
   if (ids.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('labels')
     .selectAll()
-    .where('project_id', '=', projectId)
+    .where(inProjectsOrTheirGroups('labels', [projectId]))
     .where('id', 'in', ids)
     .orderBy('title')
     .execute();

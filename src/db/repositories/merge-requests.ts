@@ -3,6 +3,7 @@
 // costs. Soft-deleted rows keep their iid and are otherwise invisible.
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Database } from '../schema.ts';
+import { inProjectsOrTheirGroups } from './milestones.ts';
 import type {
   Executor,
   MergeRequestChanges,
@@ -157,7 +158,7 @@ function listFilter(db: Executor, query: MergeRequestListQuery) {
       eb
         .selectFrom('milestones as m')
         .select('m.id')
-        .where('m.project_id', 'in', projects.length > 0 ? projects : [-1])
+        .where(inProjectsOrTheirGroups('m', projects.length > 0 ? projects : [-1]))
         .where('m.title', '=', title),
     );
   }

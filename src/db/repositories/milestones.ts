@@ -1,10 +1,22 @@
-// Project milestones: lists walk (project_id, state, id) or the project's iid index, newest first.
+// Project and group milestones: lists walk (project_id|group_id, state, id) or the iid index, newest
+// first. A project's issues and merge requests may take its own milestones and its group's.
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Database } from '../schema.ts';
 import type { Executor, MilestoneRow } from '../types.ts';
 
+/**
+ * `alias.project_id` is one of these projects, or `alias.group_id` the group one of them belongs to (a
+ * personal namespace has no group rows, so no type check is needed).
+ */
+export function inProjectsOrTheirGroups(alias: string, projectIds: number[]) {
+  const ids = sql.join(projectIds);
+  return sql<boolean>`(${sql.ref(`${alias}.project_id`)} in (${ids}) or ${sql.ref(`${alias}.group_id`)} in (select namespace_id from projects where id in (${ids})))`;
+}
+
 export interface MilestoneListFilter {
-  projectId: number;
+  /** A project's milestones, or (with groupId) a group's. */
+  projectId?: number;
+  groupId?: number;
   state?: 'active' | 'closed';
   iid?: number;
   /** v4's `iids[]`: any of them. */
@@ -16,7 +28,10 @@ export interface MilestoneListFilter {
 }
 
 function filtered(db: Executor, filter: MilestoneListFilter) {
-  let query = db.selectFrom('milestones').where('project_id', '=', filter.projectId);
+  let query =
+    filter.groupId !== undefined
+      ? db.selectFrom('milestones').where('group_id', '=', filter.groupId)
+      : db.selectFrom('milestones').where('project_id', '=', filter.projectId ?? -1);
   if (filter.state) query = query.where('state', '=', filter.state);
   if (filter.iid !== undefined) query = query.where('iid', '=', filter.iid);
   if (filter.iids !== undefined)
@@ -51,7 +66,22 @@ export function listMilestones(
   return filtered(db, filter).selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute();
 }
 
+/** A milestone of the project or of its group: what its issues and merge requests may take. */
 export function findProjectMilestone(
+  db: Executor,
+  projectId: number,
+  id: number,
+): Promise<MilestoneRow | undefined> {
+  return db
+    .selectFrom('milestones')
+    .selectAll()
+    .where('id', '=', id)
+    .where(inProjectsOrTheirGroups('milestones', [projectId]))
+    .executeTakeFirst();
+}
+
+/** The project's own milestone (the project routes read, edit and delete only these). */
+export function findOwnProjectMilestone(
   db: Executor,
   projectId: number,
   id: number,
@@ -62,6 +92,56 @@ export function findProjectMilestone(
     .where('project_id', '=', projectId)
     .where('id', '=', id)
     .executeTakeFirst();
+}
+
+export function findGroupMilestone(
+  db: Executor,
+  groupId: number,
+  id: number,
+): Promise<MilestoneRow | undefined> {
+  return db
+    .selectFrom('milestones')
+    .selectAll()
+    .where('group_id', '=', groupId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export function findGroupMilestoneByTitle(
+  db: Executor,
+  groupId: number,
+  title: string,
+): Promise<MilestoneRow | undefined> {
+  return db
+    .selectFrom('milestones')
+    .selectAll()
+    .where('group_id', '=', groupId)
+    .where('title', '=', title)
+    .executeTakeFirst();
+}
+
+/** The next iid of a group's milestones; the unique (group_id, iid) index guards two at once. */
+export async function nextGroupMilestoneIid(db: Executor, groupId: number): Promise<number> {
+  const row = await db
+    .selectFrom('milestones')
+    .select((eb) => eb.fn.max('iid').as('iid'))
+    .where('group_id', '=', groupId)
+    .executeTakeFirst();
+  return Number(row?.iid ?? 0) + 1;
+}
+
+export function findProjectMilestonesByIids(
+  db: Executor,
+  projectId: number,
+  iids: number[],
+): Promise<MilestoneRow[]> {
+  if (iids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('milestones')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('iid', 'in', iids)
+    .execute();
 }
 
 export function findMilestoneByTitle(

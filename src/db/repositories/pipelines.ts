@@ -151,6 +151,13 @@ export interface PipelineListFilter {
   sha?: string;
   source?: PipelineSource;
   userId?: number;
+  /** v4's order_by and sort; newest id first when not given. */
+  order?: PipelineOrder;
+}
+
+export interface PipelineOrder {
+  by: 'id' | 'status' | 'ref' | 'updated_at' | 'user_id';
+  sort: 'asc' | 'desc';
 }
 
 function pipelineIds(db: Executor, filter: PipelineListFilter, status: CiStatus | undefined) {
@@ -179,6 +186,18 @@ export function listPipelines(
   limit: number,
   offset: number,
 ): Promise<CiPipelineRow[]> {
+  const order = filter.order;
+  if (order && !(order.by === 'id' && order.sort === 'desc')) {
+    // Another order walks (project_id, <column>, id) — status, ref, user_id (migrations 010, 087) and
+    // updated_at (137) — for the ids of the page, then reads those rows.
+    let ids = pipelineIds(db, filter, undefined);
+    if (filter.statuses && filter.statuses.length > 0) ids = ids.where('status', 'in', [...filter.statuses]);
+    if (order.by !== 'id') ids = ids.orderBy(order.by, order.sort);
+    const page = ids.orderBy('id', order.sort).limit(limit).offset(offset);
+    let rows = db.selectFrom('ci_pipelines').selectAll().where('id', 'in', page);
+    if (order.by !== 'id') rows = rows.orderBy(order.by, order.sort);
+    return rows.orderBy('id', order.sort).execute();
+  }
   return db
     .selectFrom('ci_pipelines')
     .selectAll()

@@ -5,7 +5,8 @@ import type { Executor } from '../types.ts';
 export interface Subscribable {
   type: string;
   id: number;
-  projectId: number;
+  /** Null only for a group label subscribed on its group. */
+  projectId: number | null;
 }
 
 /** The user's explicit choice: true, false, or undefined when there is no row. */

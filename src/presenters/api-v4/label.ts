@@ -1,6 +1,7 @@
 // v4's Label entity (lib/api/entities/label.rb, LabelBasic and Label): the label by id and name, its
 // colour, its description as HTML (the pages' safe renderer) and the text colour GitLab draws on it, the counts when `with_counts` asked for them, the
-// caller's subscription, its priority, and is_project_label (every Labrador label is a project's).
+// caller's subscription, its priority, and is_project_label (false for a group's label; GroupLabel is the
+// same entity).
 import type { LabelView } from '../api-v3/issue.ts';
 import type { LabelRow } from '../../db/types.ts';
 import { renderCommentMarkdown } from '../html/markdown.ts';
@@ -40,6 +41,6 @@ export function presentLabelV4(view: LabelView, withCounts: boolean) {
       : {}),
     subscribed: view.subscribed,
     priority: label.priority,
-    is_project_label: true,
+    is_project_label: label.project_id !== null,
   };
 }

@@ -61,6 +61,9 @@ import * as awardEmoji from './award-emoji.ts';
 import * as todos from './todos.ts';
 import * as labels from './labels.ts';
 import * as boards from './boards.ts';
+import * as groupLabels from './group-labels.ts';
+import * as groupMilestones from './group-milestones.ts';
+import * as issueLinks from './issue-links.ts';
 import * as milestones from './milestones.ts';
 import * as notificationSettings from './notification-settings.ts';
 import * as issues from './issues.ts';
@@ -115,6 +118,9 @@ const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   labels,
   boards,
   milestones,
+  groupLabels,
+  groupMilestones,
+  issueLinks,
   notificationSettings,
   issues,
   mergeRequests,

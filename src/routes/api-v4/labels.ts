@@ -2,7 +2,9 @@
 // `with_counts`), one label by id or name, create (201; name, color, description, priority), edit and
 // delete by `:label_id` (an id or a name; the older `PUT`/`DELETE /labels` with `name` or `label_id` in
 // the parameters too), and subscribe/unsubscribe (201 with the label, 304 when nothing changes).
-// Creating, editing and deleting need v3's rule (reporters and up). Labrador has no group labels.
+// Creating, editing and deleting need v3's rule (reporters and up). The list, one label and the
+// subscriptions include the group's labels (`include_ancestor_groups`, default true); edits and deletes
+// reach only the project's own.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { requireViewer } from '../../http/auth.ts';
@@ -41,11 +43,16 @@ function priorityParam(params: Params): number | null | undefined {
 }
 
 /** The label a path's `:label_id` names, or the `label_id`/`name` parameter of the older routes. */
-async function loadLabel(deps: Deps, request: FastifyRequest, loaded: LoadedProject): Promise<LabelRow> {
+async function loadLabel(
+  deps: Deps,
+  request: FastifyRequest,
+  loaded: LoadedProject,
+  withGroupLabels = false,
+): Promise<LabelRow> {
   const params = requestParams(request);
   const named = (request.params as Params).label_id ?? params.label_id ?? params.name;
   if (named === undefined || named === '') throw paramsMissing('label_id', 'name');
-  const label = await findLabelByIdOrTitle(deps, loaded.project.id, String(named));
+  const label = await findLabelByIdOrTitle(deps, loaded.project.id, String(named), withGroupLabels);
   if (!label) throw notFound('Label');
   return label;
 }
@@ -62,8 +69,9 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const params = requestParams(request);
     const withCounts = optionalBoolean(params, 'with_counts') === true;
     const search = optionalString(params, 'search')?.toLowerCase();
+    const withGroupLabels = optionalBoolean(params, 'include_ancestor_groups') !== false;
     const views = (
-      await projectLabelListForViewer(deps, request.viewer, loaded, undefined, withCounts)
+      await projectLabelListForViewer(deps, request.viewer, loaded, undefined, withCounts, withGroupLabels)
     ).filter((view) => search === undefined || view.label.title.toLowerCase().includes(search));
     return paginateLoaded(request, reply, deps.config.externalUrl, views).map((view) =>
       presentLabelV4(view, withCounts),
@@ -72,7 +80,8 @@ export function register(app: FastifyInstance, deps: Deps): void {
 
   app.get('/projects/:id/labels/:label_id', async (request) => {
     const loaded = await loadProject(deps, request);
-    return present(request, loaded, await loadLabel(deps, request, loaded));
+    const withGroupLabels = optionalBoolean(requestParams(request), 'include_ancestor_groups') !== false;
+    return present(request, loaded, await loadLabel(deps, request, loaded, withGroupLabels));
   });
 
   app.post('/projects/:id/labels', async (request, reply) => {
@@ -119,8 +128,8 @@ export function register(app: FastifyInstance, deps: Deps): void {
     app.post(`/projects/:id/labels/:label_id/${action}`, async (request, reply) => {
       const viewer = requireViewer(request);
       const loaded = await loadProject(deps, request);
-      const label = await loadLabel(deps, request, loaded);
-      await changeLabelSubscription(deps, viewer, label, subscribe);
+      const label = await loadLabel(deps, request, loaded, true);
+      await changeLabelSubscription(deps, viewer, label, subscribe, loaded.project.id);
       return reply.status(201).send(await present(request, loaded, label));
     });
   }

@@ -2,7 +2,7 @@
 // `iids[]`, `title`, `search`), one by id, create (201; title, description, due_date, start_date) and
 // edit (state_event close/activate) for v3's admins of milestones, delete (204), and a milestone's
 // issues and merge requests, in v4's Issue and MergeRequestBasic entities (as v4's issue and MR lists
-// show them, closings read in one batch per page). Labrador has no group milestones.
+// show them, closings read in one batch per page). The group's milestones are routes/api-v4/group-milestones.ts.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { requireViewer } from '../../http/auth.ts';

@@ -4,7 +4,7 @@
 // a ref (POST …/pipeline, source `api`), retry, cancel and delete (204, maintainers).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
-import { apiError, forbidden, paramValueInvalid } from '../../errors.ts';
+import { forbidden, paramInvalid, paramValueInvalid, validationFailed } from '../../errors.ts';
 import { requireViewer } from '../../http/auth.ts';
 import { loadProject, type LoadedProject } from '../../http/loaders.ts';
 import { paginateCapped } from '../../http/pagination.ts';
@@ -34,6 +34,7 @@ import {
 import { listJobsOf, projectBuildList } from '../../views/build-views.ts';
 import { presentPipeline } from '../../presenters/api-v4/pipeline.ts';
 import type { CiPipelineRow } from '../../db/types.ts';
+import type { PipelineVariableInput } from '../../db/repositories/pipeline-variables.ts';
 import type { CiStatus, PipelineSource } from '../../domain/types.ts';
 import { jobScopeOf } from './jobs.ts';
 import { noContent, requireParams } from './conventions.ts';
@@ -61,15 +62,46 @@ async function loadUpdatable(deps: Deps, request: FastifyRequest): Promise<Loade
   return project;
 }
 
-/** Only ordering GitLab's list shares with ours: newest id first. */
-function checkOrder(params: Params): void {
-  const orderBy = optionalOneOf(params, 'order_by', ['id', 'status', 'ref', 'updated_at', 'user_id'], () =>
-    paramValueInvalid('order_by'),
-  );
-  const sort = optionalOneOf(params, 'sort', ['asc', 'desc'], () => paramValueInvalid('sort'));
-  if ((orderBy !== undefined && orderBy !== 'id') || sort === 'asc') {
-    throw apiError(400, 'Only order_by=id with sort=desc is supported');
-  }
+/** v4's order_by (default id) and sort (default desc). */
+function orderOf(params: Params) {
+  const by =
+    optionalOneOf(params, 'order_by', ['id', 'status', 'ref', 'updated_at', 'user_id'] as const, () =>
+      paramValueInvalid('order_by'),
+    ) ?? 'id';
+  const sort =
+    optionalOneOf(params, 'sort', ['asc', 'desc'] as const, () => paramValueInvalid('sort')) ?? 'desc';
+  return { by, sort };
+}
+
+const VARIABLE_KEY = /^[a-zA-Z0-9_]{1,255}$/;
+
+/**
+ * `variables`: an array of `{key, value, variable_type}` (form bodies send `variables[][key]`), keys as
+ * CI variables spell them, each once; 400 otherwise.
+ */
+function pipelineVariablesParam(params: Params): PipelineVariableInput[] {
+  const given = params.variables;
+  if (given === undefined || given === null || given === '') return [];
+  const list = Array.isArray(given) ? given : typeof given === 'object' ? Object.values(given) : undefined;
+  if (!list) throw paramInvalid('variables');
+  const seen = new Set<string>();
+  return list.map((entry) => {
+    if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) throw paramInvalid('variables');
+    const { key, value, variable_type: type } = entry as Record<string, unknown>;
+    if (typeof key !== 'string' || !VARIABLE_KEY.test(key))
+      throw validationFailed({ 'variables.key': ["can contain only letters, digits and '_'."] });
+    if (seen.has(key)) throw validationFailed({ 'variables.key': [`(${key}) has already been taken`] });
+    seen.add(key);
+    if (value !== undefined && value !== null && typeof value !== 'string' && typeof value !== 'number')
+      throw paramInvalid('variables');
+    if (type !== undefined && type !== null && type !== 'env_var' && type !== 'file')
+      throw paramValueInvalid('variables[variable_type]');
+    return {
+      key,
+      value: value === undefined || value === null ? '' : String(value),
+      variableType: type === 'file' ? 'file' : 'env_var',
+    };
+  });
 }
 
 export function register(app: FastifyInstance, deps: Deps): void {
@@ -88,14 +120,21 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const scope = optionalOneOf(params, 'scope', SCOPES, () => paramValueInvalid('scope'));
     const status = optionalOneOf(params, 'status', ALL_STATUSES, () => paramValueInvalid('status'));
     const source = optionalOneOf(params, 'source', SOURCES, () => paramValueInvalid('source'));
-    checkOrder(params);
+    const order = orderOf(params);
     const project = await loadReadable(deps, request);
-    const list = await narrowedPipelineList(deps, project, scope, status as CiStatus | undefined, {
-      ref: optionalString(params, 'ref'),
-      sha: optionalString(params, 'sha'),
-      source,
-      username: optionalString(params, 'username'),
-    });
+    const list = await narrowedPipelineList(
+      deps,
+      project,
+      scope,
+      status as CiStatus | undefined,
+      {
+        ref: optionalString(params, 'ref'),
+        sha: optionalString(params, 'sha'),
+        source,
+        username: optionalString(params, 'username'),
+      },
+      order,
+    );
     const rows = await paginateCapped(request, reply, baseUrl, list.count, list.page);
     return present(project, rows);
   });
@@ -127,19 +166,17 @@ export function register(app: FastifyInstance, deps: Deps): void {
   app.get('/projects/:id/pipelines/:pipeline_id/variables', async (request) => {
     const project = await loadReadable(deps, request);
     const variables = await pipelineVariables(deps, await pipelineOf(request, project));
-    return variables.map(({ key, value }) => ({ variable_type: 'env_var', key, value }));
+    return variables.map(({ key, value, variableType }) => ({ variable_type: variableType, key, value }));
   });
 
   app.post('/projects/:id/pipeline', async (request, reply) => {
     const params = requestParams(request);
     requireParams(params, 'ref');
+    const variables = pipelineVariablesParam(params);
     const project = await loadUpdatable(deps, request);
-    // Pipeline-level variables need a place on the pipeline that jobs read; not kept yet.
-    if (Array.isArray(params.variables) && params.variables.length > 0) {
-      throw apiError(400, 'variables are not supported for pipelines run through the API');
-    }
     const ref = optionalString(params, 'ref')!;
-    const pipeline = await createRequestedPipeline(deps, project, requireViewer(request).id, ref, 'api');
+    const viewer = requireViewer(request);
+    const pipeline = await createRequestedPipeline(deps, project, viewer.id, ref, 'api', variables);
     return reply.code(201).send(await presentOne(project, pipeline));
   });
 

@@ -5,10 +5,13 @@
 // administrators' business, a locked runner stays with its projects.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
-import { apiError, forbidden, notFound } from '../../errors.ts';
+import { apiError, forbidden, notFound, paramValueInvalid } from '../../errors.ts';
+import { ALL_STATUSES } from '../../ci/status.ts';
+import type { CiStatus } from '../../domain/types.ts';
+import { countRunnerJobs, runnerJobsPage } from '../../views/build-views.ts';
 import { requireAdmin, requireViewer } from '../../http/auth.ts';
 import { loadAdministeredProject } from '../../http/loaders.ts';
-import { paginate } from '../../http/pagination.ts';
+import { paginate, paginateCapped } from '../../http/pagination.ts';
 import {
   optionalBoolean,
   optionalOneOf,
@@ -117,6 +120,39 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const refusal = showRunnerRefusal(runner, await runnerCaller(deps, viewer, runner));
     if (refusal) throw forbidden(refusal);
     return details(viewer, runner);
+  });
+
+  // GET /runners/:id/jobs (JobBasicWithProject): administrators, or who manages the runner (a master of
+  // one of its projects); `status` one job status, `order_by` id, `sort` desc (default) or asc.
+  app.get('/runners/:id/jobs', async (request, reply) => {
+    const viewer = requireViewer(request);
+    const params = requestParams(request);
+    const status = optionalOneOf(params, 'status', ALL_STATUSES, () => paramValueInvalid('status'));
+    optionalOneOf(params, 'order_by', ['id'] as const, () => paramValueInvalid('order_by'));
+    const sort =
+      optionalOneOf(params, 'sort', ['asc', 'desc'] as const, () => paramValueInvalid('sort')) ?? 'desc';
+    const runner = await loadRunnerOr404(deps, runnerIdOf(request));
+    const caller = await runnerCaller(deps, viewer, runner);
+    if (!caller.admin && !caller.managesRunner) throw forbidden('No access granted');
+    const jobStatus = status as CiStatus | undefined;
+    return paginateCapped(
+      request,
+      reply,
+      deps.config.externalUrl,
+      (cap) => countRunnerJobs(deps, runner.id, jobStatus, cap),
+      async (page) =>
+        (await runnerJobsPage(deps, runner.id, jobStatus, sort, page)).map(({ job, record }) => ({
+          ...job,
+          project: {
+            id: record.project.id,
+            name: record.project.name,
+            name_with_namespace: `${record.namespace.name} / ${record.project.name}`,
+            path: record.project.path,
+            path_with_namespace: `${record.namespace.path}/${record.project.path}`,
+            created_at: record.project.created_at,
+          },
+        })),
+    );
   });
 
   app.put('/runners/:id', async (request) => {

@@ -1,6 +1,7 @@
 // What people do to a whole pipeline through API v3 (GitLab 8.13's Pipeline#retry_failed and
 // #cancel_running): retry its failed builds, cancel its pending and running ones; and v4's: run one for
 // a ref, delete one.
+import type { PipelineVariableInput } from '../../db/repositories/pipeline-variables.ts';
 import type { Deps } from '../../deps.ts';
 import { now } from '../../lib/clock.ts';
 import { apiError, reloaded } from '../../errors.ts';
@@ -58,12 +59,21 @@ export async function createRequestedPipeline(
   userId: number,
   ref: string,
   source: PipelineSource,
+  variables: PipelineVariableInput[] = [],
 ): Promise<CiPipelineRow> {
   const repoPath = projectRepositoryPath(deps.config.dataDir, record);
   const target = await resolveTriggerRef(repoPath, ref);
   if (!target) throw apiError(400, 'Reference not found');
-  const plan = await planPipeline({ repoPath, record, ...target, beforeSha: BLANK_SHA, source });
-  if (!plan) throw apiError(400, 'No builds created');
+  const planned = await planPipeline({
+    repoPath,
+    record,
+    ...target,
+    beforeSha: BLANK_SHA,
+    source,
+    variables: variables.map((v) => [v.key, v.value]),
+  });
+  if (!planned) throw apiError(400, 'No builds created');
+  const plan = { ...planned, variables };
   const at = now();
   return deps.db.kysely
     .transaction()

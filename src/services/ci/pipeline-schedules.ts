@@ -17,6 +17,7 @@ import {
   duePipelineSchedules,
   insertPipelineSchedule,
   insertScheduleVariable,
+  scheduleVariables,
   updatePipelineSchedule,
   updateScheduleVariable,
 } from '../../db/repositories/pipeline-schedules.ts';
@@ -177,8 +178,21 @@ async function planScheduled(
   const repoPath = projectRepositoryPath(deps.config.dataDir, record);
   const target = await resolveTriggerRef(repoPath, schedule.ref);
   if (!target) return undefined;
-  const plan = await planPipeline({ repoPath, record, ...target, beforeSha: BLANK_SHA, source: 'schedule' });
-  return plan && { ...plan, pipelineScheduleId: schedule.id };
+  // The schedule's variables as they are now become the pipeline's own, which its jobs (and rules) see.
+  const variables = (await scheduleVariables(deps.db.kysely, [schedule.id])).map((row) => ({
+    key: row.key,
+    value: row.value,
+    variableType: row.variable_type === 'file' ? ('file' as const) : ('env_var' as const),
+  }));
+  const plan = await planPipeline({
+    repoPath,
+    record,
+    ...target,
+    beforeSha: BLANK_SHA,
+    source: 'schedule',
+    variables: variables.map((v) => [v.key, v.value]),
+  });
+  return plan && { ...plan, pipelineScheduleId: schedule.id, variables };
 }
 
 /**

@@ -14,6 +14,10 @@ import { BLANK_SHA } from '../../domain/types.ts';
 import { friendlyToken } from '../../lib/tokens.ts';
 import { insertBuilds } from '../../db/repositories/builds.ts';
 import { insertPipeline } from '../../db/repositories/pipelines.ts';
+import {
+  insertPipelineVariables,
+  type PipelineVariableInput,
+} from '../../db/repositories/pipeline-variables.ts';
 import { readFileAtCommit } from '../../git/blobs.ts';
 import { readCommits, type Commit } from '../../git/commits.ts';
 import { announceBuild, announcePipeline, openCiTransaction, type CiSettings } from './ci-announcements.ts';
@@ -42,6 +46,8 @@ export interface PipelinePlan {
   /** The pipeline schedule that runs it. */
   pipelineScheduleId?: number;
   source: PipelineSource;
+  /** The pipeline's own variables (the API's or its schedule's), kept with it for every job. */
+  variables?: PipelineVariableInput[];
 }
 
 export interface PlanInput {
@@ -56,6 +62,8 @@ export interface PlanInput {
   triggered?: boolean;
   /** Default: `trigger` when triggered, else `push`. */
   source?: PipelineSource;
+  /** Pipeline variables (API, schedule, trigger): `rules` and `workflow: rules` see them over the file's. */
+  variables?: Array<[string, string]>;
 }
 
 /** Reads and checks the commit's .gitlab-ci.yml; undefined when no pipeline is to be made. */
@@ -130,9 +138,13 @@ async function jobsForPipeline(
     projectPath,
   });
   let globals = expandAll(predefined, Object.entries(config.variables));
+  // GitLab's precedence: a pipeline's own variables win over every variable of the file.
+  const given = input.variables ?? [];
+  const withGiven = (variables: ReadonlyMap<string, string>) =>
+    given.length === 0 ? variables : new Map([...variables, ...given]);
   const workflowVariables: Array<[string, string]> = [];
   if (config.workflow.rules) {
-    const rule = await firstMatchingRule(config.workflow.rules, globals, files);
+    const rule = await firstMatchingRule(config.workflow.rules, withGiven(globals), files);
     if (!rule || rule.when === 'never') return undefined;
     workflowVariables.push(...Object.entries(rule.variables ?? {}));
     globals = expandAll(globals, workflowVariables);
@@ -144,7 +156,7 @@ async function jobsForPipeline(
       continue;
     }
     const own = job.yamlVariables.map((v) => [v.key, v.value] as [string, string]);
-    const rule = await firstMatchingRule(job.rules, expandAll(globals, own), files);
+    const rule = await firstMatchingRule(job.rules, withGiven(expandAll(globals, own)), files);
     if (!rule || rule.when === 'never') continue;
     const when = rule.when ?? job.when;
     const options = { ...job.options };
@@ -225,6 +237,7 @@ export async function createPipeline(
     created_at: at,
     updated_at: at,
   });
+  await insertPipelineVariables(trx, pipeline.id, plan.variables ?? [], at);
   if (status !== 'created') {
     // created → failed (drop) or → skipped: a status change like any other.
     await announcePipeline(ctx, pipeline);

@@ -91,7 +91,14 @@ export async function triggerBuilds(
   const target = await resolveTriggerRef(repoPath, ref);
   let plan: PipelinePlan | undefined;
   if (target) {
-    plan = await planPipeline({ repoPath, record, ...target, beforeSha: BLANK_SHA, triggered: true });
+    plan = await planPipeline({
+      repoPath,
+      record,
+      ...target,
+      beforeSha: BLANK_SHA,
+      triggered: true,
+      variables: Object.entries(variables ?? {}),
+    });
   }
   if (!plan) throw apiError(400, 'No builds created');
   const planned = plan;

@@ -1,10 +1,10 @@
 // Labels and milestones of issues and merge requests, one implementation for both (GitLab 8.13's
 // IssuableBaseService#filter_milestone / find_or_create_label_ids and SystemNoteService#change_label /
 // change_milestone), and the other system notes both kinds write on an edit (assignee, task list items).
-// Both kinds take labels and milestones from the project they live in (an MR's target).
+// Both kinds take labels and milestones from the project they live in (an MR's target) or its group.
 import { labelIdsOf, setLabelLinks } from '../../db/repositories/issues.ts';
 import {
-  findLabelByTitle,
+  findAvailableLabelByTitle,
   findProjectLabelsByIds,
   insertLabelIfMissing,
 } from '../../db/repositories/labels.ts';
@@ -26,7 +26,10 @@ export function checkIssuableTitle(title: string | undefined): void {
 /** New labels named in an issuable's `labels` get GitLab's default colour. */
 const DEFAULT_LABEL_COLOR = '#428BCA';
 
-/** Labels by title, the missing ones created (Labels::FindOrCreateService); titles with a comma are dropped. */
+/**
+ * Labels by title, the project's or its group's, the missing ones created in the project
+ * (Labels::FindOrCreateService); titles with a comma are dropped.
+ */
 export async function findOrCreateLabels(
   trx: Executor,
   projectId: number,
@@ -37,7 +40,7 @@ export async function findOrCreateLabels(
   const labels: LabelRow[] = [];
   for (const title of wanted) {
     const found =
-      (await findLabelByTitle(trx, projectId, title)) ??
+      (await findAvailableLabelByTitle(trx, projectId, title)) ??
       (await insertLabelIfMissing(trx, {
         project_id: projectId,
         title,

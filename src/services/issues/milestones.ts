@@ -1,6 +1,7 @@
 // Project milestones (GitLab 8.13's lib/api/milestones.rb, Milestones::*Service): a title unique in the
 // project, an iid per project from internal_ids, state active/closed through state_event close/activate,
-// each change recorded with its event (8.13's EventCreateService did for milestones too).
+// each change recorded with its event (8.13's EventCreateService did for milestones too). A group's
+// milestones (today's GitLab) count their iid within the group and record no project event.
 import type { Deps } from '../../deps.ts';
 import { now } from '../../lib/clock.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -8,13 +9,46 @@ import { failedWith } from '../../errors.ts';
 import { nextInternalId } from '../../db/repositories/issues.ts';
 import {
   deleteMilestone,
+  findGroupMilestoneByTitle,
   findMilestoneByTitle,
   insertMilestone,
+  nextGroupMilestoneIid,
   updateMilestone,
 } from '../../db/repositories/milestones.ts';
 import { recordEvent } from '../activity/events.ts';
 import { EventAction } from '../../domain/types.ts';
-import type { MilestoneRow, UserRow } from '../../db/types.ts';
+import type { Executor, MilestoneRow, UserRow } from '../../db/types.ts';
+
+/** Whose milestone: a project's (its id) or a group's. */
+export type MilestoneOwner = number | { groupId: number };
+
+function findOwnMilestone(trx: Executor, owner: MilestoneOwner, title: string) {
+  return typeof owner === 'number'
+    ? findMilestoneByTitle(trx, owner, title)
+    : findGroupMilestoneByTitle(trx, owner.groupId, title);
+}
+
+function ownerOf(milestone: MilestoneRow): MilestoneOwner {
+  return milestone.project_id !== null ? milestone.project_id : { groupId: milestone.group_id! };
+}
+
+async function recordMilestoneEvent(
+  trx: Executor,
+  milestone: MilestoneRow,
+  viewer: UserRow,
+  action: EventAction,
+  at: string,
+): Promise<void> {
+  if (milestone.project_id === null) return;
+  await recordEvent(trx, {
+    projectId: milestone.project_id,
+    authorId: viewer.id,
+    action,
+    targetId: milestone.id,
+    targetType: 'Milestone',
+    at,
+  });
+}
 
 export interface MilestoneInput {
   title?: string;
@@ -30,16 +64,20 @@ const titleTaken = (verb: 'create' | 'update') =>
 export async function createMilestone(
   deps: Deps,
   viewer: UserRow,
-  projectId: number,
+  owner: MilestoneOwner,
   input: MilestoneInput & { title: string },
 ): Promise<MilestoneRow> {
   try {
     return await deps.db.kysely.transaction().execute(async (trx) => {
-      if (await findMilestoneByTitle(trx, projectId, input.title)) throw titleTaken('create');
+      if (await findOwnMilestone(trx, owner, input.title)) throw titleTaken('create');
       const at = now();
       const milestone = await insertMilestone(trx, {
-        project_id: projectId,
-        iid: await nextInternalId(trx, projectId, 'milestones'),
+        project_id: typeof owner === 'number' ? owner : null,
+        group_id: typeof owner === 'number' ? null : owner.groupId,
+        iid:
+          typeof owner === 'number'
+            ? await nextInternalId(trx, owner, 'milestones')
+            : await nextGroupMilestoneIid(trx, owner.groupId),
         title: input.title,
         description: input.description ?? null,
         due_date: input.dueDate ?? null,
@@ -48,14 +86,7 @@ export async function createMilestone(
         created_at: at,
         updated_at: at,
       });
-      await recordEvent(trx, {
-        projectId,
-        authorId: viewer.id,
-        action: EventAction.Created,
-        targetId: milestone.id,
-        targetType: 'Milestone',
-        at,
-      });
+      await recordMilestoneEvent(trx, milestone, viewer, EventAction.Created, at);
       return milestone;
     });
   } catch (error) {
@@ -73,7 +104,7 @@ export async function editMilestone(
   try {
     return await deps.db.kysely.transaction().execute(async (trx) => {
       if (input.title !== undefined && input.title !== milestone.title) {
-        if (await findMilestoneByTitle(trx, milestone.project_id, input.title)) throw titleTaken('update');
+        if (await findOwnMilestone(trx, ownerOf(milestone), input.title)) throw titleTaken('update');
       }
       const at = now();
       const state =
@@ -91,14 +122,8 @@ export async function editMilestone(
         updated_at: at,
       });
       if (state !== milestone.state) {
-        await recordEvent(trx, {
-          projectId: milestone.project_id,
-          authorId: viewer.id,
-          action: state === 'closed' ? EventAction.Closed : EventAction.Reopened,
-          targetId: milestone.id,
-          targetType: 'Milestone',
-          at,
-        });
+        const action = state === 'closed' ? EventAction.Closed : EventAction.Reopened;
+        await recordMilestoneEvent(trx, milestone, viewer, action, at);
       }
       return updated ?? milestone;
     });
@@ -112,13 +137,6 @@ export async function editMilestone(
 export async function destroyMilestone(deps: Deps, viewer: UserRow, milestone: MilestoneRow): Promise<void> {
   await deps.db.kysely.transaction().execute(async (trx) => {
     await deleteMilestone(trx, milestone.id);
-    await recordEvent(trx, {
-      projectId: milestone.project_id,
-      authorId: viewer.id,
-      action: EventAction.Destroyed,
-      targetId: milestone.id,
-      targetType: 'Milestone',
-      at: now(),
-    });
+    await recordMilestoneEvent(trx, milestone, viewer, EventAction.Destroyed, now());
   });
 }

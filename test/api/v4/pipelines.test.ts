@@ -151,9 +151,10 @@ describe('API v4 pipelines', () => {
       assert.equal(bad.status, 400, query);
       assert.match(bad.body.error, /does not have a valid value/);
     }
-    const otherOrder = await t.request('GET', url('/pipelines?order_by=status'), { token: developer.token });
-    assert.equal(otherOrder.status, 400);
-    assert.ok(otherOrder.body.message);
+    assert.deepEqual(await list('order_by=id&sort=asc'), [...ids].reverse());
+    const badOrder = await t.request('GET', url('/pipelines?order_by=sha'), { token: developer.token });
+    assert.equal(badOrder.status, 400);
+    assert.deepEqual(badOrder.body, { error: 'order_by does not have a valid value' });
   });
 
   it('answers the newest pipeline of a ref as latest', async () => {

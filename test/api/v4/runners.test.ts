@@ -14,6 +14,7 @@ import {
 } from '../../helpers/factory.ts';
 import { registerRunner } from '../../../src/services/ci/runners.ts';
 import { AccessLevel } from '../../../src/domain/types.ts';
+import { seedPipeline } from '../../helpers/ci.ts';
 import type { CiRunnerRow } from '../../../src/db/types.ts';
 
 const REGISTRATION = 'runners-v4-registration';
@@ -165,5 +166,42 @@ describe('API v4 runners', () => {
     const deleted = await t.request('DELETE', `/api/v4/runners/${spare.id}`, { token: master.token });
     assert.equal(deleted.status, 204);
     assert.equal((await t.request('GET', `/api/v4/runners/${spare.id}`, { token: admin.token })).status, 404);
+  });
+
+  it("lists a runner's jobs with their project for administrators and its projects' masters", async () => {
+    const { builds } = await seedPipeline(t, mine, {
+      sha: 'b'.repeat(40),
+      builds: [
+        { name: 'one', status: 'success' },
+        { name: 'two', status: 'failed' },
+      ],
+    });
+    await t.server.deps.db.kysely
+      .updateTable('ci_builds')
+      .set({ runner_id: specific.id })
+      .where(
+        'id',
+        'in',
+        builds.map((build) => build.id),
+      )
+      .execute();
+    const url = `/api/v4/runners/${specific.id}/jobs`;
+    const all = await t.request('GET', url, { token: master.token });
+    assert.equal(all.status, 200, all.text);
+    assert.deepEqual(
+      all.body.map((job: { name: string }) => job.name),
+      ['two', 'one'],
+    );
+    assert.equal(all.headers['x-total'], '2');
+    assert.equal(all.body[0].project.id, mine.id);
+    assert.equal(all.body[0].project.path_with_namespace, mine.fullPath);
+    const asc = await t.request('GET', `${url}?sort=asc&status=success`, { token: admin.token });
+    assert.deepEqual(
+      asc.body.map((job: { name: string }) => job.name),
+      ['one'],
+    );
+    assert.equal((await t.request('GET', url, { token: developer.token })).status, 403);
+    assert.equal((await t.request('GET', `${url}?status=nope`, { token: admin.token })).status, 400);
+    assert.equal((await t.request('GET', '/api/v4/runners/999999/jobs', { token: admin.token })).status, 404);
   });
 });
