@@ -378,6 +378,10 @@ export interface CiPipelinesTable {
   source: Generated<PipelineSource>;
   /** The schedule that ran it (source `schedule`). */
   pipeline_schedule_id: Generated<number | null>;
+  /** The merge request a `merge_request_event` pipeline ran for (migration 140). */
+  merge_request_id: Generated<number | null>;
+  /** JSON object of its CI_MERGE_REQUEST_* variables as they were when it was made. */
+  merge_request_variables: Generated<string | null>;
   user_id: number | null;
   commit_message: string | null;
   commit_author_name: string | null;
