@@ -9,6 +9,7 @@
 import type YAML from 'yaml';
 import { lazy } from '../lib/lazy.ts';
 import { parseDuration } from './durations.ts';
+import { RETRY_REASONS } from './job-limits.ts';
 import { isValidRefPattern } from './ref-policy.ts';
 import { composeConfig, GLOBAL_KEYWORDS, inherits, referenceTag } from './config-compose.ts';
 import { parseExpression, type CiRule } from './rules.ts';
@@ -98,6 +99,17 @@ const JOB_KEYS = [
 ];
 type InheritedKey = 'before_script' | 'image' | 'services' | 'after_script' | 'variables' | 'cache';
 const WHEN_VALUES = ['on_success', 'on_failure', 'always', 'manual', 'delayed'];
+/** What `retry: when:` may name. */
+const RETRY_WHEN = ['always', ...RETRY_REASONS];
+/** `allow_failure: {exit_codes: 1 | [1, 2]}` as a list; undefined when it is not that shape. */
+function exitCodes(value: unknown): number[] | undefined {
+  if (!isHash(value) || unknownKeys(value, ['exit_codes']).length > 0) return undefined;
+  const codes = entry(value, 'exit_codes');
+  const list = Number.isInteger(codes) ? [codes] : codes;
+  return Array.isArray(list) && list.length > 0 && list.every((c) => Number.isInteger(c))
+    ? (list as number[])
+    : undefined;
+}
 const RULE_KEYS = ['if', 'changes', 'exists', 'when', 'allow_failure', 'start_in', 'variables'];
 const RULE_WHEN = ['on_success', 'on_failure', 'always', 'manual', 'delayed', 'never'];
 const ENVIRONMENT_NAME = /^[a-zA-Z0-9_\\/${}. -]+$/;
@@ -370,8 +382,12 @@ function jobErrors(location: string, name: unknown, config: unknown): string[] {
     const tags = entry(config, 'tags');
     if (tags != null && !isArrayOfStrings(tags)) errors.add('tags', 'should be an array of strings');
     const allowFailure = entry(config, 'allow_failure');
-    if (allowFailure != null && !isBoolean(allowFailure))
-      errors.add('allow_failure', 'should be a boolean value');
+    // 8.13's message, unless a hash (today's exit_codes) was meant.
+    if (allowFailure != null && !isBoolean(allowFailure) && exitCodes(allowFailure) === undefined)
+      errors.add(
+        'allow_failure',
+        isHash(allowFailure) ? 'should be a hash of exit_codes' : 'should be a boolean value',
+      );
     const when = entry(config, 'when');
     if (when != null && !WHEN_VALUES.includes(when as string)) {
       errors.add('when', 'should be on_success, on_failure, always or manual');
@@ -398,6 +414,17 @@ function jobErrors(location: string, name: unknown, config: unknown): string[] {
       !(Number.isInteger(retryMax) && (retryMax as number) >= 0 && (retryMax as number) <= 2)
     )
       errors.add('retry', 'config should be an integer from 0 to 2, or a hash with max');
+    if (isHash(retry)) {
+      const unknown = unknownKeys(retry, ['max', 'when', 'exit_codes']);
+      if (unknown.length > 0) errors.add('retry', `config contains unknown keys: ${unknown.join(', ')}`);
+      const retryWhen = entry(retry, 'when');
+      const reasons = isString(retryWhen) ? [retryWhen] : retryWhen;
+      if (retryWhen != null && !(isArrayOfStrings(reasons) && reasons.every((r) => RETRY_WHEN.includes(r))))
+        errors.add('retry', `when should be one of: ${RETRY_WHEN.join(', ')}`);
+      const codes = entry(retry, 'exit_codes');
+      if (codes != null && exitCodes(new Map([['exit_codes', codes]])) === undefined)
+        errors.add('retry', 'exit codes should be an integer or an array of integers');
+    }
     const parallel = entry(config, 'parallel');
     if (parallel != null && parallelInstances(parallel) === undefined) {
       errors.add('parallel', 'should be an integer from 1 to 200, or a hash with a matrix of up to 200 jobs');
@@ -557,6 +584,8 @@ function buildJob(name: string, config: Hash, global: GlobalEntries, stages: str
   option('after_script', flatOrUndefined(own('after_script')));
   option('environment', environment == null ? undefined : environmentValue(environment));
   option('retry', entry(config, 'retry'));
+  const allowedCodes = exitCodes(entry(config, 'allow_failure'));
+  if (allowedCodes) options.allow_failure_criteria = { exit_codes: allowedCodes };
   option('timeout', entry(config, 'timeout'));
   option('interruptible', entry(config, 'interruptible'));
   option('start_in', when === 'delayed' ? entry(config, 'start_in') : undefined);
@@ -572,7 +601,7 @@ function buildJob(name: string, config: Hash, global: GlobalEntries, stages: str
     stageIdx: stages.indexOf(stage),
     commands: commands.join('\n'),
     tagList: (entry(config, 'tags') as string[] | undefined) ?? [],
-    allowFailure: (entry(config, 'allow_failure') as boolean | undefined) ?? false,
+    allowFailure: entry(config, 'allow_failure') === true,
     // A delayed job runs as on_success once its predecessors finish (its start_in is kept in options).
     when: when === 'delayed' ? 'on_success' : when,
     environment:

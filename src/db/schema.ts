@@ -441,6 +441,14 @@ export interface CiBuildsTable {
   queued_at: string | null;
   started_at: string | null;
   finished_at: string | null;
+  /** Why it failed, as the runner said (`script_failure`, `job_execution_timeout` …; migration 141). */
+  failure_reason: Generated<string | null>;
+  /** The script's exit code the runner reported. */
+  exit_code: Generated<number | null>;
+  /** A running job past this is failed with `job_execution_timeout`. */
+  timeout_at: Generated<string | null>;
+  /** A `when: delayed` job waiting as `scheduled` becomes pending then. */
+  scheduled_at: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }

@@ -44,6 +44,7 @@ import { up as mail } from './100-mail.ts';
 import { up as passwordResets } from './101-password-resets.ts';
 import { up as pipelineSchedules } from './104-pipeline-schedules.ts';
 import { up as mergeRequestPipelines } from './140-merge-request-pipelines.ts';
+import { up as buildFailures } from './141-build-failures.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
@@ -87,6 +88,7 @@ const migrations: Array<[string, MigrationFn]> = [
   ['101-password-resets', passwordResets],
   ['104-pipeline-schedules', pipelineSchedules],
   ['140-merge-request-pipelines', mergeRequestPipelines],
+  ['141-build-failures', buildFailures],
 ];
 
 /** The migrations' names in the order they were added (kept in name order from here on: a test checks). */

@@ -279,6 +279,10 @@ const BUILD_COLUMNS = [
   'queued_at',
   'started_at',
   'finished_at',
+  'failure_reason',
+  'exit_code',
+  'timeout_at',
+  'scheduled_at',
   'created_at',
   'updated_at',
 ] as const satisfies ReadonlyArray<keyof CiBuildRow>;
@@ -335,6 +339,17 @@ export async function countBuildsUpTo(db: Executor, filter: BuildListFilter, cap
   const row = await db
     .selectFrom(query.limit(cap).as('capped'))
     .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** How many builds named `name` the pipeline has (each retry adds one). */
+export async function countBuildsNamed(db: Executor, pipelineId: number, name: string): Promise<number> {
+  const row = await db
+    .selectFrom('ci_builds')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('pipeline_id', '=', pipelineId)
+    .where('name', '=', name)
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }

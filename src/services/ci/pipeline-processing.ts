@@ -149,6 +149,8 @@ export async function applyBuildEvent(
   build: CiBuildRow,
   event: BuildEvent,
   extra: BuildChanges = {},
+  /** false: the pipeline is left for the caller to process (a failed job retried at once). */
+  settle = true,
 ): Promise<{ build: CiBuildRow; pipeline: CiPipelineRow } | undefined> {
   const { from, to } = buildEvent(event);
   if (!from.includes(build.status)) return undefined;
@@ -162,7 +164,8 @@ export async function applyBuildEvent(
   const moved = await transitionBuild(ctx.trx, build.id, from, changes);
   if (!moved) return undefined;
   let pipeline = (await findPipeline(ctx.trx, moved.pipeline_id))!;
-  pipeline = isCompleted(to) ? await processPipeline(ctx, pipeline) : await refreshPipeline(ctx, pipeline);
+  if (settle)
+    pipeline = isCompleted(to) ? await processPipeline(ctx, pipeline) : await refreshPipeline(ctx, pipeline);
   // GitLab's build hooks: pending → running, and every finish; statuses of other CI systems have none.
   if (moved.type === 'build' && ((build.status === 'pending' && to === 'running') || isCompleted(to)))
     await announceBuild(ctx, pipeline, moved);
