@@ -570,7 +570,7 @@ function buildJob(name: string, config: Hash, global: GlobalEntries, stages: str
   }
   const jobOwn = entry(config, 'variables');
   if (isHash(jobOwn)) for (const [key, value] of jobOwn) variables.set(keyName(key), value as string);
-  const when = (entry(config, 'when') as CiWhen | 'delayed' | undefined) ?? 'on_success';
+  const when = (entry(config, 'when') as CiWhen | undefined) ?? 'on_success';
   const environment = entry(config, 'environment');
   const options: Record<string, unknown> = {};
   const option = (key: string, value: unknown) => {
@@ -602,8 +602,8 @@ function buildJob(name: string, config: Hash, global: GlobalEntries, stages: str
     commands: commands.join('\n'),
     tagList: (entry(config, 'tags') as string[] | undefined) ?? [],
     allowFailure: entry(config, 'allow_failure') === true,
-    // A delayed job runs as on_success once its predecessors finish (its start_in is kept in options).
-    when: when === 'delayed' ? 'on_success' : when,
+    // A delayed job waits as scheduled for its start_in (kept in options) once its predecessors succeed.
+    when,
     environment:
       environment == null ? null : ((entry(environmentValue(environment), 'name') as string) ?? null),
     yamlVariables: [...variables].map(([key, value]) => ({ key, value, public: true as const })),

@@ -63,7 +63,7 @@ export async function moveCreatedBuilds(
   pipelineId: number,
   stageIdx: number,
   when: CiWhen,
-  status: 'pending' | 'skipped',
+  status: 'pending' | 'skipped' | 'scheduled',
   at: string,
 ): Promise<number> {
   const result = await db
@@ -94,11 +94,37 @@ export function latestBuildsForProcessing(db: Executor, pipelineId: number): Pro
     .execute();
 }
 
+/** Scheduled builds of a pipeline still without their time (just moved there). */
+export function unscheduledBuilds(
+  db: Executor,
+  pipelineId: number,
+): Promise<Array<Pick<CiBuildRow, 'id' | 'options'>>> {
+  return db
+    .selectFrom('ci_builds')
+    .select(['id', 'options'])
+    .where('pipeline_id', '=', pipelineId)
+    .where('status', '=', 'scheduled')
+    .where('scheduled_at', 'is', null)
+    .execute();
+}
+
+/** Scheduled builds whose time has come by `at`, soonest first (on the scheduled builds' index). */
+export function dueScheduledBuilds(db: Executor, at: string, limit: number): Promise<Array<{ id: number }>> {
+  return db
+    .selectFrom('ci_builds')
+    .select('id')
+    .where('status', '=', 'scheduled')
+    .where('scheduled_at', '<=', at)
+    .orderBy('scheduled_at')
+    .limit(limit)
+    .execute();
+}
+
 /** Moves the given builds that are still created (processing of a pipeline with `needs:`). */
 export async function moveCreatedBuildsById(
   db: Executor,
   ids: number[],
-  status: 'pending' | 'skipped',
+  status: 'pending' | 'skipped' | 'scheduled',
   at: string,
 ): Promise<void> {
   if (ids.length === 0) return;

@@ -8,8 +8,12 @@ import {
   moveCreatedBuildsById,
   runPeriods,
   transitionBuild,
+  unscheduledBuilds,
+  updateBuild,
   type StatusGroupRow,
 } from '../../db/repositories/builds.ts';
+import { parseDuration } from '../../ci/durations.ts';
+import { parseOptions } from '../../ci/job-limits.ts';
 import { findPipeline, lockPipeline, updatePipeline } from '../../db/repositories/pipelines.ts';
 import {
   buildEvent,
@@ -91,12 +95,25 @@ async function settlePipeline(
 export async function processPipeline(ctx: CiTransaction, pipeline: CiPipelineRow): Promise<CiPipelineRow> {
   const groups = toGroups(await latestStatusGroups(ctx.trx, pipeline.id));
   if (groups.builds.some((g) => g.status === 'created') && (await processNeeds(ctx, pipeline.id))) {
+    await setScheduledTimes(ctx, pipeline.id);
     return refreshPipeline(ctx, pipeline);
   }
-  for (const step of gatePipeline(groups.builds)) {
+  const steps = gatePipeline(groups.builds);
+  for (const step of steps) {
     await moveCreatedBuilds(ctx.trx, pipeline.id, step.stageIdx, step.when, step.status, ctx.at);
   }
+  if (steps.some((step) => step.status === 'scheduled')) await setScheduledTimes(ctx, pipeline.id);
   return settlePipeline(ctx, pipeline, groups);
+}
+
+/** Delayed jobs just scheduled get their time: now plus their `start_in`. */
+async function setScheduledTimes(ctx: CiTransaction, pipelineId: number): Promise<void> {
+  for (const build of await unscheduledBuilds(ctx.trx, pipelineId)) {
+    const startIn = parseOptions(build.options).start_in;
+    const seconds = (typeof startIn === 'string' ? parseDuration(startIn) : undefined) ?? 0;
+    const at = new Date(Date.parse(ctx.at) + seconds * 1000).toISOString();
+    await updateBuild(ctx.trx, build.id, { scheduled_at: at });
+  }
 }
 
 /** The `needs:` of a build's options, as job names; null when it has none. */
@@ -124,7 +141,7 @@ async function processNeeds(ctx: CiTransaction, pipelineId: number): Promise<boo
   }));
   if (!builds.some((b) => b.status === 'created' && b.needs !== null)) return false;
   const moved = processDag(builds);
-  for (const status of ['pending', 'skipped'] as const) {
+  for (const status of ['pending', 'skipped', 'scheduled'] as const) {
     const ids = moved.filter((b) => b.status === status).map((b) => b.id);
     await moveCreatedBuildsById(ctx.trx, ids, status, ctx.at);
   }

@@ -251,8 +251,7 @@ async function jobsForPipeline(
         {
           ...job,
           options,
-          // A delayed job runs as on_success once its predecessors finish.
-          when: when === 'delayed' ? 'on_success' : (when as CiJob['when']),
+          when: when as CiJob['when'],
           allowFailure: rule.allowFailure ?? job.allowFailure,
         },
         [...workflowVariables, ...Object.entries(rule.variables ?? {})],
