@@ -731,6 +731,22 @@ function rulesList(value: unknown): CiRule[] | null {
   });
 }
 
+/** A cycle of needs through `start` (names in order, `start` at both ends), or undefined. */
+function needsCycle(built: Map<string, CiJob>, start: string): string[] | undefined {
+  const seen = new Set<string>();
+  const walk = (name: string, trail: string[]): string[] | undefined => {
+    for (const need of built.get(name)?.needs ?? []) {
+      if (need.job === start) return [...trail, start];
+      if (seen.has(need.job) || !built.has(need.job)) continue;
+      seen.add(need.job);
+      const found = walk(need.job, [...trail, need.job]);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  return walk(start, [start]);
+}
+
 /** The checks GitLab made once every entry was valid: stages, dependencies, on_stop environments. */
 function logicalError(
   jobs: Map<string, Hash>,
@@ -746,18 +762,22 @@ function logicalError(
         if (need.optional) continue;
         return `${name} job: undefined need: ${need.job}`;
       }
-      // Jobs run stage by stage here, so what a job needs must be in an earlier stage.
-      if (!(other.stageIdx < job.stageIdx)) {
-        return `${name} job: need ${need.job} is not defined in prior stages`;
+      // GitLab 14.2 and later: a need may be in the same stage (cycles are checked below), not a later one.
+      if (other.stageIdx > job.stageIdx) {
+        return `${name} job: need ${need.job} is not defined in current or prior stages`;
       }
     }
     for (const dependency of (job.options.dependencies as string[] | undefined) ?? []) {
       const other = built.get(dependency);
       if (!other) return `${name} job: undefined dependency: ${dependency}`;
-      if (!(other.stageIdx < job.stageIdx)) {
+      // A need's artifacts may come from its own stage (its stage was checked above).
+      const needed = job.needs?.some((need) => need.job === dependency) ?? false;
+      if (!(other.stageIdx < job.stageIdx) && !needed) {
         return `${name} job: dependency ${dependency} is not defined in prior stages`;
       }
     }
+    const cycle = needsCycle(built, name);
+    if (cycle) return `${name} job: needs form a cycle: ${cycle.join(' → ')}`;
     const environment = entry(jobs.get(name)!, 'environment');
     const onStop = isHash(environment) ? entry(environment, 'on_stop') : undefined;
     if (isString(onStop)) {
