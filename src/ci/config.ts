@@ -844,6 +844,16 @@ export function parseCiConfig(text: string): CiConfigResult {
 /** Reads a file of the same commit for `include: local`; undefined when it does not exist. */
 export type LocalFileReader = (path: string) => Promise<string | undefined>;
 
+/**
+ * Opens another project of this server for `include: project` at `ref` (its default branch when
+ * undefined): readers of its files (nested local includes are that project's), or the error text
+ * when the pipeline's user may not read it or it has no such ref.
+ */
+export type ProjectOpener = (
+  project: string,
+  ref: string | undefined,
+) => Promise<{ read: LocalFileReader; open: ProjectOpener } | { error: string }>;
+
 const MAX_INCLUDES = 150;
 
 /**
@@ -856,6 +866,7 @@ async function withIncludes(
   read: LocalFileReader,
   seen: { count: number },
   depth: number,
+  open?: ProjectOpener,
 ): Promise<Hash> {
   const include = root.get('include');
   root.delete('include');
@@ -869,6 +880,9 @@ async function withIncludes(
       if (/^https?:\/\//.test(item))
         throw new Error(`include:remote is not supported on this server: \`${item}\``);
       local = item;
+    } else if (isHash(item) && item.has('project') && open) {
+      merged = mergeDeep(merged, await projectInclude(item, seen, depth, open));
+      continue;
     } else if (isHash(item)) {
       for (const key of ['remote', 'template', 'project', 'component']) {
         if (item.has(key))
@@ -892,9 +906,45 @@ async function withIncludes(
       );
     }
     if (!isHash(included)) throw new Error(`Included file \`${local}\` does not have valid YAML syntax!`);
-    merged = mergeDeep(merged, await withIncludes(included, read, seen, depth + 1));
+    merged = mergeDeep(merged, await withIncludes(included, read, seen, depth + 1, open));
   }
   return mergeDeep(merged, root);
+}
+
+/** `include: {project, file, ref}`: each file of that project, its own includes read there. */
+async function projectInclude(
+  item: Hash,
+  seen: { count: number },
+  depth: number,
+  open: ProjectOpener,
+): Promise<Hash> {
+  const unknown = unknownKeys(item, ['project', 'file', 'ref', 'rules', 'inputs']);
+  if (unknown.length > 0) throw new Error(`include config contains unknown keys: ${unknown.join(', ')}`);
+  const project = item.get('project');
+  const ref = item.get('ref');
+  const files = item.get('file');
+  const list = isString(files) ? [files] : files;
+  if (!isString(project) || !isArrayOfStrings(list) || list.length === 0 || (ref != null && !isString(ref)))
+    throw new Error('include:project config should have a project string and a file string or list');
+  const opened = await open(project, ref ?? undefined);
+  if ('error' in opened) throw new Error(opened.error);
+  let merged: Hash = new Map();
+  for (const file of list) {
+    if (++seen.count > MAX_INCLUDES) throw new Error(`Maximum of ${MAX_INCLUDES} includes are allowed!`);
+    const text = await opened.read(file.replace(/^\/+/, ''));
+    if (text === undefined) throw new Error(`Project \`${project}\` file \`${file}\` does not exist!`);
+    let included: unknown;
+    try {
+      included = loadYaml(text);
+    } catch (error) {
+      throw new Error(
+        `Included file \`${file}\` does not have valid YAML syntax! ${(error as Error).message}`,
+      );
+    }
+    if (!isHash(included)) throw new Error(`Included file \`${file}\` does not have valid YAML syntax!`);
+    merged = mergeDeep(merged, await withIncludes(included, opened.read, seen, depth + 1, opened.open));
+  }
+  return merged;
 }
 
 function mergeDeep(base: Hash, over: Hash): Hash {
@@ -910,6 +960,7 @@ function mergeDeep(base: Hash, over: Hash): Hash {
 async function rootWithIncludes(
   text: string,
   read: LocalFileReader,
+  open?: ProjectOpener,
 ): Promise<{ root: Hash; error?: undefined } | { root?: undefined; error: string }> {
   let root: unknown;
   try {
@@ -919,7 +970,7 @@ async function rootWithIncludes(
   }
   if (!isHash(root)) return { error: 'Invalid configuration format' };
   try {
-    return { root: await withIncludes(root, read, { count: 0 }, 0) };
+    return { root: await withIncludes(root, read, { count: 0 }, 0, open) };
   } catch (error) {
     return { error: (error as Error).message };
   }
@@ -929,8 +980,9 @@ async function rootWithIncludes(
 export async function parseCiConfigWithIncludes(
   text: string,
   read: LocalFileReader,
+  open?: ProjectOpener,
 ): Promise<CiConfigResult> {
-  const loaded = await rootWithIncludes(text, read);
+  const loaded = await rootWithIncludes(text, read, open);
   return loaded.root ? configFromRoot(loaded.root) : { error: loaded.error };
 }
 

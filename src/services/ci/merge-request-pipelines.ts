@@ -17,8 +17,14 @@ import { isWorkInProgress } from '../../domain/titles.ts';
 import { projectFullPath, projectUrls } from '../../domain/paths.ts';
 import { BLANK_SHA, MERGE_REQUEST } from '../../domain/types.ts';
 import { branchProtection } from '../../policies/protected-branches.ts';
-import { createPreparedPipeline, preparePipeline, type PreparedPipeline } from './pipelines.ts';
-import type { CiPipelineRow, Executor, MergeRequestRow, ProjectRecord } from '../../db/types.ts';
+import {
+  CI_FILE_MAX_BYTES,
+  createPreparedPipeline,
+  preparePipeline,
+  type PreparedPipeline,
+} from './pipelines.ts';
+import { projectOpener } from './include-projects.ts';
+import type { CiPipelineRow, Executor, MergeRequestRow, ProjectRecord, UserRow } from '../../db/types.ts';
 
 /** What a merge request pipeline's plan needs of its MR (the id and iid may not exist yet). */
 export type PipelineMergeRequest = Pick<
@@ -41,6 +47,7 @@ export async function planMergeRequestPipeline(
   record: ProjectRecord,
   mr: PipelineMergeRequest,
   head: string | null,
+  user: UserRow | null,
 ): Promise<MergeRequestPipelinePlan | undefined> {
   if (!head || mr.source_project_id !== record.project.id) return undefined;
   try {
@@ -57,6 +64,7 @@ export async function planMergeRequestPipeline(
       sha: head,
       beforeSha: BLANK_SHA,
       source: 'merge_request_event',
+      openProject: projectOpener(deps, user, CI_FILE_MAX_BYTES),
       ...(base ? { changesFrom: base } : {}),
     });
     if (!prepared) return undefined;

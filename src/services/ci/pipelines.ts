@@ -5,7 +5,7 @@
 // As GitLab 8.13: no pipeline when builds are disabled, the commit has no .gitlab-ci.yml or no job runs
 // for the ref; a file that does not parse or validate makes a failed pipeline carrying the error and no
 // builds; "[ci skip]" / "[skip ci]" in the commit message makes a skipped pipeline without builds.
-import { parseCiConfigWithIncludes, type CiConfig, type CiJob } from '../../ci/config.ts';
+import { parseCiConfigWithIncludes, type CiConfig, type CiJob, type ProjectOpener } from '../../ci/config.ts';
 import { runsForRef } from '../../ci/ref-policy.ts';
 import { expandVariables, firstMatchingRule, type RuleFiles } from '../../ci/rules.ts';
 import { pipelineVariables } from '../../ci/variables.ts';
@@ -72,6 +72,8 @@ export interface PlanInput {
   openMergeRequests?: string;
   /** A merge request pipeline's `changes:` compare with this commit (the merge base with the target). */
   changesFrom?: string;
+  /** `include: project` as the pipeline's user; without it such includes are refused. */
+  openProject?: ProjectOpener;
 }
 
 /** The plan so far and, when the file is good, its configuration (jobs are chosen from it). */
@@ -98,10 +100,14 @@ async function readPipelineConfig(input: PlanInput): Promise<ReadPlan | undefine
   };
   if (file.tooLarge)
     return { plan: { ...base, yamlErrors: `${CI_FILE} is larger than ${CI_FILE_MAX_BYTES} bytes` } };
-  const parsed = await parseCiConfigWithIncludes(file.content.toString('utf8'), async (path) => {
-    const included = await readFileAtCommit(repoPath, sha, path, CI_FILE_MAX_BYTES);
-    return included && !included.tooLarge ? included.content.toString('utf8') : undefined;
-  });
+  const parsed = await parseCiConfigWithIncludes(
+    file.content.toString('utf8'),
+    async (path) => {
+      const included = await readFileAtCommit(repoPath, sha, path, CI_FILE_MAX_BYTES);
+      return included && !included.tooLarge ? included.content.toString('utf8') : undefined;
+    },
+    input.openProject,
+  );
   if (parsed.error !== undefined) return { plan: { ...base, yamlErrors: parsed.error } };
   if (!input.triggered && SKIP_CI.test(commit.message)) return { plan: { ...base, skipped: true } };
   return { plan: base, config: parsed.config };

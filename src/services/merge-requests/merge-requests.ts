@@ -292,6 +292,7 @@ export async function createMergeRequest(
       labels: params.labels ?? [],
     },
     fetched.head,
+    viewer,
   );
   const at = now();
   let mr: MergeRequestRow | undefined;

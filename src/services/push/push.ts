@@ -34,7 +34,8 @@ import {
 } from '../../presenters/hooks/push-payload.ts';
 import { enqueueProjectHooks, enqueueSystemHooks } from '../hooks/hook-outbox.ts';
 import { createsDefaultBranch, protectCreatedDefaultBranch } from './default-branch-protection.ts';
-import { createPipeline, planPipeline, type PipelinePlan } from '../ci/pipelines.ts';
+import { CI_FILE_MAX_BYTES, createPipeline, planPipeline, type PipelinePlan } from '../ci/pipelines.ts';
+import { projectOpener } from '../ci/include-projects.ts';
 import {
   createMergeRequestPipeline,
   planMergeRequestPipeline,
@@ -293,7 +294,7 @@ export async function processPush(
         await pushPayloadFor(deps, repoPath, record, user, change, defaultBranch, isFirstDefaultPush),
       );
     }
-    plans = await planPipelines(deps, repoPath, record, payloads);
+    plans = await planPipelines(deps, repoPath, record, user, payloads);
     closing = await planIssueClosing(repoPath, record, defaultBranch, applied);
   }
   // Merge requests from or into the moved branches, and the merges this push completes.
@@ -355,6 +356,7 @@ async function planPipelines(
   deps: Deps,
   repoPath: string,
   record: ProjectRecord,
+  user: UserRow,
   payloads: PushPayload[],
 ): Promise<PlannedPipelines> {
   const plans: PlannedPipelines = { branch: [], mergeRequests: [] };
@@ -372,11 +374,12 @@ async function planPipelines(
         tag,
         sha: data.checkout_sha,
         beforeSha: data.before,
+        openProject: projectOpener(deps, user, CI_FILE_MAX_BYTES),
         ...(openMergeRequests ? { openMergeRequests } : {}),
       });
       if (plan) plans.branch.push(plan);
       for (const mr of open) {
-        const planned = await planMergeRequestPipeline(deps, record, mr, data.checkout_sha);
+        const planned = await planMergeRequestPipeline(deps, record, mr, data.checkout_sha, user);
         if (planned) plans.mergeRequests.push({ plan: planned, mr });
       }
     } catch (error) {
