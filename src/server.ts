@@ -21,6 +21,7 @@ import { HookDeliveryWorker } from './workers/hook-delivery.ts';
 import { MailDeliveryWorker } from './workers/mail-delivery.ts';
 import { startSshServer } from './ssh/server.ts';
 import { StuckBuildsWorker } from './workers/stuck-builds.ts';
+import { CiTimersWorker } from './workers/ci-timers.ts';
 import { ArtifactsExpiryWorker } from './workers/artifacts-expiry.ts';
 import { AutoMergeWorker } from './workers/auto-merge.ts';
 import { PipelineScheduleWorker } from './workers/pipeline-schedules.ts';
@@ -38,6 +39,7 @@ export interface Server {
   mailWorker: MailDeliveryWorker;
   /** Drops builds that stopped moving a day ago; tests call drain(at). */
   stuckBuildsWorker: StuckBuildsWorker;
+  ciTimersWorker: CiTimersWorker;
   /** Removes expired artifacts that nobody kept; tests call drain(). */
   artifactsWorker: ArtifactsExpiryWorker;
   autoMergeWorker: AutoMergeWorker;
@@ -136,6 +138,8 @@ export async function startServer(
     mailWorker.start();
     const stuckBuildsWorker = new StuckBuildsWorker(deps, log);
     stuckBuildsWorker.start();
+    const ciTimersWorker = new CiTimersWorker(deps, log);
+    ciTimersWorker.start();
     const artifactsWorker = new ArtifactsExpiryWorker(deps, log);
     artifactsWorker.start();
     // Merges owed when a head pipeline succeeded (some perhaps left by a crash).
@@ -147,6 +151,7 @@ export async function startServer(
       hookWorker,
       mailWorker,
       stuckBuildsWorker,
+      ciTimersWorker,
       artifactsWorker,
       autoMergeWorker,
       pipelineScheduleWorker,
@@ -159,6 +164,7 @@ export async function startServer(
       hookWorker,
       mailWorker,
       stuckBuildsWorker,
+      ciTimersWorker,
       artifactsWorker,
       autoMergeWorker,
       pipelineScheduleWorker,

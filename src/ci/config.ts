@@ -9,6 +9,7 @@
 import type YAML from 'yaml';
 import { lazy } from '../lib/lazy.ts';
 import { parseDuration } from './durations.ts';
+import { RETRY_REASONS } from './job-limits.ts';
 import { isValidRefPattern } from './ref-policy.ts';
 import { composeConfig, GLOBAL_KEYWORDS, inherits, referenceTag } from './config-compose.ts';
 import { parseExpression, type CiRule } from './rules.ts';
@@ -98,6 +99,17 @@ const JOB_KEYS = [
 ];
 type InheritedKey = 'before_script' | 'image' | 'services' | 'after_script' | 'variables' | 'cache';
 const WHEN_VALUES = ['on_success', 'on_failure', 'always', 'manual', 'delayed'];
+/** What `retry: when:` may name. */
+const RETRY_WHEN = ['always', ...RETRY_REASONS];
+/** `allow_failure: {exit_codes: 1 | [1, 2]}` as a list; undefined when it is not that shape. */
+function exitCodes(value: unknown): number[] | undefined {
+  if (!isHash(value) || unknownKeys(value, ['exit_codes']).length > 0) return undefined;
+  const codes = entry(value, 'exit_codes');
+  const list = Number.isInteger(codes) ? [codes] : codes;
+  return Array.isArray(list) && list.length > 0 && list.every((c) => Number.isInteger(c))
+    ? (list as number[])
+    : undefined;
+}
 const RULE_KEYS = ['if', 'changes', 'exists', 'when', 'allow_failure', 'start_in', 'variables'];
 const RULE_WHEN = ['on_success', 'on_failure', 'always', 'manual', 'delayed', 'never'];
 const ENVIRONMENT_NAME = /^[a-zA-Z0-9_\\/${}. -]+$/;
@@ -371,8 +383,12 @@ function jobErrors(location: string, name: unknown, config: unknown): string[] {
     const tags = entry(config, 'tags');
     if (tags != null && !isArrayOfStrings(tags)) errors.add('tags', 'should be an array of strings');
     const allowFailure = entry(config, 'allow_failure');
-    if (allowFailure != null && !isBoolean(allowFailure))
-      errors.add('allow_failure', 'should be a boolean value');
+    // 8.13's message, unless a hash (today's exit_codes) was meant.
+    if (allowFailure != null && !isBoolean(allowFailure) && exitCodes(allowFailure) === undefined)
+      errors.add(
+        'allow_failure',
+        isHash(allowFailure) ? 'should be a hash of exit_codes' : 'should be a boolean value',
+      );
     const when = entry(config, 'when');
     if (when != null && !WHEN_VALUES.includes(when as string)) {
       errors.add('when', 'should be on_success, on_failure, always or manual');
@@ -399,6 +415,17 @@ function jobErrors(location: string, name: unknown, config: unknown): string[] {
       !(Number.isInteger(retryMax) && (retryMax as number) >= 0 && (retryMax as number) <= 2)
     )
       errors.add('retry', 'config should be an integer from 0 to 2, or a hash with max');
+    if (isHash(retry)) {
+      const unknown = unknownKeys(retry, ['max', 'when', 'exit_codes']);
+      if (unknown.length > 0) errors.add('retry', `config contains unknown keys: ${unknown.join(', ')}`);
+      const retryWhen = entry(retry, 'when');
+      const reasons = isString(retryWhen) ? [retryWhen] : retryWhen;
+      if (retryWhen != null && !(isArrayOfStrings(reasons) && reasons.every((r) => RETRY_WHEN.includes(r))))
+        errors.add('retry', `when should be one of: ${RETRY_WHEN.join(', ')}`);
+      const codes = entry(retry, 'exit_codes');
+      if (codes != null && exitCodes(new Map([['exit_codes', codes]])) === undefined)
+        errors.add('retry', 'exit codes should be an integer or an array of integers');
+    }
     const parallel = entry(config, 'parallel');
     if (parallel != null && parallelInstances(parallel) === undefined) {
       errors.add('parallel', 'should be an integer from 1 to 200, or a hash with a matrix of up to 200 jobs');
@@ -544,7 +571,7 @@ function buildJob(name: string, config: Hash, global: GlobalEntries, stages: str
   }
   const jobOwn = entry(config, 'variables');
   if (isHash(jobOwn)) for (const [key, value] of jobOwn) variables.set(keyName(key), value as string);
-  const when = (entry(config, 'when') as CiWhen | 'delayed' | undefined) ?? 'on_success';
+  const when = (entry(config, 'when') as CiWhen | undefined) ?? 'on_success';
   const environment = entry(config, 'environment');
   const options: Record<string, unknown> = {};
   const option = (key: string, value: unknown) => {
@@ -558,6 +585,8 @@ function buildJob(name: string, config: Hash, global: GlobalEntries, stages: str
   option('after_script', flatOrUndefined(own('after_script')));
   option('environment', environment == null ? undefined : environmentValue(environment));
   option('retry', entry(config, 'retry'));
+  const allowedCodes = exitCodes(entry(config, 'allow_failure'));
+  if (allowedCodes) options.allow_failure_criteria = { exit_codes: allowedCodes };
   option('timeout', entry(config, 'timeout'));
   option('interruptible', entry(config, 'interruptible'));
   option('start_in', when === 'delayed' ? entry(config, 'start_in') : undefined);
@@ -573,9 +602,9 @@ function buildJob(name: string, config: Hash, global: GlobalEntries, stages: str
     stageIdx: stages.indexOf(stage),
     commands: commands.join('\n'),
     tagList: (entry(config, 'tags') as string[] | undefined) ?? [],
-    allowFailure: (entry(config, 'allow_failure') as boolean | undefined) ?? false,
-    // A delayed job runs as on_success once its predecessors finish (its start_in is kept in options).
-    when: when === 'delayed' ? 'on_success' : when,
+    allowFailure: entry(config, 'allow_failure') === true,
+    // A delayed job waits as scheduled for its start_in (kept in options) once its predecessors succeed.
+    when,
     environment:
       environment == null ? null : ((entry(environmentValue(environment), 'name') as string) ?? null),
     yamlVariables: [...variables].map(([key, value]) => ({ key, value, public: true as const })),
@@ -703,6 +732,22 @@ function rulesList(value: unknown): CiRule[] | null {
   });
 }
 
+/** A cycle of needs through `start` (names in order, `start` at both ends), or undefined. */
+function needsCycle(built: Map<string, CiJob>, start: string): string[] | undefined {
+  const seen = new Set<string>();
+  const walk = (name: string, trail: string[]): string[] | undefined => {
+    for (const need of built.get(name)?.needs ?? []) {
+      if (need.job === start) return [...trail, start];
+      if (seen.has(need.job) || !built.has(need.job)) continue;
+      seen.add(need.job);
+      const found = walk(need.job, [...trail, need.job]);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  return walk(start, [start]);
+}
+
 /** The checks GitLab made once every entry was valid: stages, dependencies, on_stop environments. */
 function logicalError(
   jobs: Map<string, Hash>,
@@ -718,18 +763,22 @@ function logicalError(
         if (need.optional) continue;
         return `${name} job: undefined need: ${need.job}`;
       }
-      // Jobs run stage by stage here, so what a job needs must be in an earlier stage.
-      if (!(other.stageIdx < job.stageIdx)) {
-        return `${name} job: need ${need.job} is not defined in prior stages`;
+      // GitLab 14.2 and later: a need may be in the same stage (cycles are checked below), not a later one.
+      if (other.stageIdx > job.stageIdx) {
+        return `${name} job: need ${need.job} is not defined in current or prior stages`;
       }
     }
     for (const dependency of (job.options.dependencies as string[] | undefined) ?? []) {
       const other = built.get(dependency);
       if (!other) return `${name} job: undefined dependency: ${dependency}`;
-      if (!(other.stageIdx < job.stageIdx)) {
+      // A need's artifacts may come from its own stage (its stage was checked above).
+      const needed = job.needs?.some((need) => need.job === dependency) ?? false;
+      if (!(other.stageIdx < job.stageIdx) && !needed) {
         return `${name} job: dependency ${dependency} is not defined in prior stages`;
       }
     }
+    const cycle = needsCycle(built, name);
+    if (cycle) return `${name} job: needs form a cycle: ${cycle.join(' → ')}`;
     const environment = entry(jobs.get(name)!, 'environment');
     const onStop = isHash(environment) ? entry(environment, 'on_stop') : undefined;
     if (isString(onStop)) {
@@ -796,6 +845,16 @@ export function parseCiConfig(text: string): CiConfigResult {
 /** Reads a file of the same commit for `include: local`; undefined when it does not exist. */
 export type LocalFileReader = (path: string) => Promise<string | undefined>;
 
+/**
+ * Opens another project of this server for `include: project` at `ref` (its default branch when
+ * undefined): readers of its files (nested local includes are that project's), or the error text
+ * when the pipeline's user may not read it or it has no such ref.
+ */
+export type ProjectOpener = (
+  project: string,
+  ref: string | undefined,
+) => Promise<{ read: LocalFileReader; open: ProjectOpener } | { error: string }>;
+
 const MAX_INCLUDES = 150;
 
 /**
@@ -808,6 +867,7 @@ async function withIncludes(
   read: LocalFileReader,
   seen: { count: number },
   depth: number,
+  open?: ProjectOpener,
 ): Promise<Hash> {
   const include = root.get('include');
   root.delete('include');
@@ -821,6 +881,9 @@ async function withIncludes(
       if (/^https?:\/\//.test(item))
         throw new Error(`include:remote is not supported on this server: \`${item}\``);
       local = item;
+    } else if (isHash(item) && item.has('project') && open) {
+      merged = mergeDeep(merged, await projectInclude(item, seen, depth, open));
+      continue;
     } else if (isHash(item)) {
       for (const key of ['remote', 'template', 'project', 'component']) {
         if (item.has(key))
@@ -844,9 +907,45 @@ async function withIncludes(
       );
     }
     if (!isHash(included)) throw new Error(`Included file \`${local}\` does not have valid YAML syntax!`);
-    merged = mergeDeep(merged, await withIncludes(included, read, seen, depth + 1));
+    merged = mergeDeep(merged, await withIncludes(included, read, seen, depth + 1, open));
   }
   return mergeDeep(merged, root);
+}
+
+/** `include: {project, file, ref}`: each file of that project, its own includes read there. */
+async function projectInclude(
+  item: Hash,
+  seen: { count: number },
+  depth: number,
+  open: ProjectOpener,
+): Promise<Hash> {
+  const unknown = unknownKeys(item, ['project', 'file', 'ref', 'rules', 'inputs']);
+  if (unknown.length > 0) throw new Error(`include config contains unknown keys: ${unknown.join(', ')}`);
+  const project = item.get('project');
+  const ref = item.get('ref');
+  const files = item.get('file');
+  const list = isString(files) ? [files] : files;
+  if (!isString(project) || !isArrayOfStrings(list) || list.length === 0 || (ref != null && !isString(ref)))
+    throw new Error('include:project config should have a project string and a file string or list');
+  const opened = await open(project, ref ?? undefined);
+  if ('error' in opened) throw new Error(opened.error);
+  let merged: Hash = new Map();
+  for (const file of list) {
+    if (++seen.count > MAX_INCLUDES) throw new Error(`Maximum of ${MAX_INCLUDES} includes are allowed!`);
+    const text = await opened.read(file.replace(/^\/+/, ''));
+    if (text === undefined) throw new Error(`Project \`${project}\` file \`${file}\` does not exist!`);
+    let included: unknown;
+    try {
+      included = loadYaml(text);
+    } catch (error) {
+      throw new Error(
+        `Included file \`${file}\` does not have valid YAML syntax! ${(error as Error).message}`,
+      );
+    }
+    if (!isHash(included)) throw new Error(`Included file \`${file}\` does not have valid YAML syntax!`);
+    merged = mergeDeep(merged, await withIncludes(included, opened.read, seen, depth + 1, opened.open));
+  }
+  return merged;
 }
 
 function mergeDeep(base: Hash, over: Hash): Hash {
@@ -862,6 +961,7 @@ function mergeDeep(base: Hash, over: Hash): Hash {
 async function rootWithIncludes(
   text: string,
   read: LocalFileReader,
+  open?: ProjectOpener,
 ): Promise<{ root: Hash; error?: undefined } | { root?: undefined; error: string }> {
   let root: unknown;
   try {
@@ -871,7 +971,7 @@ async function rootWithIncludes(
   }
   if (!isHash(root)) return { error: 'Invalid configuration format' };
   try {
-    return { root: await withIncludes(root, read, { count: 0 }, 0) };
+    return { root: await withIncludes(root, read, { count: 0 }, 0, open) };
   } catch (error) {
     return { error: (error as Error).message };
   }
@@ -881,8 +981,9 @@ async function rootWithIncludes(
 export async function parseCiConfigWithIncludes(
   text: string,
   read: LocalFileReader,
+  open?: ProjectOpener,
 ): Promise<CiConfigResult> {
-  const loaded = await rootWithIncludes(text, read);
+  const loaded = await rootWithIncludes(text, read, open);
   return loaded.root ? configFromRoot(loaded.root) : { error: loaded.error };
 }
 

@@ -1,5 +1,5 @@
 // Which jobs run for a ref (`only` / `except`): a pattern is `branches`, `tags`, `triggers`, an exact
-// ref name, or `/regexp/` searched in the ref name; `pattern@namespace/project` applies only to that
+// ref name, or `/regexp/` searched in the ref name (`merge_requests` in a merge request pipeline only); `pattern@namespace/project` applies only to that
 // project. `only` must match when given, `except` must not.
 //
 // The regular expressions come from users, so they run with a time limit (a catastrophic pattern would
@@ -63,12 +63,15 @@ export interface RefContext {
   triggered: boolean;
   /** namespace/project, for `pattern@namespace/project`. */
   projectPath: string;
+  /** A merge request pipeline: only `merge_requests` matches there. */
+  mergeRequest?: boolean;
 }
 
 function matchesPattern(raw: string, context: RefContext): boolean {
   const at = raw.indexOf('@');
   const pattern = at === -1 ? raw : raw.slice(0, at);
   if (at !== -1 && raw.slice(at + 1) !== context.projectPath) return false;
+  if (context.mergeRequest) return pattern === 'merge_requests';
   if (context.tag && pattern === 'tags') return true;
   if (!context.tag && pattern === 'branches') return true;
   if (context.triggered && pattern === 'triggers') return true;
@@ -78,6 +81,8 @@ function matchesPattern(raw: string, context: RefContext): boolean {
 
 /** GitLab's `process?`: the job runs for this ref. */
 export function runsForRef(only: string[] | null, except: string[] | null, context: RefContext): boolean {
+  // GitLab's default `only` is branches and tags: a merge request pipeline takes a job that asks for it.
+  if (context.mergeRequest && !(only && only.length > 0)) return false;
   if (only && only.length > 0 && !only.some((pattern) => matchesPattern(pattern, context))) return false;
   if (except && except.length > 0 && except.some((pattern) => matchesPattern(pattern, context))) return false;
   return true;

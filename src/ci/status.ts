@@ -24,13 +24,13 @@ export const isCompleted = (status: CiStatus): boolean => COMPLETED_STATUSES.inc
 export type BuildEvent = 'enqueue' | 'process' | 'run' | 'skip' | 'drop' | 'success' | 'cancel';
 
 const BUILD_EVENTS: Record<BuildEvent, { from: readonly CiStatus[]; to: CiStatus }> = {
-  enqueue: { from: ['created', 'skipped'], to: 'pending' },
+  enqueue: { from: ['created', 'skipped', 'scheduled'], to: 'pending' },
   process: { from: ['skipped'], to: 'created' },
   run: { from: ['pending'], to: 'running' },
   skip: { from: ['created', 'pending'], to: 'skipped' },
-  drop: { from: ['created', 'pending', 'running'], to: 'failed' },
+  drop: { from: ['created', 'pending', 'running', 'scheduled'], to: 'failed' },
   success: { from: ['created', 'pending', 'running'], to: 'success' },
-  cancel: { from: ['created', 'pending', 'running'], to: 'canceled' },
+  cancel: { from: ['created', 'pending', 'running', 'scheduled'], to: 'canceled' },
 };
 
 /** The statuses an event moves a build from, and where to. */
@@ -67,6 +67,7 @@ export function compositeStatus(groups: StatusGroup[]): CiStatus | undefined {
     failed: 0,
     canceled: 0,
     skipped: 0,
+    scheduled: 0,
   };
   let total = 0;
   for (const group of groups) {
@@ -78,16 +79,21 @@ export function compositeStatus(groups: StatusGroup[]): CiStatus | undefined {
   if (total === count.created) return 'created';
   if (total === count.success + count.skipped) return 'skipped';
   if (total === count.success + count.skipped + count.canceled) return 'canceled';
+  // Delayed jobs waiting for their time, and nothing else to run before them.
+  if (count.scheduled > 0 && total === count.success + count.skipped + count.scheduled + count.created)
+    return 'scheduled';
   if (total === count.created + count.skipped + count.pending) return 'pending';
   if (count.running + count.pending + count.created > 0) return 'running';
   return 'failed';
 }
 
 /** Where a created build goes once the stages before it have finished with `prior`. */
-function gatedStatus(when: CiWhen, prior: CiStatus): 'pending' | 'skipped' {
+function gatedStatus(when: CiWhen, prior: CiStatus): 'pending' | 'skipped' | 'scheduled' {
   switch (when) {
     case 'on_success':
       return prior === 'success' ? 'pending' : 'skipped';
+    case 'delayed':
+      return prior === 'success' ? 'scheduled' : 'skipped';
     case 'on_failure':
       return prior === 'failed' ? 'pending' : 'skipped';
     case 'always':
@@ -108,7 +114,7 @@ export interface StageGroup extends StatusGroup {
 export interface GatingStep {
   stageIdx: number;
   when: CiWhen;
-  status: 'pending' | 'skipped';
+  status: 'pending' | 'skipped' | 'scheduled';
 }
 
 /**
@@ -149,7 +155,7 @@ export interface ProcessedBuild extends StageGroup {
 }
 
 /** Where a created job goes once the jobs it needs have finished with `prior` (skipped counts as done). */
-function neededStatus(when: CiWhen, prior: CiStatus): 'pending' | 'skipped' {
+function neededStatus(when: CiWhen, prior: CiStatus): 'pending' | 'skipped' | 'scheduled' {
   if (when === 'always') return 'pending';
   return gatedStatus(when, prior);
 }

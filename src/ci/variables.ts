@@ -105,6 +105,10 @@ export interface PipelineVariablesInput {
   defaultBranch: string | null;
   commitMessage: string;
   projectPath: string;
+  /** A merge request pipeline's CI_MERGE_REQUEST_* (mergeRequestVariables): no CI_COMMIT_BRANCH then. */
+  mergeRequest?: Record<string, string>;
+  /** A branch pipeline's CI_OPEN_MERGE_REQUESTS (`path!iid`, at most four), when there are any. */
+  openMergeRequests?: string;
 }
 
 /**
@@ -126,8 +130,64 @@ export function pipelineVariables(input: PipelineVariablesInput): Map<string, st
     ['CI_COMMIT_TITLE', input.commitMessage.split('\n')[0] ?? ''],
     ['CI_PROJECT_PATH', input.projectPath],
   ]);
-  variables.set(input.tag ? 'CI_COMMIT_TAG' : 'CI_COMMIT_BRANCH', input.ref);
+  if (input.mergeRequest) {
+    for (const [key, value] of Object.entries(input.mergeRequest)) variables.set(key, value);
+  } else {
+    variables.set(input.tag ? 'CI_COMMIT_TAG' : 'CI_COMMIT_BRANCH', input.ref);
+    if (input.openMergeRequests) variables.set('CI_OPEN_MERGE_REQUESTS', input.openMergeRequests);
+  }
   if (input.defaultBranch) variables.set('CI_DEFAULT_BRANCH', input.defaultBranch);
+  return variables;
+}
+
+export interface MergeRequestVariablesInput {
+  id: number;
+  iid: number;
+  title: string;
+  sourceBranch: string;
+  targetBranch: string;
+  labels: string[];
+  milestone: string | null;
+  assignee: string | null;
+  draft: boolean;
+  /** The merge base of source and target, from the MR's newest version. */
+  diffBaseSha: string | null;
+  diffId: number | null;
+  targetProtected: boolean;
+  project: { id: number; path: string; webUrl: string };
+}
+
+/**
+ * The CI_MERGE_REQUEST_* variables of a merge request pipeline, as GitLab sets them for one that runs on
+ * the source branch's head (a "detached" pipeline): the source and target branch SHAs are empty there,
+ * as GitLab leaves them (only merged results pipelines set them).
+ */
+export function mergeRequestVariables(input: MergeRequestVariablesInput): Record<string, string> {
+  const { project } = input;
+  const variables: Record<string, string> = {
+    CI_MERGE_REQUEST_ID: String(input.id),
+    CI_MERGE_REQUEST_IID: String(input.iid),
+    CI_MERGE_REQUEST_REF_PATH: `refs/merge-requests/${input.iid}/head`,
+    CI_MERGE_REQUEST_PROJECT_ID: String(project.id),
+    CI_MERGE_REQUEST_PROJECT_PATH: project.path,
+    CI_MERGE_REQUEST_PROJECT_URL: project.webUrl,
+    CI_MERGE_REQUEST_TITLE: input.title,
+    CI_MERGE_REQUEST_DRAFT: String(input.draft),
+    CI_MERGE_REQUEST_EVENT_TYPE: 'detached',
+    CI_MERGE_REQUEST_SOURCE_BRANCH_NAME: input.sourceBranch,
+    CI_MERGE_REQUEST_SOURCE_BRANCH_SHA: '',
+    CI_MERGE_REQUEST_SOURCE_PROJECT_ID: String(project.id),
+    CI_MERGE_REQUEST_SOURCE_PROJECT_PATH: project.path,
+    CI_MERGE_REQUEST_SOURCE_PROJECT_URL: project.webUrl,
+    CI_MERGE_REQUEST_TARGET_BRANCH_NAME: input.targetBranch,
+    CI_MERGE_REQUEST_TARGET_BRANCH_SHA: '',
+    CI_MERGE_REQUEST_TARGET_BRANCH_PROTECTED: String(input.targetProtected),
+  };
+  if (input.labels.length > 0) variables.CI_MERGE_REQUEST_LABELS = input.labels.join(',');
+  if (input.milestone !== null) variables.CI_MERGE_REQUEST_MILESTONE = input.milestone;
+  if (input.assignee !== null) variables.CI_MERGE_REQUEST_ASSIGNEES = input.assignee;
+  if (input.diffBaseSha !== null) variables.CI_MERGE_REQUEST_DIFF_BASE_SHA = input.diffBaseSha;
+  if (input.diffId !== null) variables.CI_MERGE_REQUEST_DIFF_ID = String(input.diffId);
   return variables;
 }
 

@@ -428,6 +428,10 @@ export interface CiPipelinesTable {
   source: Generated<PipelineSource>;
   /** The schedule that ran it (source `schedule`). */
   pipeline_schedule_id: Generated<number | null>;
+  /** The merge request a `merge_request_event` pipeline ran for (migration 140). */
+  merge_request_id: Generated<number | null>;
+  /** JSON object of its CI_MERGE_REQUEST_* variables as they were when it was made. */
+  merge_request_variables: Generated<string | null>;
   user_id: number | null;
   commit_message: string | null;
   commit_author_name: string | null;
@@ -487,6 +491,14 @@ export interface CiBuildsTable {
   queued_at: string | null;
   started_at: string | null;
   finished_at: string | null;
+  /** Why it failed, as the runner said (`script_failure`, `job_execution_timeout` …; migration 141). */
+  failure_reason: Generated<string | null>;
+  /** The script's exit code the runner reported. */
+  exit_code: Generated<number | null>;
+  /** A running job past this is failed with `job_execution_timeout`. */
+  timeout_at: Generated<string | null>;
+  /** A `when: delayed` job waiting as `scheduled` becomes pending then. */
+  scheduled_at: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }

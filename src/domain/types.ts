@@ -83,10 +83,19 @@ export const MERGE_REQUEST = 'MergeRequest';
 export type PipelineSource =
   'push' | 'web' | 'trigger' | 'api' | 'schedule' | 'merge_request_event' | 'external';
 
-export type CiStatus = 'created' | 'pending' | 'running' | 'success' | 'failed' | 'canceled' | 'skipped';
+export type CiStatus =
+  | 'created'
+  | 'pending'
+  | 'running'
+  | 'success'
+  | 'failed'
+  | 'canceled'
+  | 'skipped'
+  /** A `when: delayed` job waiting for its scheduled_at. */
+  | 'scheduled';
 
 /** When a job runs once the stages before it have finished. */
-export type CiWhen = 'on_success' | 'on_failure' | 'always' | 'manual';
+export type CiWhen = 'on_success' | 'on_failure' | 'always' | 'manual' | 'delayed';
 
 /** Ci::Runner#status: never contacted, paused, or online when it called within the last hour. */
 export type RunnerStatus = 'not_connected' | 'paused' | 'online' | 'offline';

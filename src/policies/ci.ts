@@ -115,8 +115,7 @@ export function isPlayable(build: ActionBuild, project: BuildsProject): boolean 
   return (
     project.builds_enabled === 1 &&
     Boolean(build.commands) &&
-    build.when === 'manual' &&
-    build.status === 'skipped'
+    ((build.when === 'manual' && build.status === 'skipped') || build.status === 'scheduled')
   );
 }
 

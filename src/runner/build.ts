@@ -61,6 +61,8 @@ export class BuildRun {
   readonly trace: BuildTrace;
   private readonly streamer: TraceStreamer;
   private interruption: Interruption | undefined;
+  /** The script's exit code, sent with a failure (allow_failure: exit_codes and retry read it). */
+  private exitCode: number | undefined;
   private currentPgid: number | undefined;
   private readonly projectDir: string;
 
@@ -173,6 +175,7 @@ export class BuildRun {
     this.throwIfInterrupted();
 
     const script = await this.script(commandLines(job.commands), env, 0);
+    if (script.code !== null) this.exitCode = script.code;
     let failure = script.code === 0 ? undefined : exitFailure(script);
     this.throwIfInterrupted();
     const after = afterScript(job);
@@ -363,7 +366,12 @@ export class BuildRun {
   private async report(outcome: 'success' | 'failed'): Promise<void> {
     for (let attempt = 0; attempt < 20 && this.interruption !== 'canceled'; attempt++) {
       try {
-        const answer = await this.settings.client.updateJob(this.job, outcome);
+        const answer = await this.settings.client.updateJob(
+          this.job,
+          outcome,
+          outcome === 'failed' ? this.exitCode : undefined,
+          this.interruption === 'timeout' ? 'job_execution_timeout' : 'script_failure',
+        );
         if (answer !== 'failed') return;
       } catch {
         // unreachable for now

@@ -109,6 +109,7 @@ export class ProtocolClient {
     job: JobCredentials,
     state: 'running' | 'success' | 'failed',
     exitCode?: number,
+    failureReason = 'script_failure',
   ): Promise<'ok' | 'stop' | 'failed'> {
     const response = await this.request('PUT', `jobs/${job.id}`, {
       headers: { 'JOB-TOKEN': job.token },
@@ -116,7 +117,7 @@ export class ProtocolClient {
         token: job.token,
         state,
         info: info(),
-        ...(state === 'failed' ? { failure_reason: 'script_failure' } : {}),
+        ...(state === 'failed' ? { failure_reason: failureReason } : {}),
         ...(exitCode === undefined ? {} : { exit_code: exitCode }),
       },
     });

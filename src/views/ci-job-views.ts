@@ -112,6 +112,10 @@ async function loadJobInput(
   });
   // Today's pipeline-level variables go first, so every 8.x, file and secret variable still wins.
   const known = new Set(variables.map((v) => v.key));
+  const kept =
+    pipeline.merge_request_variables === null
+      ? {}
+      : (JSON.parse(pipeline.merge_request_variables) as Record<string, string>);
   const today = [
     ...pipelineVariables({
       source: pipeline.source,
@@ -122,6 +126,9 @@ async function loadJobInput(
       defaultBranch: record.project.default_branch,
       commitMessage: pipeline.commit_message ?? '',
       projectPath: `${record.namespace.path}/${record.project.path}`,
+      ...(pipeline.source === 'merge_request_event'
+        ? { mergeRequest: kept }
+        : { openMergeRequests: kept.CI_OPEN_MERGE_REQUESTS }),
     }),
   ]
     .filter(([key]) => !known.has(key))

@@ -327,7 +327,10 @@ export async function mergeRequestDetail(
   return { headPipeline: headPipelineRow, latestVersion: versions[0], canMerge };
 }
 
-/** GET …/pipelines: the source branch's pipelines at the MR's commits, newest first. */
+/**
+ * GET …/pipelines: the source branch's pipelines at the MR's commits and the MR's own merge request
+ * pipelines, newest first.
+ */
 export async function mergeRequestPipelines(deps: Deps, target: ProjectRecord, mr: MergeRequestRow) {
   if (mr.source_project_id === null) return [];
   const commits = await mergeRequestGitCommits(deps, target, mr);
@@ -336,5 +339,6 @@ export async function mergeRequestPipelines(deps: Deps, target: ProjectRecord, m
     mr.source_project_id,
     mr.source_branch,
     commits.map((commit) => commit.id),
+    mr.id,
   );
 }

@@ -53,6 +53,8 @@ import { up as issueLinks } from './135-issue-links.ts';
 import { up as pipelineVariables } from './136-pipeline-variables.ts';
 import { up as pipelineListOrder } from './137-pipeline-list-order.ts';
 import { up as runnerJobs } from './138-runner-jobs.ts';
+import { up as mergeRequestPipelines } from './140-merge-request-pipelines.ts';
+import { up as buildFailures } from './141-build-failures.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
@@ -105,6 +107,8 @@ const migrations: Array<[string, MigrationFn]> = [
   ['136-pipeline-variables', pipelineVariables],
   ['137-pipeline-list-order', pipelineListOrder],
   ['138-runner-jobs', runnerJobs],
+  ['140-merge-request-pipelines', mergeRequestPipelines],
+  ['141-build-failures', buildFailures],
 ];
 
 /** The migrations' names in the order they were added (kept in name order from here on: a test checks). */

@@ -99,7 +99,7 @@ export async function moveCreatedBuilds(
   pipelineId: number,
   stageIdx: number,
   when: CiWhen,
-  status: 'pending' | 'skipped',
+  status: 'pending' | 'skipped' | 'scheduled',
   at: string,
 ): Promise<number> {
   const result = await db
@@ -130,11 +130,37 @@ export function latestBuildsForProcessing(db: Executor, pipelineId: number): Pro
     .execute();
 }
 
+/** Scheduled builds of a pipeline still without their time (just moved there). */
+export function unscheduledBuilds(
+  db: Executor,
+  pipelineId: number,
+): Promise<Array<Pick<CiBuildRow, 'id' | 'options'>>> {
+  return db
+    .selectFrom('ci_builds')
+    .select(['id', 'options'])
+    .where('pipeline_id', '=', pipelineId)
+    .where('status', '=', 'scheduled')
+    .where('scheduled_at', 'is', null)
+    .execute();
+}
+
+/** Scheduled builds whose time has come by `at`, soonest first (on the scheduled builds' index). */
+export function dueScheduledBuilds(db: Executor, at: string, limit: number): Promise<Array<{ id: number }>> {
+  return db
+    .selectFrom('ci_builds')
+    .select('id')
+    .where('status', '=', 'scheduled')
+    .where('scheduled_at', '<=', at)
+    .orderBy('scheduled_at')
+    .limit(limit)
+    .execute();
+}
+
 /** Moves the given builds that are still created (processing of a pipeline with `needs:`). */
 export async function moveCreatedBuildsById(
   db: Executor,
   ids: number[],
-  status: 'pending' | 'skipped',
+  status: 'pending' | 'skipped' | 'scheduled',
   at: string,
 ): Promise<void> {
   if (ids.length === 0) return;
@@ -315,6 +341,10 @@ const BUILD_COLUMNS = [
   'queued_at',
   'started_at',
   'finished_at',
+  'failure_reason',
+  'exit_code',
+  'timeout_at',
+  'scheduled_at',
   'created_at',
   'updated_at',
 ] as const satisfies ReadonlyArray<keyof CiBuildRow>;
@@ -371,6 +401,17 @@ export async function countBuildsUpTo(db: Executor, filter: BuildListFilter, cap
   const row = await db
     .selectFrom(query.limit(cap).as('capped'))
     .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** How many builds named `name` the pipeline has (each retry adds one). */
+export async function countBuildsNamed(db: Executor, pipelineId: number, name: string): Promise<number> {
+  const row = await db
+    .selectFrom('ci_builds')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('pipeline_id', '=', pipelineId)
+    .where('name', '=', name)
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }

@@ -91,6 +91,8 @@ const PIPELINE_COLUMNS = [
   'duration',
   'source',
   'pipeline_schedule_id',
+  'merge_request_id',
+  'merge_request_variables',
   'created_at',
   'updated_at',
 ] as const satisfies ReadonlyArray<keyof CiPipelineRow>;
@@ -280,20 +282,31 @@ export async function removePipeline(db: Executor, id: number): Promise<void> {
   await db.deleteFrom('ci_pipelines').where('id', '=', id).execute();
 }
 
-/** The pipelines of `ref` at any of these commits, newest first (a merge request's, on the sha index). */
-export function pipelinesOfRefAtShas(
+/**
+ * The pipelines of `ref` at any of these commits (on the sha index) and the merge request pipelines of
+ * `mergeRequestId` (on theirs), newest first: a merge request's.
+ */
+export async function pipelinesOfRefAtShas(
   db: Executor,
   projectId: number,
   ref: string,
   shas: string[],
+  mergeRequestId?: number,
 ): Promise<CiPipelineRow[]> {
-  if (shas.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('ci_pipelines')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .where('sha', 'in', shas)
-    .where('ref', '=', ref)
-    .orderBy('id', 'desc')
-    .execute();
+  const [branch, detached] = await Promise.all([
+    shas.length === 0
+      ? []
+      : db
+          .selectFrom('ci_pipelines')
+          .selectAll()
+          .where('project_id', '=', projectId)
+          .where('sha', 'in', shas)
+          .where('ref', '=', ref)
+          .execute(),
+    mergeRequestId === undefined
+      ? []
+      : db.selectFrom('ci_pipelines').selectAll().where('merge_request_id', '=', mergeRequestId).execute(),
+  ]);
+  const byId = new Map([...branch, ...detached].map((row) => [row.id, row]));
+  return [...byId.values()].sort((a, b) => b.id - a.id);
 }

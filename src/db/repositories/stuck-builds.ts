@@ -31,3 +31,16 @@ export function stuckBuilds(
   }
   return query.orderBy('updated_at').orderBy('id').limit(limit).execute();
 }
+
+/** Running builds whose timeout has passed by `at`, soonest first (on the running builds' timeout index). */
+export function overdueBuilds(db: Executor, at: string, limit: number): Promise<Array<{ id: number }>> {
+  return db
+    .selectFrom('ci_builds')
+    .select('id')
+    .where('status', '=', 'running')
+    .where('timeout_at', 'is not', null)
+    .where('timeout_at', '<', at)
+    .orderBy('timeout_at')
+    .limit(limit)
+    .execute();
+}

@@ -59,7 +59,8 @@ export function presentJobs(
       user: once(context.user, (row) => presentUser(row, baseUrl)),
       commit: once(context.commit, (commit) => presentCommit(commit, record, baseUrl)),
       pipeline: once(context.pipeline, (row) => presentPipelineBasic(row, record, baseUrl)),
-      ...(build.status === 'failed' ? { failure_reason: 'script_failure' } : {}),
+      // What the runner said (rows from before migration 141, and v1 runners, read script_failure).
+      ...(build.status === 'failed' ? { failure_reason: build.failure_reason ?? 'script_failure' } : {}),
       web_url: `${webUrl}/builds/${build.id}`,
       project: { ci_job_token_scope_enabled: false },
       ...(archive ? { artifacts_file: archive } : {}),

@@ -15,6 +15,7 @@ const STATUS_ICONS: Record<CiStatus, string> = {
   failed: '✗',
   canceled: '⊘',
   skipped: '»',
+  scheduled: '◷',
 };
 
 export function CiStatusBadge(props: { status: string; href?: string }) {

@@ -5,10 +5,8 @@ import type { JobVariable } from '../../ci/variables.ts';
 import type { CiBuildRow } from '../../db/types.ts';
 import { BLANK_SHA } from '../../domain/types.ts';
 import { hasLiveArtifacts } from '../../ci/artifacts.ts';
+import { jobTimeoutSeconds, RETRY_REASONS } from '../../ci/job-limits.ts';
 import { buildRepoUrl, type JobInput } from './ci-job.ts';
-
-/** A step's timeout when the project sets none (GitLab's default build timeout, one hour). */
-const DEFAULT_TIMEOUT_S = 3600;
 
 function record(value: unknown): Record<string, unknown> | undefined {
   return value !== null && typeof value === 'object' && !Array.isArray(value)
@@ -93,7 +91,7 @@ function presentVariables(variables: JobVariable[], token: string | null) {
 export function presentJobV4(input: JobInput) {
   const { build, pipeline, record: project, now } = input;
   const options = build.options === null ? {} : (JSON.parse(build.options) as Record<string, unknown>);
-  const timeout = project.project.build_timeout > 0 ? project.project.build_timeout : DEFAULT_TIMEOUT_S;
+  const timeout = jobTimeoutSeconds(options, project.project.build_timeout);
   const afterScript = strings(options.after_script);
   const image = presentImage(options.image);
   return {
@@ -142,7 +140,7 @@ export function presentJobV4(input: JobInput) {
     cache: presentCache(options),
     credentials: [],
     dependencies: input.dependencies.map((dependency) => presentDependency(dependency, build.token, now)),
-    features: { trace_sections: false, failure_reasons: ['script_failure', 'unknown_failure'] },
+    features: { trace_sections: false, failure_reasons: RETRY_REASONS },
   };
 }
 

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { paramValueInvalid } from '../../errors.ts';
-import { optionalString, requestParams } from '../../http/params.ts';
+import { optionalInteger, optionalString, requestParams } from '../../http/params.ts';
 import { authenticateRunner, recordRunnerContact } from '../../services/ci/runners.ts';
 import { claimBuild, updateJobFromRunner } from '../../services/ci/builds.ts';
 import { canRunnerAskForBuilds } from '../../policies/ci.ts';
@@ -37,7 +37,12 @@ export function register(app: FastifyInstance, deps: Deps): void {
     if (state !== undefined && !['running', 'success', 'failed', 'canceled'].includes(state)) {
       throw paramValueInvalid('state');
     }
-    const status = await updateJobFromRunner(deps, buildIdSegment(request), jobToken(request), state);
+    // common/network.go UpdateJobRequest: failure_reason and exit_code beside the state.
+    const status = await updateJobFromRunner(deps, buildIdSegment(request), jobToken(request), {
+      state,
+      failureReason: optionalString(params, 'failure_reason'),
+      exitCode: optionalInteger(params, 'exit_code'),
+    });
     return reply
       .header('Job-Status', status)
       .header('X-GitLab-Trace-Update-Interval', String(TRACE_UPDATE_INTERVAL_S))

@@ -40,6 +40,8 @@ import {
 } from '../../storage/artifacts.ts';
 import { openCiTransaction } from './ci-announcements.ts';
 import { applyBuildEvent, type BuildChanges } from './pipeline-processing.ts';
+import { failBuild, knownFailureReason } from './build-failures.ts';
+import { jobTimeoutSeconds, parseOptions } from '../../ci/job-limits.ts';
 import type { CiBuildRow, CiRunnerRow, ProjectRecord } from '../../db/types.ts';
 
 /** Pending builds looked at per round while a runner's tags rule candidates out. */
@@ -73,8 +75,13 @@ export async function claimBuild(deps: Deps, runner: CiRunnerRow): Promise<numbe
         const build = await findBuild(trx, candidate.id);
         const record = build && (await findProjectRecordById(trx, build.project_id));
         if (!build || !record) continue;
-        const ctx = await openCiTransaction(trx, deps.config, record, now());
-        const moved = await applyBuildEvent(ctx, build, 'run', { runner_id: runner.id });
+        const at = now();
+        const ctx = await openCiTransaction(trx, deps.config, record, at);
+        const timeoutS = jobTimeoutSeconds(parseOptions(build.options), record.project.build_timeout);
+        const moved = await applyBuildEvent(ctx, build, 'run', {
+          runner_id: runner.id,
+          timeout_at: new Date(Date.parse(at) + timeoutS * 1000).toISOString(),
+        });
         if (moved) return moved.build.id;
       }
       if (candidates.length < CANDIDATES_PER_ROUND) return undefined;
@@ -109,6 +116,9 @@ export interface RunnerUpdate {
   state: string | undefined;
   /** The whole trace; it replaces what was stored. */
   trace: string | undefined;
+  /** v4: why a failed job failed, and its script's exit code. */
+  failureReason?: string;
+  exitCode?: number;
 }
 
 /**
@@ -151,7 +161,12 @@ async function applyRunnerState(
   const extra = await finishingChanges(deps, record, build);
   const moved = await db.transaction().execute(async (trx) => {
     const ctx = await openCiTransaction(trx, deps.config, record, now());
-    return applyBuildEvent(ctx, build, event, extra);
+    if (event === 'success') return applyBuildEvent(ctx, build, event, extra);
+    return failBuild(ctx, build, {
+      ...extra,
+      failure_reason: knownFailureReason(update.failureReason),
+      exit_code: update.exitCode ?? null,
+    });
   });
   return moved !== undefined;
 }
@@ -186,10 +201,10 @@ export async function updateJobFromRunner(
   deps: Deps,
   idText: string,
   token: string | undefined,
-  state: string | undefined,
+  report: Pick<RunnerUpdate, 'state' | 'failureReason' | 'exitCode'>,
 ): Promise<string> {
   const { build, record } = await runningJobForToken(deps, idText, token);
-  await applyRunnerState(deps, build, record, { state, trace: undefined });
+  await applyRunnerState(deps, build, record, { ...report, trace: undefined });
   return (await findBuild(deps.db.kysely, build.id))?.status ?? build.status;
 }
 

@@ -8,8 +8,12 @@ import {
   moveCreatedBuildsById,
   runPeriods,
   transitionBuild,
+  unscheduledBuilds,
+  updateBuild,
   type StatusGroupRow,
 } from '../../db/repositories/builds.ts';
+import { parseDuration } from '../../ci/durations.ts';
+import { parseOptions } from '../../ci/job-limits.ts';
 import { findPipeline, lockPipeline, updatePipeline } from '../../db/repositories/pipelines.ts';
 import {
   buildEvent,
@@ -92,12 +96,25 @@ async function settlePipeline(
 export async function processPipeline(ctx: CiTransaction, pipeline: CiPipelineRow): Promise<CiPipelineRow> {
   const groups = toGroups(await latestStatusGroups(ctx.trx, pipeline.id));
   if (groups.builds.some((g) => g.status === 'created') && (await processNeeds(ctx, pipeline.id))) {
+    await setScheduledTimes(ctx, pipeline.id);
     return refreshPipeline(ctx, pipeline);
   }
-  for (const step of gatePipeline(groups.builds)) {
+  const steps = gatePipeline(groups.builds);
+  for (const step of steps) {
     await moveCreatedBuilds(ctx.trx, pipeline.id, step.stageIdx, step.when, step.status, ctx.at);
   }
+  if (steps.some((step) => step.status === 'scheduled')) await setScheduledTimes(ctx, pipeline.id);
   return settlePipeline(ctx, pipeline, groups);
+}
+
+/** Delayed jobs just scheduled get their time: now plus their `start_in`. */
+async function setScheduledTimes(ctx: CiTransaction, pipelineId: number): Promise<void> {
+  for (const build of await unscheduledBuilds(ctx.trx, pipelineId)) {
+    const startIn = parseOptions(build.options).start_in;
+    const seconds = (typeof startIn === 'string' ? parseDuration(startIn) : undefined) ?? 0;
+    const at = new Date(Date.parse(ctx.at) + seconds * 1000).toISOString();
+    await updateBuild(ctx.trx, build.id, { scheduled_at: at });
+  }
 }
 
 /** The `needs:` of a build's options, as job names; null when it has none. */
@@ -125,7 +142,7 @@ async function processNeeds(ctx: CiTransaction, pipelineId: number): Promise<boo
   }));
   if (!builds.some((b) => b.status === 'created' && b.needs !== null)) return false;
   const moved = processDag(builds);
-  for (const status of ['pending', 'skipped'] as const) {
+  for (const status of ['pending', 'skipped', 'scheduled'] as const) {
     const ids = moved.filter((b) => b.status === status).map((b) => b.id);
     await moveCreatedBuildsById(ctx.trx, ids, status, ctx.at);
   }
@@ -150,6 +167,8 @@ export async function applyBuildEvent(
   build: CiBuildRow,
   event: BuildEvent,
   extra: BuildChanges = {},
+  /** false: the pipeline is left for the caller to process (a failed job retried at once). */
+  settle = true,
 ): Promise<{ build: CiBuildRow; pipeline: CiPipelineRow } | undefined> {
   const { from, to } = buildEvent(event);
   if (!from.includes(build.status)) return undefined;
@@ -163,7 +182,8 @@ export async function applyBuildEvent(
   const moved = await transitionBuild(ctx.trx, build.id, from, changes);
   if (!moved) return undefined;
   let pipeline = (await findPipeline(ctx.trx, moved.pipeline_id))!;
-  pipeline = isCompleted(to) ? await processPipeline(ctx, pipeline) : await refreshPipeline(ctx, pipeline);
+  if (settle)
+    pipeline = isCompleted(to) ? await processPipeline(ctx, pipeline) : await refreshPipeline(ctx, pipeline);
   // GitLab's build hooks: pending → running, and every finish; statuses of other CI systems have none.
   if (moved.type === 'build' && ((build.status === 'pending' && to === 'running') || isCompleted(to)))
     await announceBuild(ctx, pipeline, moved);

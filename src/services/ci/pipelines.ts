@@ -5,7 +5,7 @@
 // As GitLab 8.13: no pipeline when builds are disabled, the commit has no .gitlab-ci.yml or no job runs
 // for the ref; a file that does not parse or validate makes a failed pipeline carrying the error and no
 // builds; "[ci skip]" / "[skip ci]" in the commit message makes a skipped pipeline without builds.
-import { parseCiConfigWithIncludes, type CiConfig, type CiJob } from '../../ci/config.ts';
+import { parseCiConfigWithIncludes, type CiConfig, type CiJob, type ProjectOpener } from '../../ci/config.ts';
 import { runsForRef } from '../../ci/ref-policy.ts';
 import { expandVariables, firstMatchingRule, type RuleFiles } from '../../ci/rules.ts';
 import { pipelineVariables } from '../../ci/variables.ts';
@@ -48,6 +48,16 @@ export interface PipelinePlan {
   source: PipelineSource;
   /** The pipeline's own variables (the API's or its schedule's), kept with it for every job. */
   variables?: PipelineVariableInput[];
+  /** A merge request pipeline's merge request and its CI_MERGE_REQUEST_* variables. */
+  mergeRequest?: PlannedMergeRequest;
+  /** A branch pipeline's CI_OPEN_MERGE_REQUESTS, kept for its jobs. */
+  openMergeRequests?: string;
+}
+
+export interface PlannedMergeRequest {
+  id: number;
+  iid: number;
+  variables: Record<string, string>;
 }
 
 export interface PlanInput {
@@ -64,10 +74,21 @@ export interface PlanInput {
   source?: PipelineSource;
   /** Pipeline variables (API, schedule, trigger): `rules` and `workflow: rules` see them over the file's. */
   variables?: Array<[string, string]>;
+  /** Makes a merge request pipeline (source `merge_request_event`) of the MR's source branch `ref`. */
+  mergeRequest?: PlannedMergeRequest;
+  /** A branch pipeline's CI_OPEN_MERGE_REQUESTS. */
+  openMergeRequests?: string;
+  /** A merge request pipeline's `changes:` compare with this commit (the merge base with the target). */
+  changesFrom?: string;
+  /** `include: project` as the pipeline's user; without it such includes are refused. */
+  openProject?: ProjectOpener;
 }
 
-/** Reads and checks the commit's .gitlab-ci.yml; undefined when no pipeline is to be made. */
-export async function planPipeline(input: PlanInput): Promise<PipelinePlan | undefined> {
+/** The plan so far and, when the file is good, its configuration (jobs are chosen from it). */
+type ReadPlan = { plan: PipelinePlan; config?: CiConfig };
+
+/** Reads and checks the commit's .gitlab-ci.yml; undefined when there is none (or builds are off). */
+async function readPipelineConfig(input: PlanInput): Promise<ReadPlan | undefined> {
   const { record, repoPath, sha } = input;
   if (record.project.builds_enabled !== 1) return undefined;
   const file = await readFileAtCommit(repoPath, sha, CI_FILE, CI_FILE_MAX_BYTES);
@@ -75,20 +96,92 @@ export async function planPipeline(input: PlanInput): Promise<PipelinePlan | und
   const commit = (await readCommits(repoPath, [sha])).get(sha);
   if (!commit) return undefined;
   const source = input.source ?? (input.triggered ? 'trigger' : 'push');
-  const base = { ref: input.ref, tag: input.tag, sha, beforeSha: input.beforeSha, commit, jobs: [], source };
-  if (file.tooLarge) return { ...base, yamlErrors: `${CI_FILE} is larger than ${CI_FILE_MAX_BYTES} bytes` };
-  const parsed = await parseCiConfigWithIncludes(file.content.toString('utf8'), async (path) => {
-    const included = await readFileAtCommit(repoPath, sha, path, CI_FILE_MAX_BYTES);
-    return included && !included.tooLarge ? included.content.toString('utf8') : undefined;
-  });
-  if (parsed.error !== undefined) return { ...base, yamlErrors: parsed.error };
-  if (!input.triggered && SKIP_CI.test(commit.message)) return { ...base, skipped: true };
-  const jobs = await jobsForPipeline(input, source, commit, parsed.config);
+  const base: PipelinePlan = {
+    ref: input.ref,
+    tag: input.tag,
+    sha,
+    beforeSha: input.beforeSha,
+    commit,
+    jobs: [],
+    source,
+    ...(input.openMergeRequests ? { openMergeRequests: input.openMergeRequests } : {}),
+  };
+  if (file.tooLarge)
+    return { plan: { ...base, yamlErrors: `${CI_FILE} is larger than ${CI_FILE_MAX_BYTES} bytes` } };
+  const parsed = await parseCiConfigWithIncludes(
+    file.content.toString('utf8'),
+    async (path) => {
+      const included = await readFileAtCommit(repoPath, sha, path, CI_FILE_MAX_BYTES);
+      return included && !included.tooLarge ? included.content.toString('utf8') : undefined;
+    },
+    input.openProject,
+  );
+  if (parsed.error !== undefined) return { plan: { ...base, yamlErrors: parsed.error } };
+  if (!input.triggered && SKIP_CI.test(commit.message)) return { plan: { ...base, skipped: true } };
+  return { plan: base, config: parsed.config };
+}
+
+/** The plan with the jobs rules and workflow rules choose; undefined when they choose none. */
+async function chooseJobs(
+  input: PlanInput,
+  base: PipelinePlan,
+  config: CiConfig,
+  files: RuleFiles,
+): Promise<PipelinePlan | undefined> {
+  const jobs = await jobsForPipeline(input, base.source, base.commit, config, files);
   if (jobs === undefined) return undefined;
   const error = missingNeed(jobs);
   if (error) return { ...base, yamlErrors: error };
   if (jobs.length === 0) return undefined;
   return { ...base, jobs };
+}
+
+/** Reads and checks the commit's .gitlab-ci.yml; undefined when no pipeline is to be made. */
+export async function planPipeline(input: PlanInput): Promise<PipelinePlan | undefined> {
+  const read = await readPipelineConfig(input);
+  if (!read?.config) return read?.plan;
+  return chooseJobs(input, read.plan, read.config, ruleFiles(input, read.plan.source));
+}
+
+/**
+ * A merge request pipeline read from git before the transaction that makes the merge request (whose id
+ * and iid its variables name): the file, and what `changes:` and `exists:` read, fetched already, so
+ * choosing its jobs in the transaction is no more than evaluating rules.
+ */
+export interface PreparedPipeline {
+  input: PlanInput;
+  plan: PipelinePlan;
+  config: CiConfig;
+  files: RuleFiles;
+}
+
+/**
+ * The commit's file for a merge request pipeline; undefined when there is none, or it is refused or
+ * skipped (the branch pipeline shows that, once).
+ */
+export async function preparePipeline(input: PlanInput): Promise<PreparedPipeline | undefined> {
+  const read = await readPipelineConfig(input);
+  if (!read?.config) return undefined;
+  const files = ruleFiles(input, read.plan.source);
+  const changed = files.changed();
+  const tree = files.tree();
+  await Promise.all([changed, tree]);
+  return { input, plan: read.plan, config: read.config, files };
+}
+
+/** Writes a prepared merge request pipeline for `mergeRequest`; undefined when no job runs for it. */
+export async function createPreparedPipeline(
+  trx: Executor,
+  settings: CiSettings,
+  record: ProjectRecord,
+  userId: number | null,
+  prepared: PreparedPipeline,
+  mergeRequest: PlannedMergeRequest,
+  at: string,
+): Promise<CiPipelineRow | undefined> {
+  const input = { ...prepared.input, mergeRequest };
+  const plan = await chooseJobs(input, { ...prepared.plan, mergeRequest }, prepared.config, prepared.files);
+  return plan && createPipeline(trx, settings, record, userId, plan, at);
 }
 
 /** Lazily read, once each: what the push changed and what the commit holds. */
@@ -99,9 +192,11 @@ function ruleFiles(input: PlanInput, source: PipelineSource): RuleFiles {
     // As GitLab: always true for a new branch or a pipeline that does not come from a push.
     changed: () =>
       (changed ??=
-        source !== 'push' || input.beforeSha === BLANK_SHA || input.tag
-          ? Promise.resolve(undefined)
-          : changedPaths(input.repoPath, input.beforeSha, input.sha)),
+        source === 'merge_request_event' && input.changesFrom
+          ? changedPaths(input.repoPath, input.changesFrom, input.sha)
+          : source !== 'push' || input.beforeSha === BLANK_SHA || input.tag
+            ? Promise.resolve(undefined)
+            : changedPaths(input.repoPath, input.beforeSha, input.sha)),
     tree: () => (tree ??= treePaths(input.repoPath, input.sha)),
   };
 }
@@ -122,11 +217,17 @@ async function jobsForPipeline(
   source: PipelineSource,
   commit: Commit,
   config: CiConfig,
+  files: RuleFiles,
 ): Promise<CiJob[] | undefined> {
   const { record } = input;
   const projectPath = `${record.namespace.path}/${record.project.path}`;
-  const context = { ref: input.ref, tag: input.tag, triggered: Boolean(input.triggered), projectPath };
-  const files = ruleFiles(input, source);
+  const context = {
+    ref: input.ref,
+    tag: input.tag,
+    triggered: Boolean(input.triggered),
+    projectPath,
+    mergeRequest: input.mergeRequest !== undefined,
+  };
   const predefined = pipelineVariables({
     source,
     ref: input.ref,
@@ -136,6 +237,8 @@ async function jobsForPipeline(
     defaultBranch: record.project.default_branch,
     commitMessage: commit.message,
     projectPath,
+    mergeRequest: input.mergeRequest?.variables,
+    openMergeRequests: input.openMergeRequests,
   });
   let globals = expandAll(predefined, Object.entries(config.variables));
   // GitLab's precedence: a pipeline's own variables win over every variable of the file.
@@ -166,8 +269,7 @@ async function jobsForPipeline(
         {
           ...job,
           options,
-          // A delayed job runs as on_success once its predecessors finish.
-          when: when === 'delayed' ? 'on_success' : (when as CiJob['when']),
+          when: when as CiJob['when'],
           allowFailure: rule.allowFailure ?? job.allowFailure,
         },
         [...workflowVariables, ...Object.entries(rule.variables ?? {})],
@@ -217,7 +319,8 @@ export async function createPipeline(
   const status = plan.yamlErrors !== undefined ? 'failed' : plan.skipped ? 'skipped' : 'created';
   let pipeline = await insertPipeline(trx, {
     project_id: record.project.id,
-    ref: plan.ref,
+    // GitLab's ref of a merge request pipeline; its jobs keep the source branch as their ref.
+    ref: plan.mergeRequest ? `refs/merge-requests/${plan.mergeRequest.iid}/head` : plan.ref,
     sha: plan.sha,
     before_sha: plan.beforeSha,
     tag: plan.tag ? 1 : 0,
@@ -225,6 +328,12 @@ export async function createPipeline(
     yaml_errors: plan.yamlErrors ?? null,
     source: plan.source,
     pipeline_schedule_id: plan.pipelineScheduleId ?? null,
+    merge_request_id: plan.mergeRequest?.id ?? null,
+    merge_request_variables: plan.mergeRequest
+      ? JSON.stringify(plan.mergeRequest.variables)
+      : plan.openMergeRequests
+        ? JSON.stringify({ CI_OPEN_MERGE_REQUESTS: plan.openMergeRequests })
+        : null,
     user_id: userId,
     commit_message: plan.commit.message,
     commit_author_name: plan.commit.authorName,

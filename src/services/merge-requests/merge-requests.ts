@@ -37,6 +37,11 @@ import { mailMergeRequestEvent } from '../mail/issuable-mails.ts';
 import { mayMergeIntoBranch } from '../push/push-setup.ts';
 import { planVersion, recordVersion } from './versions.ts';
 import {
+  createMergeRequestPipeline,
+  planMergeRequestPipeline,
+  updateMergeRequestHeadRef,
+} from '../ci/merge-request-pipelines.ts';
+import {
   addAssignmentTodo,
   checkIssuableTitle,
   findOrCreateLabels,
@@ -278,6 +283,19 @@ export async function createMergeRequest(
     head_sha: fetched.head,
   });
   const version = fetched.head ? await planVersion(deps, target, targetBranch, fetched.head) : null;
+  const pipeline = await planMergeRequestPipeline(
+    deps,
+    target,
+    {
+      ...shape,
+      title: params.title!.trim(),
+      milestone_id: milestoneId,
+      assignee_id: assigneeId,
+      labels: params.labels ?? [],
+    },
+    fetched.head,
+    viewer,
+  );
   const at = now();
   let mr: MergeRequestRow | undefined;
   for (let attempt = 0; !mr; attempt++) {
@@ -317,6 +335,8 @@ export async function createMergeRequest(
           at,
         });
         await announceMergeRequest(deps, trx, target, row, parts, { action: 'open', user: viewer });
+        if (pipeline)
+          await createMergeRequestPipeline(trx, deps.config, target, viewer.id, pipeline, row, at);
         return row;
       });
     } catch (error) {
@@ -324,6 +344,8 @@ export async function createMergeRequest(
       if (!isUniqueViolation(error) || attempt >= 5) throw error;
     }
   }
+  // GitLab's refs/merge-requests/<iid>/head of a same-project MR, as a fork's below.
+  if (fetched.head) await updateMergeRequestHeadRef(deps, target, mr, fetched.head);
   if (fetched.stagingRef) {
     // GitLab's ref for the fork's head, now that the iid is known; the staging name is not needed after.
     const repo = projectRepositoryPath(deps.config.dataDir, target);

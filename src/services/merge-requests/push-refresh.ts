@@ -26,6 +26,7 @@ import {
   noteStatusChange,
 } from './merge-requests.ts';
 import { planVersion, recordVersion, type PlannedVersion } from './versions.ts';
+import { updateMergeRequestHeadRef } from '../ci/merge-request-pipelines.ts';
 import { addSystemNoteOn } from '../issues/issue-activity.ts';
 import { commitsAddedNote, type CommitsAdded } from '../issues/system-note-texts.ts';
 import { commitIdsBetween, commitsBetween } from '../../git/commits.ts';
@@ -89,6 +90,7 @@ export async function planMergeRequestRefresh(
       if (!target) continue;
       const mr: MergeRequestRow = { ...open, head_sha: head, merge_status: 'unchecked' };
       await ensureHeadInTarget(deps, target, mr);
+      await updateMergeRequestHeadRef(deps, target, mr, head);
       const version = await planVersion(deps, target, mr.target_branch, head);
       const commits = await pushedCommits(deps, record, target, open, oldrev, head, version);
       plan.updates.push({

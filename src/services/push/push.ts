@@ -35,13 +35,21 @@ import {
 } from '../../presenters/hooks/push-payload.ts';
 import { enqueueProjectHooks, enqueueSystemHooks } from '../hooks/hook-outbox.ts';
 import { createsDefaultBranch, protectCreatedDefaultBranch } from './default-branch-protection.ts';
-import { createPipeline, planPipeline, type PipelinePlan } from '../ci/pipelines.ts';
+import { CI_FILE_MAX_BYTES, createPipeline, planPipeline, type PipelinePlan } from '../ci/pipelines.ts';
+import { projectOpener } from '../ci/include-projects.ts';
+import {
+  createMergeRequestPipeline,
+  planMergeRequestPipeline,
+  type MergeRequestPipelinePlan,
+} from '../ci/merge-request-pipelines.ts';
+import { findOpenFromSourceBranch } from '../../db/repositories/merge-requests.ts';
+import { projectFullPath } from '../../domain/paths.ts';
 import {
   applyMergeRequestRefresh,
   planMergeRequestRefresh,
   type MergeRequestRefresh,
 } from '../merge-requests/push-refresh.ts';
-import type { Executor, ProjectRecord, PushRow, UserRow } from '../../db/types.ts';
+import type { Executor, MergeRequestRow, ProjectRecord, PushRow, UserRow } from '../../db/types.ts';
 
 export async function recordPendingPush(
   deps: Deps,
@@ -274,7 +282,7 @@ export async function processPush(
   if (!settlement) return null;
   const { applied, chosenDefaultBranch } = settlement;
   const payloads: PushPayload[] = [];
-  let plans: PipelinePlan[] = [];
+  let plans: PlannedPipelines = { branch: [], mergeRequests: [] };
   let closing: ClosingCommit[] = [];
   if (record && user) {
     const repoPath = projectRepositoryPath(deps.config.dataDir, record);
@@ -287,7 +295,7 @@ export async function processPush(
         await pushPayloadFor(deps, repoPath, record, user, change, defaultBranch, isFirstDefaultPush),
       );
     }
-    plans = await planPipelines(deps, repoPath, record, payloads);
+    plans = await planPipelines(deps, repoPath, record, user, payloads);
     closing = await planIssueClosing(repoPath, record, defaultBranch, applied);
   }
   // Merge requests from or into the moved branches, and the merges this push completes.
@@ -300,7 +308,9 @@ export async function processPush(
     await recordPushEvents(trx, record, user, payloads, at);
     // Push / tag push project hooks and system hooks, in this same transaction (pipelines join here too).
     if (record) for (const data of payloads) await announcePush(trx, record.project.id, data);
-    for (const plan of plans) await createPipeline(trx, deps.config, record!, user!.id, plan, at);
+    for (const plan of plans.branch) await createPipeline(trx, deps.config, record!, user!.id, plan, at);
+    for (const { plan, mr } of plans.mergeRequests)
+      await createMergeRequestPipeline(trx, deps.config, record!, user!.id, plan, mr, at);
     // Merges first: an issue both a merged MR and its merge commit's message close was closed by the MR.
     if (mergeRequests) await applyMergeRequestRefresh(deps, trx, record!, user, mergeRequests, at);
     if (record && user) {
@@ -313,30 +323,68 @@ export async function processPush(
   return { push: { ...push, status: 'processed' }, record: record!, user, applied, payloads };
 }
 
+interface PlannedPipelines {
+  branch: PipelinePlan[];
+  /** Merge request pipelines of the open MRs from a pushed branch. */
+  mergeRequests: Array<{ plan: MergeRequestPipelinePlan; mr: MergeRequestRow }>;
+}
+
+/** At most this many MRs are named in CI_OPEN_MERGE_REQUESTS, as GitLab. */
+const OPEN_MERGE_REQUESTS_LISTED = 4;
+
+/** CI_OPEN_MERGE_REQUESTS: `target/path!iid` of the open MRs from the branch, oldest first. */
+async function openMergeRequestsList(
+  deps: Deps,
+  record: ProjectRecord,
+  open: MergeRequestRow[],
+): Promise<string | undefined> {
+  const listed = [...open].sort((a, b) => a.id - b.id).slice(0, OPEN_MERGE_REQUESTS_LISTED);
+  const names: string[] = [];
+  for (const mr of listed) {
+    const target =
+      mr.target_project_id === record.project.id
+        ? record
+        : await findProjectRecordById(deps.db.kysely, mr.target_project_id);
+    if (target) names.push(`${projectFullPath(target)}!${mr.iid}`);
+  }
+  return names.length > 0 ? names.join(',') : undefined;
+}
+
 /**
- * The pipelines a push makes (one per pushed branch or tag whose commit has a .gitlab-ci.yml), planned
- * with git before the transaction. A CI problem never fails the push: it is logged and the push goes on.
+ * The pipelines a push makes (one per pushed branch or tag whose commit has a .gitlab-ci.yml, and a merge
+ * request pipeline per open MR from a pushed branch whose file asks for one), planned with git before the
+ * transaction. A CI problem never fails the push: it is logged and the push goes on.
  */
 async function planPipelines(
   deps: Deps,
   repoPath: string,
   record: ProjectRecord,
+  user: UserRow,
   payloads: PushPayload[],
-): Promise<PipelinePlan[]> {
-  const plans: PipelinePlan[] = [];
+): Promise<PlannedPipelines> {
+  const plans: PlannedPipelines = { branch: [], mergeRequests: [] };
   for (const data of payloads) {
     if (!data.checkout_sha) continue;
     const tag = data.ref.startsWith(TAG_PREFIX);
+    const ref = data.ref.slice(tag ? TAG_PREFIX.length : BRANCH_PREFIX.length);
     try {
+      const open = tag ? [] : await findOpenFromSourceBranch(deps.db.kysely, record.project.id, ref);
+      const openMergeRequests = await openMergeRequestsList(deps, record, open);
       const plan = await planPipeline({
         repoPath,
         record,
-        ref: data.ref.slice(tag ? TAG_PREFIX.length : BRANCH_PREFIX.length),
+        ref,
         tag,
         sha: data.checkout_sha,
         beforeSha: data.before,
+        openProject: projectOpener(deps, user, CI_FILE_MAX_BYTES),
+        ...(openMergeRequests ? { openMergeRequests } : {}),
       });
-      if (plan) plans.push(plan);
+      if (plan) plans.branch.push(plan);
+      for (const mr of open) {
+        const planned = await planMergeRequestPipeline(deps, record, mr, data.checkout_sha, user);
+        if (planned) plans.mergeRequests.push({ plan: planned, mr });
+      }
     } catch (error) {
       deps.log.error(
         { err: error, ref: data.ref },

@@ -67,12 +67,12 @@ describe('CI lint', () => {
   });
 
   it('lints posted content in the project for who may run pipelines', async () => {
-    const body = { content: 'include: ci/jobs.yml\nother:\n  script: x\n  needs: [unit]\n  stage: test\n' };
+    const body = { content: 'include: ci/jobs.yml\nother:\n  script: x\n  needs: [unit]\n  stage: build\n' };
     const owner = await ci.t.request('POST', projectLint(), { token: ci.owner.token, body });
     assert.equal(owner.status, 200);
     assert.equal(owner.body.valid, false);
-    // unit (from the include) is in stage test too: a need must be in an earlier stage.
-    assert.deepEqual(owner.body.errors, ['other job: need unit is not defined in prior stages']);
+    // unit (from the include) is in stage test, after build: a need must be in the same or an earlier stage.
+    assert.deepEqual(owner.body.errors, ['other job: need unit is not defined in current or prior stages']);
     assert.equal(owner.body.merged_yaml, null);
     const reporterTry = await ci.t.request('POST', projectLint(), { token: reporter.token, body });
     assert.equal(reporterTry.status, 403);

@@ -1,0 +1,85 @@
+// CI's two clocks. A `when: delayed` job waiting as scheduled becomes pending once its scheduled_at
+// has come. A running job past its timeout (its `timeout:`, else the project's) is failed with
+// `job_execution_timeout`, whatever its runner does: the runner ends its own processes at the same
+// time, and if it never reports (gone, or a runner that ignores the timeout) the server does not wait
+// for it. The failure goes through failBuild, so `retry:` and hooks follow as for any failure. Each drop
+// is a compare-and-swap on the build's status, so processes sweeping at once drop it once.
+import type { Deps } from '../../deps.ts';
+import { dueScheduledBuilds, findBuild } from '../../db/repositories/builds.ts';
+import { findProjectRecordById } from '../../db/repositories/projects.ts';
+import { overdueBuilds } from '../../db/repositories/stuck-builds.ts';
+import { openCiTransaction } from './ci-announcements.ts';
+import { failBuild } from './build-failures.ts';
+import { applyBuildEvent } from './pipeline-processing.ts';
+
+const BATCH = 50;
+
+/** One sweep as of `at`: answers how many jobs it failed. */
+export async function failOverdueBuilds(
+  deps: Deps,
+  at: Date,
+  onError: (error: unknown, buildId: number) => void,
+  stopped: () => boolean = () => false,
+): Promise<number> {
+  const stamp = at.toISOString();
+  let failed = 0;
+  while (!stopped()) {
+    const batch = await overdueBuilds(deps.db.kysely, stamp, BATCH);
+    let moved = 0;
+    for (const { id } of batch) {
+      try {
+        const done = await deps.db.kysely.transaction().execute(async (trx) => {
+          const build = await findBuild(trx, id);
+          if (!build || build.status !== 'running' || !build.timeout_at || build.timeout_at >= stamp)
+            return false;
+          const record = await findProjectRecordById(trx, build.project_id);
+          if (!record) return false;
+          const ctx = await openCiTransaction(trx, deps.config, record, stamp);
+          const change = { failure_reason: 'job_execution_timeout', exit_code: null };
+          return (await failBuild(ctx, build, change)) !== undefined;
+        });
+        if (done) moved += 1;
+      } catch (error) {
+        onError(error, id);
+      }
+    }
+    failed += moved;
+    // A batch that moved nothing (each failed, or another process took them) ends the sweep.
+    if (batch.length < BATCH || moved === 0) break;
+  }
+  return failed;
+}
+
+/** One sweep as of `at`: every scheduled job whose time has come is enqueued; answers how many. */
+export async function enqueueDueBuilds(
+  deps: Deps,
+  at: Date,
+  onError: (error: unknown, buildId: number) => void,
+  stopped: () => boolean = () => false,
+): Promise<number> {
+  const stamp = at.toISOString();
+  let enqueued = 0;
+  while (!stopped()) {
+    const batch = await dueScheduledBuilds(deps.db.kysely, stamp, BATCH);
+    let moved = 0;
+    for (const { id } of batch) {
+      try {
+        const done = await deps.db.kysely.transaction().execute(async (trx) => {
+          const build = await findBuild(trx, id);
+          if (!build || build.status !== 'scheduled' || !build.scheduled_at || build.scheduled_at > stamp)
+            return false;
+          const record = await findProjectRecordById(trx, build.project_id);
+          if (!record) return false;
+          const ctx = await openCiTransaction(trx, deps.config, record, stamp);
+          return (await applyBuildEvent(ctx, build, 'enqueue')) !== undefined;
+        });
+        if (done) moved += 1;
+      } catch (error) {
+        onError(error, id);
+      }
+    }
+    enqueued += moved;
+    if (batch.length < BATCH || moved === 0) break;
+  }
+  return enqueued;
+}
