@@ -73,3 +73,13 @@ export function treeWebUrl(baseUrl: string, record: ProjectRecord, ref: string):
 export function commitWebUrl(baseUrl: string, record: ProjectRecord, sha: string): string {
   return `${projectUrls(baseUrl, record).webUrl}/commit/${sha}`;
 }
+
+/** A wiki page's site path (`/:namespace/:project/wikis/:slug`; a slug's slashes kept). */
+function wikiPagePath(fullPath: string, slug: string, action = ''): string {
+  return `/${fullPath}/wikis/${encodePath(slug)}${action === '' ? '' : `/${action}`}`;
+}
+
+/** A wiki page's URL (GitLab's Gitlab::UrlBuilder for a WikiPage). */
+export function wikiPageWebUrl(baseUrl: string, record: ProjectRecord, slug: string): string {
+  return `${baseUrl}${wikiPagePath(projectFullPath(record), slug)}`;
+}
