@@ -82,3 +82,13 @@ export function commitWebUrl(baseUrl: string, record: ProjectRecord, sha: string
 /** A project's board page (8.13's namespace_project_board_path); the first board at `/boards`. */
 export const boardPath = (fullPath: string, boardId?: number) =>
   boardId === undefined ? `/${fullPath}/boards` : `/${fullPath}/boards/${boardId}`;
+
+/** A wiki page's site path (`/:namespace/:project/wikis/:slug`; a slug's slashes kept). */
+function wikiPagePath(fullPath: string, slug: string, action = ''): string {
+  return `/${fullPath}/wikis/${encodePath(slug)}${action === '' ? '' : `/${action}`}`;
+}
+
+/** A wiki page's URL (GitLab's Gitlab::UrlBuilder for a WikiPage). */
+export function wikiPageWebUrl(baseUrl: string, record: ProjectRecord, slug: string): string {
+  return `${baseUrl}${wikiPagePath(projectFullPath(record), slug)}`;
+}

@@ -210,3 +210,28 @@ export async function collectGarbageIfNeeded(repoPath: string): Promise<boolean>
   });
   return true;
 }
+
+/**
+ * A bare repository at `repoPath` made now unless one is there (a wiki, made on its first write or first
+ * git access): made whole in the scratch space and renamed into place, so two requests that make it at
+ * once leave one repository and nobody sees a half-made one.
+ */
+export async function ensureBareRepository(dataDir: string, repoPath: string): Promise<void> {
+  if (await repositoryExists(repoPath)) return;
+  const scratch = repositoriesScratch(dataDir);
+  fsSync.mkdirSync(scratch, { recursive: true });
+  const made = path.join(scratch, `new-${crypto.randomBytes(8).toString('hex')}.git`);
+  try {
+    await initBareRepository(dataDir, made);
+    fsSync.mkdirSync(path.dirname(repoPath), { recursive: true });
+    try {
+      fsSync.renameSync(made, repoPath);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // Another request made it first.
+      if ((code !== 'ENOTEMPTY' && code !== 'EEXIST') || !(await repositoryExists(repoPath))) throw error;
+    }
+  } finally {
+    await fs.rm(made, { recursive: true, force: true });
+  }
+}

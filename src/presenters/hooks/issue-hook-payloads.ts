@@ -14,7 +14,7 @@ function hookTime(iso: string): string {
 }
 
 /** User#hook_attrs. */
-function userHookAttrs(user: UserRow) {
+export function userHookAttrs(user: UserRow) {
   return { name: user.name, username: user.username, avatar_url: avatarUrl(user.email) };
 }
 

@@ -13,6 +13,14 @@ import { encodePath } from '../../domain/paths.ts';
 import { referenceKey, referenceRuns, referencesInText } from '../../lib/gfm-references.ts';
 import type { ResolvedReference } from '../../views/reference-views.ts';
 
+/** Where a wiki page's links resolve: gollum's `[[Page]]` and relative links name wiki pages. */
+export interface WikiMarkdownBase {
+  /** `/<namespace>/<project>/wikis` */
+  wikiPath: string;
+  /** The rendered page's slug (`dir/Page`), against which `./x` and `x.md` links resolve. */
+  slug: string;
+}
+
 export interface MarkdownBase {
   /** `/<namespace>/<project>` */
   projectPath: string;
@@ -37,6 +45,7 @@ function markdownIt(): MarkdownIt {
   configured.core.ruler.push('labrador_links_and_tasks', linksAndTasks);
   configured.inline.ruler.before('emphasis', 'labrador_inline_diff', inlineDiff);
   configured.core.ruler.push('labrador_references', linkReferences);
+  configured.inline.ruler.before('link', 'labrador_gollum_link', gollumLink);
   return configured;
 }
 
@@ -60,12 +69,19 @@ function isRelative(url: string): boolean {
 /** Relative links and images resolved to the ref, external links marked, task list items as checkboxes. */
 const linksAndTasks: Parameters<MarkdownIt['core']['ruler']['push']>[1] = (state) => {
   const base = (state.env as RenderEnv).base;
+  const wiki = (state.env as RenderEnv).wiki;
   for (const block of state.tokens) {
     if (block.type !== 'inline' || !block.children) continue;
     for (const token of block.children) {
       if (token.type === 'link_open') {
         const href = token.attrGet('href') ?? '';
-        if (base && isRelative(href)) {
+        if (wiki && isRelative(href)) {
+          try {
+            token.attrSet('href', resolveWikiLink(wiki, href));
+          } catch {
+            token.attrSet('href', '#');
+          }
+        } else if (base && isRelative(href)) {
           try {
             token.attrSet('href', resolveRelative(base, 'blob', href));
           } catch {
@@ -130,6 +146,8 @@ interface RenderEnv {
   base?: MarkdownBase;
   references?: ReadonlyMap<string, ResolvedReference>;
   tasks?: boolean;
+  /** A wiki page's base: its relative and `[[Page]]` links lead to pages of the wiki. */
+  wiki?: WikiMarkdownBase;
 }
 
 const ESCAPES: Record<string, string> = {
@@ -198,6 +216,63 @@ const linkReferences: Parameters<MarkdownIt['core']['ruler']['push']>[1] = (stat
   }
 };
 
+/**
+ * GitLab 8.13's WikiLinkFilter: a link with a file extension or starting with `.` is taken relative to
+ * the page's slug; then any relative link is a path under the wiki.
+ */
+function resolveWikiLink(wiki: WikiMarkdownBase, href: string): string {
+  const hash = href.indexOf('#');
+  const fragment = hash >= 0 ? href.slice(hash) : '';
+  let target = hash >= 0 ? href.slice(0, hash) : href;
+  if (target === '') return href;
+  const last = target.slice(target.lastIndexOf('/') + 1);
+  if (target.startsWith('.') || /\.[^.]+$/.test(last)) {
+    const segments = wiki.slug.split('/').slice(0, -1);
+    for (const segment of target.split('/')) {
+      if (segment === '' || segment === '.') continue;
+      if (segment === '..') segments.pop();
+      else segments.push(segment);
+    }
+    target = segments.join('/');
+  }
+  return `${wiki.wikiPath}/${target.replace(/^\/+/, '')}${fragment}`;
+}
+
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+
+/** gollum's `[[Page]]` and `[[Link text|Page]]`: a link to the wiki page of that name (spaces as dashes). */
+const gollumLink: Parameters<MarkdownIt['inline']['ruler']['before']>[2] = (state, silent) => {
+  const start = state.pos;
+  const wiki = (state.env as { wiki?: WikiMarkdownBase }).wiki;
+  if (
+    !wiki ||
+    state.src.charCodeAt(start) !== OPEN_BRACKET ||
+    state.src.charCodeAt(start + 1) !== OPEN_BRACKET
+  )
+    return false;
+  const close = state.src.indexOf(']]', start + 2);
+  if (close === -1 || close > state.posMax) return false;
+  const inner = state.src.slice(start + 2, close);
+  if (inner.trim() === '' || inner.includes('\n') || inner.includes('[')) return false;
+  if (state.src.charCodeAt(close + 2) === CLOSE_BRACKET) return false;
+  if (!silent) {
+    const bar = inner.indexOf('|');
+    const text = (bar >= 0 ? inner.slice(0, bar) : inner).trim();
+    const page = (bar >= 0 ? inner.slice(bar + 1) : inner).trim();
+    const slug = page.replace(/\s/g, '-').replace(/[<>+]/g, '-');
+    const hash = slug.indexOf('#');
+    const path = hash >= 0 ? slug.slice(0, hash) : slug;
+    const fragment = hash >= 0 ? slug.slice(hash) : '';
+    const href = `${wiki.wikiPath}/${path.split('/').map(encodeURIComponent).join('/')}${fragment}`;
+    state.push('link_open', 'a', 1).attrSet('href', href);
+    state.push('text', '', 0).content = text;
+    state.push('link_close', 'a', -1);
+  }
+  state.pos = close + 2;
+  return true;
+};
+
 const OPEN_BRACE = 0x7b;
 const DIFF_MARKERS: Record<number, string> = { 0x2b: 'idiff addition', 0x2d: 'idiff deletion' };
 
@@ -241,6 +316,15 @@ export interface CommentRenderOptions {
 }
 
 const cache = new BoundedMap<string, TrustedHtml>(200);
+
+/**
+ * A wiki page as HTML: Markdown with its links resolved to wiki pages; the markups Labrador does not
+ * render (RDoc, AsciiDoc, Org) as their escaped text.
+ */
+export function renderWikiContent(format: string, text: string, wiki: WikiMarkdownBase): TrustedHtml {
+  if (format !== 'markdown') return trustedHtml(`<pre>${markdownIt().utils.escapeHtml(text)}</pre>`);
+  return trustedHtml(markdownIt().render(text, { wiki }));
+}
 
 /** Markdown as HTML. */
 function renderMarkdown(text: string, base: MarkdownBase | undefined): TrustedHtml {

@@ -70,6 +70,7 @@ import * as issues from './issues.ts';
 import * as mergeRequests from './merge-requests.ts';
 import * as participants from './participants.ts';
 import * as ciLint from './ci-lint.ts';
+import * as wikis from './wikis.ts';
 
 const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   version,
@@ -126,6 +127,7 @@ const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   mergeRequests,
   participants,
   ciLint,
+  wikis,
 ];
 
 export function registerApiV4(app: FastifyInstance, deps: Deps): void {

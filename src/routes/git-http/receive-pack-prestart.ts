@@ -47,7 +47,7 @@ export function prestartForConnection(
   auth: GitAuthorization,
   log: FastifyBaseLogger,
 ): void {
-  if (!auth.user || waiting.has(socket) || socket.destroyed) return;
+  if (!auth.user || auth.wiki || waiting.has(socket) || socket.destroyed) return;
   const entry: Waiting = { key: '', started: Promise.resolve(null) };
   entry.started = (async () => {
     const key = repositoryIdentity(auth);

@@ -16,6 +16,8 @@ import { canDeployTokenDownload } from '../../policies/deploy-tokens.ts';
 import { canDeployKeyDownload } from '../../policies/deploy-keys.ts';
 import { canDownloadCode, canPushCode } from '../../policies/git-access.ts';
 import { canSignIn } from '../../policies/users.ts';
+import { canCreateWiki, canDownloadWiki } from '../../policies/wikis.ts';
+import { ensureWikiRepository } from '../wikis/wiki-pages.ts';
 import { gitAbilities } from '../../policies/access-tokens.ts';
 import { Visibility } from '../../domain/types.ts';
 import { findProjectRecordByFullPath } from '../../db/repositories/projects.ts';
@@ -49,6 +51,8 @@ export interface GitAuthorization {
   record: ProjectRecord;
   access: ProjectAccess;
   repoPath: string;
+  /** The project's wiki repository (`<project>.wiki.git`): pushes to it are not processed as pushes. */
+  wiki?: boolean;
 }
 
 export const PROJECT_NOT_FOUND = 'The project you were looking for could not be found.';
@@ -86,7 +90,15 @@ export async function authorizeGit(
     }
   }
   // One prepared statement (as the API's loadProject): the project, its namespace and the access rows.
-  const found = await findProjectWithAccessRowsByFullPath(db, namespace, projectPath, user?.id ?? null);
+  // `<project>.wiki` is that project's wiki (GitLab's rule), unless there is no such project and a project
+  // is itself called so.
+  const wikiOf = /\.wiki$/i.test(projectPath) ? projectPath.slice(0, -5) : undefined;
+  let found =
+    wikiOf === undefined
+      ? undefined
+      : await findProjectWithAccessRowsByFullPath(db, namespace, wikiOf, user?.id ?? null);
+  const wiki = found !== undefined;
+  found ??= await findProjectWithAccessRowsByFullPath(db, namespace, projectPath, user?.id ?? null);
   const record = found?.record;
   const access = found ? projectAccessFromRows(user, found.record, found.accessRows) : undefined;
   const keyReads =
@@ -97,6 +109,7 @@ export async function authorizeGit(
       record.project.visibility_level === Visibility.Public,
     );
   if (!record || !access || !(access.canRead || keyReads)) throw refuse('not_found', PROJECT_NOT_FOUND);
+  if (wiki) return authorizeWiki(deps, { user, deployKey, record, access }, keyReads, service);
   if (service === 'git-receive-pack') {
     if (deployKey) throw refuse('forbidden', 'Deploy keys are not allowed to push code.');
     if (!user || !canPushCode(access)) {
@@ -106,6 +119,28 @@ export async function authorizeGit(
     throw refuse('forbidden', 'You are not allowed to download code from this project.');
   }
   return { user, deployKey, record, access, repoPath: existingRepository(deps, record) };
+}
+
+/**
+ * GitLab 8.13's GitAccessWiki: reading is the project's download_code (with the wiki on), writing is
+ * create_wiki (developers and up) instead of the branch rules. The repository is made on first use.
+ */
+async function authorizeWiki(
+  deps: Deps,
+  caller: Omit<GitAuthorization, 'repoPath'>,
+  keyReads: boolean,
+  service: GitService,
+): Promise<GitAuthorization> {
+  const { user, deployKey, record, access } = caller;
+  if (service === 'git-receive-pack') {
+    if (deployKey) throw refuse('forbidden', 'Deploy keys are not allowed to push code.');
+    if (!user || !canCreateWiki(access, record)) {
+      throw refuse('forbidden', "You are not allowed to write to this project's wiki.");
+    }
+  } else if (!(keyReads ? record.project.wiki_enabled === 1 : canDownloadWiki(access, record))) {
+    throw refuse('forbidden', 'You are not allowed to download code from this project.');
+  }
+  return { ...caller, repoPath: await ensureWikiRepository(deps, record), wiki: true };
 }
 
 /**

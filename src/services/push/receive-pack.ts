@@ -145,6 +145,34 @@ export interface ReceivePackRun {
   refused(): boolean;
 }
 
+/**
+ * A push to a wiki: git's own receive-pack, without branch rules, recording or processing (8.13 ran no
+ * push processing for wikis either; its wiki pages are read from the repository as they are).
+ */
+function startWikiReceivePack(
+  deps: Deps,
+  auth: GitAuthorization,
+  input: Readable,
+  options: ReceivePackOptions,
+): ReceivePackRun {
+  options.prestarted?.child.stdin?.end();
+  const child = spawnGit(
+    [...receivePackArgs(deps, false), ...(options.stateless ? ['--stateless-rpc'] : []), auth.repoPath],
+    {
+      env: { GL_ID: `user-${auth.user!.id}`, GL_PROTOCOL: options.protocol },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
+  child.stdin!.on('error', () => {});
+  pipeline(input, child.stdin!, (error) => {
+    if (error && child.exitCode === null) child.kill();
+  });
+  child.on('close', () => {
+    deps.pushQueue.enqueueHousekeeping(auth.record.project.id, () => housekeep(auth.repoPath, options.log));
+  });
+  return { child, output: child.stdout!, refused: () => false };
+}
+
 /** Starts receive-pack for an authorized pusher (auth.user set), reading the client's stream `input`. */
 export async function startReceivePack(
   deps: Deps,
@@ -152,6 +180,7 @@ export async function startReceivePack(
   input: Readable,
   options: ReceivePackOptions,
 ): Promise<ReceivePackRun> {
+  if (auth.wiki) return startWikiReceivePack(deps, auth, input, options);
   let fresh: PushSetup;
   try {
     fresh = await pushSetup(deps, auth, options.protocol);
