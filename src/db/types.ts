@@ -178,6 +178,9 @@ export type CiTriggerRow = Selectable<S.CiTriggersTable>;
 
 export type NewCiTrigger = Insertable<S.CiTriggersTable>;
 
+export type SnippetRow = Selectable<S.SnippetsTable>;
+export type NewSnippet = Insertable<S.SnippetsTable>;
+export type SnippetChanges = Updateable<S.SnippetsTable>;
 export type CiPipelineScheduleRow = Selectable<S.CiPipelineSchedulesTable>;
 
 export type NewCiPipelineSchedule = Insertable<S.CiPipelineSchedulesTable>;

@@ -43,6 +43,7 @@ import { up as deployTokens } from './097-deploy-tokens.ts';
 import { up as mail } from './100-mail.ts';
 import { up as passwordResets } from './101-password-resets.ts';
 import { up as pipelineSchedules } from './104-pipeline-schedules.ts';
+import { up as snippets } from './114-snippets.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
@@ -85,6 +86,7 @@ const migrations: Array<[string, MigrationFn]> = [
   ['100-mail', mail],
   ['101-password-resets', passwordResets],
   ['104-pipeline-schedules', pipelineSchedules],
+  ['114-snippets', snippets],
 ];
 
 /** The migrations' names in the order they were added (kept in name order from here on: a test checks). */

@@ -51,6 +51,7 @@ import * as jobToken from './job-token.ts';
 import * as ciVariables from './ci-variables.ts';
 import * as triggers from './triggers.ts';
 import * as pipelineSchedules from './pipeline-schedules.ts';
+import * as snippets from './snippets.ts';
 import * as runners from './runners.ts';
 import * as notes from './notes.ts';
 import * as discussions from './discussions.ts';
@@ -100,6 +101,7 @@ const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   ciVariables,
   triggers,
   pipelineSchedules,
+  snippets,
   runners,
   notes,
   discussions,
