@@ -318,6 +318,21 @@ export interface CiRunnerProjectsTable {
 }
 
 /** A project's build trigger (POST /projects/:id/trigger/builds with its token). */
+/** A project's snippet (`ProjectSnippet`) or a user's own (`PersonalSnippet`, no project). */
+export interface SnippetsTable {
+  id: Generated<number>;
+  title: string;
+  content: string;
+  description: string | null;
+  author_id: number;
+  project_id: number | null;
+  file_name: string;
+  type: 'ProjectSnippet' | 'PersonalSnippet';
+  visibility_level: number;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface CiPipelineSchedulesTable {
   id: Generated<number>;
   project_id: number;
@@ -924,6 +939,7 @@ export interface Database {
   environments: EnvironmentsTable;
   deployments: DeploymentsTable;
   ci_pipeline_schedule_variables: CiPipelineScheduleVariablesTable;
+  snippets: SnippetsTable;
   ci_trigger_requests: CiTriggerRequestsTable;
   ci_pipelines: CiPipelinesTable;
   ci_pipeline_variables: CiPipelineVariablesTable;

@@ -188,6 +188,9 @@ export type EnvironmentChanges = Updateable<S.EnvironmentsTable>;
 export type DeploymentRow = Selectable<S.DeploymentsTable>;
 export type NewDeployment = Insertable<S.DeploymentsTable>;
 
+export type SnippetRow = Selectable<S.SnippetsTable>;
+export type NewSnippet = Insertable<S.SnippetsTable>;
+export type SnippetChanges = Updateable<S.SnippetsTable>;
 export type CiPipelineScheduleRow = Selectable<S.CiPipelineSchedulesTable>;
 
 export type NewCiPipelineSchedule = Insertable<S.CiPipelineSchedulesTable>;

@@ -45,6 +45,13 @@ export function issueWebUrl(baseUrl: string, record: ProjectRecord, issue: Issue
   return `${projectUrls(baseUrl, record).webUrl}/issues/${issue.iid}`;
 }
 
+/** A snippet's page: under its project, or `/snippets/:id` for a personal one. */
+export function snippetWebUrl(baseUrl: string, record: ProjectRecord | null, snippetId: number): string {
+  return record === null
+    ? `${baseUrl}/snippets/${snippetId}`
+    : `${projectUrls(baseUrl, record).webUrl}/snippets/${snippetId}`;
+}
+
 export function mergeRequestWebUrl(baseUrl: string, target: ProjectRecord, iid: number): string {
   return `${projectUrls(baseUrl, target).webUrl}/merge_requests/${iid}`;
 }

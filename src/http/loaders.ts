@@ -24,12 +24,21 @@ import { canCreateProjectsIn, canReadGroup, groupAccess, type GroupAccess } from
 import { canDownloadCode, canWriteRepository } from '../policies/git-access.ts';
 import { canReadIssue } from '../policies/issues.ts';
 import { canReadMergeRequests } from '../policies/merge-requests.ts';
+import { canReadProjectSnippets, canReadSnippet } from '../policies/snippets.ts';
+import { findSnippetById } from '../views/snippet-views.ts';
 import { findIssueByIid, findIssueOfProject } from '../views/issue-views.ts';
 import { findMergeRequestByIid, findMergeRequestOfProject } from '../views/merge-request-views.ts';
 import { ApiError, forbidden, notFound, recordNotFound, unauthorized } from '../errors.ts';
 import { requireViewer } from './auth.ts';
 import { pathId, pathInteger } from './params.ts';
-import type { IssueRow, MergeRequestRow, NamespaceRow, ProjectRecord, UserRow } from '../db/types.ts';
+import type {
+  IssueRow,
+  MergeRequestRow,
+  NamespaceRow,
+  ProjectRecord,
+  SnippetRow,
+  UserRow,
+} from '../db/types.ts';
 
 export interface LoadedProject extends ProjectRecord {
   access: ProjectAccess;
@@ -356,4 +365,42 @@ export async function loadMergeRequestByIid(
   const mr = iid === undefined ? undefined : await findMergeRequestByIid(deps, project, iid);
   if (!mr) throw recordNotFound();
   return mr;
+}
+
+/**
+ * The project snippet `:snippet_id` (or `param`) that the caller may read: in this project, its snippets
+ * feature on, its visibility letting the caller see it (SnippetsFinder#by_project with the snippet's
+ * policy); else 404 `404 Not found`, or `404 <unreadable> Not Found` when that is given.
+ */
+export async function loadProjectSnippet(
+  deps: Deps,
+  request: FastifyRequest,
+  project: LoadedProject,
+  param = 'snippet_id',
+  unreadable?: string,
+): Promise<SnippetRow> {
+  const id = pathId((request.params as Record<string, unknown>)[param]);
+  const snippet = id === undefined ? undefined : await findSnippetById(deps, id);
+  if (!snippet || snippet.project_id !== project.project.id) throw recordNotFound();
+  if (
+    !canReadProjectSnippets(project.access, project) ||
+    !canReadSnippet(request.viewer, snippet, project.access)
+  ) {
+    throw unreadable === undefined ? recordNotFound() : notFound(unreadable);
+  }
+  return snippet;
+}
+
+/** A personal snippet `:id` the caller may read, else 404 `404 Snippet Not Found`. */
+export async function loadPersonalSnippet(
+  deps: Deps,
+  request: FastifyRequest,
+  param = 'id',
+): Promise<SnippetRow> {
+  const id = pathId((request.params as Record<string, unknown>)[param]);
+  const snippet = id === undefined ? undefined : await findSnippetById(deps, id);
+  if (!snippet || snippet.project_id !== null || !canReadSnippet(request.viewer, snippet, null)) {
+    throw notFound('Snippet');
+  }
+  return snippet;
 }

@@ -55,6 +55,7 @@ import { up as pipelineListOrder } from './137-pipeline-list-order.ts';
 import { up as runnerJobs } from './138-runner-jobs.ts';
 import { up as mergeRequestPipelines } from './140-merge-request-pipelines.ts';
 import { up as buildFailures } from './141-build-failures.ts';
+import { up as snippets } from './114-snippets.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
@@ -109,6 +110,7 @@ const migrations: Array<[string, MigrationFn]> = [
   ['138-runner-jobs', runnerJobs],
   ['140-merge-request-pipelines', mergeRequestPipelines],
   ['141-build-failures', buildFailures],
+  ['114-snippets', snippets],
 ];
 
 /** The migrations' names in the order they were added (kept in name order from here on: a test checks). */

@@ -5,8 +5,8 @@
 import { avatarUrl } from '../api-v3/user.ts';
 import { projectHookAttrs } from './hook-attrs.ts';
 import { issueColumns } from '../api-v3/issue.ts';
-import { issueWebUrl } from '../../domain/paths.ts';
-import type { IssueRow, NoteRow, ProjectRecord, UserRow } from '../../db/types.ts';
+import { issueWebUrl, snippetWebUrl } from '../../domain/paths.ts';
+import type { IssueRow, NoteRow, ProjectRecord, SnippetRow, UserRow } from '../../db/types.ts';
 
 /** Time#to_s of a UTC time: what ActiveRecord stamps became in a hook's JSON. */
 function hookTime(iso: string): string {
@@ -66,7 +66,7 @@ export function presentIssueHookPayload(
  * URL.
  */
 export interface NoteHookNoteable {
-  key: 'issue' | 'merge_request' | 'commit';
+  key: 'issue' | 'merge_request' | 'commit' | 'snippet';
   attributes: object;
   url: string;
 }
@@ -81,6 +81,30 @@ export function issueNoteHookNoteable(
     key: 'issue',
     attributes: issueColumns(issue, null, hookTime),
     url: issueWebUrl(baseUrl, record, issue),
+  };
+}
+
+/** A project snippet's part of its notes' hooks (Snippet#hook_attrs: its columns). */
+export function snippetNoteHookNoteable(
+  baseUrl: string,
+  record: ProjectRecord,
+  snippet: SnippetRow,
+): NoteHookNoteable {
+  return {
+    key: 'snippet',
+    attributes: {
+      id: snippet.id,
+      title: snippet.title,
+      content: snippet.content,
+      author_id: snippet.author_id,
+      project_id: snippet.project_id,
+      created_at: hookTime(snippet.created_at),
+      updated_at: hookTime(snippet.updated_at),
+      file_name: snippet.file_name,
+      type: snippet.type,
+      visibility_level: snippet.visibility_level,
+    },
+    url: snippetWebUrl(baseUrl, record, snippet.id),
   };
 }
 

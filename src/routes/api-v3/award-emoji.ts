@@ -2,7 +2,8 @@
 // one, award (Grape-declared `name`), and remove (the award's owner or an administrator, else 401).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
-import { loadNoteableOf, loadProject } from '../../http/loaders.ts';
+import { loadNoteableOf, loadProject, loadProjectSnippet } from '../../http/loaders.ts';
+import { snippetAwardable } from '../../services/snippets/snippets.ts';
 import { requireViewer } from '../../http/auth.ts';
 import { paginate } from '../../http/pagination.ts';
 import { optionalString, pathInteger, requestParams, type Params } from '../../http/params.ts';
@@ -39,6 +40,14 @@ const AWARDABLE_PARENTS: Array<{
     return { projectId: project.project.id, awardable };
   },
 }));
+AWARDABLE_PARENTS.push({
+  base: '/projects/:id/snippets/:snippet_id',
+  async load(deps, request) {
+    const project = await loadProject(deps, request);
+    const snippet = await loadProjectSnippet(deps, request, project, 'snippet_id', 'Award Emoji');
+    return { projectId: project.project.id, awardable: snippetAwardable(snippet) };
+  },
+});
 
 /** The issue or MR, or a note of it, that `B/award_emoji` names. */
 async function loadAwardable(

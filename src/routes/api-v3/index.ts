@@ -30,6 +30,7 @@ import * as repositoryFiles from './repository-files.ts';
 import * as tags from './tags.ts';
 import * as branchChanges from './branch-changes.ts';
 import * as mergeRequests from './merge-requests.ts';
+import * as projectSnippets from './project-snippets.ts';
 import * as mergeRequestComments from './merge-request-comments.ts';
 import * as projectTransfer from './project-transfer.ts';
 import * as builds from './builds.ts';
@@ -79,6 +80,7 @@ const modules = [
   tags,
   branchChanges,
   mergeRequests,
+  projectSnippets,
   mergeRequestComments,
   projectTransfer,
   builds,

@@ -13,7 +13,9 @@ import {
   loadMergeRequestOf,
   loadNoteableOf,
   loadProject,
+  loadProjectSnippet,
 } from '../../http/loaders.ts';
+import { snippetNoteable } from '../../services/snippets/snippets.ts';
 import { canSetIssueTimes } from '../../policies/issues.ts';
 import {
   createNote,
@@ -42,7 +44,7 @@ interface LoadedNoteable {
 /** Each kind of noteable: the path of its notes and its loader. */
 const NOTEABLES: Array<{
   base: string;
-  type: 'Issue' | 'MergeRequest';
+  type: 'Issue' | 'MergeRequest' | 'Snippet';
   load(deps: Deps, request: FastifyRequest, loaded?: LoadedProject): Promise<LoadedNoteable>;
 }> = [
   {
@@ -71,6 +73,20 @@ const NOTEABLES: Array<{
       };
     },
   },
+  {
+    base: '/projects/:id/snippets/:snippet_id/notes',
+    type: 'Snippet',
+    async load(deps, request, loaded) {
+      const project = loaded ?? (await loadProject(deps, request));
+      const snippet = await loadProjectSnippet(deps, request, project);
+      return {
+        project,
+        type: 'Snippet',
+        id: snippet.id,
+        noteable: async () => snippetNoteable(deps, project, snippet),
+      };
+    },
+  },
 ];
 
 export function register(app: FastifyInstance, deps: Deps): void {
@@ -85,6 +101,10 @@ export function register(app: FastifyInstance, deps: Deps): void {
     // readable (a guest and a private project's merge requests, a confidential issue), `Note` for one.
     const loadReadable = async (request: FastifyRequest, unreadable: string) => {
       const project = await loadProject(deps, request);
+      if (type === 'Snippet') {
+        const snippet = await loadProjectSnippet(deps, request, project, 'snippet_id', unreadable);
+        return { project, type, id: snippet.id };
+      }
       const found = await loadNoteableOf(deps, request, project, type, unreadable);
       return { project, type, id: found.issue ? found.issue.id : found.mr.id };
     };

@@ -9,12 +9,12 @@ import { pathInteger, requestParams, type Params } from '../../http/params.ts';
 import { notFound } from '../../errors.ts';
 import { awardEmoji, removeAward, type Awardable } from '../../services/issues/award-emoji.ts';
 import { awardListPage, countAwardList, findAwardOf, presentAwardOne } from '../../views/note-views.ts';
-import { NOTEABLE_PARENTS } from './noteables.ts';
+import { NOTE_PARENTS } from './noteables.ts';
 import { loadNoteOf } from './notes.ts';
 import { noContent, requireParams } from './conventions.ts';
 
 export function register(app: FastifyInstance, deps: Deps): void {
-  for (const parent of NOTEABLE_PARENTS)
+  for (const parent of NOTE_PARENTS)
     for (const onNote of [false, true]) {
       const base = `${parent.base}${onNote ? '/notes/:note_id' : ''}/award_emoji`;
       const loadAwardable = async (request: FastifyRequest): Promise<Awardable> => {

@@ -54,6 +54,7 @@ import * as ciVariables from './ci-variables.ts';
 import * as triggers from './triggers.ts';
 import * as pipelineSchedules from './pipeline-schedules.ts';
 import * as environments from './environments.ts';
+import * as snippets from './snippets.ts';
 import * as runners from './runners.ts';
 import * as notes from './notes.ts';
 import * as discussions from './discussions.ts';
@@ -111,6 +112,7 @@ const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   triggers,
   pipelineSchedules,
   environments,
+  snippets,
   runners,
   notes,
   discussions,

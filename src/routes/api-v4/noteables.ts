@@ -9,8 +9,12 @@ import {
   loadMergeRequestByIid,
   loadMergeRequestProject,
   loadProject,
+  loadProjectSnippet,
   type LoadedProject,
 } from '../../http/loaders.ts';
+import { canReadProjectSnippets } from '../../policies/snippets.ts';
+import { snippetAwardable, snippetNoteable } from '../../services/snippets/snippets.ts';
+import { forbidden } from '../../errors.ts';
 import { issueNoteable, noteableKey, type Noteable } from '../../services/issues/notes.ts';
 import { mergeRequestNoteable } from '../../services/merge-requests/collaboration.ts';
 import { issueAwardable, mergeRequestAwardable, type Awardable } from '../../services/issues/award-emoji.ts';
@@ -18,17 +22,24 @@ import { issueIssuable, type Issuable } from '../../services/issues/issues.ts';
 import { mergeRequestIssuable } from '../../services/merge-requests/collaboration.ts';
 import type { NoteableKey } from '../../db/repositories/notes.ts';
 
-/** An issue or merge request a v4 path names, read-checked. */
-export interface LoadedNoteable {
+/** What a v4 path names notes and awards under (an issue, a merge request, a snippet), read-checked. */
+export interface LoadedNoteParent {
   project: LoadedProject;
-  type: 'Issue' | 'MergeRequest';
+  type: 'Issue' | 'MergeRequest' | 'Snippet';
   id: number;
-  iid: number;
+  /** The issue's or merge request's iid; null for a snippet. */
+  iid: number | null;
   key: NoteableKey;
   awardable: Awardable;
-  issuable: Issuable;
   /** What a new note on it needs (read on demand: a merge request's hook parts cost a read). */
   noteable(): Promise<Noteable>;
+}
+
+/** An issue or merge request a v4 path names, read-checked. */
+export interface LoadedNoteable extends LoadedNoteParent {
+  type: 'Issue' | 'MergeRequest';
+  iid: number;
+  issuable: Issuable;
 }
 
 export const NOTEABLE_PARENTS: Array<{
@@ -67,6 +78,32 @@ export const NOTEABLE_PARENTS: Array<{
         awardable: mergeRequestAwardable(mr),
         issuable: mergeRequestIssuable(mr),
         noteable: () => mergeRequestNoteable(deps, project, mr),
+      };
+    },
+  },
+];
+
+/** Every parent of v4's notes and award emoji: the issuables, and a project's snippets by id. */
+export const NOTE_PARENTS: Array<{
+  base: string;
+  load(deps: Deps, request: FastifyRequest): Promise<LoadedNoteParent>;
+}> = [
+  ...NOTEABLE_PARENTS,
+  {
+    base: '/projects/:id/snippets/:snippet_id',
+    async load(deps, request) {
+      const project = await loadProject(deps, request);
+      if (!canReadProjectSnippets(project.access, project)) throw forbidden();
+      const snippet = await loadProjectSnippet(deps, request, project, 'snippet_id', 'Snippet');
+      const noteable = snippetNoteable(deps, project, snippet);
+      return {
+        project,
+        type: 'Snippet',
+        id: snippet.id,
+        iid: null,
+        key: { type: 'Snippet', id: snippet.id },
+        awardable: snippetAwardable(snippet),
+        noteable: async () => noteable,
       };
     },
   },

@@ -14,14 +14,14 @@ import { createNote, destroyNote, editNote } from '../../services/issues/notes.t
 import { countNoteList, findNoteOfProject, noteViews, orderedNotePage } from '../../views/note-views.ts';
 import { presentNoteV4 } from '../../presenters/api-v4/note.ts';
 import type { NoteRow } from '../../db/types.ts';
-import { NOTEABLE_PARENTS, type LoadedNoteable } from './noteables.ts';
+import { NOTE_PARENTS, type LoadedNoteParent } from './noteables.ts';
 import { noContent, requireParams } from './conventions.ts';
 
 /** The note `:note_id` of the noteable, else 404 `404 Not found`. */
 export async function loadNoteOf(
   deps: Deps,
   request: FastifyRequest,
-  found: LoadedNoteable,
+  found: LoadedNoteParent,
 ): Promise<NoteRow> {
   const id = pathInteger(request.params as Params, 'note_id');
   const note = await findNoteOfProject(deps, found.project.project.id, id);
@@ -39,7 +39,7 @@ export async function presentNoteOneV4(deps: Deps, note: NoteRow, iid: number | 
 /** `created_at` as v3 takes it: only from those who may set an issue's times, and only a valid date. */
 export function requestedCreatedAt(
   params: Params,
-  found: Pick<LoadedNoteable, 'project'>,
+  found: Pick<LoadedNoteParent, 'project'>,
 ): string | undefined {
   const text = canSetIssueTimes(found.project.access) ? presentString(params, 'created_at') : undefined;
   const time = text === undefined ? NaN : Date.parse(text);
@@ -48,7 +48,7 @@ export function requestedCreatedAt(
 
 export function register(app: FastifyInstance, deps: Deps): void {
   const baseUrl = deps.config.externalUrl;
-  for (const parent of NOTEABLE_PARENTS) {
+  for (const parent of NOTE_PARENTS) {
     const base = `${parent.base}/notes`;
 
     app.get(base, async (request, reply) => {

@@ -69,7 +69,7 @@ function emojiOnly(body: string): string | undefined {
  * awards, so an emoji-only comment on it stays a comment, as 8.13's Note#award_emoji? had it.
  */
 export interface Noteable {
-  type: 'Issue' | 'MergeRequest' | 'Commit';
+  type: 'Issue' | 'MergeRequest' | 'Commit' | 'Snippet';
   id: number | null;
   commitId?: string;
   lineCode?: string | null;

@@ -1,0 +1,47 @@
+// Snippets for lists and pages: a page of rows with their authors in one more statement, each with the
+// project it belongs to (the caller's project for a project's list, none for personal snippets).
+import type { Deps } from '../deps.ts';
+import { findBasicUsersByIds } from '../db/repositories/users.ts';
+import {
+  countSnippetsUpTo,
+  findSnippet,
+  listSnippets,
+  type SnippetListFilter,
+} from '../db/repositories/snippets.ts';
+import type { Page } from '../http/pagination.ts';
+import type { ProjectRecord, SnippetRow, UserBasicRow } from '../db/types.ts';
+
+export interface SnippetView {
+  snippet: SnippetRow;
+  author: UserBasicRow | undefined;
+  /** The project of a project snippet; null for a personal one. */
+  record: ProjectRecord | null;
+}
+
+export type { SnippetListFilter };
+
+export async function snippetViews(
+  deps: Deps,
+  rows: SnippetRow[],
+  record: ProjectRecord | null,
+): Promise<SnippetView[]> {
+  const authors = await findBasicUsersByIds(deps.db.kysely, [...new Set(rows.map((row) => row.author_id))]);
+  return rows.map((snippet) => ({ snippet, author: authors.get(snippet.author_id), record }));
+}
+
+export function countSnippetList(deps: Deps, filter: SnippetListFilter, cap: number): Promise<number> {
+  return countSnippetsUpTo(deps.db.kysely, filter, cap);
+}
+
+export async function snippetListPage(
+  deps: Deps,
+  filter: SnippetListFilter,
+  record: ProjectRecord | null,
+  page: Page,
+): Promise<SnippetView[]> {
+  return snippetViews(deps, await listSnippets(deps.db.kysely, filter, page), record);
+}
+
+export function findSnippetById(deps: Deps, id: number): Promise<SnippetRow | undefined> {
+  return findSnippet(deps.db.kysely, id);
+}
