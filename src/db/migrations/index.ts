@@ -63,8 +63,8 @@ const migrations: Array<[string, MigrationFn]> = [
   ['003-git', git],
   ['003-users-indexes', usersIndexes],
   ['004-git-foreign-keys', gitForeignKeys],
-  ['004-users-fk-indexes', usersFkIndexes],
   ['004-hooks', hooks],
+  ['004-users-fk-indexes', usersFkIndexes],
   ['005-groups', groups],
   ['010-ci', ci],
   ['011-repository-creations', repositoryCreations],
@@ -98,9 +98,9 @@ const migrations: Array<[string, MigrationFn]> = [
   ['100-mail', mail],
   ['101-password-resets', passwordResets],
   ['104-pipeline-schedules', pipelineSchedules],
-  ['145-notification-events', notificationEvents],
-  ['122-environments', environments],
   ['110-boards', boards],
+  ['114-snippets', snippets],
+  ['122-environments', environments],
   ['126-access-requests', accessRequests],
   ['127-broadcast-messages', broadcastMessages],
   ['134-group-labels-milestones', groupLabelsMilestones],
@@ -110,7 +110,7 @@ const migrations: Array<[string, MigrationFn]> = [
   ['138-runner-jobs', runnerJobs],
   ['140-merge-request-pipelines', mergeRequestPipelines],
   ['141-build-failures', buildFailures],
-  ['114-snippets', snippets],
+  ['145-notification-events', notificationEvents],
 ];
 
 /** The migrations' names in the order they were added (kept in name order from here on: a test checks). */

@@ -130,20 +130,6 @@ export async function nextGroupMilestoneIid(db: Executor, groupId: number): Prom
   return Number(row?.iid ?? 0) + 1;
 }
 
-export function findProjectMilestonesByIids(
-  db: Executor,
-  projectId: number,
-  iids: number[],
-): Promise<MilestoneRow[]> {
-  if (iids.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('milestones')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .where('iid', 'in', iids)
-    .execute();
-}
-
 export function findMilestoneByTitle(
   db: Executor,
   projectId: number,
