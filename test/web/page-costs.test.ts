@@ -153,7 +153,8 @@ describe('statements and git processes per repository page', () => {
     // `cat-file --batch-command` for every object a page reads (refs come from the ref files), plus
     // `diff-tree` for a commit's diff.
     assert.deepEqual(found, {
-      project: { queries: 5, git: 1 },
+      // The project page also reads the viewer's notification level for its menu.
+      project: { queries: 6, git: 1 },
       tree: { queries: 4, git: 1 },
       blob: { queries: 4, git: 1 },
       // The commit page also counts and lists its comments (authors and diff lines only when it has some).

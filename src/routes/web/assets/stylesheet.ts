@@ -95,7 +95,7 @@ pre { overflow-x: auto; background: var(--soft); padding: 8px; border: 1px solid
 .md th, .md td { border: 1px solid var(--line); }
 .md ul.contains-task-list { list-style: none; padding-left: 1.2em; }
 /* GitLab references: a label as its coloured chip, a link to an issue, MR, user or commit. */
-.md .gfm { text-decoration: none; } .md .gfm:hover { text-decoration: underline; }
+.md .gfm { text-decoration: underline; }
 .color-label { display: inline-flex; align-items: center; gap: 4px; font-size: .85em; padding: 0 6px;
   border: 1px solid var(--line); border-radius: 8px; background: #f7f7f7; color: inherit; }
 .label-swatch { flex: none; }
