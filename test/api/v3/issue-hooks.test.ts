@@ -52,10 +52,11 @@ describe('issue and note hooks, events, closing pushes', () => {
   let base: string;
 
   const issues = () => `/api/v3/projects/${project.id}/issues`;
+  // Deliveries run concurrently and arrive in any order: compared sorted.
   const kinds = (hooks: ReceivedHook[]) =>
-    hooks.map(
-      (h) => `${h.headers['x-gitlab-event']}:${h.body.object_attributes?.action ?? h.body.object_kind}`,
-    );
+    hooks
+      .map((h) => `${h.headers['x-gitlab-event']}:${h.body.object_attributes?.action ?? h.body.object_kind}`)
+      .sort();
 
   async function deliveries(): Promise<ReceivedHook[]> {
     await t.server.hookWorker.drain();
