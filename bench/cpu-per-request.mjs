@@ -4,11 +4,14 @@
 // this figure (and `--cpu-prof` for where the time goes).
 //
 //   node bench/cpu-per-request.mjs --data <data dir> [--pg <database url>] [--token T] [--requests N]
-//        [--connections C] [--rounds R] [--prof <dir>] [--root <checkout>] <path> [<path> …]
+//        [--connections C] [--rounds R] [--prof <dir>] [--root <checkout>] [--raw <routes.json>]
+//        <path> [<path> …]
 //
 // A data dir and database kept by `BENCH_KEEP=1 npm run bench -- --quick` serve well (the token is then
 // the bench viewer's). `POST:<path>` posts `{"name": <unique>}` to the path. Prints, per path, the median
 // over the rounds of server CPU µs per request (and the PostgreSQL backends' beside it), and req/s.
+// `--raw <routes.json>` measures bench/raw-server.mjs answering the bytes a kept run recorded instead:
+// raw µs / Labrador µs is the bench's ratio to raw, without the swings of a shared machine.
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -34,8 +37,9 @@ const rounds = Number(option('rounds', '3'));
 const profDir = option('prof');
 // Another checkout's build (an A/B against an older commit, built there with `npm run build`).
 const root = path.resolve(option('root', path.join(path.dirname(new URL(import.meta.url).pathname), '..')));
+const rawRoutes = option('raw');
 const paths = args;
-if (!dataDir || paths.length === 0) {
+if ((!dataDir && !rawRoutes) || paths.length === 0) {
   console.error('usage: cpu-per-request.mjs --data <dir> [--pg <url>] <path>…');
   process.exit(2);
 }
@@ -52,23 +56,28 @@ function cpuMs(pid) {
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 const port = await freePort();
-const child = spawn(
-  process.execPath,
-  [...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []), path.join(root, 'dist/main.mjs')],
-  {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      LABRADOR_DATA_DIR: dataDir,
-      LABRADOR_PORT: String(port),
-      LABRADOR_LOG_LEVEL: 'warn',
-      LABRADOR_SSH_PORT: '0',
-      ...(databaseUrl ? { LABRADOR_DATABASE_URL: databaseUrl } : {}),
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  },
-);
+const child = rawRoutes
+  ? spawn(process.execPath, [path.join(root, 'bench/raw-server.mjs'), rawRoutes, token], {
+      env: { PATH: process.env.PATH, PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+  : spawn(
+      process.execPath,
+      [...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []), path.join(root, 'dist/main.mjs')],
+      {
+        cwd: root,
+        env: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          LABRADOR_DATA_DIR: dataDir,
+          LABRADOR_PORT: String(port),
+          LABRADOR_LOG_LEVEL: 'warn',
+          LABRADOR_SSH_PORT: '0',
+          ...(databaseUrl ? { LABRADOR_DATABASE_URL: databaseUrl } : {}),
+        },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
 const base = `http://127.0.0.1:${port}`;
 for (;;) {
   if (child.exitCode !== null) throw new Error(`labrador exited with ${child.exitCode}`);
@@ -76,7 +85,8 @@ for (;;) {
     const response = await globalThis.fetch(`${base}/api/v3/version`, {
       headers: { 'private-token': token },
     });
-    if (response.status === 200) break;
+    // The raw server knows only the recorded routes: any answer means it listens.
+    if (response.status === 200 || rawRoutes) break;
   } catch {
     // not listening yet
   }

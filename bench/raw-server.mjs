@@ -32,5 +32,6 @@ const server = http.createServer((request, response) => {
   });
 });
 server.keepAliveTimeout = 65000;
-server.listen(0, '127.0.0.1', () => console.log(server.address().port));
+// PORT: a port chosen by the caller (bench/cpu-per-request.mjs --raw); else any free one.
+server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => console.log(server.address().port));
 process.on('SIGTERM', () => server.close(() => process.exit(0)));
