@@ -1,5 +1,6 @@
 // Mails about one's own account through a real SMTP server: an account made by an administrator gets a
-// welcome mail whose link sets a password (once, over HTTP), and adding an SSH key tells its owner.
+// welcome mail whose link sets a password (once, over HTTP), every change of a password is told to its
+// owner, and adding an SSH key tells its owner.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
@@ -58,6 +59,45 @@ describe('account mails', () => {
       smtp.mails.map((m) => m.parsed.subject),
       ['Account was created for you', 'Password changed'],
     );
+  });
+
+  it('tells the owner when the password changes on the profile page or by an administrator', async () => {
+    const owner = await createUser(t, 'pwchanger');
+    const admin = await createUser(t, 'pwadmin', { admin: true });
+    const web = new WebClient(t);
+    await web.signIn(owner.username, owner.password);
+    await web.get('/profile/password/edit');
+    smtp.mails.length = 0;
+    const changed = await web.post('/profile/password', {
+      'user[current_password]': owner.password,
+      'user[password]': 'changed-on-profile-1',
+      'user[password_confirmation]': 'changed-on-profile-1',
+    });
+    assert.equal(changed.status, 302);
+    for (const version of ['v3', 'v4']) {
+      const put = await t.request('PUT', `/api/${version}/users/${owner.id}`, {
+        token: admin.token,
+        body: { password: `changed-by-admin-${version}` },
+      });
+      assert.equal(put.status, 200, put.text);
+    }
+    // An edit that leaves the password alone mails nothing.
+    const renamed = await t.request('PUT', `/api/v4/users/${owner.id}`, {
+      token: admin.token,
+      body: { name: 'Renamed Changer' },
+    });
+    assert.equal(renamed.status, 200);
+    await settle();
+    assert.deepEqual(
+      smtp.mails.map((mail) => [mail.to[0], mail.parsed.subject]),
+      [
+        [owner.email, 'Password changed'],
+        [owner.email, 'Password changed'],
+        [owner.email, 'Password changed'],
+      ],
+    );
+    assert.match(smtp.mails[0]!.parsed.text ?? '', /The password of your account pwchanger was changed/);
+    assert.equal((await new WebClient(t).signIn(owner.username, 'changed-by-admin-v4')).status, 302);
   });
 
   it('tells the owner of a new SSH key, and nobody else', async () => {

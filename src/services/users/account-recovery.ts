@@ -6,6 +6,7 @@ import { findUserByUsername, updateUser } from '../../db/repositories/users.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { now } from '../../lib/clock.ts';
 import { hashPassword } from './passwords.ts';
+import { passwordChangedMail } from './password-mails.ts';
 import { friendlyToken } from '../../lib/tokens.ts';
 
 /** The account an admin command names by username (case-insensitive), or undefined. */
@@ -25,7 +26,11 @@ export async function resetPassword(deps: Deps, user: UserRow, password: string)
   const problem = passwordProblem(password);
   if (problem) throw new Error(problem);
   const encrypted = await hashPassword(password, deps.config.passwordHashCost);
-  await updateUser(deps.db.kysely, user.id, { encrypted_password: encrypted, updated_at: now() });
+  const at = now();
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    await updateUser(trx, user.id, { encrypted_password: encrypted, updated_at: at });
+    await passwordChangedMail(trx, deps, user, `password-changed-${user.id}-${at}`);
+  });
 }
 
 /** A fresh private token for the user; the previous one stops working. */

@@ -2,7 +2,7 @@
 // valid for 2 days; the answer is the same whether or not the address belongs to anyone, and one address
 // gets at most RESET_LIMIT links an hour (counted in the sign-in limiter's table, so every process counts
 // together). Setting the password through the link uses it, ends the user's other links and every web
-// session, and mails the user that the password changed.
+// session, and mails the user that the password changed (as every other change of a password does).
 import crypto from 'node:crypto';
 import type { Deps } from '../../deps.ts';
 import { now } from '../../lib/clock.ts';
@@ -18,6 +18,7 @@ import { deleteWebSessionsOfUser } from '../../db/repositories/web-sessions.ts';
 import { queueMails } from '../mail/mail-outbox.ts';
 import { passwordProblem } from './account-recovery.ts';
 import { hashPassword } from './passwords.ts';
+import { passwordChangedMail } from './password-mails.ts';
 import type { Executor, UserRow } from '../../db/types.ts';
 
 /** Devise's reset_password_within in GitLab 8.13's config: 2 days. */
@@ -25,18 +26,6 @@ const RESET_VALID_MS = 2 * 24 * 60 * 60 * 1000;
 const RESET_LIMIT = { perAddress: 3, windowMs: 60 * 60 * 1000 };
 
 const hashOf = (token: string) => crypto.createHash('sha256').update(token).digest('base64url');
-
-function passwordChangedMail(trx: Executor, deps: Deps, user: UserRow, key: string) {
-  return queueMails(trx, deps, key, [user], () => ({
-    subject: 'Password changed',
-    paragraphs: [
-      `Hello, ${user.name}!`,
-      `The password of your account ${user.username} was changed just now.`,
-      'If you did not do this, reset it at once and tell your administrator.',
-    ],
-    url: `${deps.config.externalUrl}/users/password/new`,
-  }));
-}
 
 /** A live link for the user (2 days), in the caller's transaction: its row id and URL. */
 export async function newResetLink(trx: Executor, deps: Deps, user: UserRow) {

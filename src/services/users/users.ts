@@ -38,6 +38,7 @@ import { now } from '../../lib/clock.ts';
 import { ApiError, apiError, conflict, forbidden, notFound, recordNotFound } from '../../errors.ts';
 import { repositoriesRoot } from '../../git/repository.ts';
 import { hashPassword } from './passwords.ts';
+import { passwordChangedMail } from './password-mails.ts';
 import { normalizeEmail, validateUser, type UserAttributes } from './user-validation.ts';
 import type { Executor, UserChanges, UserFullExtras, UserRow } from '../../db/types.ts';
 import { friendlyToken } from '../../lib/tokens.ts';
@@ -241,6 +242,9 @@ export async function modifyUser(
         const updated = await updateUser(trx, user.id, changes);
         // Deleted by another request since it was read.
         if (!updated) throw failures.missing();
+        if (changes.encrypted_password !== undefined) {
+          await passwordChangedMail(trx, deps, updated, `password-changed-${user.id}-${at}`);
+        }
         if (changes.email !== undefined && changes.email !== user.email) {
           // The new primary was one of the user's secondary emails: they swap (update_emails_with_primary_email).
           const secondary = await findEmailOfUserByAddress(trx, user.id, changes.email);
