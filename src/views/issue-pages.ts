@@ -9,7 +9,7 @@ import { markdownReferences, referenceKey } from '../lib/gfm-references.ts';
 import { CROSS_REFERENCE_PREFIX } from '../domain/cross-references.ts';
 import type { ProjectAccess } from '../policies/access.ts';
 import { listMembers } from '../db/repositories/members.ts';
-import { countNotes, listNotes } from '../db/repositories/notes.ts';
+import { countNotesAndComments, listNotes } from '../db/repositories/notes.ts';
 import { presentIssue, presentMilestone } from '../presenters/api-v3/issue.ts';
 import { presentUserBasic } from '../presenters/api-v3/user.ts';
 import { countIssueList, issueListPage, type IssueListFilter } from './issue-views.ts';
@@ -72,17 +72,18 @@ export async function issueChoices(deps: Deps, record: ProjectRecord) {
 export type IssueChoices = Awaited<ReturnType<typeof issueChoices>>;
 
 /**
- * An issue's (or merge request's) notes for its page, oldest first, with how many there are in all.
+ * An issue's (or merge request's) notes for its page, oldest first, with how many there are in all and
+ * how many of them are comments (the heading counts comments, not system notes).
  * System notes name labels and milestones by number (`Added ~12 label`, `%3`), as 8.13 stored them and
  * the API returns them; the page's reference rendering shows them by name (pageReferences).
  */
 export async function noteThread(deps: Deps, noteableType: string, noteableId: number) {
   const db = deps.db.kysely;
-  const [total, notes] = await Promise.all([
-    countNotes(db, noteableType, noteableId),
+  const [counts, notes] = await Promise.all([
+    countNotesAndComments(db, noteableType, noteableId),
     listNotes(db, noteableType, noteableId, NOTES_SHOWN_ON_PAGE, 0),
   ]);
-  return { total, notes: await presentNotes(deps, notes) };
+  return { counts, notes: await presentNotes(deps, notes) };
 }
 
 /**

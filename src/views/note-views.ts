@@ -6,6 +6,7 @@ import type { Commit } from '../git/commits.ts';
 import { projectRepositoryPath } from '../git/repository.ts';
 import {
   countCommitNotes,
+  countCommitNotesAndComments,
   countDiscussions,
   countNotes,
   findProjectNote,
@@ -93,8 +94,8 @@ export async function commitNoteThread(deps: Deps, record: ProjectRecord, commit
   const db = deps.db.kysely;
   const repoPath = projectRepositoryPath(deps.config.dataDir, record);
   const commented = { repoPath, commit };
-  const [total, notes] = await Promise.all([
-    countCommitNotes(db, record.project.id, commented.commit.id),
+  const [counts, notes] = await Promise.all([
+    countCommitNotesAndComments(db, record.project.id, commented.commit.id),
     listCommitNotes(db, record.project.id, commented.commit.id, NOTES_SHOWN_ON_PAGE, 0),
   ]);
   const positions = await commitNotePositions(commented, notes);
@@ -105,7 +106,7 @@ export async function commitNoteThread(deps: Deps, record: ProjectRecord, commit
       ...(position ? { onLine: { path: position.path, line: position.line } } : {}),
     };
   });
-  return { total, notes: presented };
+  return { counts, notes: presented };
 }
 
 export function countCommitNoteList(deps: Deps, record: ProjectRecord, commitId: string): Promise<number> {

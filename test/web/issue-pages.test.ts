@@ -436,4 +436,23 @@ describe('pages: issues', () => {
       /<span class="badges"><a class="badge"[^>]*>bug<\/a><a class="badge"[^>]*>ui<\/a><\/span>/,
     );
   });
+  it('counts comments in the discussion heading, not the system notes listed beside them', async () => {
+    const api = `/api/v3/projects/${project.id}/issues`;
+    const created = await t.request('POST', api, { token: owner.token, body: { title: 'Counted' } });
+    const closed = await t.request('PUT', `${api}/${created.body.id}`, {
+      token: owner.token,
+      body: { state_event: 'close' },
+    });
+    assert.equal(closed.status, 200);
+    const web = await signedIn(owner);
+    const quiet = await web.get(`${base}/issues/${created.body.iid}`);
+    assert.match(quiet.text, /Status changed to closed/);
+    assert.match(quiet.text, /<h2 id="notes-title">0 comments<\/h2>/);
+    await t.request('POST', `${api}/${created.body.id}/notes`, {
+      token: owner.token,
+      body: { body: 'Why?' },
+    });
+    const commented = await web.get(`${base}/issues/${created.body.iid}`);
+    assert.match(commented.text, /<h2 id="notes-title">1 comment<\/h2>/);
+  });
 });

@@ -2,7 +2,7 @@
 // on a commit, walked by (project_id, commit_id, created_at, id). Threads (discussion_id) are walked by
 // (noteable, discussion_id, id): a page of threads is a page of their ids, then their notes at once.
 import crypto from 'node:crypto';
-import type { SelectQueryBuilder, Updateable } from 'kysely';
+import type { ExpressionBuilder, SelectQueryBuilder, Updateable } from 'kysely';
 import type { Database } from '../schema.ts';
 import type { Executor, NewNote, NoteRow } from '../types.ts';
 
@@ -127,6 +127,26 @@ export async function countNotes(db: Executor, noteableType: string, noteableId:
   return Number(row.count);
 }
 
+/** A thread's size for its page: every note (for "showing the first …"), and the comments among them. */
+const NOTE_AND_COMMENT_COUNTS = (eb: ExpressionBuilder<Database, 'notes'>) => [
+  eb.fn.countAll<number>().as('total'),
+  eb.fn.countAll<number>().filterWhere('system', '=', 0).as('comments'),
+];
+const noteCounts = (row: { total: number; comments: number }) => ({
+  total: Number(row.total),
+  comments: Number(row.comments),
+});
+
+export async function countNotesAndComments(db: Executor, noteableType: string, noteableId: number) {
+  const row = await db
+    .selectFrom('notes')
+    .select(NOTE_AND_COMMENT_COUNTS)
+    .where('noteable_type', '=', noteableType)
+    .where('noteable_id', '=', noteableId)
+    .executeTakeFirstOrThrow();
+  return noteCounts(row);
+}
+
 export function listNotes(
   db: Executor,
   noteableType: string,
@@ -191,6 +211,17 @@ export async function countCommitNotes(db: Executor, projectId: number, commitId
     .where('commit_id', '=', commitId)
     .executeTakeFirstOrThrow();
   return Number(row.count);
+}
+
+/** A commit's thread for its page: every note and the comments among them. */
+export async function countCommitNotesAndComments(db: Executor, projectId: number, commitId: string) {
+  const row = await db
+    .selectFrom('notes')
+    .select(NOTE_AND_COMMENT_COUNTS)
+    .where('project_id', '=', projectId)
+    .where('commit_id', '=', commitId)
+    .executeTakeFirstOrThrow();
+  return noteCounts(row);
 }
 
 /** A commit's comments in the project, oldest first (8.13 ordered them by created_at). */

@@ -39,10 +39,13 @@ function SystemNoteIcon() {
  * with the page's references linked; a system note (a change, not a comment) is set apart by its icon
  * and class, as 8.13's `note system-note`.
  */
-function NoteList(props: { notes: NoteItem[]; total: number; references?: PageReferences }) {
+/** Every note of a thread, and the comments among them (system notes are changes, not comments). */
+export type NoteCounts = { total: number; comments: number };
+
+function NoteList(props: { notes: NoteItem[]; counts: NoteCounts; references?: PageReferences }) {
   return (
     <section aria-labelledby="notes-title">
-      <h2 id="notes-title">{counted(props.total, 'comment')}</h2>
+      <h2 id="notes-title">{counted(props.counts.comments, 'comment')}</h2>
       {props.notes.length === 0 ? <p class="muted">No comments yet.</p> : null}
       <ul class="list" aria-label="Comments">
         {props.notes.map((note) => (
@@ -63,9 +66,9 @@ function NoteList(props: { notes: NoteItem[]; total: number; references?: PageRe
           </li>
         ))}
       </ul>
-      {props.notes.length < props.total ? (
+      {props.notes.length < props.counts.total ? (
         <p class="muted">
-          Showing the first {props.notes.length} of {props.total} comments.
+          Showing the first {props.notes.length} of {props.counts.total} notes.
         </p>
       ) : null}
     </section>
@@ -117,13 +120,13 @@ export function Discussion(props: {
   project: NotesProject;
   noteable: CommentNoteable;
   notes: NoteItem[];
-  total: number;
+  counts: NoteCounts;
   comment?: string;
   references?: PageReferences;
 }) {
   return (
     <>
-      <NoteList notes={props.notes} total={props.total} references={props.references} />
+      <NoteList notes={props.notes} counts={props.counts} references={props.references} />
       <CommentForm ctx={props.ctx} project={props.project} noteable={props.noteable} body={props.comment} />
     </>
   );

@@ -7,7 +7,7 @@ import { ActionButton, Csrf, type Flash, type PageContext } from './layout.tsx';
 import { Pager, TimeAgo } from './projects.tsx';
 import { ProjectFrame, type ProjectHead } from './repository.tsx';
 import { counted, UserLink, type PageReferences, type UserBasic } from './inline.tsx';
-import { Description, Discussion, type NoteItem } from './discussion.tsx';
+import { Description, Discussion, type NoteCounts, type NoteItem } from './discussion.tsx';
 
 export interface IssueItem {
   id: number;
@@ -409,7 +409,7 @@ export function IssuePage(props: {
   project: ProjectHead;
   issue: IssueItem;
   notes: NoteItem[];
-  noteTotal: number;
+  noteCounts: NoteCounts;
   canUpdate: boolean;
   /** The viewer's award emoji on the issue, and whether they may vote on it. */
   awards: { given: string[]; canVote: boolean };
@@ -482,7 +482,7 @@ export function IssuePage(props: {
         project={project}
         noteable={{ type: 'Issue', id: issue.id }}
         notes={props.notes}
-        total={props.noteTotal}
+        counts={props.noteCounts}
         comment={props.comment}
         references={props.references}
       />

@@ -27,7 +27,7 @@ import {
   type IssueChoiceLists,
 } from './issues.tsx';
 import { UserLink, type PageReferences, type UserBasic } from './inline.tsx';
-import { Description, Discussion, type NoteItem } from './discussion.tsx';
+import { Description, Discussion, type NoteCounts, type NoteItem } from './discussion.tsx';
 import { BuildTable, PipelineTable, type BuildItem, type PipelineItem, type StageItem } from './ci.tsx';
 import { CiStatusBadge, pipelineUrl } from './ci-status.tsx';
 import { buildPath } from '../../domain/paths.ts';
@@ -200,7 +200,7 @@ function PipelineHeading(props: { project: ProjectHead; pipeline: NonNullable<Me
   const { project, pipeline } = props;
   const base = `/${project.path_with_namespace}`;
   return (
-    <div class={`ci-widget ci-${pipeline.status}`} aria-label="Pipeline">
+    <div class={`ci-widget ci-widget-${pipeline.status}`} aria-label="Pipeline">
       <p>
         <CiStatusBadge status={pipeline.status} /> Pipeline{' '}
         <a href={pipelineUrl(project, pipeline.id)}>#{pipeline.id}</a> {ciLabel(pipeline.status)} for{' '}
@@ -347,7 +347,7 @@ export function MergeRequestPage(props: {
   commits?: Commit[];
   diff?: { diffs: DiffFile[]; overflow: boolean };
   /** The discussion tab's notes, oldest first, and how many there are in all. */
-  notes?: { items: NoteItem[]; total: number };
+  notes?: { items: NoteItem[]; counts: NoteCounts };
   /** The Pipelines tab: the source branch's pipelines at the MR's commits, newest first. */
   pipelines?: Array<PipelineItem & { stages: StageItem[] }>;
   /** The Builds tab: the head pipeline's builds. */
@@ -456,7 +456,7 @@ export function MergeRequestPage(props: {
             project={project}
             noteable={{ type: 'MergeRequest', id: mr.id }}
             notes={props.notes.items}
-            total={props.notes.total}
+            counts={props.notes.counts}
             comment={props.comment}
             references={props.references}
           />

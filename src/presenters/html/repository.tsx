@@ -11,7 +11,7 @@ import { NewerOlder, TimeAgo, visibilityName } from './projects.tsx';
 import { RawHtml, RawRows, type TrustedHtml } from './raw-html.tsx';
 import { PipelineStatusLink } from './ci-status.tsx';
 import { counted, MarkdownBlock } from './inline.tsx';
-import { Discussion, type NoteItem } from './discussion.tsx';
+import { Discussion, type NoteCounts, type NoteItem } from './discussion.tsx';
 import { refPath } from '../../domain/paths.ts';
 
 export interface ProjectHead {
@@ -703,7 +703,7 @@ export function CommitPage(props: {
   pipeline?: { id: number; status: string } | null;
   /** Comments on the commit (the first of them), below its diff with the comment form. */
   notes: NoteItem[];
-  noteTotal: number;
+  noteCounts: NoteCounts;
   comment?: string;
   flash?: Flash;
 }) {
@@ -751,7 +751,7 @@ export function CommitPage(props: {
           project={project}
           noteable={{ type: 'Commit', id: commit.id }}
           notes={props.notes}
-          total={props.noteTotal}
+          counts={props.noteCounts}
           comment={props.comment}
         />
       </section>

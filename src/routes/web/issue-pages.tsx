@@ -117,7 +117,7 @@ export function registerIssuePages(web: FastifyInstance, deps: Deps): CommentTar
         project={project}
         issue={presented}
         notes={notes}
-        noteTotal={thread.total}
+        noteCounts={thread.counts}
         references={references}
         canUpdate={viewer !== null && canUpdateIssue(viewer, loaded.access, loaded, issue)}
         awards={{

@@ -154,7 +154,7 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): Com
         project={project}
         mr={presented}
         tab={tab}
-        notes={thread && { items: notes, total: thread.total }}
+        notes={thread && { items: notes, counts: thread.counts }}
         references={references}
         commits={commits}
         diff={diff}

@@ -318,7 +318,7 @@ export function registerProjectPages(web: FastifyInstance, deps: Deps): CommentT
         overflow={found.overflow}
         pipeline={pipeline}
         notes={thread.notes}
-        noteTotal={thread.total}
+        noteCounts={thread.counts}
         comment={options.comment}
         flash={options.flash}
       />,

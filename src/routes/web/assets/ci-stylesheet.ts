@@ -12,6 +12,12 @@ export const CI_STYLESHEET = `
 .ci-canceled, .ci-skipped { color: #555; border-color: #bbb; background: #f4f4f4; }
 td a, h1 a, dd a { text-decoration: underline; }
 a.ci-status { text-decoration: none; }
+/* The merge request's pipeline: text in the page's colours, the status told by the badge and the edge. */
+.ci-widget { border-left: 4px solid #bbb; padding-left: 10px; }
+.ci-widget-success { border-left-color: #5fb98a; }
+.ci-widget-failed { border-left-color: #e08a84; }
+.ci-widget-running { border-left-color: #7aa7d9; }
+.ci-widget-pending, .ci-widget-created { border-left-color: #d9b66a; }
 ul.stages { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 4px 10px; }
 .actions { display: flex; flex-wrap: wrap; gap: 8px; margin: 8px 0 12px; }
 pre.trace { background: #181818; color: #ddd; border-color: #333; white-space: pre-wrap; overflow-wrap: anywhere;
