@@ -5,52 +5,17 @@
 // Usage: node --import tsx bench/boards-scale.ts [issues=100000] [requests=100]
 // (LABRADOR_DATABASE_URL=postgres://… to run on PostgreSQL, on an empty database.)
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import pino from 'pino';
 import { sql } from 'kysely';
-import { loadConfig } from '../src/config.ts';
-import { startServer } from '../src/server.ts';
-import { insertProject, NEW_PROJECT_SWITCHES } from '../src/db/repositories/projects.ts';
-import { findUserNamespace } from '../src/db/repositories/namespaces.ts';
-import { findUserByUsername } from '../src/db/repositories/users.ts';
 import { raiseInternalId } from '../src/db/repositories/issues.ts';
+import { startBenchServer, insertBenchProject, timeInTurns, showTiming, type Timing } from './in-process.ts';
 
 const bigSize = Number(process.argv[2] ?? 100_000);
 const requests = Number(process.argv[3] ?? 100);
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labrador-bench-'));
-const config = loadConfig({
-  ...process.env,
-  LABRADOR_DATA_DIR: dataDir,
-  LABRADOR_ROOT_TOKEN: 'bench-root-token',
-  LABRADOR_ROOT_PASSWORD: 'bench-password-1234',
-  LABRADOR_LOG_LEVEL: 'warn',
-});
-const server = await startServer(config, pino({ level: 'warn' }));
-const db = server.deps.db.kysely;
-const root = (await findUserByUsername(db, 'root'))!;
-const namespace = (await findUserNamespace(db, root.id))!;
+const bench = await startBenchServer();
+const { dataDir, server, db, root } = bench;
 
 async function makeProject(name: string): Promise<number> {
-  const at = new Date().toISOString();
-  const project = await insertProject(db, {
-    namespace_id: namespace.id,
-    creator_id: root.id,
-    name,
-    path: name,
-    description: '',
-    default_branch: 'master',
-    visibility_level: 20,
-    ...NEW_PROJECT_SWITCHES,
-    archived: 0,
-    star_count: 0,
-    import_url: null,
-    avatar: null,
-    runners_token: `runners-${name}`,
-    last_activity_at: at,
-    created_at: at,
-    updated_at: at,
-  });
+  const project = await insertBenchProject(bench, name, 20);
   return project.id;
 }
 
@@ -95,33 +60,7 @@ async function seed(projectId: number, labelId: number, count: number): Promise<
   await raiseInternalId(db, projectId, 'issues', count);
 }
 
-interface Timing {
-  p50: number;
-  mean: number;
-}
-
-/** Times the URLs in turns (one request of each per round), so the machine's noise falls on all alike. */
-async function time(urls: string[]): Promise<Timing[]> {
-  const headers = {};
-  for (const url of urls) {
-    for (let i = 0; i < 20; i++) {
-      const r = await server.app.inject({ method: 'GET', url, headers });
-      if (r.statusCode !== 200) throw new Error(`${url}: ${r.statusCode} ${r.body}`);
-    }
-  }
-  const samples: number[][] = urls.map(() => []);
-  for (let i = 0; i < requests; i++) {
-    for (const [index, url] of urls.entries()) {
-      const t0 = process.hrtime.bigint();
-      await server.app.inject({ method: 'GET', url, headers });
-      samples[index]!.push(Number(process.hrtime.bigint() - t0) / 1e6);
-    }
-  }
-  return samples.map((list) => {
-    list.sort((x, y) => x - y);
-    return { p50: list[Math.floor(list.length / 2)]!, mean: list.reduce((x, y) => x + y, 0) / list.length };
-  });
-}
+const time = (urls: string[]) => timeInTurns(bench, urls, requests, {});
 
 /** The project's label and board with its Backlog, Doing and Done lists, as the API makes them. */
 async function makeBoard(projectId: number): Promise<{ labelId: number; boardId: number; doingId: number }> {
@@ -161,7 +100,7 @@ console.log(
   `${bigSize} issues`.padStart(18),
   'big ÷ small'.padStart(12),
 );
-const show = (timing: Timing) => `${timing.p50.toFixed(2)} / ${timing.mean.toFixed(2)}`;
+const show = showTiming;
 for (const [name, query] of [
   ['board page', (b: typeof smallBoard) => `/root/${b === smallBoard ? 'small' : 'big'}/boards/${b.boardId}`],
   [

@@ -6,57 +6,22 @@
 // bulk through the database layer (five builds per pipeline, all on the repository's one commit), then
 // times each list in-process (Fastify inject: no socket) as an administrator.
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import pino from 'pino';
 import { sql } from 'kysely';
-import { loadConfig } from '../src/config.ts';
-import { startServer } from '../src/server.ts';
-import { insertProject, NEW_PROJECT_SWITCHES } from '../src/db/repositories/projects.ts';
-import { findUserNamespace } from '../src/db/repositories/namespaces.ts';
-import { findUserByUsername } from '../src/db/repositories/users.ts';
 import { initBareRepository, repositoryPath } from '../src/git/repository.ts';
 import { git } from '../src/git/exec.ts';
 import type { CiStatus } from '../src/domain/types.ts';
+import { startBenchServer, insertBenchProject, timeInTurns, showTiming, type Timing } from './in-process.ts';
 
 const bigSize = Number(process.argv[2] ?? 1_000_000);
 const requests = Number(process.argv[3] ?? 200);
 const api = process.argv[4] === 'v4' ? 'v4' : 'v3';
 // Five builds per pipeline: the small project then has 20 pipelines, a full first page of pipelines.
 const BUILDS_PER_PIPELINE = 5;
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labrador-bench-'));
-const config = loadConfig({
-  ...process.env,
-  LABRADOR_DATA_DIR: dataDir,
-  LABRADOR_ROOT_TOKEN: 'bench-root-token',
-  LABRADOR_ROOT_PASSWORD: 'bench-password-1234',
-  LABRADOR_LOG_LEVEL: 'warn',
-});
-const server = await startServer(config, pino({ level: 'warn' }));
-const db = server.deps.db.kysely;
-const root = (await findUserByUsername(db, 'root'))!;
-const namespace = (await findUserNamespace(db, root.id))!;
+const bench = await startBenchServer();
+const { dataDir, server, db, root, namespace } = bench;
 
 async function makeProject(name: string): Promise<{ id: number; sha: string }> {
-  const at = new Date().toISOString();
-  const project = await insertProject(db, {
-    namespace_id: namespace.id,
-    creator_id: root.id,
-    name,
-    path: name,
-    description: '',
-    default_branch: 'master',
-    visibility_level: 0,
-    ...NEW_PROJECT_SWITCHES,
-    archived: 0,
-    star_count: 0,
-    import_url: null,
-    avatar: null,
-    runners_token: `runners-${name}`,
-    last_activity_at: at,
-    created_at: at,
-    updated_at: at,
-  });
+  const project = await insertBenchProject(bench, name, 0);
   const repo = repositoryPath(dataDir, namespace.path, name);
   await initBareRepository(dataDir, repo);
   const blob = (await git(['hash-object', '-w', '--stdin'], { cwd: repo, input: 'bench\n' })).trim();
@@ -135,33 +100,7 @@ async function seed(project: { id: number; sha: string }, count: number): Promis
   }
 }
 
-interface Timing {
-  p50: number;
-  mean: number;
-}
-
-/** Times the URLs in turns (one request of each per round), so the machine's noise falls on all alike. */
-async function time(urls: string[]): Promise<Timing[]> {
-  const headers = { 'private-token': 'bench-root-token' };
-  for (const url of urls) {
-    for (let i = 0; i < 20; i++) {
-      const r = await server.app.inject({ method: 'GET', url, headers });
-      if (r.statusCode !== 200) throw new Error(`${url}: ${r.statusCode} ${r.body}`);
-    }
-  }
-  const samples: number[][] = urls.map(() => []);
-  for (let i = 0; i < requests; i++) {
-    for (const [index, url] of urls.entries()) {
-      const t0 = process.hrtime.bigint();
-      await server.app.inject({ method: 'GET', url, headers });
-      samples[index]!.push(Number(process.hrtime.bigint() - t0) / 1e6);
-    }
-  }
-  return samples.map((list) => {
-    list.sort((x, y) => x - y);
-    return { p50: list[Math.floor(list.length / 2)]!, mean: list.reduce((x, y) => x + y, 0) / list.length };
-  });
-}
+const time = (urls: string[]) => timeInTurns(bench, urls, requests);
 
 const small = await makeProject('small');
 const big = await makeProject('big');
@@ -181,7 +120,7 @@ console.log(
   'big ÷ small'.padStart(12),
   'big ÷ small page 1'.padStart(19),
 );
-const show = (timing: Timing) => `${timing.p50.toFixed(2)} / ${timing.mean.toFixed(2)}`;
+const show = showTiming;
 const builds = api === 'v4' ? 'jobs' : 'builds';
 for (const kind of [builds, `${builds}?per_page=100`, 'pipelines']) {
   const deep = `${kind}${kind.includes('?') ? '&' : '?'}page=201`;

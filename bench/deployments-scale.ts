@@ -6,56 +6,22 @@
 // bulk through the database layer (two environments each, every deployment by one job of one pipeline, a
 // tenth of them failed), then times each list in-process (Fastify inject: no socket) as an administrator.
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import pino from 'pino';
 import { sql } from 'kysely';
-import { loadConfig } from '../src/config.ts';
-import { startServer } from '../src/server.ts';
-import { insertProject, NEW_PROJECT_SWITCHES } from '../src/db/repositories/projects.ts';
-import { findUserNamespace } from '../src/db/repositories/namespaces.ts';
-import { findUserByUsername } from '../src/db/repositories/users.ts';
 import { raiseInternalId } from '../src/db/repositories/issues.ts';
 import { insertPipeline } from '../src/db/repositories/pipelines.ts';
 import { insertBuilds } from '../src/db/repositories/builds.ts';
+import { startBenchServer, insertBenchProject, timeInTurns, showTiming, type Timing } from './in-process.ts';
 
 const bigSize = Number(process.argv[2] ?? 100_000);
 const requests = Number(process.argv[3] ?? 200);
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labrador-bench-'));
-const config = loadConfig({
-  ...process.env,
-  LABRADOR_DATA_DIR: dataDir,
-  LABRADOR_ROOT_TOKEN: 'bench-root-token',
-  LABRADOR_ROOT_PASSWORD: 'bench-password-1234',
-  LABRADOR_LOG_LEVEL: 'warn',
-});
-const server = await startServer(config, pino({ level: 'warn' }));
-const db = server.deps.db.kysely;
-const root = (await findUserByUsername(db, 'root'))!;
-const namespace = (await findUserNamespace(db, root.id))!;
+const bench = await startBenchServer();
+const { dataDir, server, db, root } = bench;
 const SHA = '0123456789abcdef0123456789abcdef01234567';
 
 /** A project, its pipeline and deploying job, and two environments; answers their ids. */
 async function makeProject(name: string) {
   const at = new Date().toISOString();
-  const project = await insertProject(db, {
-    namespace_id: namespace.id,
-    creator_id: root.id,
-    name,
-    path: name,
-    description: '',
-    default_branch: 'master',
-    visibility_level: 0,
-    ...NEW_PROJECT_SWITCHES,
-    archived: 0,
-    star_count: 0,
-    import_url: null,
-    avatar: null,
-    runners_token: `runners-${name}`,
-    last_activity_at: at,
-    created_at: at,
-    updated_at: at,
-  });
+  const project = await insertBenchProject(bench, name, 0);
   const pipeline = await insertPipeline(db, {
     project_id: project.id,
     ref: 'master',
@@ -156,32 +122,7 @@ async function seed(target: Awaited<ReturnType<typeof makeProject>>, count: numb
   await raiseInternalId(db, target.projectId, 'deployments', count);
 }
 
-interface Timing {
-  p50: number;
-  mean: number;
-}
-
-async function time(urls: string[]): Promise<Timing[]> {
-  const headers = { 'private-token': 'bench-root-token' };
-  for (const url of urls) {
-    for (let i = 0; i < 20; i++) {
-      const r = await server.app.inject({ method: 'GET', url, headers });
-      if (r.statusCode !== 200) throw new Error(`${url}: ${r.statusCode} ${r.body}`);
-    }
-  }
-  const samples: number[][] = urls.map(() => []);
-  for (let i = 0; i < requests; i++) {
-    for (const [index, url] of urls.entries()) {
-      const t0 = process.hrtime.bigint();
-      await server.app.inject({ method: 'GET', url, headers });
-      samples[index]!.push(Number(process.hrtime.bigint() - t0) / 1e6);
-    }
-  }
-  return samples.map((list) => {
-    list.sort((x, y) => x - y);
-    return { p50: list[Math.floor(list.length / 2)]!, mean: list.reduce((x, y) => x + y, 0) / list.length };
-  });
-}
+const time = (urls: string[]) => timeInTurns(bench, urls, requests);
 
 const small = await makeProject('small');
 const big = await makeProject('big');
@@ -195,7 +136,7 @@ console.log(
   `\n${server.deps.db.dialect}, ${requests} rounds of sequential in-process requests (p50 / mean ms)`,
 );
 console.log('list'.padEnd(44), '100'.padStart(14), `${bigSize}`.padStart(14), 'big ÷ small'.padStart(12));
-const show = (timing: Timing) => `${timing.p50.toFixed(2)} / ${timing.mean.toFixed(2)}`;
+const show = showTiming;
 const lists = [
   ['v3', 'deployments'],
   ['v4', 'deployments'],

@@ -4,58 +4,26 @@
 // so no sending competes; the worker is stopped). Alternating requests, medians in ms.
 // Usage: node --import tsx bench/mail-watchers.ts [requests=300] (LABRADOR_DATABASE_URL for PostgreSQL)
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import pino from 'pino';
-import { loadConfig } from '../src/config.ts';
-import { startServer } from '../src/server.ts';
-import { insertProject, NEW_PROJECT_SWITCHES } from '../src/db/repositories/projects.ts';
-import { findUserNamespace } from '../src/db/repositories/namespaces.ts';
-import { findUserByUsername, insertUser } from '../src/db/repositories/users.ts';
+import { insertUser } from '../src/db/repositories/users.ts';
 import { insertMember } from '../src/db/repositories/members.ts';
 import { setNotificationLevel } from '../src/db/repositories/notification-settings.ts';
 import { benchUserValues } from './seed-rows.ts';
+import { startBenchServer, insertBenchProject } from './in-process.ts';
 
 const requests = Number(process.argv[2] && /^\d+$/.test(process.argv[2]) ? process.argv[2] : 300);
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labrador-bench-'));
-const config = loadConfig({
-  ...process.env,
-  LABRADOR_DATA_DIR: dataDir,
-  LABRADOR_ROOT_TOKEN: 'bench-root-token',
-  LABRADOR_ROOT_PASSWORD: 'bench-password-1234',
-  LABRADOR_LOG_LEVEL: 'warn',
+const bench = await startBenchServer({
   // `--mail-off`: the same run without LABRADOR_SMTP_URL, for the baseline.
   LABRADOR_SMTP_URL: process.argv.includes('--mail-off') ? '' : 'smtp://127.0.0.1:9',
   LABRADOR_MAIL_RETRY_BASE_MS: '3600000',
   LABRADOR_MAIL_POLL_MS: '3600000',
 });
-const server = await startServer(config, pino({ level: 'warn' }));
+const { dataDir, server, db } = bench;
 // Only the request's cost is measured: the worker (which would try the closed port) is stopped.
 await server.mailWorker.stop();
-const db = server.deps.db.kysely;
-const root = (await findUserByUsername(db, 'root'))!;
-const namespace = (await findUserNamespace(db, root.id))!;
 
 async function makeProject(name: string, watchers: number): Promise<number> {
   const at = new Date().toISOString();
-  const project = await insertProject(db, {
-    namespace_id: namespace.id,
-    creator_id: root.id,
-    name,
-    path: name,
-    description: '',
-    default_branch: 'master',
-    visibility_level: 0,
-    ...NEW_PROJECT_SWITCHES,
-    archived: 0,
-    star_count: 0,
-    import_url: null,
-    avatar: null,
-    runners_token: `runners-${name}`,
-    last_activity_at: at,
-    created_at: at,
-    updated_at: at,
-  });
+  const project = await insertBenchProject(bench, name, 0);
   for (let i = 0; i < watchers; i++) {
     const user = await insertUser(db, benchUserValues(`${name}-w${i}`, `${name}-token-${i}`, at));
     await insertMember(db, { sourceType: 'Project', sourceId: project.id, userId: user.id, accessLevel: 30 });
@@ -104,7 +72,7 @@ const queued = await db
 const q = median(times.quiet);
 const w = median(times.watched);
 console.log(
-  `${config.databaseUrl ? 'PostgreSQL' : 'SQLite'}: create issue, median of ${requests}: no watchers ${q.toFixed(2)} ms, ${watcherCount} watchers ${w.toFixed(2)} ms, difference ${(w - q).toFixed(2)} ms (${queued.n} mail events recorded)`,
+  `${server.deps.db.dialect === 'postgres' ? 'PostgreSQL' : 'SQLite'}: create issue, median of ${requests}: no watchers ${q.toFixed(2)} ms, ${watcherCount} watchers ${w.toFixed(2)} ms, difference ${(w - q).toFixed(2)} ms (${queued.n} mail events recorded)`,
 );
 
 await server.close();

@@ -6,56 +6,22 @@
 // Usage: node --import tsx bench/trace-page.ts [traceMB=10] [rounds=40]
 // (LABRADOR_DATABASE_URL=postgres://… to run on PostgreSQL, on an empty database.)
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import pino from 'pino';
-import { loadConfig } from '../src/config.ts';
-import { startServer } from '../src/server.ts';
-import { insertProject, NEW_PROJECT_SWITCHES } from '../src/db/repositories/projects.ts';
-import { findUserNamespace } from '../src/db/repositories/namespaces.ts';
-import { findUserByUsername } from '../src/db/repositories/users.ts';
 import { insertPipeline } from '../src/db/repositories/pipelines.ts';
 import { insertBuilds } from '../src/db/repositories/builds.ts';
 import { initBareRepository, repositoryPath } from '../src/git/repository.ts';
 import { tracePath, writeTrace } from '../src/storage/traces.ts';
 import { renderTrace } from '../src/presenters/html/ansi.ts';
 import type { NewCiBuild } from '../src/db/types.ts';
+import { startBenchServer, insertBenchProject } from './in-process.ts';
 
 const traceMB = Number(process.argv[2] ?? 10);
 const rounds = Number(process.argv[3] ?? 40);
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labrador-bench-'));
-const config = loadConfig({
-  ...process.env,
-  LABRADOR_DATA_DIR: dataDir,
-  LABRADOR_ROOT_TOKEN: 'bench-root-token',
-  LABRADOR_ROOT_PASSWORD: 'bench-password-1234',
-  LABRADOR_LOG_LEVEL: 'warn',
-});
-const server = await startServer(config, pino({ level: 'warn' }));
-const db = server.deps.db.kysely;
-const root = (await findUserByUsername(db, 'root'))!;
-const namespace = (await findUserNamespace(db, root.id))!;
+const bench = await startBenchServer();
+const { dataDir, server, db, root, namespace } = bench;
 const at = new Date().toISOString();
 
 // A public project with public builds: the pages answer a visitor without a session.
-const project = await insertProject(db, {
-  namespace_id: namespace.id,
-  creator_id: root.id,
-  name: 'traces',
-  path: 'traces',
-  description: '',
-  default_branch: 'master',
-  visibility_level: 20,
-  ...NEW_PROJECT_SWITCHES,
-  archived: 0,
-  star_count: 0,
-  import_url: null,
-  avatar: null,
-  runners_token: 'runners-traces',
-  last_activity_at: at,
-  created_at: at,
-  updated_at: at,
-});
+const project = await insertBenchProject(bench, 'traces', 20);
 await initBareRepository(dataDir, repositoryPath(dataDir, namespace.path, 'traces'));
 const pipeline = await insertPipeline(db, {
   project_id: project.id,
