@@ -15,7 +15,19 @@ import { createFile, deleteFile, updateFile } from '../../services/repository/fi
 import { mayPushToBranch, type Pusher } from '../../services/push/push-setup.ts';
 import { atRefPath, blobView, type RefPoint } from '../../views/repository-pages.ts';
 import { ErrorPage } from '../../presenters/html/layout.tsx';
-import { FileEditorPage, type FileEditorValues } from '../../presenters/html/repository-forms.tsx';
+import {
+  FileEditorPage,
+  type FileEditorValues,
+  type TemplatePicker,
+} from '../../presenters/html/repository-forms.tsx';
+import {
+  isTemplateType,
+  templateFileName,
+  templatePickerGroups,
+  templateText,
+  templateTypeForFileName,
+  type TemplateType,
+} from '../../services/templates/file-templates.ts';
 import { loadProjectHead } from './project-head.ts';
 import { loadWritableProject } from './repository-loaders.ts';
 import { pageContext } from './web-session.ts';
@@ -33,6 +45,39 @@ interface EditorPoint {
 
 const FILE_CHANGED =
   'Someone edited the file the same time you did. Please check out the file and make sure your changes will not unintentionally remove theirs.';
+
+/** The picker's kinds in 8.13's order (Dockerfiles came in 8.15), each named by the file it becomes. */
+const PICKER_TYPES: TemplateType[] = ['licenses', 'gitignores', 'gitlab_ci_ymls', 'dockerfiles'];
+
+/**
+ * The new-file page's template picker from `?template_type=&template=` (the kind guessed from
+ * `file_name` when not given), and the text it puts in the editor: a licence filled with the project's
+ * name and the viewer's. A template the kind lacks is as good as none chosen.
+ */
+function pickTemplate(
+  params: Params,
+  pusher: Pusher,
+  values: FileEditorValues,
+): { picker: TemplatePicker; values: FileEditorValues } {
+  const asked = optionalString(params, 'template_type');
+  const type = isTemplateType(asked) ? asked : templateTypeForFileName(values.fileName);
+  const picker: TemplatePicker = {
+    types: PICKER_TYPES.map((value) => ({ value, label: templateFileName(value) })),
+    type,
+    groups: type ? templatePickerGroups(type) : [],
+  };
+  const key = optionalString(params, 'template');
+  if (!type || !key) return { picker, values };
+  const content = templateText(type, key, {
+    project: pusher.project.name,
+    fullname: pusher.user.name,
+    year: new Date().getUTCFullYear(),
+  });
+  if (content === undefined) return { picker, values };
+  const fileName =
+    templateTypeForFileName(values.fileName) === type ? values.fileName : templateFileName(type);
+  return { picker: { ...picker, template: key }, values: { ...values, fileName, content } };
+}
 
 function editorValues(params: Params, fallback: FileEditorValues): FileEditorValues {
   return {
@@ -67,6 +112,7 @@ export function registerFileEditorPages(web: FastifyInstance, deps: Deps): void 
     point: EditorPoint,
     values: FileEditorValues,
     errors: string[] = [],
+    picker?: TemplatePicker,
   ) =>
     sendPage(
       reply,
@@ -78,6 +124,7 @@ export function registerFileEditorPages(web: FastifyInstance, deps: Deps): void 
         path={point.path}
         values={values}
         errors={errors}
+        picker={picker ?? (mode === 'new' ? pickTemplate({}, pusher, values).picker : undefined)}
       />,
       errors.length > 0 ? 422 : 200,
     );
@@ -132,20 +179,16 @@ export function registerFileEditorPages(web: FastifyInstance, deps: Deps): void 
   web.get('/:namespace/:project/new/*', async (request, reply) => {
     const pusher = await loadWritableProject(deps, request);
     const point = await editorPoint(pusher, request, false);
-    return showEditor(
-      request,
-      reply,
-      pusher,
-      'new',
-      point,
-      editorValues(requestParams(request), {
-        fileName: '',
-        content: '',
-        commitMessage: '',
-        targetBranch: point.ref,
-        createMergeRequest: false,
-      }),
-    );
+    const params = requestParams(request);
+    const typed = editorValues(params, {
+      fileName: '',
+      content: '',
+      commitMessage: '',
+      targetBranch: point.ref,
+      createMergeRequest: false,
+    });
+    const { picker, values } = pickTemplate(params, pusher, typed);
+    return showEditor(request, reply, pusher, 'new', point, values, [], picker);
   });
 
   web.post('/:namespace/:project/create/*', async (request, reply) => {

@@ -69,6 +69,7 @@ th, td { text-align: left; padding: 6px 10px; border-bottom: 1px solid var(--lin
 /* A narrow window scrolls the table rather than breaking its words mid-word. */
 .keep-words th, .keep-words td { white-space: nowrap; }
 form.inline { display: inline-block; margin: 0 4px 4px 0; }
+form.template-picker { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 0 0 12px; }
 a.btn { text-decoration: none; }
 details.file-delete { padding: 6px 10px; border-bottom: 1px solid var(--line); }
 .actions { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin: 0 0 8px; }
