@@ -77,7 +77,7 @@ export interface TemplatePicker {
 function TemplatePickerForm(props: { action: string; picker: TemplatePicker; fileName: string }) {
   const { picker } = props;
   return (
-    <form class="template-picker" method="get" action={props.action} aria-label="Template">
+    <form class="template-picker" method="get" action={props.action} aria-label="File templates">
       {props.fileName !== '' ? <input type="hidden" name="file_name" value={props.fileName} /> : null}
       <label>
         Template type{' '}
