@@ -1,6 +1,7 @@
-// The new-file page's template picker as a browser without script uses it: a GET form that reloads the
-// page with `template_type` (or guesses it from `file_name`), then `template`, which fills the editor —
-// a licence with the project's and the viewer's names — and the file committed from it.
+// The editor's template picker as a browser without script uses it: a GET form that reloads the page
+// with `template_type` (or guesses it from `file_name`), then `template`, which fills the editor — a
+// licence with the project's and the viewer's names — and the file committed from it; on the edit page
+// only for a file whose name suits a kind, replacing its text.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
@@ -121,5 +122,44 @@ describe('pages: the new file template picker', () => {
     assert.equal(unknown.status, 200);
     assert.match(unknown.text, /<option value selected>Choose a template<\/option>/);
     assert.equal(textareaOf(unknown.text, 'content'), '');
+  });
+
+  it('offers the picker when editing a file whose name suits a kind', async () => {
+    const added = await t.request('POST', `/api/v4/projects/${project.id}/repository/files/.gitignore`, {
+      token: developer.token,
+      body: { branch: 'master', content: 'tmp/\n', commit_message: 'Add .gitignore' },
+    });
+    assert.equal(added.status, 201, added.text);
+    const web = await signedInClient(t, developer);
+    const plain = await web.get(`${base}/edit/master/README.md`);
+    assert.equal(plain.status, 200);
+    assert.doesNotMatch(plain.text, /template-picker/);
+
+    const edit = await web.get(`${base}/edit/master/.gitignore`);
+    assert.match(
+      edit.text,
+      new RegExp(`<form class="template-picker" method="get" action="${base}/edit/master/\\.gitignore"`),
+    );
+    assert.match(edit.text, /<option value="gitignores" selected>/);
+    assert.doesNotMatch(edit.text, /type="hidden" name="file_name"/);
+    assert.equal(textareaOf(edit.text, 'content'), 'tmp/\n');
+    const picked = await web.get(`${base}/edit/master/.gitignore?template=Rust`);
+    const content = textareaOf(picked.text, 'content');
+    assert.match(content, /^\/target\/$/m);
+    const updated = await web.post(`${base}/update/master/.gitignore`, {
+      content,
+      commit_message: 'Use the Rust template',
+      target_branch: 'master',
+      original_blob_id: /name="original_blob_id" value="([0-9a-f]+)"/.exec(picked.text)![1],
+    });
+    assert.equal(updated.status, 302, updated.text);
+    const raw = await t.request(
+      'GET',
+      `/api/v4/projects/${project.id}/repository/files/.gitignore/raw?ref=master`,
+      {
+        token: developer.token,
+      },
+    );
+    assert.equal(raw.text, content);
   });
 });

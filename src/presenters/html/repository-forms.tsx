@@ -61,9 +61,9 @@ export interface FileEditorValues {
 }
 
 /**
- * The new-file page's template picker (GitLab 8.13's, without script): a GET form that reloads the page
- * with `template_type` and then `template`, the chosen template's text filling the editor. With the
- * pages' script each select submits on change.
+ * The editor's template picker (GitLab 8.13's, without script): a GET form that reloads the page with
+ * `template_type` and then `template`, the chosen template's text filling the editor. With the pages'
+ * script each select submits on change.
  */
 export interface TemplatePicker {
   /** The kinds, as the file each becomes (`.gitignore`, `LICENSE` …). */
@@ -126,7 +126,7 @@ export function FileEditorPage(props: {
   path: string;
   values: FileEditorValues;
   errors: string[];
-  /** New files only. */
+  /** For new files, and edited ones whose name suits a kind of template. */
   picker?: TemplatePicker;
 }) {
   const { project, mode, ref, path, values } = props;
@@ -153,9 +153,9 @@ export function FileEditorPage(props: {
       <FormErrors errors={props.errors} />
       {props.picker ? (
         <TemplatePickerForm
-          action={refUrl(project, 'new', ref, path)}
+          action={refUrl(project, mode, ref, path)}
           picker={props.picker}
-          fileName={values.fileName}
+          fileName={mode === 'new' ? values.fileName : ''}
         />
       ) : null}
       <form class="stack wide" method="post" action={action}>

@@ -4,7 +4,8 @@
 // viewer: push rules, protection, events, hooks and pipelines follow). A target branch other than the
 // one being edited is first created from it (8.13's Files::BaseService did the same), and the editor
 // then offers a merge request from it. Refusals are shown above the form, which keeps what was typed.
-// The blob page's Delete button posts to …/blob/<branch>/<path> (8.13's DELETE there).
+// The blob page's Delete button posts to …/blob/<branch>/<path> (8.13's DELETE there). Both editors
+// offer the file templates (licences, .gitignore, .gitlab-ci.yml, Dockerfile) through a GET form.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { projectFullPath, refPath } from '../../domain/paths.ts';
 import type { Deps } from '../../deps.ts';
@@ -50,17 +51,22 @@ const FILE_CHANGED =
 const PICKER_TYPES: TemplateType[] = ['licenses', 'gitignores', 'gitlab_ci_ymls', 'dockerfiles'];
 
 /**
- * The new-file page's template picker from `?template_type=&template=` (the kind guessed from
- * `file_name` when not given), and the text it puts in the editor: a licence filled with the project's
- * name and the viewer's. A template the kind lacks is as good as none chosen.
+ * The editor's template picker from `?template_type=&template=` (the kind guessed from the file name
+ * when not given), and the text it puts in the editor: a licence filled with the project's name and the
+ * viewer's. A template the kind lacks is as good as none chosen. A new file takes the kind's usual name
+ * unless its own suits the kind; an edited file keeps its path, and is offered a picker only when its
+ * name suits a kind (8.13 showed the selectors by the file's name on both pages).
  */
 function pickTemplate(
   params: Params,
   pusher: Pusher,
+  mode: 'new' | 'edit',
   values: FileEditorValues,
-): { picker: TemplatePicker; values: FileEditorValues } {
+): { picker?: TemplatePicker; values: FileEditorValues } {
   const asked = optionalString(params, 'template_type');
-  const type = isTemplateType(asked) ? asked : templateTypeForFileName(values.fileName);
+  const guessed = templateTypeForFileName(values.fileName);
+  if (mode === 'edit' && guessed === undefined) return { values };
+  const type = isTemplateType(asked) ? asked : guessed;
   const picker: TemplatePicker = {
     types: PICKER_TYPES.map((value) => ({ value, label: templateFileName(value) })),
     type,
@@ -74,8 +80,7 @@ function pickTemplate(
     year: new Date().getUTCFullYear(),
   });
   if (content === undefined) return { picker, values };
-  const fileName =
-    templateTypeForFileName(values.fileName) === type ? values.fileName : templateFileName(type);
+  const fileName = mode === 'edit' || guessed === type ? values.fileName : templateFileName(type);
   return { picker: { ...picker, template: key }, values: { ...values, fileName, content } };
 }
 
@@ -124,7 +129,7 @@ export function registerFileEditorPages(web: FastifyInstance, deps: Deps): void 
         path={point.path}
         values={values}
         errors={errors}
-        picker={picker ?? (mode === 'new' ? pickTemplate({}, pusher, values).picker : undefined)}
+        picker={picker ?? pickTemplate({}, pusher, mode, values).picker}
       />,
       errors.length > 0 ? 422 : 200,
     );
@@ -187,7 +192,7 @@ export function registerFileEditorPages(web: FastifyInstance, deps: Deps): void 
       targetBranch: point.ref,
       createMergeRequest: false,
     });
-    const { picker, values } = pickTemplate(params, pusher, typed);
+    const { picker, values } = pickTemplate(params, pusher, 'new', typed);
     return showEditor(request, reply, pusher, 'new', point, values, [], picker);
   });
 
@@ -222,7 +227,7 @@ export function registerFileEditorPages(web: FastifyInstance, deps: Deps): void 
     const pusher = await loadWritableProject(deps, request);
     const point = await editorPoint(pusher, request, true);
     const name = point.path.slice(point.path.lastIndexOf('/') + 1);
-    return showEditor(request, reply, pusher, 'edit', point, {
+    const { picker, values } = pickTemplate(requestParams(request), pusher, 'edit', {
       fileName: point.path,
       content: point.file!.content,
       commitMessage: `Update ${name}`,
@@ -230,6 +235,7 @@ export function registerFileEditorPages(web: FastifyInstance, deps: Deps): void 
       createMergeRequest: false,
       originalBlobId: point.file!.id,
     });
+    return showEditor(request, reply, pusher, 'edit', point, values, [], picker);
   });
 
   web.post('/:namespace/:project/update/*', async (request, reply) => {
