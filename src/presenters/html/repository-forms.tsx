@@ -60,6 +60,62 @@ export interface FileEditorValues {
   originalBlobId?: string;
 }
 
+/**
+ * The editor's template picker (GitLab 8.13's, without script): a GET form that reloads the page with
+ * `template_type` and then `template`, the chosen template's text filling the editor. With the pages'
+ * script each select submits on change.
+ */
+export interface TemplatePicker {
+  /** The kinds, as the file each becomes (`.gitignore`, `LICENSE` …). */
+  types: { value: string; label: string }[];
+  /** The chosen or guessed kind, with its templates under their headings. */
+  type?: string;
+  groups: { label: string; entries: { key: string; name: string }[] }[];
+  template?: string;
+}
+
+function TemplatePickerForm(props: { action: string; picker: TemplatePicker; fileName: string }) {
+  const { picker } = props;
+  return (
+    <form class="template-picker" method="get" action={props.action} aria-label="File templates">
+      {props.fileName !== '' ? <input type="hidden" name="file_name" value={props.fileName} /> : null}
+      <label>
+        Template type{' '}
+        <select name="template_type" data-autosubmit>
+          <option value="" selected={picker.type === undefined}>
+            Choose type
+          </option>
+          {picker.types.map((type) => (
+            <option value={type.value} selected={type.value === picker.type}>
+              {type.label}
+            </option>
+          ))}
+        </select>
+      </label>{' '}
+      {picker.type !== undefined ? (
+        <label>
+          Template{' '}
+          <select name="template" data-autosubmit>
+            <option value="" selected={picker.template === undefined}>
+              Choose a template
+            </option>
+            {picker.groups.map((group) => (
+              <optgroup label={group.label}>
+                {group.entries.map((entry) => (
+                  <option value={entry.key} selected={entry.key === picker.template}>
+                    {entry.name}
+                  </option>
+                ))}
+              </optgroup>
+            ))}
+          </select>
+        </label>
+      ) : null}{' '}
+      <button type="submit">{picker.type === undefined ? 'Choose type' : 'Apply template'}</button>
+    </form>
+  );
+}
+
 /** New file (`/new/<ref>/<dir>`, posting to `/create/…`) or edit (`/edit/<ref>/<path>`, to `/update/…`). */
 export function FileEditorPage(props: {
   ctx: PageContext;
@@ -70,6 +126,8 @@ export function FileEditorPage(props: {
   path: string;
   values: FileEditorValues;
   errors: string[];
+  /** For new files, and edited ones whose name suits a kind of template. */
+  picker?: TemplatePicker;
 }) {
   const { project, mode, ref, path, values } = props;
   const action = refUrl(project, mode === 'new' ? 'create' : 'update', ref, path);
@@ -93,6 +151,13 @@ export function FileEditorPage(props: {
         ) : null}
       </p>
       <FormErrors errors={props.errors} />
+      {props.picker ? (
+        <TemplatePickerForm
+          action={refUrl(project, mode, ref, path)}
+          picker={props.picker}
+          fileName={mode === 'new' ? values.fileName : ''}
+        />
+      ) : null}
       <form class="stack wide" method="post" action={action}>
         <Csrf ctx={props.ctx} />
         {values.originalBlobId ? (

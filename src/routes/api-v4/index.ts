@@ -21,6 +21,7 @@ import * as groups from './groups.ts';
 import * as keys from './keys.ts';
 import * as members from './members.ts';
 import * as broadcastMessages from './broadcast-messages.ts';
+import * as templates from './templates.ts';
 import * as accessRequests from './access-requests.ts';
 import * as namespaces from './namespaces.ts';
 import * as user from './user.ts';
@@ -82,6 +83,7 @@ const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   groups,
   members,
   broadcastMessages,
+  templates,
   accessRequests,
   namespaces,
   personalAccessTokens,

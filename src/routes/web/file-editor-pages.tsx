@@ -4,7 +4,8 @@
 // viewer: push rules, protection, events, hooks and pipelines follow). A target branch other than the
 // one being edited is first created from it (8.13's Files::BaseService did the same), and the editor
 // then offers a merge request from it. Refusals are shown above the form, which keeps what was typed.
-// The blob page's Delete button posts to …/blob/<branch>/<path> (8.13's DELETE there).
+// The blob page's Delete button posts to …/blob/<branch>/<path> (8.13's DELETE there). Both editors
+// offer the file templates (licences, .gitignore, .gitlab-ci.yml, Dockerfile) through a GET form.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { projectFullPath, refPath } from '../../domain/paths.ts';
 import type { Deps } from '../../deps.ts';
@@ -15,7 +16,19 @@ import { createFile, deleteFile, updateFile } from '../../services/repository/fi
 import { mayPushToBranch, type Pusher } from '../../services/push/push-setup.ts';
 import { atRefPath, blobView, type RefPoint } from '../../views/repository-pages.ts';
 import { ErrorPage } from '../../presenters/html/layout.tsx';
-import { FileEditorPage, type FileEditorValues } from '../../presenters/html/repository-forms.tsx';
+import {
+  FileEditorPage,
+  type FileEditorValues,
+  type TemplatePicker,
+} from '../../presenters/html/repository-forms.tsx';
+import {
+  isTemplateType,
+  templateFileName,
+  templatePickerGroups,
+  templateText,
+  templateTypeForFileName,
+  type TemplateType,
+} from '../../services/templates/file-templates.ts';
 import { loadProjectHead } from './project-head.ts';
 import { loadWritableProject } from './repository-loaders.ts';
 import { pageContext } from './web-session.ts';
@@ -33,6 +46,43 @@ interface EditorPoint {
 
 const FILE_CHANGED =
   'Someone edited the file the same time you did. Please check out the file and make sure your changes will not unintentionally remove theirs.';
+
+/** The picker's kinds in 8.13's order (Dockerfiles came in 8.15), each named by the file it becomes. */
+const PICKER_TYPES: TemplateType[] = ['licenses', 'gitignores', 'gitlab_ci_ymls', 'dockerfiles'];
+
+/**
+ * The editor's template picker from `?template_type=&template=` (the kind guessed from the file name
+ * when not given), and the text it puts in the editor: a licence filled with the project's name and the
+ * viewer's. A template the kind lacks is as good as none chosen. A new file takes the kind's usual name
+ * unless its own suits the kind; an edited file keeps its path, and is offered a picker only when its
+ * name suits a kind (8.13 showed the selectors by the file's name on both pages).
+ */
+function pickTemplate(
+  params: Params,
+  pusher: Pusher,
+  mode: 'new' | 'edit',
+  values: FileEditorValues,
+): { picker?: TemplatePicker; values: FileEditorValues } {
+  const asked = optionalString(params, 'template_type');
+  const guessed = templateTypeForFileName(values.fileName);
+  if (mode === 'edit' && guessed === undefined) return { values };
+  const type = isTemplateType(asked) ? asked : guessed;
+  const picker: TemplatePicker = {
+    types: PICKER_TYPES.map((value) => ({ value, label: templateFileName(value) })),
+    type,
+    groups: type ? templatePickerGroups(type) : [],
+  };
+  const key = optionalString(params, 'template');
+  if (!type || !key) return { picker, values };
+  const content = templateText(type, key, {
+    project: pusher.project.name,
+    fullname: pusher.user.name,
+    year: new Date().getUTCFullYear(),
+  });
+  if (content === undefined) return { picker, values };
+  const fileName = mode === 'edit' || guessed === type ? values.fileName : templateFileName(type);
+  return { picker: { ...picker, template: key }, values: { ...values, fileName, content } };
+}
 
 function editorValues(params: Params, fallback: FileEditorValues): FileEditorValues {
   return {
@@ -67,6 +117,7 @@ export function registerFileEditorPages(web: FastifyInstance, deps: Deps): void 
     point: EditorPoint,
     values: FileEditorValues,
     errors: string[] = [],
+    picker?: TemplatePicker,
   ) =>
     sendPage(
       reply,
@@ -78,6 +129,7 @@ export function registerFileEditorPages(web: FastifyInstance, deps: Deps): void 
         path={point.path}
         values={values}
         errors={errors}
+        picker={picker ?? pickTemplate({}, pusher, mode, values).picker}
       />,
       errors.length > 0 ? 422 : 200,
     );
@@ -132,20 +184,16 @@ export function registerFileEditorPages(web: FastifyInstance, deps: Deps): void 
   web.get('/:namespace/:project/new/*', async (request, reply) => {
     const pusher = await loadWritableProject(deps, request);
     const point = await editorPoint(pusher, request, false);
-    return showEditor(
-      request,
-      reply,
-      pusher,
-      'new',
-      point,
-      editorValues(requestParams(request), {
-        fileName: '',
-        content: '',
-        commitMessage: '',
-        targetBranch: point.ref,
-        createMergeRequest: false,
-      }),
-    );
+    const params = requestParams(request);
+    const typed = editorValues(params, {
+      fileName: '',
+      content: '',
+      commitMessage: '',
+      targetBranch: point.ref,
+      createMergeRequest: false,
+    });
+    const { picker, values } = pickTemplate(params, pusher, 'new', typed);
+    return showEditor(request, reply, pusher, 'new', point, values, [], picker);
   });
 
   web.post('/:namespace/:project/create/*', async (request, reply) => {
@@ -179,7 +227,7 @@ export function registerFileEditorPages(web: FastifyInstance, deps: Deps): void 
     const pusher = await loadWritableProject(deps, request);
     const point = await editorPoint(pusher, request, true);
     const name = point.path.slice(point.path.lastIndexOf('/') + 1);
-    return showEditor(request, reply, pusher, 'edit', point, {
+    const { picker, values } = pickTemplate(requestParams(request), pusher, 'edit', {
       fileName: point.path,
       content: point.file!.content,
       commitMessage: `Update ${name}`,
@@ -187,6 +235,7 @@ export function registerFileEditorPages(web: FastifyInstance, deps: Deps): void 
       createMergeRequest: false,
       originalBlobId: point.file!.id,
     });
+    return showEditor(request, reply, pusher, 'edit', point, values, [], picker);
   });
 
   web.post('/:namespace/:project/update/*', async (request, reply) => {

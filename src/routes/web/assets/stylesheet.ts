@@ -42,6 +42,8 @@ input[type=url], input[type=date], select, textarea {
 textarea { min-height: 6em; font-family: var(--mono); }
 .btn, button[type=submit] { display: inline-block; font: inherit; padding: 6px 14px; border-radius: 4px;
   border: 1px solid #c7c7c7; background: var(--soft); color: var(--fg); cursor: pointer; }
+/* A button the script hides (an autosubmitting select's) stays hidden despite the rule above. */
+button[hidden] { display: none; }
 .btn-primary, button.btn-primary, button.primary { background: var(--good); border-color: #0f6633; color: #fff; }
 .btn-danger, button.btn-danger { background: var(--bad); border-color: #8f1e18; color: #fff; }
 .navbar button.link { background: none; border: 0; padding: 0; color: #fff; }
@@ -69,6 +71,7 @@ th, td { text-align: left; padding: 6px 10px; border-bottom: 1px solid var(--lin
 /* A narrow window scrolls the table rather than breaking its words mid-word. */
 .keep-words th, .keep-words td { white-space: nowrap; }
 form.inline { display: inline-block; margin: 0 4px 4px 0; }
+form.template-picker { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 0 0 12px; }
 a.btn { text-decoration: none; }
 details.file-delete { padding: 6px 10px; border-bottom: 1px solid var(--line); }
 .actions { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin: 0 0 8px; }
