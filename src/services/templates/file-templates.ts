@@ -60,12 +60,7 @@ const FILE_KINDS: Record<FileTemplateType, TemplateKind> = {
 
 const LICENSE_FILE_NAMES = /(^|\/)(licen[sc]e|copying)($|\.)/i;
 
-const TEMPLATE_TYPES: readonly TemplateType[] = [
-  'gitignores',
-  'gitlab_ci_ymls',
-  'dockerfiles',
-  'licenses',
-];
+const TEMPLATE_TYPES: readonly TemplateType[] = ['gitignores', 'gitlab_ci_ymls', 'dockerfiles', 'licenses'];
 
 export function isTemplateType(value: unknown): value is TemplateType {
   return typeof value === 'string' && (TEMPLATE_TYPES as readonly string[]).includes(value);

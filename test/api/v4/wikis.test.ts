@@ -262,7 +262,9 @@ describe('API v4 wikis', () => {
     const received = await receiver.waitFor(6);
     assert.deepEqual(
       // Deliveries run concurrently and arrive in any order: compared sorted.
-      received.map((hook) => `${hook.body.object_attributes.action} ${hook.body.object_attributes.slug}`).sort(),
+      received
+        .map((hook) => `${hook.body.object_attributes.action} ${hook.body.object_attributes.slug}`)
+        .sort(),
       [
         'create Getting-Started',
         'create Other',
