@@ -1,13 +1,11 @@
 // Sends the webhook outbox. Each process runs one worker; several processes on one PostgreSQL database
-// share the rows (claims are atomic and leased, see repositories/hook-deliveries.ts). Guarantees:
+// share the rows (claims are atomic and leased, see repositories/outbox-claims.ts). Guarantees:
 // - a slow or dead receiver costs at most `timeoutMs` of one of `perHookConcurrency` slots per process;
 //   other hooks keep their slots, and API requests never wait on a receiver;
 // - 5xx, 408, 429, network errors and timeouts are retried with doubling back-off up to `maxAttempts`;
 //   any other non-2xx answer is final (the receiver refused it);
 // - a claim that is never reported back (crash) becomes due again when its lease ends, a graceful stop
 //   gives claims back at once: no delivery is lost across a restart (it may, rarely, arrive twice).
-import crypto from 'node:crypto';
-import os from 'node:os';
 import type { Agent } from 'undici';
 import { lazy } from '../lib/lazy.ts';
 import type { FastifyBaseLogger } from 'fastify';
@@ -20,12 +18,11 @@ import { systemHooksByIds } from '../db/repositories/system-hooks.ts';
 import { onHooksEnqueued } from '../services/hooks/hook-outbox.ts';
 import { outboundPolicyFor } from '../services/hooks/hook-url.ts';
 import type { Worker } from './worker.ts';
+import { leaseAt, outboxWorkerId } from './outbox-lease.ts';
 import type { HookDeliveryRow } from '../db/types.ts';
 
 const httpClient = lazy<typeof import('undici')>('undici');
 
-/** Extra lease beyond the request timeout before another worker may take an unreported claim over. */
-const LEASE_MARGIN_MS = 30_000;
 const MAX_BACKOFF_MS = 60 * 60 * 1000;
 /** Delay between an enqueue (still inside its transaction) and the claim it triggers. */
 const WAKE_DELAY_MS = 15;
@@ -47,7 +44,7 @@ interface InFlight {
 
 export class HookDeliveryWorker implements Worker {
   readonly name = 'hook deliveries';
-  readonly workerId = `${os.hostname()}:${process.pid}:${crypto.randomBytes(4).toString('hex')}`;
+  readonly workerId = outboxWorkerId();
   /**
    * Connection pools by TLS verification and by whether local targets are allowed (the administrator's
    * setting for the hook's kind), each made at its first delivery.
@@ -208,11 +205,12 @@ export class HookDeliveryWorker implements Worker {
         perHook.set(key, count + 1);
         chosen.push(candidate.id);
       }
-      const claimed = await repo.claimDeliveries(this.db.kysely, this.db.dialect, chosen, {
-        workerId: this.workerId,
-        now: at.toISOString(),
-        leaseUntil: new Date(at.getTime() + this.config.timeoutMs + LEASE_MARGIN_MS).toISOString(),
-      });
+      const claimed = await repo.claimDeliveries(
+        this.db.kysely,
+        this.db.dialect,
+        chosen,
+        leaseAt(this.workerId, at, this.config.timeoutMs),
+      );
       if (claimed.length === 0) break;
       claimedTotal += claimed.length;
       const targets = await this.targets(claimed);

@@ -1,13 +1,11 @@
 // Sends the mail outbox over SMTP with nodemailer. Each process runs one worker; several processes on one
-// PostgreSQL database share the rows (claims are atomic and leased, see repositories/mails.ts).
+// PostgreSQL database share the rows (claims are atomic and leased, see repositories/outbox-claims.ts).
 // - A 4xx answer (451 greylisting, 421 busy), a refused connection or a timeout is retried with doubling
 //   back-off up to maxAttempts; a 5xx answer is final (the server refused that mail).
 // - A claim never reported back (kill -9) becomes due again when its lease ends; a graceful stop gives
 //   claims back. A mail is marked sent right after the server accepted it, so it is sent twice only if the
 //   process dies in that instant; its Message-ID is the same both times, which lets clients fold them.
 // Every attempt and its outcome is logged.
-import crypto from 'node:crypto';
-import os from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Transporter } from 'nodemailer';
 import { redactSmtpUrl, type MailConfig } from '../config.ts';
@@ -19,10 +17,10 @@ import { onMailsQueued } from '../services/mail/mail-outbox.ts';
 import { lazy } from '../lib/lazy.ts';
 import type { MailRow } from '../db/types.ts';
 import type { Worker } from './worker.ts';
+import { leaseAt, outboxWorkerId } from './outbox-lease.ts';
 
 const mailer = lazy<typeof import('nodemailer')>('nodemailer');
 
-const LEASE_MARGIN_MS = 30_000;
 const MAX_BACKOFF_MS = 60 * 60 * 1000;
 const WAKE_DELAY_MS = 15;
 /** Events expanded per claim. */
@@ -32,7 +30,7 @@ const CONCURRENCY = 4;
 
 export class MailDeliveryWorker implements Worker {
   readonly name = 'mail deliveries';
-  readonly workerId = `${os.hostname()}:${process.pid}:${crypto.randomBytes(4).toString('hex')}`;
+  readonly workerId = outboxWorkerId();
   private transport: Transporter | undefined;
   private readonly inFlight = new Map<number, Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
@@ -153,11 +151,8 @@ export class MailDeliveryWorker implements Worker {
         this.db.kysely,
         this.db.dialect,
         due.map((row) => row.id),
-        {
-          workerId: this.workerId,
-          now: at.toISOString(),
-          leaseUntil: new Date(at.getTime() + this.config.timeoutMs * 3 + LEASE_MARGIN_MS).toISOString(),
-        },
+        // Connecting, greeting and the answer each have their own timeout.
+        leaseAt(this.workerId, at, this.config.timeoutMs * 3),
       );
       if (claimed.length === 0) break;
       total += claimed.length;
@@ -184,11 +179,12 @@ export class MailDeliveryWorker implements Worker {
     let total = 0;
     while (!this.closed) {
       const at = new Date();
-      const events = await repo.claimMailEvents(this.db.kysely, this.db.dialect, EXPAND_BATCH, {
-        workerId: this.workerId,
-        now: at.toISOString(),
-        leaseUntil: new Date(at.getTime() + LEASE_MARGIN_MS).toISOString(),
-      });
+      const events = await repo.claimMailEvents(
+        this.db.kysely,
+        this.db.dialect,
+        EXPAND_BATCH,
+        leaseAt(this.workerId, at, 0),
+      );
       if (events.length === 0) break;
       for (const event of events) {
         try {

@@ -5,6 +5,7 @@ import type { Insertable } from 'kysely';
 import type { Dialect } from '../connect.ts';
 import type { HookDeliveryAttemptsTable, HookKind } from '../schema.ts';
 import type { Executor, HookDeliveryAttemptRow, HookDeliveryRow, ProjectHookScope } from '../types.ts';
+import { claimOutboxRows, releaseOutboxRows, type ClaimOptions } from './outbox-claims.ts';
 
 interface NewDelivery {
   event: string;
@@ -116,62 +117,19 @@ export function dueDeliveries(
   return due.orderBy('next_attempt_at').orderBy('id').limit(limit).execute();
 }
 
-export interface ClaimOptions {
-  workerId: string;
-  now: string;
-  /** End of the lease: the row becomes due again then if this worker never reports back. */
-  leaseUntil: string;
-}
-
-/**
- * Claims those of `ids` that are still due, in one statement. PostgreSQL skips rows another worker is
- * claiming at this moment (FOR UPDATE SKIP LOCKED) and re-checks the rest, so a row is claimed by one
- * worker only; SQLite has a single writer, so the statement is atomic there.
- */
+/** Claims those of `ids` that are still due, in one statement (outbox-claims.ts: one worker each). */
 export function claimDeliveries(
   db: Executor,
   dialect: Dialect,
   ids: number[],
   options: ClaimOptions,
 ): Promise<HookDeliveryRow[]> {
-  if (ids.length === 0) return Promise.resolve([]);
-  let claimable = db
-    .selectFrom('hook_deliveries')
-    .select('id')
-    .where('id', 'in', ids)
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', options.now);
-  if (dialect === 'postgres') claimable = claimable.forUpdate().skipLocked();
-  return db
-    .updateTable('hook_deliveries')
-    .set({
-      locked_by: options.workerId,
-      locked_until: options.leaseUntil,
-      next_attempt_at: options.leaseUntil,
-      updated_at: options.now,
-    })
-    .where('id', 'in', claimable)
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', options.now)
-    .returningAll()
-    .execute();
+  return claimOutboxRows<HookDeliveryRow>(db, dialect, 'hook_deliveries', ids, options);
 }
 
 /** Gives claims back untried (the worker is stopping): due again at once, no attempt counted. */
-export async function releaseDeliveries(
-  db: Executor,
-  ids: number[],
-  workerId: string,
-  at: string,
-): Promise<void> {
-  if (ids.length === 0) return;
-  await db
-    .updateTable('hook_deliveries')
-    .set({ locked_by: null, locked_until: null, next_attempt_at: at, updated_at: at })
-    .where('id', 'in', ids)
-    .where('locked_by', '=', workerId)
-    .where('status', '=', 'pending')
-    .execute();
+export function releaseDeliveries(db: Executor, ids: number[], workerId: string, at: string): Promise<void> {
+  return releaseOutboxRows(db, 'hook_deliveries', ids, workerId, at);
 }
 
 export interface DeliveryOutcome {

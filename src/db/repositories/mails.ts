@@ -1,10 +1,12 @@
 // The mail outbox (mails): rows written by services in the transaction of the change they tell about,
-// claimed and sent by the worker. The claim is one statement on the (status, next_attempt_at) index;
-// on PostgreSQL FOR UPDATE SKIP LOCKED keeps two processes from claiming one row.
+// claimed and sent by the worker. Claims are outbox-claims.ts's, as the hook outbox's: one statement on
+// the (status, next_attempt_at) index; on PostgreSQL FOR UPDATE SKIP LOCKED keeps two processes from
+// claiming one row.
 import type { Insertable } from 'kysely';
 import type { Dialect } from '../connect.ts';
 import type { MailsTable } from '../schema.ts';
 import type { Executor, MailEventRow, MailRow } from '../types.ts';
+import { claimOutboxRows, dueOutboxIds, type ClaimOptions } from './outbox-claims.ts';
 
 export type NewMail = Omit<
   Insertable<MailsTable>,
@@ -23,56 +25,17 @@ export async function insertMails(db: Executor, mails: NewMail[]): Promise<numbe
 }
 
 export function dueMailIds(db: Executor, now: string, limit: number): Promise<Array<{ id: number }>> {
-  return db
-    .selectFrom('mails')
-    .select('id')
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', now)
-    .orderBy('next_attempt_at')
-    .orderBy('id')
-    .limit(limit)
-    .execute();
+  return dueOutboxIds(db, 'mails', now, limit);
 }
 
+/** Claims those of `ids` that are still due, in one statement (outbox-claims.ts: one worker each). */
 export function claimMails(
   db: Executor,
   dialect: Dialect,
   ids: number[],
-  options: { workerId: string; now: string; leaseUntil: string },
+  options: ClaimOptions,
 ): Promise<MailRow[]> {
-  if (ids.length === 0) return Promise.resolve([]);
-  let claimable = db
-    .selectFrom('mails')
-    .select('id')
-    .where('id', 'in', ids)
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', options.now);
-  if (dialect === 'postgres') claimable = claimable.forUpdate().skipLocked();
-  return db
-    .updateTable('mails')
-    .set({
-      locked_by: options.workerId,
-      locked_until: options.leaseUntil,
-      next_attempt_at: options.leaseUntil,
-      updated_at: options.now,
-    })
-    .where('id', 'in', claimable)
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', options.now)
-    .returningAll()
-    .execute();
-}
-
-/** Gives claims back untried (the worker is stopping). */
-export async function releaseMails(db: Executor, ids: number[], workerId: string, at: string): Promise<void> {
-  if (ids.length === 0) return;
-  await db
-    .updateTable('mails')
-    .set({ locked_by: null, locked_until: null, next_attempt_at: at, updated_at: at })
-    .where('id', 'in', ids)
-    .where('locked_by', '=', workerId)
-    .where('status', '=', 'pending')
-    .execute();
+  return claimOutboxRows<MailRow>(db, dialect, 'mails', ids, options);
 }
 
 /** The outcome of one attempt, only while this worker still holds the claim. */
@@ -126,46 +89,22 @@ export async function insertMailEvent(db: Executor, payload: string, at: string)
     .execute();
 }
 
-/** Claims due events as claimMails claims mails (one statement, SKIP LOCKED on PostgreSQL). */
+/** Claims up to `limit` due events as claimMails claims mails; the claim leaves updated_at alone. */
 export async function claimMailEvents(
   db: Executor,
   dialect: Dialect,
   limit: number,
-  options: { workerId: string; now: string; leaseUntil: string },
+  options: ClaimOptions,
 ): Promise<MailEventRow[]> {
-  const due = await db
-    .selectFrom('mail_events')
-    .select('id')
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', options.now)
-    .orderBy('next_attempt_at')
-    .orderBy('id')
-    .limit(limit)
-    .execute();
-  if (due.length === 0) return [];
-  let claimable = db
-    .selectFrom('mail_events')
-    .select('id')
-    .where(
-      'id',
-      'in',
-      due.map((row) => row.id),
-    )
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', options.now);
-  if (dialect === 'postgres') claimable = claimable.forUpdate().skipLocked();
-  return db
-    .updateTable('mail_events')
-    .set({
-      locked_by: options.workerId,
-      locked_until: options.leaseUntil,
-      next_attempt_at: options.leaseUntil,
-    })
-    .where('id', 'in', claimable)
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', options.now)
-    .returningAll()
-    .execute();
+  const due = await dueOutboxIds(db, 'mail_events', options.now, limit);
+  return claimOutboxRows<MailEventRow>(
+    db,
+    dialect,
+    'mail_events',
+    due.map((row) => row.id),
+    options,
+    false,
+  );
 }
 
 /** Marks an event expanded (inside the transaction that wrote its mails), if this worker still holds it. */

@@ -1,7 +1,7 @@
 // 8.13's BroadcastMessage entity (id, message, starts_at, ends_at, color, font, active).
 import type { BroadcastMessageRow } from '../../db/types.ts';
 
-export function isBroadcastActive(row: BroadcastMessageRow, at = new Date().toISOString()): boolean {
+function isBroadcastActive(row: BroadcastMessageRow, at = new Date().toISOString()): boolean {
   return row.starts_at <= at && row.ends_at >= at;
 }
 

@@ -56,6 +56,39 @@ function Deployment(props: { project: ProjectHead; deployment: DeploymentItem })
   );
 }
 
+/**
+ * The pages' one table: 8.13's hint where there is nothing yet, else the columns and a row per item.
+ */
+function DeploymentTable<T>(props: {
+  label: string;
+  nothing: string;
+  columns: string[];
+  items: T[];
+  row: (item: T) => preact.JSX.Element;
+}) {
+  if (props.items.length === 0) {
+    return (
+      <p class="muted">
+        {`You don't have any ${props.nothing} right now. Define environments in the deploy stage(s) in .gitlab-ci.yml to track deployments here.`}
+      </p>
+    );
+  }
+  return (
+    <div class="table-wrap">
+      <table aria-label={props.label}>
+        <thead>
+          <tr>
+            {props.columns.map((column) => (
+              <th scope="col">{column}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{props.items.map(props.row)}</tbody>
+      </table>
+    </div>
+  );
+}
+
 export function EnvironmentsPage(props: {
   ctx: PageContext;
   project: ProjectHead;
@@ -89,50 +122,34 @@ export function EnvironmentsPage(props: {
           </li>
         </ul>
       </nav>
-      {props.environments.length === 0 ? (
-        <p class="muted">
-          You don't have any environments right now. Define environments in the deploy stage(s) in
-          .gitlab-ci.yml to track deployments here.
-        </p>
-      ) : (
-        <div class="table-wrap">
-          <table aria-label="Environments">
-            <thead>
-              <tr>
-                <th scope="col">Environment</th>
-                <th scope="col">Deployment</th>
-                <th scope="col">Commit</th>
-                <th scope="col">Build</th>
-                <th scope="col">Updated</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.environments.map((environment) => (
-                <tr>
-                  <td>
-                    <a href={`${base}/${environment.id}`}>{environment.name}</a>
-                    {environment.external_url ? (
-                      <>
-                        {' '}
-                        <a href={environment.external_url} rel="noopener noreferrer">
-                          (open)
-                        </a>
-                      </>
-                    ) : null}
-                  </td>
-                  {environment.last ? (
-                    <Deployment project={project} deployment={environment.last} />
-                  ) : (
-                    <td colSpan={4} class="muted">
-                      No deployments yet
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DeploymentTable
+        label="Environments"
+        nothing="environments"
+        columns={['Environment', 'Deployment', 'Commit', 'Build', 'Updated']}
+        items={props.environments}
+        row={(environment) => (
+          <tr>
+            <td>
+              <a href={`${base}/${environment.id}`}>{environment.name}</a>
+              {environment.external_url ? (
+                <>
+                  {' '}
+                  <a href={environment.external_url} rel="noopener noreferrer">
+                    (open)
+                  </a>
+                </>
+              ) : null}
+            </td>
+            {environment.last ? (
+              <Deployment project={project} deployment={environment.last} />
+            ) : (
+              <td colSpan={4} class="muted">
+                No deployments yet
+              </td>
+            )}
+          </tr>
+        )}
+      />
       <NewerOlder
         base={base}
         query={{ scope: props.scope === 'stopped' ? 'stopped' : undefined }}
@@ -176,32 +193,17 @@ export function EnvironmentPage(props: {
           <ActionButton ctx={props.ctx} action={`${url}/stop`} text="Stop" danger={true} />
         ) : null}
       </p>
-      {props.deployments.length === 0 ? (
-        <p class="muted">
-          You don't have any deployments right now. Define environments in the deploy stage(s) in
-          .gitlab-ci.yml to track deployments here.
-        </p>
-      ) : (
-        <div class="table-wrap">
-          <table aria-label="Deployments">
-            <thead>
-              <tr>
-                <th scope="col">ID</th>
-                <th scope="col">Commit</th>
-                <th scope="col">Build</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.deployments.map((deployment) => (
-                <tr>
-                  <Deployment project={project} deployment={deployment} />
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DeploymentTable
+        label="Deployments"
+        nothing="deployments"
+        columns={['ID', 'Commit', 'Build', 'Created']}
+        items={props.deployments}
+        row={(deployment) => (
+          <tr>
+            <Deployment project={project} deployment={deployment} />
+          </tr>
+        )}
+      />
       <NewerOlder base={url} page={props.page} hasNext={props.hasNext} />
     </ProjectFrame>
   );

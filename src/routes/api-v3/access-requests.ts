@@ -2,7 +2,8 @@
 // DELETE …/:user_id (GitLab 8.13's lib/api/access_requests.rb). Listing, approving and denying take the
 // right to manage members (403 otherwise); anyone who can see the project or group may ask, unless
 // already a member (403) or already asking (400); requesters may withdraw their own.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AccessRequestRow, MemberRow, UserRow } from '../../db/types.ts';
 import type { Deps } from '../../deps.ts';
 import { requireViewer } from '../../http/auth.ts';
 import { paginate } from '../../http/pagination.ts';
@@ -27,16 +28,16 @@ import {
   type AccessRequestTarget,
 } from '../../services/groups/access-requests.ts';
 
-export const USER_ID: GrapeParam = { name: 'user_id', kind: 'integer', required: true };
-export const APPROVED_LEVEL: GrapeParam = { name: 'access_level', kind: 'integer', required: false };
+const USER_ID: GrapeParam = { name: 'user_id', kind: 'integer', required: true };
+const APPROVED_LEVEL: GrapeParam = { name: 'access_level', kind: 'integer', required: false };
 
-export interface ResolvedTarget {
+interface ResolvedTarget {
   target: AccessRequestTarget;
   /** Whether the caller may ask to join. */
   mayRequest: boolean;
 }
 
-export async function resolveRequestTarget(
+async function resolveRequestTarget(
   deps: Deps,
   request: FastifyRequest,
   type: 'projects' | 'groups',
@@ -57,7 +58,16 @@ export async function resolveRequestTarget(
   };
 }
 
-export function register(app: FastifyInstance, deps: Deps): void {
+/** What a version answers with; the routes, rules and service calls are the same in both. */
+export interface AccessRequestWire {
+  presentRequester: (user: UserRow, request: AccessRequestRow, baseUrl: string) => unknown;
+  presentMember: (user: UserRow, member: MemberRow, baseUrl: string) => unknown;
+  /** The answer to a denial or withdrawal. */
+  answerRemoval: (reply: FastifyReply, removed: AccessRequestRow) => unknown;
+}
+
+/** Both versions' access-request routes on projects and groups, answered through `wire`. */
+export function registerAccessRequests(app: FastifyInstance, deps: Deps, wire: AccessRequestWire): void {
   const baseUrl = deps.config.externalUrl;
   for (const type of ['projects', 'groups'] as const) {
     app.get(`/${type}/:id/access_requests`, async (request, reply) => {
@@ -70,7 +80,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
         () => countAccessRequestList(deps, target),
         async (page) =>
           (await listAccessRequestsPage(deps, target, page)).map(({ user, request: row }) =>
-            presentAccessRequester(user, row, baseUrl),
+            wire.presentRequester(user, row, baseUrl),
           ),
       );
     });
@@ -80,7 +90,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
       const { target, mayRequest } = await resolveRequestTarget(deps, request, type);
       const row = await requestAccess(deps, viewer, target, mayRequest);
       reply.status(201);
-      return presentAccessRequester(viewer, row, baseUrl);
+      return wire.presentRequester(viewer, row, baseUrl);
     });
 
     app.put(`/${type}/:id/access_requests/:user_id/approve`, async (request, reply) => {
@@ -95,15 +105,24 @@ export function register(app: FastifyInstance, deps: Deps): void {
         (values.access_level as number | null | undefined) ?? undefined,
       );
       reply.status(201);
-      return presentMember(user, member, baseUrl);
+      return wire.presentMember(user, member, baseUrl);
     });
 
-    app.delete(`/${type}/:id/access_requests/:user_id`, async (request) => {
+    app.delete(`/${type}/:id/access_requests/:user_id`, async (request, reply) => {
       const viewer = requireViewer(request);
       const { user_id } = grapeParams(requestParams(request), [USER_ID]);
       const { target } = await resolveRequestTarget(deps, request, type);
       const { request: removed } = await removeAccessRequest(deps, viewer, target, user_id as number);
-      return presentDeniedAccessRequest(removed);
+      return wire.answerRemoval(reply, removed);
     });
   }
+}
+
+/** v3: 8.13's entities, and a denial answers the removed request as the members row it was. */
+export function register(app: FastifyInstance, deps: Deps): void {
+  registerAccessRequests(app, deps, {
+    presentRequester: presentAccessRequester,
+    presentMember,
+    answerRemoval: (_reply, removed) => presentDeniedAccessRequest(removed),
+  });
 }

@@ -1,7 +1,9 @@
 // /broadcast_messages (GitLab 8.13's lib/api/broadcast_messages.rb): administrators only, every route —
 // list (paginated), one, create (`message` required; `starts_at`, `ends_at` default to now and an hour
-// on; `color`, `font`), update, delete (answers the removed message). v4 reuses the parameter reader.
+// on; `color`, `font`), update, delete (answers the removed message). v4 registers the same routes
+// through its own BroadcastWire.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { BroadcastMessageRow } from '../../db/types.ts';
 import type { Deps } from '../../deps.ts';
 import { requireAdmin } from '../../http/auth.ts';
 import { paginate } from '../../http/pagination.ts';
@@ -37,7 +39,7 @@ function dateTimes(params: Params, names: string[]): Record<string, string | und
   return values;
 }
 
-export function broadcastInput(request: FastifyRequest, create: boolean, v4: boolean): BroadcastMessageInput {
+function broadcastInput(request: FastifyRequest, create: boolean, v4: boolean): BroadcastMessageInput {
   const params = requestParams(request);
   const specs: GrapeParam[] = [
     { name: 'message', kind: 'string', required: create },
@@ -62,41 +64,59 @@ export function broadcastInput(request: FastifyRequest, create: boolean, v4: boo
   };
 }
 
-export function broadcastId(request: FastifyRequest): number {
+function broadcastId(request: FastifyRequest): number {
   return grapeParams(requestParams(request), [ID]).id as number;
 }
 
-export function register(app: FastifyInstance, deps: Deps): void {
+/** Where the versions differ: the entity, who may read, and v4's two extra fields. */
+export interface BroadcastWire {
+  present: (row: BroadcastMessageRow) => unknown;
+  /** v4: the list and one message need no token; v3: administrators only, as every other route. */
+  publicReads: boolean;
+  /** v4 takes `target_path` and `broadcast_type`. */
+  v4: boolean;
+}
+
+/** Both versions' /broadcast_messages routes, answered through `wire`. */
+export function registerBroadcastMessages(app: FastifyInstance, deps: Deps, wire: BroadcastWire): void {
   const baseUrl = deps.config.externalUrl;
-  app.get('/broadcast_messages', async (request, reply) => {
-    requireAdmin(request);
+  const { present, publicReads, v4 } = wire;
+  const readOptions = publicReads ? { config: { public: true } } : {};
+  app.get('/broadcast_messages', readOptions, async (request, reply) => {
+    if (!publicReads) requireAdmin(request);
     return paginate(
       request,
       reply,
       baseUrl,
       () => countBroadcastMessageList(deps),
-      async (page) => (await listBroadcastMessagesPage(deps, page)).map(presentBroadcastMessage),
+      async (page) => (await listBroadcastMessagesPage(deps, page)).map(present),
     );
   });
-  app.get('/broadcast_messages/:id', async (request) => {
-    requireAdmin(request);
-    return presentBroadcastMessage(await loadBroadcastMessageOr404(deps, broadcastId(request)));
+  app.get('/broadcast_messages/:id', readOptions, async (request) => {
+    if (!publicReads) requireAdmin(request);
+    return present(await loadBroadcastMessageOr404(deps, broadcastId(request)));
   });
   app.post('/broadcast_messages', async (request, reply) => {
     requireAdmin(request);
-    const created = await createBroadcastMessage(deps, broadcastInput(request, true, false));
+    const created = await createBroadcastMessage(deps, broadcastInput(request, true, v4));
     reply.status(201);
-    return presentBroadcastMessage(created);
+    return present(created);
   });
   app.put('/broadcast_messages/:id', async (request) => {
     requireAdmin(request);
     const id = broadcastId(request);
-    return presentBroadcastMessage(
-      await changeBroadcastMessage(deps, id, broadcastInput(request, false, false)),
-    );
+    return present(await changeBroadcastMessage(deps, id, broadcastInput(request, false, v4)));
   });
   app.delete('/broadcast_messages/:id', async (request) => {
     requireAdmin(request);
-    return presentBroadcastMessage(await removeBroadcastMessage(deps, broadcastId(request)));
+    return present(await removeBroadcastMessage(deps, broadcastId(request)));
+  });
+}
+
+export function register(app: FastifyInstance, deps: Deps): void {
+  registerBroadcastMessages(app, deps, {
+    present: presentBroadcastMessage,
+    publicReads: false,
+    v4: false,
   });
 }

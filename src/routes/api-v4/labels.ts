@@ -25,16 +25,13 @@ import {
   createLabel,
   destroyLabel,
   editLabel,
+  type LabelOwner,
 } from '../../services/issues/labels.ts';
 import { findLabelByIdOrTitle, projectLabelListForViewer } from '../../views/label-views.ts';
+import type { LabelView } from '../../presenters/api-v3/issue.ts';
 import { presentLabelV4 } from '../../presenters/api-v4/label.ts';
 import type { LabelRow } from '../../db/types.ts';
 import { noContent, requireParams } from './conventions.ts';
-
-function administered(loaded: LoadedProject): LoadedProject {
-  if (!canAdminLabels(loaded.access, loaded)) throw forbidden();
-  return loaded;
-}
 
 /** `priority`: an integer, or null/blank to remove it; undefined when not sent. */
 function priorityParam(params: Params): number | null | undefined {
@@ -42,53 +39,84 @@ function priorityParam(params: Params): number | null | undefined {
   return optionalInteger(params, 'priority');
 }
 
-/** The label a path's `:label_id` names, or the `label_id`/`name` parameter of the older routes. */
-async function loadLabel(
-  deps: Deps,
-  request: FastifyRequest,
-  loaded: LoadedProject,
-  withGroupLabels = false,
-): Promise<LabelRow> {
-  const params = requestParams(request);
-  const named = (request.params as Params).label_id ?? params.label_id ?? params.name;
-  if (named === undefined || named === '') throw paramsMissing('label_id', 'name');
-  const label = await findLabelByIdOrTitle(deps, loaded.project.id, String(named), withGroupLabels);
-  if (!label) throw notFound('Label');
-  return label;
+/**
+ * Where a project's and a group's label routes differ: their owner (`L`, as loaded), the path
+ * parameter that names a label, who may write, where labels are found and kept, and how a list reads.
+ */
+export interface LabelPlace<L> {
+  base: string;
+  /** The path parameter that names a label (an id or a title). */
+  labelParam: string;
+  load: (request: FastifyRequest) => Promise<L>;
+  mayAdminister: (loaded: L) => boolean;
+  owner: (loaded: L) => LabelOwner;
+  /** The list's `search` and whether it takes in the group's labels, each read in the place's order. */
+  listParams: (params: Params) => { search: string | undefined; withGroupLabels: boolean };
+  /** Whether one label read by id or title may be the group's. */
+  readsGroupLabels: (params: Params) => boolean;
+  find: (loaded: L, named: string, withGroupLabels: boolean) => Promise<LabelRow | undefined>;
+  views: (
+    request: FastifyRequest,
+    loaded: L,
+    labels: LabelRow[] | undefined,
+    withCounts: boolean,
+    withGroupLabels: boolean,
+  ) => Promise<LabelView[]>;
+  /** The project a subscription goes through; a group label's has none. */
+  subscriptionProjectId: (loaded: L) => number | null;
 }
 
-export function register(app: FastifyInstance, deps: Deps): void {
-  const present = async (request: FastifyRequest, loaded: LoadedProject, label: LabelRow) => {
+/** A place's labels: list, one, create, edit, delete (by path or parameter) and (un)subscribe. */
+export function registerLabels<L>(app: FastifyInstance, deps: Deps, place: LabelPlace<L>): void {
+  const { base } = place;
+  const one = `${base}/:${place.labelParam}`;
+
+  const administered = async (request: FastifyRequest) => {
+    const loaded = await place.load(request);
+    if (!place.mayAdminister(loaded)) throw forbidden();
+    return loaded;
+  };
+
+  /** The label a path's parameter names, or the `label_id`/`name` parameter of the older routes. */
+  const loadLabel = async (request: FastifyRequest, loaded: L, withGroupLabels: boolean) => {
+    const params = requestParams(request);
+    const named = (request.params as Params)[place.labelParam] ?? params.label_id ?? params.name;
+    if (named === undefined || named === '') throw paramsMissing('label_id', 'name');
+    const label = await place.find(loaded, String(named), withGroupLabels);
+    if (!label) throw notFound('Label');
+    return label;
+  };
+
+  const present = async (request: FastifyRequest, loaded: L, label: LabelRow) => {
     const withCounts = optionalBoolean(requestParams(request), 'with_counts') === true;
-    const [view] = await projectLabelListForViewer(deps, request.viewer, loaded, [label], withCounts);
+    const [view] = await place.views(request, loaded, [label], withCounts, false);
     return presentLabelV4(view!, withCounts);
   };
 
-  app.get('/projects/:id/labels', async (request, reply) => {
-    const loaded = await loadProject(deps, request);
+  app.get(base, async (request, reply) => {
+    const loaded = await place.load(request);
     const params = requestParams(request);
     const withCounts = optionalBoolean(params, 'with_counts') === true;
-    const search = optionalString(params, 'search')?.toLowerCase();
-    const withGroupLabels = optionalBoolean(params, 'include_ancestor_groups') !== false;
-    const views = (
-      await projectLabelListForViewer(deps, request.viewer, loaded, undefined, withCounts, withGroupLabels)
-    ).filter((view) => search === undefined || view.label.title.toLowerCase().includes(search));
+    const { search, withGroupLabels } = place.listParams(params);
+    const views = (await place.views(request, loaded, undefined, withCounts, withGroupLabels)).filter(
+      (view) => search === undefined || view.label.title.toLowerCase().includes(search),
+    );
     return paginateLoaded(request, reply, deps.config.externalUrl, views).map((view) =>
       presentLabelV4(view, withCounts),
     );
   });
 
-  app.get('/projects/:id/labels/:label_id', async (request) => {
-    const loaded = await loadProject(deps, request);
-    const withGroupLabels = optionalBoolean(requestParams(request), 'include_ancestor_groups') !== false;
-    return present(request, loaded, await loadLabel(deps, request, loaded, withGroupLabels));
+  app.get(one, async (request) => {
+    const loaded = await place.load(request);
+    const withGroupLabels = place.readsGroupLabels(requestParams(request));
+    return present(request, loaded, await loadLabel(request, loaded, withGroupLabels));
   });
 
-  app.post('/projects/:id/labels', async (request, reply) => {
+  app.post(base, async (request, reply) => {
     const params = requestParams(request);
     requireParams(params, 'name', 'color');
-    const loaded = administered(await loadProject(deps, request));
-    const label = await createLabel(deps, loaded.project.id, {
+    const loaded = await administered(request);
+    const label = await createLabel(deps, place.owner(loaded), {
       name: String(params.name),
       color: String(params.color),
       description: presentString(params, 'description'),
@@ -98,10 +126,10 @@ export function register(app: FastifyInstance, deps: Deps): void {
   });
 
   const edit = async (request: FastifyRequest) => {
-    const loaded = administered(await loadProject(deps, request));
-    const label = await loadLabel(deps, request, loaded);
+    const loaded = await administered(request);
+    const label = await loadLabel(request, loaded, false);
     const params = requestParams(request);
-    const edited = await editLabel(deps, loaded.project.id, label.title, {
+    const edited = await editLabel(deps, place.owner(loaded), label.title, {
       newName: presentString(params, 'new_name'),
       color: presentString(params, 'color'),
       description: presentString(params, 'description'),
@@ -109,28 +137,50 @@ export function register(app: FastifyInstance, deps: Deps): void {
     });
     return present(request, loaded, edited);
   };
-  app.put('/projects/:id/labels/:label_id', edit);
-  app.put('/projects/:id/labels', edit);
+  app.put(one, edit);
+  app.put(base, edit);
 
   const destroy = async (request: FastifyRequest, reply: Parameters<typeof noContent>[0]) => {
-    const loaded = administered(await loadProject(deps, request));
-    const label = await loadLabel(deps, request, loaded);
-    await destroyLabel(deps, loaded.project.id, label.title);
+    const loaded = await administered(request);
+    const label = await loadLabel(request, loaded, false);
+    await destroyLabel(deps, place.owner(loaded), label.title);
     return noContent(reply);
   };
-  app.delete('/projects/:id/labels/:label_id', destroy);
-  app.delete('/projects/:id/labels', destroy);
+  app.delete(one, destroy);
+  app.delete(base, destroy);
 
   for (const [action, subscribe] of [
     ['subscribe', true],
     ['unsubscribe', false],
   ] as const) {
-    app.post(`/projects/:id/labels/:label_id/${action}`, async (request, reply) => {
+    app.post(`${one}/${action}`, async (request, reply) => {
       const viewer = requireViewer(request);
-      const loaded = await loadProject(deps, request);
-      const label = await loadLabel(deps, request, loaded, true);
-      await changeLabelSubscription(deps, viewer, label, subscribe, loaded.project.id);
+      const loaded = await place.load(request);
+      const label = await loadLabel(request, loaded, true);
+      await changeLabelSubscription(deps, viewer, label, subscribe, place.subscriptionProjectId(loaded));
       return reply.status(201).send(await present(request, loaded, label));
     });
   }
+}
+
+const projectPlace = (deps: Deps): LabelPlace<LoadedProject> => ({
+  base: '/projects/:id/labels',
+  labelParam: 'label_id',
+  load: (request) => loadProject(deps, request),
+  mayAdminister: (loaded) => canAdminLabels(loaded.access, loaded),
+  owner: (loaded) => loaded.project.id,
+  listParams: (params) => ({
+    search: optionalString(params, 'search')?.toLowerCase(),
+    withGroupLabels: optionalBoolean(params, 'include_ancestor_groups') !== false,
+  }),
+  readsGroupLabels: (params) => optionalBoolean(params, 'include_ancestor_groups') !== false,
+  find: (loaded, named, withGroupLabels) =>
+    findLabelByIdOrTitle(deps, loaded.project.id, named, withGroupLabels),
+  views: (request, loaded, labels, withCounts, withGroupLabels) =>
+    projectLabelListForViewer(deps, request.viewer, loaded, labels, withCounts, withGroupLabels),
+  subscriptionProjectId: (loaded) => loaded.project.id,
+});
+
+export function register(app: FastifyInstance, deps: Deps): void {
+  registerLabels(app, deps, projectPlace(deps));
 }
