@@ -173,6 +173,7 @@ describe('artifacts reports, exclude, expose_as and includes everywhere', () => 
   });
 
   let build: V4Job;
+  let testJobId: number;
   let zip: Buffer;
 
   it('hands runner 17 an artifacts entry per report, exclude in the archive entry', async () => {
@@ -288,6 +289,7 @@ describe('artifacts reports, exclude, expose_as and includes everywhere', () => 
   it("hands a dotenv report's variables to the job that needs it; refuses a bad dotenv", async () => {
     const test = (await runner.requestJob())!;
     assert.equal(test.job_info.name, 'test');
+    testJobId = test.id;
     const value = (key: string) => test.variables.find((v) => v.key === key)?.value;
     assert.equal(value('DEPLOY_URL'), 'https://staging.example');
     assert.equal(value('VERSION'), '1.2.3');
@@ -309,7 +311,76 @@ describe('artifacts reports, exclude, expose_as and includes everywhere', () => 
     assert.deepEqual(badKey.body, {
       message: "Validation failed: Key can contain only letters, digits and '_'.",
     });
+    // A junit report that is not well-formed is kept; the test report shows it as its suite's error.
+    const broken = await runner.uploadArtifacts(
+      test,
+      zlib.gzipSync('<testsuite><testcase name="x">'),
+      { artifact_format: 'gzip', artifact_type: 'junit' },
+      'junit.xml.gz',
+    );
+    assert.equal(broken.status, 201);
     assert.equal((await runner.update(test, 'success')).status, 200);
+  });
+
+  it("answers the pipeline's test report and its summary from the junit artifact", async () => {
+    const url = `/api/v4/projects/${ci.project.id}/pipelines/${(await pipelinesOf(ci.t, ci.project.id)).at(-1)!.id}`;
+    const report = await ci.t.request('GET', `${url}/test_report`, { token: ci.owner.token });
+    assert.equal(report.status, 200, report.text);
+    const totals = {
+      total_time: 1.75,
+      total_count: 3,
+      success_count: 1,
+      failed_count: 1,
+      skipped_count: 1,
+      error_count: 0,
+    };
+    const none = {
+      total_time: 0,
+      total_count: 0,
+      success_count: 0,
+      failed_count: 0,
+      skipped_count: 0,
+      error_count: 0,
+    };
+    const brokenError = 'JUnit XML parsing failed: unclosed <testcase>';
+    const testCase = (status: string, name: string, time: number, extra: Record<string, unknown> = {}) => ({
+      status,
+      name,
+      classname: 'math',
+      file: null,
+      execution_time: time,
+      system_output: null,
+      stack_trace: null,
+      recent_failures: null,
+      ...extra,
+    });
+    assert.deepEqual(report.body, {
+      ...totals,
+      test_suites: [
+        {
+          name: 'build',
+          ...totals,
+          suite_error: null,
+          test_cases: [
+            testCase('failed', 'divides', 1.25, { system_output: 'AssertionError: expected 2 & got 3' }),
+            testCase('success', 'adds', 0.5, { file: 'test/math.js' }),
+            testCase('skipped', 'later', 0),
+          ],
+        },
+        { name: 'test', ...none, suite_error: brokenError, test_cases: [] },
+      ],
+    });
+    const summary = await ci.t.request('GET', `${url}/test_report_summary`, { token: ci.owner.token });
+    assert.deepEqual(summary.body, {
+      total: { time: 1.75, count: 3, success: 1, failed: 1, skipped: 1, error: 0, suite_error: brokenError },
+      test_suites: [
+        { name: 'build', ...totals, build_ids: [build.id], suite_error: null },
+        { name: 'test', ...none, build_ids: [testJobId], suite_error: brokenError },
+      ],
+    });
+    const stranger = await createUser(ci.t, 'reportsoutsider');
+    const hidden = await ci.t.request('GET', `${url}/test_report`, { token: stranger.token });
+    assert.equal(hidden.status, 404);
   });
 
   it('reads include: project as the caller for API, trigger and schedule pipelines', async () => {
