@@ -326,6 +326,15 @@ export async function storeReport(
   }
 }
 
+/** One report type's folder of a build. */
+export async function removeReportFile(
+  dataDir: string,
+  build: ArtifactsOwner,
+  fileType: string,
+): Promise<void> {
+  await fsp.rm(path.join(reportsDir(dataDir, build), fileType), { recursive: true, force: true });
+}
+
 export async function removeReports(dataDir: string, build: ArtifactsOwner): Promise<void> {
   await fsp.rm(reportsDir(dataDir, build), { recursive: true, force: true });
 }

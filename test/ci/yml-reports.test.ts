@@ -4,6 +4,8 @@
 // as their own artifacts beside the archive, a dotenv report's variables reaching the job that needs
 // it; and `include: project` read as the caller by the lints, the API, triggers and schedules.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import zlib from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import { buildsOf, commitFiles, pipelinesOf, startCiProject, type CiProject } from '../helpers/ci.ts';
@@ -417,5 +419,35 @@ describe('artifacts reports, exclude, expose_as and includes everywhere', () => 
     assert.equal(newest.source, 'schedule');
     assert.equal(newest.yaml_errors, null);
     assert.deepEqual(await names(newest.id), ['own', 'shared-job']);
+  });
+  it('sweeps report artifacts whose expiry passed, leaving the others', async () => {
+    const db = ci.t.server.deps.db.kysely;
+    await db
+      .updateTable('ci_job_artifacts')
+      .set({ expire_at: new Date(Date.now() - 1000).toISOString() })
+      .where('job_id', '=', build.id)
+      .where('file_type', '=', 'junit')
+      .execute();
+    const reportDir = path.join(ci.t.server.deps.config.dataDir, 'artifacts');
+    const junitFiles = () =>
+      fs.readdirSync(reportDir, { recursive: true }).filter((f) => String(f).endsWith('junit.xml.gz'));
+    assert.equal(junitFiles().length, 2);
+    assert.equal(await ci.t.server.artifactsWorker.drain(), 1);
+    const left = await db
+      .selectFrom('ci_job_artifacts')
+      .select(['job_id', 'file_type'])
+      .where('job_id', 'in', [build.id, testJobId])
+      .orderBy('id')
+      .execute();
+    assert.deepEqual(
+      left.map((r) => [r.job_id, r.file_type]),
+      [
+        [build.id, 'dotenv'],
+        [build.id, 'codequality'],
+        [testJobId, 'junit'],
+      ],
+    );
+    assert.equal(junitFiles().length, 1);
+    assert.equal(await ci.t.server.artifactsWorker.drain(), 0);
   });
 });

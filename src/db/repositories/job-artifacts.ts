@@ -58,3 +58,36 @@ export function jobArtifactsOfType(
 export async function deleteJobArtifacts(db: Executor, jobId: number): Promise<void> {
   await db.deleteFrom('ci_job_artifacts').where('job_id', '=', jobId).execute();
 }
+
+/**
+ * Report artifacts that expired before `at`, oldest expiry first, with what their file's path is made of
+ * (their job's id, project and creation time): a walk of the partial index on expire_at.
+ */
+export function expiredJobArtifacts(db: Executor, at: string, limit: number) {
+  return db
+    .selectFrom('ci_job_artifacts')
+    .innerJoin('ci_builds', 'ci_builds.id', 'ci_job_artifacts.job_id')
+    .select([
+      'ci_job_artifacts.id',
+      'ci_job_artifacts.file_type',
+      'ci_job_artifacts.file',
+      'ci_builds.id as job_id',
+      'ci_builds.project_id',
+      'ci_builds.created_at',
+    ])
+    .where('ci_job_artifacts.expire_at', 'is not', null)
+    .where('ci_job_artifacts.expire_at', '<', at)
+    .orderBy('ci_job_artifacts.expire_at')
+    .limit(limit)
+    .execute();
+}
+
+/** Deletes the artifact's row if it is still expired at `at`; false when it was gone already. */
+export async function deleteExpiredJobArtifact(db: Executor, id: number, at: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('ci_job_artifacts')
+    .where('id', '=', id)
+    .where('expire_at', '<', at)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
