@@ -13,6 +13,7 @@ import { RETRY_REASONS } from './job-limits.ts';
 import { isValidRefPattern } from './ref-policy.ts';
 import { composeConfig, GLOBAL_KEYWORDS, inherits, referenceTag } from './config-compose.ts';
 import { parseExpression, type CiRule } from './rules.ts';
+import { ciTemplate } from './templates.ts';
 import type { CiWhen } from '../domain/types.ts';
 
 const yaml = lazy<typeof YAML>('yaml');
@@ -96,6 +97,7 @@ const JOB_KEYS = [
   'start_in',
   'coverage',
   'parallel',
+  'resource_group',
 ];
 type InheritedKey = 'before_script' | 'image' | 'services' | 'after_script' | 'variables' | 'cache';
 const WHEN_VALUES = ['on_success', 'on_failure', 'always', 'manual', 'delayed'];
@@ -289,19 +291,111 @@ function cacheErrors(location: string, value: unknown): string[] {
   ];
 }
 
+/** `artifacts:reports` keys today's GitLab accepts; all but coverage_report name paths. */
+const REPORT_KEYS = [
+  'junit',
+  'codequality',
+  'sast',
+  'secret_detection',
+  'dependency_scanning',
+  'container_scanning',
+  'dast',
+  'performance',
+  'browser_performance',
+  'load_performance',
+  'license_scanning',
+  'metrics',
+  'lsif',
+  'dotenv',
+  'terraform',
+  'accessibility',
+  'coverage_fuzzing',
+  'api_fuzzing',
+  'cluster_image_scanning',
+  'requirements',
+  'requirements_v2',
+  'coverage_report',
+  'cyclonedx',
+  'annotations',
+  'repository_xray',
+];
+const COVERAGE_FORMATS = ['cobertura'];
+const ARTIFACTS_KEYS = [
+  'name',
+  'untracked',
+  'paths',
+  'reports',
+  'when',
+  'expire_in',
+  'expose_as',
+  'exclude',
+  'public',
+  'access',
+];
+const EXPOSE_AS = /^\w[-\w ]*$/;
+
+function reportsErrors(location: string, value: unknown): string[] {
+  const errors = new EntryErrors(location);
+  if (!isHash(value)) errors.add('config', 'should be a hash');
+  const unknown = unknownKeys(value, REPORT_KEYS);
+  if (unknown.length > 0) errors.add('config', `contains unknown keys: ${unknown.join(', ')}`);
+  if (!isHash(value)) return errors.messages();
+  for (const [key, paths] of value) {
+    const name = keyName(key);
+    if (name === 'coverage_report' || !REPORT_KEYS.includes(name) || paths == null) continue;
+    if (!isString(paths) && !isArrayOfStrings(paths))
+      errors.add(name, 'should be an array of strings or a string');
+  }
+  const own = errors.messages();
+  const coverage = entry(value, 'coverage_report');
+  if (coverage == null) return own;
+  const at = new EntryErrors(`${location}:coverage_report`);
+  if (!isHash(coverage)) at.add('config', 'should be a hash');
+  const unknownCoverage = unknownKeys(coverage, ['coverage_format', 'path']);
+  if (unknownCoverage.length > 0) at.add('config', `contains unknown keys: ${unknownCoverage.join(', ')}`);
+  const format = isHash(coverage) ? entry(coverage, 'coverage_format') : undefined;
+  if (isBlank(format)) at.add('coverage_format', "can't be blank");
+  if (!COVERAGE_FORMATS.includes(format as string))
+    at.add('coverage_format', `must be one of supported formats: ${COVERAGE_FORMATS.join(', ')}.`);
+  const path = isHash(coverage) ? entry(coverage, 'path') : undefined;
+  if (isBlank(path)) at.add('path', "can't be blank");
+  if (!isString(path)) at.add('path', 'should be a string');
+  return [...own, ...at.messages()];
+}
+
 function artifactsErrors(location: string, value: unknown): string[] {
   if (value === null || value === undefined) return [];
   const errors = new EntryErrors(location);
   if (!isHash(value)) errors.add('config', 'should be a hash');
-  const unknown = unknownKeys(value, ['name', 'untracked', 'paths', 'when', 'expire_in']);
+  const unknown = unknownKeys(value, ARTIFACTS_KEYS);
   if (unknown.length > 0) errors.add('config', `contains unknown keys: ${unknown.join(', ')}`);
   if (isHash(value)) {
+    const exposeAs = entry(value, 'expose_as');
+    const paths = entry(value, 'paths');
+    if (exposeAs != null && isBlank(paths)) errors.add('paths', "can't be blank");
+    if (entry(value, 'access') != null && entry(value, 'public') != null)
+      errors.add('config', 'these keys cannot be used together: access, public');
     const name = entry(value, 'name');
     if (name != null && !isString(name)) errors.add('name', 'should be a string');
+    const isPublic = entry(value, 'public');
+    if (isPublic != null && !isBoolean(isPublic)) errors.add('public', 'should be a boolean value');
     const untracked = entry(value, 'untracked');
     if (untracked != null && !isBoolean(untracked)) errors.add('untracked', 'should be a boolean value');
-    const paths = entry(value, 'paths');
     if (paths != null && !isArrayOfStrings(paths)) errors.add('paths', 'should be an array of strings');
+    if (exposeAs != null) {
+      if (isArrayOfStrings(paths) && paths.some((p) => p.includes('*')))
+        errors.add('paths', "can't contain '*' when used with 'expose_as'");
+      if (!isString(exposeAs)) errors.add('expose_as', 'should be a string');
+      else {
+        if (exposeAs.length > 100) errors.add('expose_as', 'is too long (maximum is 100 characters)');
+        if (!EXPOSE_AS.test(exposeAs))
+          errors.add('expose_as', "can contain only letters, digits, '-', '_' and spaces");
+      }
+    }
+    const exclude = entry(value, 'exclude');
+    if (exclude != null && !isArrayOfStrings(exclude)) errors.add('exclude', 'should be an array of strings');
+    const reports = entry(value, 'reports');
+    if (reports != null && !isHash(reports)) errors.add('reports', 'should be a hash');
     const when = entry(value, 'when');
     if (when != null && !['on_success', 'on_failure', 'always'].includes(when as string)) {
       errors.add('when', 'should be on_success, on_failure or always');
@@ -310,8 +404,27 @@ function artifactsErrors(location: string, value: unknown): string[] {
     if (expireIn != null && !(isString(expireIn) && parseDuration(expireIn) !== undefined)) {
       errors.add('expire_in', 'should be a duration');
     }
+    const access = entry(value, 'access');
+    if (access != null && !['none', 'developer', 'all'].includes(access as string))
+      errors.add('access', 'should be one of: none, developer, all');
+    const own = errors.messages();
+    if (own.length > 0 || reports == null) return own;
+    return reportsErrors(`${location}:reports`, reports);
   }
   return errors.messages();
+}
+
+/** The artifacts option as the runner payload reads it: each report's paths as a list. */
+function artifactsOption(value: unknown): unknown {
+  if (!isHash(value)) return value;
+  const reports = entry(value, 'reports');
+  if (!isHash(reports)) return value;
+  const normal: Hash = new Map();
+  for (const [key, paths] of reports) {
+    if (paths == null) continue;
+    normal.set(key, isString(paths) ? [paths] : paths);
+  }
+  return new Map([...value, ['reports', normal]]);
 }
 
 function isAddressableUrl(url: string): boolean {
@@ -405,6 +518,8 @@ function jobErrors(location: string, name: unknown, config: unknown): string[] {
     const timeout = entry(config, 'timeout');
     if (timeout != null && !(isString(timeout) && parseDuration(timeout) !== undefined))
       errors.add('timeout', 'config should be a duration');
+    const resourceGroup = entry(config, 'resource_group');
+    if (resourceGroup != null && !isString(resourceGroup)) errors.add('resource_group', 'should be a string');
     const interruptible = entry(config, 'interruptible');
     if (interruptible != null && !isBoolean(interruptible))
       errors.add('interruptible', 'config should be a boolean value');
@@ -579,7 +694,7 @@ function buildJob(name: string, config: Hash, global: GlobalEntries, stages: str
   };
   option('image', own('image'));
   option('services', own('services'));
-  option('artifacts', entry(config, 'artifacts'));
+  option('artifacts', artifactsOption(entry(config, 'artifacts')));
   option('cache', cacheOption(own('cache')));
   option('dependencies', entry(config, 'dependencies'));
   option('after_script', flatOrUndefined(own('after_script')));
@@ -589,6 +704,7 @@ function buildJob(name: string, config: Hash, global: GlobalEntries, stages: str
   if (allowedCodes) options.allow_failure_criteria = { exit_codes: allowedCodes };
   option('timeout', entry(config, 'timeout'));
   option('interruptible', entry(config, 'interruptible'));
+  option('resource_group', entry(config, 'resource_group'));
   option('start_in', when === 'delayed' ? entry(config, 'start_in') : undefined);
   const needs = needsList(entry(config, 'needs'));
   if (needs) options.needs = needs;
@@ -859,8 +975,9 @@ const MAX_INCLUDES = 150;
 
 /**
  * `include:` as GitLab merges it: the included files first, in order (each with its own includes
- * resolved the same way), then the including file deep-merged over them. Only `local` files of the
- * same commit are read; `remote`, `template` and `project` are refused (no outside network here).
+ * resolved the same way), then the including file deep-merged over them: `local` files of the same
+ * commit, `project` files of this server (with an opener), this server's own `template`s; `remote` is
+ * refused (no outside network here).
  */
 async function withIncludes(
   root: Hash,
@@ -884,8 +1001,11 @@ async function withIncludes(
     } else if (isHash(item) && item.has('project') && open) {
       merged = mergeDeep(merged, await projectInclude(item, seen, depth, open));
       continue;
+    } else if (isHash(item) && item.has('template')) {
+      merged = mergeDeep(merged, templateInclude(item, seen));
+      continue;
     } else if (isHash(item)) {
-      for (const key of ['remote', 'template', 'project', 'component']) {
+      for (const key of ['remote', 'project', 'component']) {
         if (item.has(key))
           throw new Error(`include:${key} is not supported on this server: \`${String(item.get(key))}\``);
       }
@@ -910,6 +1030,19 @@ async function withIncludes(
     merged = mergeDeep(merged, await withIncludes(included, read, seen, depth + 1, open));
   }
   return mergeDeep(merged, root);
+}
+
+/** `include: {template}`: one of this server's own templates (they include nothing further). */
+function templateInclude(item: Hash, seen: { count: number }): Hash {
+  const unknown = unknownKeys(item, ['template', 'rules', 'inputs']);
+  if (unknown.length > 0) throw new Error(`include config contains unknown keys: ${unknown.join(', ')}`);
+  const name = item.get('template');
+  if (!isString(name)) throw new Error('include:template config should be a string');
+  if (++seen.count > MAX_INCLUDES) throw new Error(`Maximum of ${MAX_INCLUDES} includes are allowed!`);
+  const found = ciTemplate(name);
+  if ('error' in found) throw new Error(found.error);
+  const included = loadYaml(found.text);
+  return isHash(included) ? included : new Map();
 }
 
 /** `include: {project, file, ref}`: each file of that project, its own includes read there. */
@@ -994,8 +1127,9 @@ export async function parseCiConfigWithIncludes(
 export async function lintCiConfig(
   text: string,
   read: LocalFileReader,
+  open?: ProjectOpener,
 ): Promise<{ error: string; mergedYaml?: undefined } | { error?: undefined; mergedYaml: string }> {
-  const loaded = await rootWithIncludes(text, read);
+  const loaded = await rootWithIncludes(text, read, open);
   if (!loaded.root) return { error: loaded.error };
   // configFromRoot composes the root in place: what is left is the merged configuration.
   const result = configFromRoot(loaded.root);

@@ -405,6 +405,24 @@ export interface CiPipelineVariablesTable {
   created_at: string;
 }
 
+/** A job's report artifacts (junit, dotenv …), one per type; the archive stays on ci_builds. */
+export interface CiJobArtifactsTable {
+  id: Generated<number>;
+  project_id: number;
+  job_id: number;
+  /** The runner's artifact_type (`junit`, `dotenv`, `cobertura` …). */
+  file_type: string;
+  /** `gzip`, `raw` or `zip`, as uploaded. */
+  file_format: string;
+  /** The stored file's (sanitized) name. */
+  file: string;
+  size: number;
+  /** A dotenv report's variables, JSON [[key, value]…]; null for other types. */
+  dotenv_variables: string | null;
+  expire_at: string | null;
+  created_at: string;
+}
+
 export interface CiTriggersTable {
   id: Generated<number>;
   project_id: number;
@@ -943,6 +961,7 @@ export interface Database {
   ci_trigger_requests: CiTriggerRequestsTable;
   ci_pipelines: CiPipelinesTable;
   ci_pipeline_variables: CiPipelineVariablesTable;
+  ci_job_artifacts: CiJobArtifactsTable;
   ci_builds: CiBuildsTable;
   ci_variables: CiVariablesTable;
   ci_shared_variables: CiSharedVariablesTable;

@@ -175,6 +175,7 @@ export type CiSharedVariableRow = Selectable<S.CiSharedVariablesTable>;
 
 export type CiTriggerRequestRow = Selectable<S.CiTriggerRequestsTable>;
 export type CiPipelineVariableRow = Selectable<S.CiPipelineVariablesTable>;
+export type CiJobArtifactRow = Selectable<S.CiJobArtifactsTable>;
 
 export type NewCiTriggerRequest = Insertable<S.CiTriggerRequestsTable>;
 

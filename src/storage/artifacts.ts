@@ -281,3 +281,60 @@ export async function openArtifactsEntry(
     });
   });
 }
+
+/** A build's report artifacts (junit, dotenv …) live beside its archive's folder, one file per type. */
+function reportsDir(dataDir: string, build: ArtifactsOwner): string {
+  return `${artifactsDir(dataDir, build)}.reports`;
+}
+
+export function reportPath(
+  dataDir: string,
+  build: ArtifactsOwner,
+  fileType: string,
+  filename: string,
+): string {
+  return path.join(reportsDir(dataDir, build), fileType, filename);
+}
+
+/**
+ * Streams a report upload into its type's folder (an archive upload does not touch it). Throws
+ * ArtifactsTooLargeError, keeping nothing, when it reaches `maxBytes`.
+ */
+export async function storeReport(
+  dataDir: string,
+  build: ArtifactsOwner,
+  fileType: string,
+  originalName: string,
+  source: Readable,
+  maxBytes: number,
+): Promise<{ filename: string; size: number; path: string }> {
+  const filename = sanitizeFilename(originalName || fileType);
+  const dir = path.dirname(reportPath(dataDir, build, fileType, filename));
+  await fsp.mkdir(path.dirname(dir), { recursive: true });
+  const staging = `${dir}.upload-${crypto.randomBytes(6).toString('hex')}`;
+  await fsp.mkdir(staging);
+  try {
+    const file = path.join(staging, filename);
+    await pipeline(source, sizeLimit(maxBytes), fs.createWriteStream(file, { flags: 'wx' }));
+    const size = (await fsp.stat(file)).size;
+    await fsp.rm(dir, { recursive: true, force: true });
+    await fsp.rename(staging, dir);
+    return { filename, size, path: path.join(dir, filename) };
+  } catch (error) {
+    await fsp.rm(staging, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** One report type's folder of a build. */
+export async function removeReportFile(
+  dataDir: string,
+  build: ArtifactsOwner,
+  fileType: string,
+): Promise<void> {
+  await fsp.rm(path.join(reportsDir(dataDir, build), fileType), { recursive: true, force: true });
+}
+
+export async function removeReports(dataDir: string, build: ArtifactsOwner): Promise<void> {
+  await fsp.rm(reportsDir(dataDir, build), { recursive: true, force: true });
+}

@@ -1,7 +1,7 @@
 // The job payload a runner gets when it takes a build (and again after an artifacts upload): a fixed
 // number of reads — the build, its pipeline and project, the runner, the build's user, the secret
 // variables of the project, its group and the instance, its protected branches, the trigger's
-// variables, the newest builds of the earlier stages — then presenters.
+// variables, the newest builds of the earlier stages and their dotenv reports — then presenters.
 import type { Deps } from '../deps.ts';
 import { now } from '../lib/clock.ts';
 import { dependencyBuilds, findBuild, namedDependencyBuilds } from '../db/repositories/builds.ts';
@@ -34,6 +34,7 @@ import { buildRepoUrl, presentJob, type JobInput } from '../presenters/runner/ci
 import { presentJobV4 } from '../presenters/runner/job-v4.ts';
 import { BLANK_SHA } from '../domain/types.ts';
 import { listPipelineVariables } from '../db/repositories/pipeline-variables.ts';
+import { jobArtifactsOfType } from '../db/repositories/job-artifacts.ts';
 
 export type JobPayload = ReturnType<typeof presentJob>;
 
@@ -80,6 +81,7 @@ async function loadJobInput(
     : build.stage_idx === null
       ? []
       : await dependencyBuilds(db, pipeline.id, build.stage_idx);
+  const dotenv = await dotenvVariables(deps, options, dependencies);
   const baseUrl = deps.config.externalUrl;
   const base = { baseUrl, build, pipeline, record, dependencies, now: now() };
   const variables = jobVariables({
@@ -104,7 +106,11 @@ async function loadJobInput(
     runner: runner
       ? { id: runner.id, description: runner.description, tags: JSON.parse(runner.tag_list) as string[] }
       : null,
-    yamlVariables: build.yaml_variables === null ? [] : (JSON.parse(build.yaml_variables) as JobVariable[]),
+    // GitLab's precedence: a dotenv report's variables over the file's, under every secret variable.
+    yamlVariables: [
+      ...(build.yaml_variables === null ? [] : (JSON.parse(build.yaml_variables) as JobVariable[])),
+      ...dotenv,
+    ],
     user: user ? { id: user.id, email: user.email } : null,
     secretVariables: secrets,
     triggerVariables: trigger?.variables ? (JSON.parse(trigger.variables) as Record<string, string>) : null,
@@ -140,6 +146,31 @@ async function loadJobInput(
     ...base,
     variables: [...today, ...(await environmentVariables(deps, build, all)), ...variables, ...given],
   };
+}
+
+/**
+ * The variables of the `dotenv` reports of the jobs whose artifacts this job takes: those it names in
+ * `dependencies` (or needs with artifacts), else every job of the earlier stages; later jobs win.
+ */
+async function dotenvVariables(
+  deps: Deps,
+  options: Record<string, unknown>,
+  dependencies: CiBuildRow[],
+): Promise<JobVariable[]> {
+  const named = Array.isArray(options.dependencies) ? (options.dependencies as string[]) : undefined;
+  const from = named ? dependencies.filter((d) => named.includes(d.name)) : dependencies;
+  const reports = await jobArtifactsOfType(
+    deps.db.kysely,
+    from.map((d) => d.id),
+    'dotenv',
+  );
+  return reports.flatMap((report) =>
+    (JSON.parse(report.dotenv_variables ?? '[]') as Array<[string, string]>).map(([key, value]) => ({
+      key,
+      value,
+      public: true,
+    })),
+  );
 }
 
 /**

@@ -6,7 +6,8 @@ import { readFileAtCommit } from '../git/blobs.ts';
 import { projectRepositoryPath } from '../git/repository.ts';
 import { resolveCommit } from '../git/revisions.ts';
 import { CI_FILE, CI_FILE_MAX_BYTES } from '../services/ci/pipelines.ts';
-import type { ProjectRecord } from '../db/types.ts';
+import { projectOpener } from '../services/ci/include-projects.ts';
+import type { ProjectRecord, UserRow } from '../db/types.ts';
 
 export interface LintView {
   valid: boolean;
@@ -15,18 +16,26 @@ export interface LintView {
   mergedYaml: string | null;
 }
 
-/** Lints `content`; includes come from `sha` of the project's repository when both are given. */
+/**
+ * Lints `content` as `viewer`; local includes come from `sha` of the project's repository when both are
+ * given, `include: project` files from the projects the viewer may read (public ones for no viewer).
+ */
 export async function lintContent(
   deps: Deps,
+  viewer: UserRow | null,
   content: string,
   source?: { record: ProjectRecord; sha: string },
 ): Promise<LintView> {
   const repoPath = source && projectRepositoryPath(deps.config.dataDir, source.record);
-  const result = await lintCiConfig(content, async (path) => {
-    if (!repoPath || !source) return undefined;
-    const file = await readFileAtCommit(repoPath, source.sha, path, CI_FILE_MAX_BYTES);
-    return file && !file.tooLarge ? file.content.toString('utf8') : undefined;
-  });
+  const result = await lintCiConfig(
+    content,
+    async (path) => {
+      if (!repoPath || !source) return undefined;
+      const file = await readFileAtCommit(repoPath, source.sha, path, CI_FILE_MAX_BYTES);
+      return file && !file.tooLarge ? file.content.toString('utf8') : undefined;
+    },
+    projectOpener(deps, viewer, CI_FILE_MAX_BYTES),
+  );
   return result.error !== undefined
     ? { valid: false, errors: [result.error], mergedYaml: null }
     : { valid: true, errors: [], mergedYaml: result.mergedYaml };
@@ -44,11 +53,16 @@ export async function lintCommit(
 }
 
 /** The project's .gitlab-ci.yml at `sha` linted (GitLab's message when the commit has none). */
-export async function lintProjectFile(deps: Deps, record: ProjectRecord, sha: string): Promise<LintView> {
+export async function lintProjectFile(
+  deps: Deps,
+  viewer: UserRow | null,
+  record: ProjectRecord,
+  sha: string,
+): Promise<LintView> {
   const repoPath = projectRepositoryPath(deps.config.dataDir, record);
   const file = await readFileAtCommit(repoPath, sha, CI_FILE, CI_FILE_MAX_BYTES);
   if (!file || file.tooLarge) {
     return { valid: false, errors: ['Please provide content of .gitlab-ci.yml'], mergedYaml: null };
   }
-  return lintContent(deps, file.content.toString('utf8'), { record, sha });
+  return lintContent(deps, viewer, file.content.toString('utf8'), { record, sha });
 }

@@ -397,9 +397,9 @@ publish:
       'include:remote is not supported on this server: `https://example.com/ci.yml`',
     ],
     [
-      'a template include',
+      'a template this server does not have',
       'include:\n  - template: Auto-DevOps.gitlab-ci.yml\na:\n  script: x\n',
-      'include:template is not supported on this server: `Auto-DevOps.gitlab-ci.yml`',
+      'Included file `Auto-DevOps.gitlab-ci.yml` is empty or does not exist!',
     ],
     [
       'rules mixed with only',

@@ -198,13 +198,10 @@ export class Runner17 {
     job: { id: number; token: string },
     zip: Buffer,
     query: Record<string, string> = { artifact_format: 'zip', artifact_type: 'archive' },
+    filename = 'artifacts.zip',
   ): Promise<Reply> {
     const form = new FormData();
-    form.append(
-      'file',
-      new Blob([new Uint8Array(zip)], { type: 'application/octet-stream' }),
-      'artifacts.zip',
-    );
+    form.append('file', new Blob([new Uint8Array(zip)], { type: 'application/octet-stream' }), filename);
     return this.call('POST', `jobs/${job.id}/artifacts?${new URLSearchParams(query)}`, {
       headers: { 'JOB-TOKEN': job.token },
       body: form,

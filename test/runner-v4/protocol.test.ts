@@ -139,7 +139,6 @@ describe('runner protocol v4', () => {
       {
         untracked: false,
         paths: ['out/'],
-        exclude: [],
         when: 'on_success',
         expire_in: '1 week',
         artifact_type: 'archive',
@@ -220,7 +219,7 @@ describe('runner protocol v4', () => {
     json(tooBig);
     const report = await runner.uploadArtifacts(build, Buffer.from('<xml/>'), {
       artifact_format: 'gzip',
-      artifact_type: 'junit',
+      artifact_type: 'nonsense',
     });
     assert.equal(report.status, 400);
     const wrong = await runner.uploadArtifacts({ id: build.id, token: 'wrong' }, Buffer.from('x'));

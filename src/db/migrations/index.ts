@@ -56,6 +56,8 @@ import { up as runnerJobs } from './138-runner-jobs.ts';
 import { up as mergeRequestPipelines } from './140-merge-request-pipelines.ts';
 import { up as buildFailures } from './141-build-failures.ts';
 import { up as snippets } from './114-snippets.ts';
+import { up as jobArtifacts } from './118-job-artifacts.ts';
+import { up as jobArtifactExpiry } from './119-job-artifact-expiry.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
@@ -100,6 +102,8 @@ const migrations: Array<[string, MigrationFn]> = [
   ['104-pipeline-schedules', pipelineSchedules],
   ['110-boards', boards],
   ['114-snippets', snippets],
+  ['118-job-artifacts', jobArtifacts],
+  ['119-job-artifact-expiry', jobArtifactExpiry],
   ['122-environments', environments],
   ['126-access-requests', accessRequests],
   ['127-broadcast-messages', broadcastMessages],

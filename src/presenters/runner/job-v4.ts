@@ -6,6 +6,7 @@ import type { CiBuildRow } from '../../db/types.ts';
 import { BLANK_SHA } from '../../domain/types.ts';
 import { hasLiveArtifacts } from '../../ci/artifacts.ts';
 import { jobTimeoutSeconds, RETRY_REASONS } from '../../ci/job-limits.ts';
+import { reportArtifacts } from '../../ci/report-types.ts';
 import { buildRepoUrl, type JobInput } from './ci-job.ts';
 
 function record(value: unknown): Record<string, unknown> | undefined {
@@ -31,24 +32,30 @@ function presentImage(value: unknown) {
   return { name, ...(entrypoint === undefined ? {} : { entrypoint: strings(entrypoint) }) };
 }
 
+/** The archive entry (when paths or untracked are given), then one entry per report. */
 function presentArtifacts(options: Record<string, unknown>) {
   const artifacts = record(options.artifacts);
   if (!artifacts) return [];
   const paths = strings(artifacts.paths);
   const untracked = artifacts.untracked === true;
-  if (paths.length === 0 && !untracked) return [];
-  return [
-    {
-      name: typeof artifacts.name === 'string' ? artifacts.name : undefined,
-      untracked,
-      paths,
-      exclude: strings(artifacts.exclude),
-      when: typeof artifacts.when === 'string' ? artifacts.when : 'on_success',
-      expire_in: typeof artifacts.expire_in === 'string' ? artifacts.expire_in : undefined,
-      artifact_type: 'archive',
-      artifact_format: 'zip',
-    },
-  ];
+  const exclude = strings(artifacts.exclude);
+  const archive =
+    paths.length === 0 && !untracked
+      ? []
+      : [
+          {
+            name: typeof artifacts.name === 'string' ? artifacts.name : undefined,
+            untracked,
+            paths,
+            // GitLab leaves `exclude` out when the job gives none.
+            ...(exclude.length > 0 ? { exclude } : {}),
+            when: typeof artifacts.when === 'string' ? artifacts.when : 'on_success',
+            expire_in: typeof artifacts.expire_in === 'string' ? artifacts.expire_in : undefined,
+            artifact_type: 'archive',
+            artifact_format: 'zip',
+          },
+        ];
+  return [...archive, ...reportArtifacts(artifacts.reports, artifacts.expire_in)];
 }
 
 function presentCache(options: Record<string, unknown>) {

@@ -12,6 +12,6 @@ export function register(app: FastifyInstance, deps: Deps): void {
   app.post('/ci/lint', { config: { public: true } }, async (request) => {
     const content = requestParams(request).content;
     if (typeof content !== 'string' || content === '') throw paramsMissing('content');
-    return presentLintV3(await lintContent(deps, content));
+    return presentLintV3(await lintContent(deps, request.viewer, content));
   });
 }

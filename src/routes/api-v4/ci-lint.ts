@@ -17,7 +17,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
   app.post('/ci/lint', { config: { public: true } }, async (request) => {
     const params = requestParams(request);
     requireParams(params, 'content');
-    const view = await lintContent(deps, String(params.content));
+    const view = await lintContent(deps, request.viewer, String(params.content));
     return presentInstanceLint(view, optionalBoolean(params, 'include_merged_yaml') ?? false);
   });
 
@@ -28,7 +28,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     if (!project.project.default_branch && ref === undefined) throw notFound('Repository');
     const sha = await lintCommit(deps, project, ref);
     if (!sha) throw notFound(ref === undefined ? 'Repository' : 'Commit');
-    return presentLint(await lintProjectFile(deps, project, sha));
+    return presentLint(await lintProjectFile(deps, request.viewer, project, sha));
   });
 
   app.post('/projects/:id/ci/lint', async (request) => {
@@ -38,7 +38,12 @@ export function register(app: FastifyInstance, deps: Deps): void {
     requireParams(params, 'content');
     const sha = await lintCommit(deps, project, undefined);
     return presentLint(
-      await lintContent(deps, String(params.content), sha ? { record: project, sha } : undefined),
+      await lintContent(
+        deps,
+        request.viewer,
+        String(params.content),
+        sha ? { record: project, sha } : undefined,
+      ),
     );
   });
 }

@@ -1,7 +1,8 @@
 // v4's pipelines (lib/api/ci/pipelines.rb) over v3's views and services: the list with v4's filters
 // (scope, status, ref, sha, username, source; newest first), one pipeline as Ci::Pipeline with its
-// source, user and detailed status, the newest of a ref (`latest`), its jobs and variables; run one for
-// a ref (POST …/pipeline, source `api`), retry, cancel and delete (204, maintainers).
+// source, user and detailed status, the newest of a ref (`latest`), its jobs and variables, its unit
+// test report (and summary) from its jobs' junit artifacts; run one for a ref (POST …/pipeline, source
+// `api`), retry, cancel and delete (204, maintainers).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { forbidden, paramInvalid, paramValueInvalid, validationFailed } from '../../errors.ts';
@@ -16,7 +17,7 @@ import {
   requestParams,
   type Params,
 } from '../../http/params.ts';
-import { canAdminBuilds, canReadPipelines, canUpdatePipelines } from '../../policies/ci.ts';
+import { canAdminBuilds, canReadBuilds, canReadPipelines, canUpdatePipelines } from '../../policies/ci.ts';
 import { ALL_STATUSES } from '../../ci/status.ts';
 import {
   cancelPipeline,
@@ -33,6 +34,8 @@ import {
 } from '../../views/pipeline-views.ts';
 import { listJobsOf, projectBuildList } from '../../views/build-views.ts';
 import { presentPipeline } from '../../presenters/api-v4/pipeline.ts';
+import { presentTestReport, presentTestReportSummary } from '../../presenters/api-v4/test-report.ts';
+import { pipelineTestSuites } from '../../views/test-report-views.ts';
 import type { CiPipelineRow } from '../../db/types.ts';
 import type { PipelineVariableInput } from '../../db/repositories/pipeline-variables.ts';
 import type { CiStatus, PipelineSource } from '../../domain/types.ts';
@@ -168,6 +171,21 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const variables = await pipelineVariables(deps, await pipelineOf(request, project));
     return variables.map(({ key, value, variableType }) => ({ variable_type: variableType, key, value }));
   });
+
+  // GitLab's read_build: the pipeline's jobs must be readable.
+  const loadTestReport = async (request: FastifyRequest) => {
+    const project = await loadReadable(deps, request);
+    if (!canReadBuilds(project.access, project.project)) throw forbidden();
+    return pipelineTestSuites(deps, await pipelineOf(request, project));
+  };
+
+  app.get('/projects/:id/pipelines/:pipeline_id/test_report', async (request) =>
+    presentTestReport(await loadTestReport(request)),
+  );
+
+  app.get('/projects/:id/pipelines/:pipeline_id/test_report_summary', async (request) =>
+    presentTestReportSummary(await loadTestReport(request)),
+  );
 
   app.post('/projects/:id/pipeline', async (request, reply) => {
     const params = requestParams(request);

@@ -1,25 +1,23 @@
 // Job artifacts (network/gitlab.go UploadRawArtifacts, DownloadArtifacts): POST /jobs/:id/artifacts with
 // the job token, a multipart `file` and `artifact_format`, `artifact_type`, `expire_in` in the query
 // (gitlab.go uploadRawArtifactsQuery); 201, 413 past LABRADOR_ARTIFACTS_MAX_BYTES, 403 once the job no
-// longer runs. GET /jobs/:id/artifacts with the JOB-TOKEN of the job or of a running job that depends on it.
+// longer runs. `archive` (zip) replaces the job's archive; a report type (`junit` in gzip, `codequality`
+// raw …) is kept as the job's artifact of that type, once. GET /jobs/:id/artifacts with the JOB-TOKEN of the job or of a running job that depends on it.
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../deps.ts';
-import { ApiError, badRequest } from '../../errors.ts';
+import { badRequest } from '../../errors.ts';
 import { optionalString, requestParams } from '../../http/params.ts';
 import { sendArtifacts } from '../../http/artifacts-download.ts';
-import { artifactsForJobToken, runningJobForToken, storeBuildArtifacts } from '../../services/ci/builds.ts';
+import {
+  artifactsForJobToken,
+  runningJobForToken,
+  storeBuildArtifacts,
+  storeBuildReport,
+  uploadKind,
+} from '../../services/ci/builds.ts';
 import { buildIdSegment } from '../ci-v1/runner-params.ts';
 import { jobToken } from './params.ts';
-
-/** Only the job's archive is kept; reports (junit, metadata …) have nowhere to go yet. */
-function checkArtifactKind(type: string | undefined, format: string | undefined): void {
-  if ((type ?? 'archive') !== 'archive' || (format ?? 'zip') !== 'zip') {
-    throw new ApiError(400, {
-      message: '400 Bad request - only artifact_type archive in format zip is kept',
-    });
-  }
-}
 
 export function register(app: FastifyInstance, deps: Deps): void {
   app.register(async (scope) => {
@@ -32,7 +30,11 @@ export function register(app: FastifyInstance, deps: Deps): void {
     scope.post('/jobs/:id/artifacts', async (request, reply) => {
       const { build } = await runningJobForToken(deps, buildIdSegment(request), jobToken(request));
       const query = requestParams(request);
-      checkArtifactKind(optionalString(query, 'artifact_type'), optionalString(query, 'artifact_format'));
+      const report = uploadKind(
+        optionalString(query, 'artifact_type'),
+        optionalString(query, 'artifact_format'),
+      );
+      const expireIn = optionalString(query, 'expire_in');
       if (!request.isMultipart()) throw badRequest('file');
       let stored = false;
       for await (const part of request.parts()) {
@@ -41,7 +43,8 @@ export function register(app: FastifyInstance, deps: Deps): void {
           part.file.resume();
           continue;
         }
-        await storeBuildArtifacts(deps, build, part.filename, part.file, optionalString(query, 'expire_in'));
+        if (report) await storeBuildReport(deps, build, report, part.filename, part.file, expireIn);
+        else await storeBuildArtifacts(deps, build, part.filename, part.file, expireIn);
         stored = true;
       }
       if (!stored) throw badRequest('file');

@@ -16,6 +16,7 @@ import { findPipeline } from '../../db/repositories/pipelines.ts';
 import { isPlayable, isRetryable } from '../../policies/ci.ts';
 import { hasLiveArtifacts } from '../../ci/artifacts.ts';
 import { removeArtifacts } from '../../storage/artifacts.ts';
+import { removeBuildReports } from './builds.ts';
 import { removeTrace, tracePath } from '../../storage/traces.ts';
 import { isCompleted } from '../../ci/status.ts';
 import { announceBuild, openCiTransaction, type CiTransaction } from './ci-announcements.ts';
@@ -125,6 +126,7 @@ export async function eraseBuild(deps: Deps, build: CiBuildRow, userId: number):
     updated_at: at,
   });
   await removeArtifacts(deps.config.dataDir, build);
+  await removeBuildReports(deps, build);
   await removeTrace(tracePath(deps.config.dataDir, build));
   return reloaded(await findBuild(deps.db.kysely, build.id));
 }
@@ -136,7 +138,10 @@ export async function keepArtifacts(deps: Deps, build: CiBuildRow): Promise<CiBu
   return reloaded(await findBuild(deps.db.kysely, build.id));
 }
 
-/** v4's DELETE …/jobs/:id/artifacts: the archive goes, the trace stays; 404 without live artifacts. */
+/**
+ * v4's DELETE …/jobs/:id/artifacts: the archive and the reports go, the trace stays; 404 without live
+ * artifacts.
+ */
 export async function deleteArtifacts(deps: Deps, build: CiBuildRow): Promise<void> {
   if (!hasLiveArtifacts(build, now())) throw notFound();
   await updateBuild(deps.db.kysely, build.id, {
@@ -147,4 +152,5 @@ export async function deleteArtifacts(deps: Deps, build: CiBuildRow): Promise<vo
     updated_at: now(),
   });
   await removeArtifacts(deps.config.dataDir, build);
+  await removeBuildReports(deps, build);
 }

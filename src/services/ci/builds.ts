@@ -1,7 +1,9 @@
 // Builds as runners drive them: taking a pending build, reporting its state and whole trace, appending
 // trace pieces, uploading and fetching artifacts; and cancelling. Every status change runs through the
 // CI state machine (pipeline-processing.ts) in one transaction with its hook deliveries.
+import fsp from 'node:fs/promises';
 import type { Readable } from 'node:stream';
+import zlib from 'node:zlib';
 import type { Deps } from '../../deps.ts';
 import { now } from '../../lib/clock.ts';
 import {
@@ -10,6 +12,7 @@ import {
   forbidden,
   grapeError,
   notFound,
+  paramValueInvalid,
   recordNotFound,
   reloaded,
 } from '../../errors.ts';
@@ -36,8 +39,17 @@ import {
   findArtifactsFile,
   openArtifactsFile,
   removeArtifacts,
+  removeReports,
   storeArtifacts,
+  storeReport,
 } from '../../storage/artifacts.ts';
+import { DOTENV_MAX_BYTES, parseDotenv } from '../../ci/dotenv.ts';
+import { REPORT_TYPES } from '../../ci/report-types.ts';
+import {
+  deleteJobArtifacts,
+  findJobArtifact,
+  insertJobArtifact,
+} from '../../db/repositories/job-artifacts.ts';
 import { openCiTransaction } from './ci-announcements.ts';
 import { applyBuildEvent, type BuildChanges } from './pipeline-processing.ts';
 import { failBuild, knownFailureReason } from './build-failures.ts';
@@ -330,6 +342,103 @@ export async function storeBuildArtifacts(
     artifacts_expire_at: artifactsExpireAt(expireIn, at),
     updated_at: at,
   });
+}
+
+/**
+ * Checks an upload's `artifact_type` and `artifact_format` (GitLab's values; a report must come in its
+ * type's format): answers the report type, or undefined for the archive.
+ */
+export function uploadKind(type: string | undefined, format: string | undefined): string | undefined {
+  const kind = type ?? 'archive';
+  if (kind === 'archive') {
+    if ((format ?? 'zip') !== 'zip') throw paramValueInvalid('artifact_format');
+    return undefined;
+  }
+  const known = REPORT_TYPES[kind];
+  if (!known) throw paramValueInvalid('artifact_type');
+  if ((format ?? known.format) !== known.format) throw paramValueInvalid('artifact_format');
+  return kind;
+}
+
+/** A dotenv upload's text (gunzipped when sent as gzip), no more than the size it may have. */
+async function dotenvText(file: string, format: string): Promise<string | { error: string }> {
+  const bytes = await fsp.readFile(file);
+  try {
+    const text =
+      format === 'gzip' ? zlib.gunzipSync(bytes, { maxOutputLength: DOTENV_MAX_BYTES + 1 }) : bytes;
+    return text.toString('utf8');
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
+      return { error: `Dotenv Artifact Too Big. Maximum Allowable Size: ${DOTENV_MAX_BYTES}` };
+    return { error: 'Invalid Format' };
+  }
+}
+
+/**
+ * A report upload (`artifact_type` junit, dotenv …) kept as the job's artifact of that type, beside its
+ * archive: 400 when the job has one of that type already, or a dotenv report GitLab would refuse (its
+ * variables are kept for the jobs after it).
+ */
+export async function storeBuildReport(
+  deps: Deps,
+  build: CiBuildRow,
+  fileType: string,
+  filename: string,
+  file: Readable,
+  expireIn: string | undefined,
+): Promise<void> {
+  const format = REPORT_TYPES[fileType]!.format;
+  const taken = () => apiError(400, 'another artifact of the same type already exists');
+  if (await findJobArtifact(deps.db.kysely, build.id, fileType)) {
+    file.resume();
+    throw taken();
+  }
+  let stored;
+  try {
+    stored = await storeReport(
+      deps.config.dataDir,
+      build,
+      fileType,
+      filename,
+      file,
+      deps.config.artifactsMaxBytes,
+    );
+  } catch (error) {
+    if (error instanceof ArtifactsTooLargeError) {
+      file.resume();
+      throw apiError(413, '413 Request Entity Too Large');
+    }
+    throw error;
+  }
+  let dotenv: string | null = null;
+  if (fileType === 'dotenv') {
+    const text = await dotenvText(stored.path, format);
+    const parsed = typeof text === 'string' ? parseDotenv(text) : text;
+    if ('error' in parsed) {
+      await fsp.rm(stored.path, { force: true });
+      throw apiError(400, parsed.error);
+    }
+    dotenv = JSON.stringify(parsed.variables);
+  }
+  const at = now();
+  const row = await insertJobArtifact(deps.db.kysely, {
+    project_id: build.project_id,
+    job_id: build.id,
+    file_type: fileType,
+    file_format: format,
+    file: stored.filename,
+    size: stored.size,
+    dotenv_variables: dotenv,
+    expire_at: artifactsExpireAt(expireIn, at),
+    created_at: at,
+  });
+  if (!row) throw taken();
+}
+
+/** A build's report artifacts go: their rows, then their files. */
+export async function removeBuildReports(deps: Deps, build: CiBuildRow): Promise<void> {
+  await deleteJobArtifacts(deps.db.kysely, build.id);
+  await removeReports(deps.config.dataDir, build);
 }
 
 /** When artifacts kept for `expireIn` (`1 week`, `3600`…) from `at` expire; null for never. */

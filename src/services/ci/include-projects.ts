@@ -4,6 +4,7 @@
 import type { Deps } from '../../deps.ts';
 import type { LocalFileReader, ProjectOpener } from '../../ci/config.ts';
 import { findProjectRecordByFullPath } from '../../db/repositories/projects.ts';
+import { findUserById } from '../../db/repositories/users.ts';
 import { readFileAtCommit } from '../../git/blobs.ts';
 import { resolveRefs } from '../../git/refs.ts';
 import { projectRepositoryPath } from '../../git/repository.ts';
@@ -11,9 +12,25 @@ import { projectAccess } from '../../policies/access.ts';
 import { canDownloadCode } from '../../policies/git-access.ts';
 import type { UserRow } from '../../db/types.ts';
 
-/** The opener of projects `user` may read, reading files of up to `maxBytes`. */
-export function projectOpener(deps: Deps, user: UserRow | null, maxBytes: number): ProjectOpener {
+/**
+ * The opener of projects `user` may read, reading files of up to `maxBytes`. A user id (a trigger's or a
+ * schedule's owner, the caller of the API) is looked up once, when a file first includes a project.
+ */
+export function projectOpener(
+  deps: Deps,
+  who: UserRow | null | { userId: number | null },
+  maxBytes: number,
+): ProjectOpener {
+  let viewer: Promise<UserRow | null> | undefined;
+  const userOf = (): Promise<UserRow | null> =>
+    (viewer ??=
+      who !== null && 'userId' in who
+        ? who.userId === null
+          ? Promise.resolve(null)
+          : findUserById(deps.db.kysely, who.userId).then((row) => row ?? null)
+        : Promise.resolve(who));
   const open: ProjectOpener = async (fullPath, ref) => {
+    const user = await userOf();
     const denied = {
       error: `Project \`${fullPath}\` not found or access denied! Make sure any includes in the pipeline configuration are correctly defined.`,
     };

@@ -8,9 +8,10 @@ import { apiError, reloaded } from '../../errors.ts';
 import { latestBuildsIn, pipelineRows } from '../../db/repositories/builds.ts';
 import { findPipeline, removePipeline } from '../../db/repositories/pipelines.ts';
 import { projectRepositoryPath } from '../../git/repository.ts';
-import { removeArtifacts } from '../../storage/artifacts.ts';
+import { removeArtifacts, removeReports } from '../../storage/artifacts.ts';
 import { removeTrace, tracePath } from '../../storage/traces.ts';
-import { createPipeline, planPipeline } from './pipelines.ts';
+import { CI_FILE_MAX_BYTES, createPipeline, planPipeline } from './pipelines.ts';
+import { projectOpener } from './include-projects.ts';
 import { resolveTriggerRef } from './triggers.ts';
 import { BLANK_SHA, type PipelineSource } from '../../domain/types.ts';
 import { isRetryable } from '../../policies/ci.ts';
@@ -71,6 +72,7 @@ export async function createRequestedPipeline(
     beforeSha: BLANK_SHA,
     source,
     variables: variables.map((v) => [v.key, v.value]),
+    openProject: projectOpener(deps, { userId }, CI_FILE_MAX_BYTES),
   });
   if (!planned) throw apiError(400, 'No builds created');
   const plan = { ...planned, variables };
@@ -93,5 +95,6 @@ export async function deletePipeline(deps: Deps, pipeline: CiPipelineRow): Promi
   for (const build of builds) {
     await removeTrace(tracePath(deps.config.dataDir, build));
     await removeArtifacts(deps.config.dataDir, build);
+    await removeReports(deps.config.dataDir, build);
   }
 }

@@ -28,7 +28,8 @@ import type {
   ProjectRecord,
 } from '../../db/types.ts';
 import { resolveTriggerRef } from './triggers.ts';
-import { createPipeline, planPipeline, type PipelinePlan } from './pipelines.ts';
+import { CI_FILE_MAX_BYTES, createPipeline, planPipeline, type PipelinePlan } from './pipelines.ts';
+import { projectOpener } from './include-projects.ts';
 
 export interface ScheduleFields {
   description: string;
@@ -174,6 +175,8 @@ async function planScheduled(
   deps: Deps,
   record: ProjectRecord,
   schedule: CiPipelineScheduleRow,
+  /** Who the pipeline runs as (and reads `include: project` files as). */
+  userId: number | null,
 ): Promise<PipelinePlan | undefined> {
   const repoPath = projectRepositoryPath(deps.config.dataDir, record);
   const target = await resolveTriggerRef(repoPath, schedule.ref);
@@ -191,6 +194,7 @@ async function planScheduled(
     beforeSha: BLANK_SHA,
     source: 'schedule',
     variables: variables.map((v) => [v.key, v.value]),
+    openProject: projectOpener(deps, { userId }, CI_FILE_MAX_BYTES),
   });
   return plan && { ...plan, pipelineScheduleId: schedule.id, variables };
 }
@@ -205,7 +209,7 @@ export async function playPipelineSchedule(
   schedule: CiPipelineScheduleRow,
   userId: number,
 ): Promise<CiPipelineRow> {
-  const plan = await planScheduled(deps, record, schedule);
+  const plan = await planScheduled(deps, record, schedule, userId);
   if (!plan) throw apiError(400, 'No builds created');
   const at = now();
   return deps.db.kysely
@@ -231,7 +235,7 @@ export async function runDueSchedules(deps: Deps, at: Date, stopping: () => bool
     // broken schedule does not hold up the others behind it.
     const plan =
       record && schedule.owner_id !== null && record.project.builds_enabled === 1
-        ? await planScheduled(deps, record, schedule).catch(() => undefined)
+        ? await planScheduled(deps, record, schedule, schedule.owner_id).catch(() => undefined)
         : undefined;
     const created = await db.transaction().execute(async (trx) => {
       // An unparsable stored cron (none is written) is switched off rather than retried forever.

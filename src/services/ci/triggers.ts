@@ -16,7 +16,8 @@ import {
   softDeleteTrigger,
   updateTrigger,
 } from '../../db/repositories/triggers.ts';
-import { createPipeline, planPipeline, type PipelinePlan } from './pipelines.ts';
+import { CI_FILE_MAX_BYTES, createPipeline, planPipeline, type PipelinePlan } from './pipelines.ts';
+import { projectOpener } from './include-projects.ts';
 import type { CiTriggerRequestRow, CiTriggerRow, ProjectRecord } from '../../db/types.ts';
 import { BLANK_SHA } from '../../domain/types.ts';
 
@@ -98,6 +99,8 @@ export async function triggerBuilds(
       beforeSha: BLANK_SHA,
       triggered: true,
       variables: Object.entries(variables ?? {}),
+      // v4's triggers run as their owner; an 8.13 trigger has none and reads only public projects.
+      openProject: projectOpener(deps, { userId: trigger.owner_id }, CI_FILE_MAX_BYTES),
     });
   }
   if (!plan) throw apiError(400, 'No builds created');
