@@ -56,6 +56,9 @@ import { up as runnerJobs } from './138-runner-jobs.ts';
 import { up as mergeRequestPipelines } from './140-merge-request-pipelines.ts';
 import { up as buildFailures } from './141-build-failures.ts';
 import { up as snippets } from './114-snippets.ts';
+import { up as mergeRequestSquash } from './115-merge-request-squash.ts';
+import { up as mergeRequestCounts } from './116-merge-request-counts.ts';
+import { up as pushCiSkip } from './117-push-ci-skip.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
@@ -100,6 +103,9 @@ const migrations: Array<[string, MigrationFn]> = [
   ['104-pipeline-schedules', pipelineSchedules],
   ['110-boards', boards],
   ['114-snippets', snippets],
+  ['115-merge-request-squash', mergeRequestSquash],
+  ['116-merge-request-counts', mergeRequestCounts],
+  ['117-push-ci-skip', pushCiSkip],
   ['122-environments', environments],
   ['126-access-requests', accessRequests],
   ['127-broadcast-messages', broadcastMessages],
