@@ -19,14 +19,32 @@ export const up: MigrationFn = async (db, dialect) => {
     select target_project_id, state, count(*) from merge_requests where deleted_at is null
     group by target_project_id, state`.execute(db);
   if (dialect === 'postgres') {
+    // Statement triggers with transition tables for inserts and deletes (a bulk load or a project's
+    // cascade moves each count once), a row trigger for the rare change of state or deletion mark.
+    await sql`
+      create function merge_request_counts_rows() returns trigger language plpgsql as $$
+      begin
+        if tg_op = 'INSERT' then
+          insert into merge_request_counts (project_id, state, count)
+            select target_project_id, state, count(*) from inserted where deleted_at is null
+            group by target_project_id, state
+            on conflict (project_id, state) do update set count = merge_request_counts.count + excluded.count;
+        else
+          update merge_request_counts c set count = c.count - d.count
+            from (select target_project_id, state, count(*) as count from deleted where deleted_at is null
+                  group by target_project_id, state) d
+            where c.project_id = d.target_project_id and c.state = d.state;
+        end if;
+        return null;
+      end $$`.execute(db);
     await sql`
       create function merge_request_counts_row() returns trigger language plpgsql as $$
       begin
-        if tg_op in ('UPDATE', 'DELETE') and old.deleted_at is null then
+        if old.deleted_at is null then
           update merge_request_counts set count = count - 1
             where project_id = old.target_project_id and state = old.state;
         end if;
-        if tg_op in ('INSERT', 'UPDATE') and new.deleted_at is null then
+        if new.deleted_at is null then
           insert into merge_request_counts (project_id, state, count)
             values (new.target_project_id, new.state, 1)
             on conflict (project_id, state) do update set count = merge_request_counts.count + 1;
@@ -34,8 +52,13 @@ export const up: MigrationFn = async (db, dialect) => {
         return null;
       end $$`.execute(db);
     await sql`
-      create trigger merge_requests_counted after insert or delete on merge_requests
-      for each row execute function merge_request_counts_row()`.execute(db);
+      create trigger merge_requests_counted_insert after insert on merge_requests
+      referencing new table as inserted
+      for each statement execute function merge_request_counts_rows()`.execute(db);
+    await sql`
+      create trigger merge_requests_counted_delete after delete on merge_requests
+      referencing old table as deleted
+      for each statement execute function merge_request_counts_rows()`.execute(db);
     await sql`
       create trigger merge_requests_counted_update
       after update of state, deleted_at, target_project_id on merge_requests
