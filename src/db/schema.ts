@@ -214,6 +214,8 @@ export interface PushesTable {
   applied_changes: string | null;
   created_at: string;
   processed_at: string | null;
+  /** GitLab's `ci.skip` push option: no pipelines (migration 117). */
+  ci_skip: Generated<Bool>;
 }
 
 export interface ProjectHooksTable {
@@ -769,6 +771,13 @@ export interface TodosTable {
 }
 
 /** Open (opened or reopened) and all issues per project, kept by triggers (migration 020-issues). */
+/** A project's merge requests of one state, deleted ones not counted, kept by triggers (migration 116). */
+export interface MergeRequestCountsTable {
+  project_id: number;
+  state: string;
+  count: number;
+}
+
 export interface IssueCountsTable {
   project_id: number;
   opened: number;
@@ -850,6 +859,10 @@ export interface MergeRequestsTable {
   locked_at: string | null;
   deleted_at: string | null;
   lock_version: Generated<number>;
+  /** v4's squash: merge as one commit (migration 115). */
+  squash: Generated<Bool>;
+  /** The commit a squashing merge wrote (migration 115). */
+  squash_commit_sha: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }
@@ -983,6 +996,7 @@ export interface Database {
   subscriptions: SubscriptionsTable;
   todos: TodosTable;
   issue_counts: IssueCountsTable;
+  merge_request_counts: MergeRequestCountsTable;
   web_sessions: WebSessionsTable;
   personal_access_tokens: PersonalAccessTokensTable;
   sign_in_failures: SignInFailuresTable;

@@ -11,6 +11,7 @@ import type pg from 'pg';
 /** What a lock guards; PostgreSQL's two-key advisory locks take it as the first key. */
 export enum LockScope {
   MergeRequestMerge = 1,
+  MergeRequestRebase = 2,
 }
 
 export interface SessionLocks {

@@ -54,19 +54,46 @@ export async function writeMergeCommit(
 ): Promise<string | null> {
   merged ??= await mergeTree(repoPath, merge.target, merge.source);
   if (!merged.clean) return null;
-  const time = `${merge.time ?? Math.floor(Date.now() / 1000)} +0000`;
-  const id = await git(['commit-tree', merged.tree, '-p', merge.target, '-p', merge.source, '-F', '-'], {
-    cwd: repoPath,
-    input: merge.message,
-    env: {
-      GIT_AUTHOR_NAME: merge.author.name,
-      GIT_AUTHOR_EMAIL: merge.author.email,
-      GIT_AUTHOR_DATE: time,
-      GIT_COMMITTER_NAME: merge.author.name,
-      GIT_COMMITTER_EMAIL: merge.author.email,
-      GIT_COMMITTER_DATE: time,
-    },
+  return writeTreeCommit(repoPath, {
+    tree: merged.tree,
+    parents: [merge.target, merge.source],
+    message: merge.message,
+    author: merge.author,
+    committer: merge.author,
+    ...(merge.time !== undefined ? { time: merge.time } : {}),
   });
+}
+
+export interface TreeCommit {
+  tree: string;
+  parents: string[];
+  message: string;
+  author: Signature;
+  committer: Signature;
+  /** Seconds since the epoch, for both dates; now by default. */
+  time?: number;
+  /** The author's own date as git prints it (`<seconds> <offset>`), kept when a commit is replayed. */
+  authorDate?: string;
+}
+
+/** `commit-tree`: a commit of an existing tree on these parents; returns its id. */
+export async function writeTreeCommit(repoPath: string, commit: TreeCommit): Promise<string> {
+  const time = `${commit.time ?? Math.floor(Date.now() / 1000)} +0000`;
+  const id = await git(
+    ['commit-tree', commit.tree, ...commit.parents.flatMap((parent) => ['-p', parent]), '-F', '-'],
+    {
+      cwd: repoPath,
+      input: commit.message,
+      env: {
+        GIT_AUTHOR_NAME: commit.author.name,
+        GIT_AUTHOR_EMAIL: commit.author.email,
+        GIT_AUTHOR_DATE: commit.authorDate ?? time,
+        GIT_COMMITTER_NAME: commit.committer.name,
+        GIT_COMMITTER_EMAIL: commit.committer.email,
+        GIT_COMMITTER_DATE: time,
+      },
+    },
+  );
   return id.trim();
 }
 

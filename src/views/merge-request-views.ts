@@ -7,6 +7,8 @@ import type { Deps } from '../deps.ts';
 import {
   countMergeRequests,
   countMergeRequestsUpTo,
+  isPlainProjectList,
+  keptMergeRequestCount,
   findMergeRequest,
   userMergeRequestProjectIds,
   listMergeRequests,
@@ -302,12 +304,15 @@ export async function listMergeRequestsAcross(
   return loadMergeRequestViews(deps, new Map(records.map((r) => [r.project.id, r])), viewer, rows);
 }
 
-/** X-Total of a list: counted no further than `cap` (undefined past it). */
+/** X-Total of a list: a whole project's from the kept counts, else counted no further than `cap` (undefined past it). */
 export async function countMergeRequestList(
   deps: Deps,
   query: MergeRequestListQuery,
   cap: number,
 ): Promise<number | undefined> {
+  if (isPlainProjectList(query)) {
+    return keptMergeRequestCount(deps.db.kysely, query.targetProjectIds[0]!, query.states);
+  }
   const counted = await countMergeRequestsUpTo(deps.db.kysely, query, cap);
   return counted > cap ? undefined : counted;
 }

@@ -58,6 +58,9 @@ import { up as buildFailures } from './141-build-failures.ts';
 import { up as snippets } from './114-snippets.ts';
 import { up as jobArtifacts } from './118-job-artifacts.ts';
 import { up as jobArtifactExpiry } from './119-job-artifact-expiry.ts';
+import { up as mergeRequestSquash } from './115-merge-request-squash.ts';
+import { up as mergeRequestCounts } from './116-merge-request-counts.ts';
+import { up as pushCiSkip } from './117-push-ci-skip.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
@@ -104,6 +107,9 @@ const migrations: Array<[string, MigrationFn]> = [
   ['114-snippets', snippets],
   ['118-job-artifacts', jobArtifacts],
   ['119-job-artifact-expiry', jobArtifactExpiry],
+  ['115-merge-request-squash', mergeRequestSquash],
+  ['116-merge-request-counts', mergeRequestCounts],
+  ['117-push-ci-skip', pushCiSkip],
   ['122-environments', environments],
   ['126-access-requests', accessRequests],
   ['127-broadcast-messages', broadcastMessages],

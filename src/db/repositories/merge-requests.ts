@@ -176,6 +176,46 @@ export async function countMergeRequests(db: Executor, query: MergeRequestListQu
   return Number(row.count);
 }
 
+/**
+ * Whether the list is a whole project's, or its part in some states, with nothing else filtered: its
+ * length is then merge_request_counts' (migration 116).
+ */
+export function isPlainProjectList(query: MergeRequestListQuery): boolean {
+  return (
+    query.targetProjectIds.length === 1 &&
+    query.iids === null &&
+    query.authorId === undefined &&
+    query.assigneeId === undefined &&
+    query.sourceBranch === undefined &&
+    query.targetBranch === undefined &&
+    !query.search &&
+    (query.labels?.length ?? 0) === 0 &&
+    query.wip === undefined &&
+    query.milestoneTitle === undefined &&
+    !query.noMilestone &&
+    !query.createdAfter &&
+    !query.createdBefore &&
+    !query.updatedAfter &&
+    !query.updatedBefore &&
+    query.milestoneId === undefined
+  );
+}
+
+/** A project's kept count of MRs in these states (null: every state), deleted ones not counted. */
+export async function keptMergeRequestCount(
+  db: Executor,
+  projectId: number,
+  states: MergeRequestState[] | null,
+): Promise<number> {
+  let select = db
+    .selectFrom('merge_request_counts')
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('count'), eb.lit(0)).as('count'))
+    .where('project_id', '=', projectId);
+  if (states) select = select.where('state', 'in', states.length > 0 ? states : ['-']);
+  const row = await select.executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
 /** How many MRs the list has, counting no further than `cap` (a bounded walk of the index). */
 export async function countMergeRequestsUpTo(
   db: Executor,

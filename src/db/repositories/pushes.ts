@@ -5,7 +5,7 @@ import type { PushRow } from '../types.ts';
 
 export async function insertPendingPush(
   db: Executor,
-  row: { project_id: number; user_id: number | null; changes: string; created_at: string },
+  row: { project_id: number; user_id: number | null; changes: string; created_at: string; ci_skip?: 0 | 1 },
 ): Promise<number> {
   const inserted = await db
     .insertInto('pushes')

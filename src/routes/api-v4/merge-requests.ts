@@ -2,7 +2,8 @@
 // addressed by `:merge_request_iid`; filters as issues' plus source_branch, target_branch and wip. Create,
 // edit (state_event close/reopen), delete (204), merge (merge_when_pipeline_succeeds; 401 may not merge,
 // 405 not mergeable, 406 conflicts, 409 sha mismatch), cancel_merge_when_pipeline_succeeds, changes,
-// commits, diffs, pipelines, closes_issues, versions, subscribe/unsubscribe, time_stats. The services and
+// commits, diffs, pipelines, closes_issues, versions, subscribe/unsubscribe, time_stats; `squash` on
+// create, edit and merge (squash_commit_message), and rebase (202, skip_ci). The services and
 // views are v3's; v4's renames of merge_when_build_succeeds live in one table below.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
@@ -34,6 +35,7 @@ import {
   updateMergeRequestFields,
 } from '../../services/merge-requests/merge-requests.ts';
 import { mergeMergeRequest } from '../../services/merge-requests/merge.ts';
+import { rebaseMergeRequest } from '../../services/merge-requests/rebase.ts';
 import { cancelMergeWhenBuildSucceeds } from '../../services/merge-requests/merge-when-build-succeeds.ts';
 import { mergeRequestIssuable } from '../../services/merge-requests/collaboration.ts';
 import { changeSubscription } from '../../services/issues/issues.ts';
@@ -219,6 +221,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
       assignee_id: assigneeOf(params),
       milestone_id: optionalLink(params, 'milestone_id'),
       labels: optionalLabelTitles(commaLists(params, 'labels')),
+      squash: toBoolean(params, 'squash'),
     });
     return reply.code(201).send(await entity(target, viewer, mr));
   });
@@ -227,7 +230,12 @@ export function register(app: FastifyInstance, deps: Deps): void {
 
   app.get(path, async (request: MergeRequestRequest) => {
     const { viewer, project, mr } = await load(request);
-    return entity(project, viewer, mr);
+    const shown = await entity(project, viewer, mr);
+    // A rebase finishes inside its own request, so none is ever seen under way.
+    if (toBoolean(requestParams(request), 'include_rebase_in_progress') === true) {
+      return { ...shown, rebase_in_progress: false };
+    }
+    return shown;
   });
 
   app.put(path, async (request: MergeRequestRequest) => {
@@ -243,6 +251,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
       state_event: optionalOneOf(params, 'state_event', ['close', 'reopen'] as const, () =>
         paramValueInvalid('state_event'),
       ),
+      squash: toBoolean(params, 'squash'),
     });
     return entity(project, viewer, updated);
   });
@@ -256,17 +265,24 @@ export function register(app: FastifyInstance, deps: Deps): void {
   app.put(`${path}/merge`, async (request: MergeRequestRequest) => {
     const { viewer, project, mr } = await load(request);
     const params = v4Params(request, MERGE_RENAMES);
-    if (toBoolean(params, 'squash') === true) {
-      throw apiError(400, 'squash is not supported by this server');
-    }
     const remove = toBoolean(params, 'should_remove_source_branch');
     const merged = await mergeMergeRequest(deps, viewer, project, mr, {
       merge_commit_message: optionalString(params, 'merge_commit_message'),
       should_remove_source_branch: remove ? '1' : undefined,
       sha: optionalString(params, 'sha'),
       merge_when_build_succeeds: toBoolean(params, 'merge_when_build_succeeds') === true,
+      squash: toBoolean(params, 'squash') === true,
+      squash_commit_message: optionalString(params, 'squash_commit_message'),
     });
     return entity(project, viewer, merged);
+  });
+
+  app.put(`${path}/rebase`, async (request: MergeRequestRequest, reply) => {
+    const { viewer, project, mr } = await load(request);
+    const params = requestParams(request);
+    await rebaseMergeRequest(deps, viewer, project, mr, { skipCi: toBoolean(params, 'skip_ci') === true });
+    // GitLab answers once the rebase is queued; here it is done by now.
+    return reply.code(202).send({ rebase_in_progress: false });
   });
 
   app.post(`${path}/cancel_merge_when_pipeline_succeeds`, async (request: MergeRequestRequest, reply) => {

@@ -223,6 +223,8 @@ export interface NewMergeRequestParams extends MergeRequestLinks {
   target_branch?: string;
   title?: string;
   description?: string;
+  /** v4's squash: merge as one commit. */
+  squash?: boolean;
 }
 
 /** IssuableBaseService#filter_params with admin_merge_request on the target project (developer+). */
@@ -311,6 +313,7 @@ export async function createMergeRequest(
           state: 'opened',
           merge_status: 'unchecked',
           head_sha: fetched.head,
+          ...(params.squash ? { squash: 1 as const } : {}),
           created_at: at,
           updated_at: at,
         });
@@ -389,6 +392,8 @@ export interface MergeRequestEdit extends MergeRequestLinks {
   source_branch?: string;
   /** The description's version the change was made from: another one is refused (409). */
   ifUpdatedAt?: string;
+  /** v4's squash: merge as one commit. */
+  squash?: boolean;
   /** A task box ticked: no mention todos (TodoService#toggling_tasks?). */
   togglingTasks?: boolean;
 }
@@ -408,6 +413,7 @@ export async function updateMergeRequestFields(
   if (edit.title !== undefined && edit.title.trim() !== '') changes.title = edit.title.trim();
   if (edit.description !== undefined && edit.description !== '') changes.description = edit.description;
   if (edit.assignee_id !== undefined) changes.assignee_id = await validAssignee(deps, edit.assignee_id);
+  if (edit.squash !== undefined) changes.squash = edit.squash ? 1 : 0;
   const milestoneId = await projectMilestoneOrNone(deps.db.kysely, target.project.id, edit.milestone_id);
   if (milestoneId !== undefined) changes.milestone_id = milestoneId;
   if (

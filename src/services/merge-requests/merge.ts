@@ -15,9 +15,12 @@ import {
   defaultMergeMessage,
   mergeTree,
   writeMergeCommit,
+  writeTreeCommit,
   type MergeTree,
 } from '../../git/merges.ts';
 import { resolveRefs } from '../../git/refs.ts';
+import { readCommits } from '../../git/commits.ts';
+import { findUserById } from '../../db/repositories/users.ts';
 import { projectAccess } from '../../policies/access.ts';
 import { updateRefAsPush } from '../push/ref-updates.ts';
 import { userSignature, type Pusher } from '../push/push-setup.ts';
@@ -34,6 +37,10 @@ export interface MergeParams {
   sha?: string;
   /** to_boolean(merge_when_build_succeeds): merge once the head pipeline succeeds, if it is active. */
   merge_when_build_succeeds?: boolean;
+  /** v4's `squash: true`: the MR wants squashing from now on (false leaves its own wish alone). */
+  squash?: boolean;
+  /** v4's squash_commit_message; the MR's title by default. */
+  squash_commit_message?: string;
 }
 
 /** broken?: no commits to merge, or a branch gone (8.13 also counted a known conflict, checked apart). */
@@ -125,12 +132,17 @@ export async function mergeMergeRequest(
     throw apiError(409, `SHA does not match HEAD of source branch: ${mr.head_sha}`);
   }
   const db = deps.db.kysely;
+  if (params.squash && Number(mr.squash) !== 1) {
+    // merge_request.update(squash: true), before the merge or the wait for the pipeline.
+    mr = (await updateMergeRequest(db, mr.id, { squash: 1 }, { state: mr.state })) ?? mr;
+  }
   const mergeParams = {
     ...(mr.merge_params ? (JSON.parse(mr.merge_params) as Record<string, unknown>) : {}),
     ...(params.should_remove_source_branch !== undefined
       ? { should_remove_source_branch: params.should_remove_source_branch }
       : {}),
     ...(params.merge_commit_message ? { commit_message: params.merge_commit_message } : {}),
+    ...(params.squash_commit_message ? { squash_commit_message: params.squash_commit_message } : {}),
   };
   if (params.merge_when_build_succeeds && isActivePipeline(pipeline)) {
     return setMergeWhenBuildSucceeds(deps, viewer, mr, mergeParams);
@@ -183,8 +195,9 @@ function shouldRemoveSource(value: string | undefined): boolean {
 
 /**
  * Writes the merge commit on the target head and moves the branch; when another write moved the branch
- * first, merges again on the new head, so no commit is ever lost. Returns null on success, else the
- * merge_error.
+ * first, merges again on the new head, so no commit is ever lost. A squashing MR first gets one commit
+ * of the merged tree on the target head (MergeRequests::SquashService), which the merge commit then
+ * merges. Returns null on success, else the merge_error.
  */
 async function mergeLocked(
   deps: Deps,
@@ -210,10 +223,14 @@ async function mergeLocked(
     const before = (await resolveRefs(repoPath, [ref])).get(ref);
     if (!before) return 'Something went wrong during merge: the target branch is gone';
     // The status check's merge-tree, while the target has not moved since: one merge-tree per merge.
-    const merged = checked?.targetHead === before ? checked.merged : undefined;
+    const merged =
+      checked?.targetHead === before ? checked.merged : await mergeTree(repoPath, before, mr.head_sha!);
+    if (!merged.clean) return 'Conflicts detected during merge';
+    const squashed =
+      Number(mr.squash) === 1 ? await squashCommit(deps, pusher, mr, before, merged.tree, params) : null;
     const commit = await writeMergeCommit(
       repoPath,
-      { target: before, source: mr.head_sha!, message, author: userSignature(pusher) },
+      { target: before, source: squashed ?? mr.head_sha!, message, author: userSignature(pusher) },
       merged,
     );
     if (!commit) return 'Conflicts detected during merge';
@@ -222,7 +239,7 @@ async function mergeLocked(
     const stillLocked = await updateMergeRequest(
       deps.db.kysely,
       mr.id,
-      { in_progress_merge_commit_sha: commit },
+      { in_progress_merge_commit_sha: commit, ...(squashed ? { squash_commit_sha: squashed } : {}) },
       { state: 'locked' },
     );
     if (!stillLocked) return INTERRUPTED;
@@ -236,6 +253,39 @@ async function mergeLocked(
     }
   }
   return 'Something went wrong during merge: the target branch kept moving';
+}
+
+/**
+ * The squash commit: the merged tree on the target head, authored by the MR's author and committed by
+ * the merging user, with the squash message (the MR's title unless one was given). An MR of one commit
+ * that already carries that message is its own squash (nothing to rewrite), as GitLab answers it.
+ */
+async function squashCommit(
+  deps: Deps,
+  pusher: Pusher,
+  mr: MergeRequestRow,
+  targetHead: string,
+  tree: string,
+  params: MergeParams,
+): Promise<string> {
+  const repoPath = projectRepositoryPath(deps.config.dataDir, pusher);
+  const kept = mr.merge_params ? (JSON.parse(mr.merge_params) as Record<string, unknown>) : {};
+  const given = params.squash_commit_message ?? kept.squash_commit_message;
+  const message = typeof given === 'string' && given.trim() !== '' ? given : mr.title;
+  const head = mr.head_sha!;
+  if ((await commitsAheadCount(repoPath, targetHead, head)) === 1) {
+    const only = (await readCommits(repoPath, [head])).get(head);
+    if (only && only.message.trim() === message.trim()) return head;
+  }
+  const author = mr.author_id === null ? undefined : await findUserById(deps.db.kysely, mr.author_id);
+  const committer = userSignature(pusher);
+  return writeTreeCommit(repoPath, {
+    tree,
+    parents: [targetHead],
+    message,
+    author: author ? userSignature({ ...pusher, user: author }) : committer,
+    committer,
+  });
 }
 
 /** DeleteBranchService after a merge: refused quietly for protected or default branches and non-pushers. */

@@ -56,12 +56,15 @@ export async function recordPendingPush(
   projectId: number,
   userId: number,
   changes: RefUpdate[],
+  /** GitLab's `ci.skip` push option: no pipelines. */
+  ciSkip = false,
 ): Promise<number> {
   return insertPendingPush(deps.db.kysely, {
     project_id: projectId,
     user_id: userId,
     changes: JSON.stringify(changes.map(({ before, after, ref }) => ({ before, after, ref }))),
     created_at: now(),
+    ...(ciSkip ? { ci_skip: 1 as const } : {}),
   });
 }
 
@@ -295,7 +298,7 @@ export async function processPush(
         await pushPayloadFor(deps, repoPath, record, user, change, defaultBranch, isFirstDefaultPush),
       );
     }
-    plans = await planPipelines(deps, repoPath, record, user, payloads);
+    if (Number(push.ci_skip) !== 1) plans = await planPipelines(deps, repoPath, record, user, payloads);
     closing = await planIssueClosing(repoPath, record, defaultBranch, applied);
   }
   // Merge requests from or into the moved branches, and the merges this push completes.

@@ -24,12 +24,14 @@ export async function updateRefAsPush(
   change: RefUpdate,
   lostMessage: string,
   merging = false,
+  /** GitLab's `ci.skip` push option: the push makes no pipelines. */
+  ciSkip = false,
 ): Promise<ProcessedPush | null> {
   const repoPath = projectRepositoryPath(deps.config.dataDir, pusher);
   const rules = await pushRulesFor(deps, pusher, pusher.access);
   const refusal = await refUpdateRefusal(change, rules, repositoryFacts(repoPath), merging);
   if (refusal) throw apiError(400, refusal);
-  const pushId = await recordPendingPush(deps, pusher.project.id, pusher.user.id, [change]);
+  const pushId = await recordPendingPush(deps, pusher.project.id, pusher.user.id, [change], ciSkip);
   const moved = await compareAndSwapRef(repoPath, change.ref, change.before, change.after);
   let processed: ProcessedPush | null = null;
   try {
