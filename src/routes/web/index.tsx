@@ -23,6 +23,7 @@ import { registerCiPages } from './ci-pages.tsx';
 import { registerEnvironmentPages } from './environment-pages.tsx';
 import { registerLabelMilestonePages } from './label-milestone-pages.tsx';
 import { registerBoardPages } from './board-pages.tsx';
+import { registerWikiPages } from './wiki-pages.tsx';
 import { registerProfile } from './profile.tsx';
 import { registerPersonalAccessTokens } from './personal-access-tokens.tsx';
 import { registerAdminArea } from './admin/admin-area.ts';
@@ -135,6 +136,7 @@ export function registerWeb(app: FastifyInstance, deps: Deps): void {
     registerProjectSettings(web, deps);
     registerLabelMilestonePages(web, deps);
     registerBoardPages(web, deps);
+    registerWikiPages(web, deps);
     registerDashboardPages(web, deps);
     registerGroupPages(web, deps);
     registerSentNotifications(web, deps);
