@@ -119,6 +119,7 @@ describe('pages: wikis', () => {
     const old = await web.get(`${base}/wikis/home?version_id=${firstSha[0]}`);
     assert.match(old.text, /This is an old version of this page/);
     assert.match(old.text, /See /);
+    assert.equal((await web.get(`${base}/wikis/home?version_id=${'0'.repeat(40)}`)).status, 404);
 
     const pages = await web.get(`${base}/wikis/pages`);
     assert.equal(pages.status, 200);

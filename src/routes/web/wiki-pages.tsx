@@ -100,6 +100,8 @@ export function registerWikiPages(web: FastifyInstance, deps: Deps): void {
     ]);
     const ctx = pageContext(deps, request, reply);
     if (!page) {
+      // An unknown version of a page is not a page to write.
+      if (version !== undefined && version !== '') throw notFound();
       if (request.viewer && canCreateWiki(loaded.access, loaded)) {
         const title = slug === 'new' ? '' : slug;
         return sendPage(
