@@ -8,6 +8,7 @@ import { withObjectReader } from '../git/object-reader.ts';
 import { resolveCommit } from '../git/revisions.ts';
 import {
   lastCommitsForPaths,
+  wikiLastCommitFor,
   readWikiText,
   slugKey,
   wikiTip,
@@ -16,7 +17,7 @@ import {
   type WikiFormat,
   type WikiPageFile,
 } from '../git/wiki-pages.ts';
-import { collectCommits, lastCommitIdForPath } from '../git/commit-log.ts';
+import { collectCommits } from '../git/commit-log.ts';
 import type { Page } from '../http/pagination.ts';
 import { wikiRepositoryPath } from '../services/wikis/wiki-pages.ts';
 import type { ProjectRecord } from '../db/types.ts';
@@ -112,8 +113,8 @@ export async function loadWikiPage(
   if (!file) return undefined;
   const [content, lastAtTip, lastAtVersion] = await Promise.all([
     readWikiText(repoPath, file.blobId),
-    lastCommitIdForPath(repoPath, tip, file.path),
-    at === tip ? undefined : lastCommitIdForPath(repoPath, at, file.path),
+    wikiLastCommitFor(repoPath, tip, file.path),
+    at === tip ? undefined : wikiLastCommitFor(repoPath, at, file.path),
   ]);
   const shownId = at === tip ? lastAtTip : version === undefined ? lastAtVersion : at;
   const commits = await readCommits(repoPath, [shownId ?? at]);
