@@ -91,7 +91,7 @@ export const boardPath = (fullPath: string, boardId?: number) =>
   boardId === undefined ? `/${fullPath}/boards` : `/${fullPath}/boards/${boardId}`;
 
 /** A wiki page's site path (`/:namespace/:project/wikis/:slug`; a slug's slashes kept). */
-function wikiPagePath(fullPath: string, slug: string, action = ''): string {
+export function wikiPagePath(fullPath: string, slug: string, action = ''): string {
   return `/${fullPath}/wikis/${encodePath(slug)}${action === '' ? '' : `/${action}`}`;
 }
 

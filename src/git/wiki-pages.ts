@@ -128,11 +128,45 @@ export function wikiTree(repoPath: string, commit: string): Promise<WikiTree> {
   return tree;
 }
 
+// Which commit last changed a path, as of a commit, never changes: kept for the pages and lists last
+// asked about. It is worth keeping: a path-limited walk diffs each commit's tree against its parent's, and
+// a wiki keeps its pages in one flat directory, so each step reads a tree as long as the wiki.
+const lastEdits = new BoundedMap<string, Promise<Map<string, string>>>(256);
+
+function remembered(key: string, read: () => Promise<Map<string, string>>): Promise<Map<string, string>> {
+  let found = lastEdits.get(key);
+  if (!found) {
+    found = read();
+    lastEdits.set(key, found);
+    found.catch(() => lastEdits.delete(key));
+  }
+  return found;
+}
+
 /**
  * The newest commit that changed each of `paths` (one `git log` over all of them, stopped as soon as each
- * is found): what a page of the list shows as "last edited".
+ * is found, kept per commit and paths): what a page of the list shows as "last edited".
  */
-export async function lastCommitsForPaths(
+export function lastCommitsForPaths(
+  repoPath: string,
+  commit: string,
+  paths: string[],
+): Promise<Map<string, string>> {
+  return remembered(`${repoPath}\0${commit}\0${paths.join('\0')}`, () =>
+    readLastCommitsForPaths(repoPath, commit, paths),
+  );
+}
+
+/** The newest commit that changed `path` as of `commit` (kept as lastCommitsForPaths keeps its answers). */
+export async function wikiLastCommitFor(
+  repoPath: string,
+  commit: string,
+  path: string,
+): Promise<string | undefined> {
+  return (await lastCommitsForPaths(repoPath, commit, [path])).get(path);
+}
+
+async function readLastCommitsForPaths(
   repoPath: string,
   commit: string,
   paths: string[],

@@ -1,7 +1,9 @@
-// A project's or group's access requests, a page at a time (one count, one page query with the users).
+// A project's or group's access requests, a page at a time (one count, one page query with the users),
+// and one person's own request (the page's Request or Withdraw button).
 import type { Deps } from '../deps.ts';
 import {
   countAccessRequests,
+  findAccessRequest,
   listAccessRequests,
   type AccessRequestHolder,
   type AccessRequestWithUser,
@@ -17,4 +19,13 @@ export function listAccessRequestsPage(
   page: { offset: number; limit: number },
 ): Promise<AccessRequestWithUser[]> {
   return listAccessRequests(deps.db.kysely, holder, page);
+}
+
+/** Whether `userId` has asked to join the holder (one indexed lookup). */
+export async function hasAccessRequest(
+  deps: Deps,
+  holder: AccessRequestHolder,
+  userId: number,
+): Promise<boolean> {
+  return (await findAccessRequest(deps.db.kysely, holder, userId)) !== undefined;
 }

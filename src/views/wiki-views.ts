@@ -8,6 +8,7 @@ import { withObjectReader } from '../git/object-reader.ts';
 import { resolveCommit } from '../git/revisions.ts';
 import {
   lastCommitsForPaths,
+  wikiLastCommitFor,
   readWikiText,
   slugKey,
   wikiTip,
@@ -16,7 +17,7 @@ import {
   type WikiFormat,
   type WikiPageFile,
 } from '../git/wiki-pages.ts';
-import { lastCommitIdForPath } from '../git/commit-log.ts';
+import { collectCommits } from '../git/commit-log.ts';
 import type { Page } from '../http/pagination.ts';
 import { wikiRepositoryPath } from '../services/wikis/wiki-pages.ts';
 import type { ProjectRecord } from '../db/types.ts';
@@ -112,8 +113,8 @@ export async function loadWikiPage(
   if (!file) return undefined;
   const [content, lastAtTip, lastAtVersion] = await Promise.all([
     readWikiText(repoPath, file.blobId),
-    lastCommitIdForPath(repoPath, tip, file.path),
-    at === tip ? undefined : lastCommitIdForPath(repoPath, at, file.path),
+    wikiLastCommitFor(repoPath, tip, file.path),
+    at === tip ? undefined : wikiLastCommitFor(repoPath, at, file.path),
   ]);
   const shownId = at === tip ? lastAtTip : version === undefined ? lastAtVersion : at;
   const commits = await readCommits(repoPath, [shownId ?? at]);
@@ -127,4 +128,38 @@ export async function loadWikiPage(
     lastCommitId: lastAtTip ?? '',
     historical: at !== tip && lastAtTip !== undefined && commit.id !== lastAtTip,
   };
+}
+
+export interface WikiPageHistory {
+  /** The page at master (its title, format, path). */
+  page: WikiPageView & { path: string };
+  /** A page of the commits that changed the page's file, newest first (one more than asked: a next page). */
+  commits: Commit[];
+}
+
+/**
+ * The commits that changed the page `slug`'s file at master, newest first, `page.limit` from
+ * `page.offset` (one `rev-list` bounded by the page, streamed into one `cat-file`); undefined when there is
+ * no such page. Like gollum's page versions, a rename starts the file's history anew.
+ */
+export async function wikiPageHistory(
+  deps: Deps,
+  record: ProjectRecord,
+  slug: string,
+  page: { offset: number; limit: number },
+): Promise<WikiPageHistory | undefined> {
+  const repoPath = wikiRepositoryPath(deps, record);
+  const tip = await wikiTip(repoPath);
+  if (!tip) return undefined;
+  const tree = await wikiTree(repoPath, tip);
+  const file = tree.bySlug.get(slugKey(slug));
+  if (!file) return undefined;
+  const commits = await collectCommits(repoPath, [
+    `--max-count=${page.limit}`,
+    `--skip=${page.offset}`,
+    tip,
+    '--',
+    `:(literal)${file.path}`,
+  ]);
+  return { page: { ...viewOf(file), path: file.path }, commits };
 }

@@ -162,3 +162,108 @@ describe('statements and git processes per repository page', () => {
     });
   });
 });
+
+describe('statements and git processes per wiki page', () => {
+  let t: TestApp;
+  let owner: TestUser;
+  let small: TestProject;
+  let large: TestProject;
+  let web: WebClient;
+  const client = new GitClient();
+
+  /** A wiki of `count` pages pushed in one commit, then `edits` more commits to its home page. */
+  async function pushWiki(base: string, project: TestProject, count: number, edits: number): Promise<void> {
+    const dir = await client.workTree(`${project.path}-wiki`);
+    for (let i = 0; i < count; i++) {
+      fs.writeFileSync(path.join(dir, `Page-${String(i).padStart(5, '0')}.md`), `Page ${i}\n`);
+    }
+    fs.writeFileSync(path.join(dir, 'home.md'), 'Home, see [[Page 00001]]\n');
+    await client.ok(['add', '-A'], dir);
+    await client.ok(['commit', '-q', '-m', 'Pages'], dir);
+    for (let i = 0; i < edits; i++) {
+      fs.writeFileSync(path.join(dir, 'home.md'), `Home, edit ${i}\n`);
+      await client.ok(['commit', '-q', '-am', `Edit ${i}`], dir);
+    }
+    await client.ok(
+      [
+        'push',
+        '-q',
+        repoUrl(base, project.fullPath, owner.username, owner.password, '.wiki.git'),
+        'HEAD:master',
+      ],
+      dir,
+    );
+  }
+
+  before(async () => {
+    t = await startTestApp();
+    const base = await listen(t);
+    owner = await createUser(t, 'wikicost');
+    small = await createProject(t, { owner, path: 'smallwiki', visibility: 20 });
+    large = await createProject(t, { owner, path: 'largewiki', visibility: 20 });
+    await pushWiki(base, small, 2, 1);
+    await pushWiki(base, large, 2000, 30);
+    web = new WebClient(t);
+    assert.equal((await web.signIn(owner.username, owner.password)).status, 302);
+  });
+  after(async () => {
+    gitSpawns.observe = undefined;
+    t.server.deps.db.onQuery = undefined;
+    await t?.close();
+    client.close();
+  });
+
+  async function cost(url: string, project: TestProject): Promise<Cost> {
+    const wikiPath = project.repoPath.replace(/\.git$/, '.wiki.git');
+    const result: Cost = { status: 0, queries: 0, git: [] };
+    t.server.deps.db.onQuery = () => {
+      result.queries += 1;
+    };
+    gitSpawns.observe = (args, cwd) => {
+      // The command only: ids differ between the two wikis.
+      if (cwd === wikiPath) result.git.push(args.find((arg) => !arg.startsWith('-')) ?? '');
+    };
+    try {
+      result.status = (await web.get(url)).status;
+    } finally {
+      t.server.deps.db.onQuery = undefined;
+      gitSpawns.observe = undefined;
+    }
+    return result;
+  }
+
+  it('pins the page, its history and the page list, and 2,000 pages cost what 3 do', async () => {
+    const found: Record<string, { queries: number; git: string }> = {};
+    const pairs: Record<string, [string, TestProject, string, TestProject]> = {
+      page: ['/wikis/home', small, '/wikis/home', large],
+      history: ['/wikis/home/history', small, '/wikis/home/history', large],
+      pages: ['/wikis/pages', small, '/wikis/pages', large],
+      // The last of a hundred pages of the list costs what its first does.
+      lastPages: ['/wikis/pages', large, '/wikis/pages?page=100', large],
+    };
+    for (const [name, [smallUrl, smallProject, largeUrl, largeProject]] of Object.entries(pairs)) {
+      // Each read twice: the first fills the caches of what never changes (and costs the same too).
+      const coldA = await cost(`/${smallProject.fullPath}${smallUrl}`, smallProject);
+      const a = await cost(`/${smallProject.fullPath}${smallUrl}`, smallProject);
+      const coldB = await cost(`/${largeProject.fullPath}${largeUrl}`, largeProject);
+      const b = await cost(`/${largeProject.fullPath}${largeUrl}`, largeProject);
+      if (name !== 'lastPages') assert.deepEqual(coldB.git, coldA.git, `${name}, first read`);
+      assert.equal(a.status, 200, name);
+      assert.equal(b.status, 200, name);
+      assert.deepEqual(b.git, a.git, name);
+      assert.equal(b.queries, a.queries, name);
+      found[name] = { queries: b.queries, git: b.git.join(' ') };
+    }
+    // Statements: the session, the broadcasts, the project and the viewer's access (as every project
+    // page). git, on a second read at the same tip: a page reads its text and its last commit; the history
+    // one rev-list bounded by the page streamed into one cat-file; the list one cat-file of the pages' last
+    // commits. A first read at a tip also lists its tree (`ls-tree`) and walks for the last edits (one
+    // `git log` for all the paths shown); both are kept per commit. Tip and refs come from the ref files.
+    assert.deepEqual(found, {
+      page: { queries: 4, git: 'cat-file cat-file' },
+      history: { queries: 4, git: 'rev-list cat-file' },
+      pages: { queries: 4, git: 'cat-file' },
+      lastPages: { queries: 4, git: 'cat-file' },
+    });
+  });
+});

@@ -6,6 +6,7 @@ import { FormErrors } from './issues.tsx';
 import { UserLink } from './inline.tsx';
 import { ACCESS_LEVELS, accessLevelName } from './project-settings/settings-frame.tsx';
 import { LevelSelect } from './project-settings/repository-settings.tsx';
+import { AccessRequestList, type AccessRequestItem } from './access-requests.tsx';
 
 export interface GroupItem {
   name: string;
@@ -146,6 +147,9 @@ export function GroupMembersPage(props: {
   page: number;
   hasNext: boolean;
   canManage: boolean;
+  /** The pending access requests (the first page) and how many there are; for who manages. */
+  requests: AccessRequestItem[];
+  requestCount: number;
   typed?: { username: string; accessLevel: number };
 }) {
   const base = `/groups/${props.group.path}/group_members`;
@@ -155,6 +159,14 @@ export function GroupMembersPage(props: {
         <a href={`/groups/${props.group.path}`}>{props.group.name}</a>
       </p>
       <h1>Members</h1>
+      <AccessRequestList
+        ctx={props.ctx}
+        base={base}
+        sourceName={props.group.name}
+        requests={props.requests}
+        total={props.requestCount}
+        levels={GROUP_LEVELS}
+      />
       {props.canManage ? <h2>Add a member</h2> : null}
       {props.canManage ? (
         <form class="stack" method="post" action={base}>

@@ -1,4 +1,5 @@
 // Project lists: the start page (your projects, starred), explore, a user's page and a group's page.
+import { AccessRequestButton } from './access-requests.tsx';
 import { Layout, tabLinks, type Flash, type PageContext } from './layout.tsx';
 import { renderCommentMarkdown } from './markdown.ts';
 import { RawHtml } from './raw-html.tsx';
@@ -220,6 +221,8 @@ export function NamespacePage(props: {
   hasNext: boolean;
   /** Pages of this namespace (a group's members). */
   links?: Array<{ href: string; text: string }>;
+  /** A group's Request or Withdraw Access Request button, for a signed-in non-member. */
+  accessRequest?: { requested: boolean };
   flash?: Flash | null;
 }) {
   return (
@@ -234,6 +237,13 @@ export function NamespacePage(props: {
             </a>
           ))}
         </nav>
+      ) : null}
+      {props.accessRequest ? (
+        <AccessRequestButton
+          ctx={props.ctx}
+          base={`${props.base}/group_members`}
+          requested={props.accessRequest.requested}
+        />
       ) : null}
       {!props.description ? null : props.markdown ? (
         <RawHtml class="md" html={renderCommentMarkdown(props.description)} />

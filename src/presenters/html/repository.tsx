@@ -13,6 +13,7 @@ import { PipelineStatusLink } from './ci-status.tsx';
 import { counted, MarkdownBlock } from './inline.tsx';
 import { Discussion, type NoteCounts, type NoteItem } from './discussion.tsx';
 import { refPath } from '../../domain/paths.ts';
+import { AccessRequestButton } from './access-requests.tsx';
 
 export interface ProjectHead {
   id: number;
@@ -29,6 +30,7 @@ export interface ProjectHead {
   default_branch: string;
   issues_enabled: boolean;
   merge_requests_enabled: boolean;
+  wiki_enabled: boolean;
   forked_from_project?: { name_with_namespace: string; path_with_namespace: string };
   /** Whether the viewer may open the project's settings (the route asks the policy). */
   settings?: boolean;
@@ -50,6 +52,7 @@ export type ProjectTab =
   | 'pipelines'
   | 'builds'
   | 'environments'
+  | 'wiki'
   | 'settings';
 
 /** `/<ns>/<p>/<kind>/<ref>/<path>` with each part encoded. */
@@ -99,6 +102,7 @@ export function ProjectFrame(props: {
           {tab('pipelines', `${base}/pipelines`, 'Pipelines')}
           {tab('builds', `${base}/builds`, 'Builds')}
           {tab('environments', `${base}/environments`, 'Environments')}
+          {project.wiki_enabled ? tab('wiki', `${base}/wikis/home`, 'Wiki') : null}
           {project.settings ? tab('settings', `${base}/edit`, 'Settings') : null}
         </ul>
       </nav>
@@ -314,8 +318,16 @@ export function ProjectPage(props: {
   project: ProjectHead;
   tree?: { refs: RefListing; entries: TreeEntry[]; lastCommit: Commit | undefined };
   readme?: { name: string; html: TrustedHtml | null };
-  /** The signed-in viewer's star, whether they may fork, and their notification level here. */
-  viewer?: { starred: boolean; canFork: boolean; notificationLevel: string };
+  /**
+   * The signed-in viewer's star, whether they may fork, their notification level here, and (for a
+   * non-member of a project that takes requests) whether they asked to join.
+   */
+  viewer?: {
+    starred: boolean;
+    canFork: boolean;
+    notificationLevel: string;
+    accessRequest?: { requested: boolean };
+  };
   flash?: Flash | null;
 }) {
   const { project } = props;
@@ -342,6 +354,13 @@ export function ProjectPage(props: {
         <a href={`/${project.path_with_namespace}/activity`}>Activity</a>
       </p>
       <StarAndFork ctx={props.ctx} project={project} viewer={props.viewer} />
+      {props.viewer?.accessRequest ? (
+        <AccessRequestButton
+          ctx={props.ctx}
+          base={`/${project.path_with_namespace}/project_members`}
+          requested={props.viewer.accessRequest.requested}
+        />
+      ) : null}
       {props.viewer ? (
         <NotificationMenu
           ctx={props.ctx}

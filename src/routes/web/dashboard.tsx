@@ -23,6 +23,8 @@ import { pageContext } from './web-session.ts';
 import { redirectToSignIn, sendPage } from './render.ts';
 import { pageNumber } from './paging.ts';
 import { doneNotice } from './form-errors.ts';
+import { canRequestGroupAccess } from '../../policies/access-requests.ts';
+import { hasAccessRequest } from '../../views/access-request-views.ts';
 
 export function registerDashboard(web: FastifyInstance, deps: Deps): void {
   const explore = async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
@@ -120,10 +122,17 @@ export function registerDashboard(web: FastifyInstance, deps: Deps): void {
   });
 
   web.get('/groups/:group', async (request, reply) => {
-    const { group } = await hiddenAsks(request, () =>
+    const { group, access } = await hiddenAsks(request, () =>
       loadGroup(deps, request, (request.params as { group: string }).group),
     );
-    const { projects, hasNext, page } = await namespaceList(request, group.id);
+    const viewer = request.viewer;
+    // The Request or Withdraw button, for a signed-in non-member of a group that takes requests.
+    const [{ projects, hasNext, page }, requested] = await Promise.all([
+      namespaceList(request, group.id),
+      viewer && canRequestGroupAccess(viewer, group, access)
+        ? hasAccessRequest(deps, { type: 'Namespace', id: group.id }, viewer.id)
+        : undefined,
+    ]);
     return sendPage(
       reply,
       <NamespacePage
@@ -134,7 +143,12 @@ export function registerDashboard(web: FastifyInstance, deps: Deps): void {
         markdown
         base={`/groups/${group.path}`}
         links={[{ href: `/groups/${group.path}/group_members`, text: 'Members' }]}
-        flash={doneNotice(request, { created: `Group '${group.name}' was successfully created.` })}
+        accessRequest={requested === undefined ? undefined : { requested }}
+        flash={doneNotice(request, {
+          created: `Group '${group.name}' was successfully created.`,
+          access_requested: 'Your request for access has been queued for review.',
+          access_withdrawn: 'Your access request to the group has been withdrawn.',
+        })}
         projects={projects}
         page={page}
         hasNext={hasNext}

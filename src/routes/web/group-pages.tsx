@@ -13,6 +13,7 @@ import { createGroup } from '../../services/groups/groups.ts';
 import { addMember, removeMember, type MemberSource } from '../../services/groups/members.ts';
 import { listGroupsPage } from '../../views/group-views.ts';
 import { countMemberList, listMembersPage } from '../../views/member-views.ts';
+import { countAccessRequestList, listAccessRequestsPage } from '../../views/access-request-views.ts';
 import { usersWithUsername } from '../../views/user-views.ts';
 import { presentMember } from '../../presenters/api-v3/member.ts';
 import type { GroupListFilter } from '../../db/repositories/namespaces.ts';
@@ -35,6 +36,8 @@ const PER_PAGE = 20;
 const MEMBER_NOTICES: Record<string, string> = {
   member: 'The member was added.',
   member_removed: 'The member was removed.',
+  access_granted: 'The access request was granted.',
+  access_denied: 'The access request was denied.',
 };
 
 function groupForm(params: Params): NewGroupForm {
@@ -152,9 +155,13 @@ export function registerGroupPages(web: FastifyInstance, deps: Deps): void {
   ) => {
     const page = pageNumber(request);
     const source = { type: 'Namespace' as const, id: loaded.group.id };
-    const [total, members] = await Promise.all([
+    const canManage = canAdminGroup(loaded.access);
+    const [total, members, requestCount, requests] = await Promise.all([
       countMemberList(deps, source),
       listMembersPage(deps, source, undefined, { offset: (page - 1) * PER_PAGE, limit: PER_PAGE }),
+      // Only who manages members sees the requests (and pays for them).
+      canManage ? countAccessRequestList(deps, source) : 0,
+      canManage ? listAccessRequestsPage(deps, source, { offset: 0, limit: PER_PAGE }) : [],
     ]);
     return sendPage(
       reply,
@@ -166,7 +173,14 @@ export function registerGroupPages(web: FastifyInstance, deps: Deps): void {
         total={total}
         page={page}
         hasNext={page * PER_PAGE < total}
-        canManage={canAdminGroup(loaded.access)}
+        canManage={canManage}
+        requests={requests.map(({ user, request: row }) => ({
+          userId: user.id,
+          username: user.username,
+          name: user.name,
+          requestedAt: row.requested_at,
+        }))}
+        requestCount={requestCount}
         typed={typed}
       />,
       status,

@@ -23,6 +23,8 @@ import { registerCiPages } from './ci-pages.tsx';
 import { registerEnvironmentPages } from './environment-pages.tsx';
 import { registerLabelMilestonePages } from './label-milestone-pages.tsx';
 import { registerBoardPages } from './board-pages.tsx';
+import { registerWikiPages } from './wiki-pages.tsx';
+import { registerAccessRequestPages } from './access-request-pages.tsx';
 import { registerProfile } from './profile.tsx';
 import { registerPersonalAccessTokens } from './personal-access-tokens.tsx';
 import { registerAdminArea } from './admin/admin-area.ts';
@@ -135,6 +137,8 @@ export function registerWeb(app: FastifyInstance, deps: Deps): void {
     registerProjectSettings(web, deps);
     registerLabelMilestonePages(web, deps);
     registerBoardPages(web, deps);
+    registerWikiPages(web, deps);
+    registerAccessRequestPages(web, deps);
     registerDashboardPages(web, deps);
     registerGroupPages(web, deps);
     registerSentNotifications(web, deps);

@@ -48,10 +48,14 @@ import { readNotificationSetting } from '../../services/mail/notification-levels
 import { canForkProject } from '../../policies/access.ts';
 import { sendPage } from './render.ts';
 import { securityHeaders } from './security-headers.ts';
+import { canRequestProjectAccess } from '../../policies/access-requests.ts';
+import { hasAccessRequest } from '../../views/access-request-views.ts';
 
 /** The notices of a redirect back to the project page (`?done=`). */
 const PROJECT_NOTICES: Record<string, string> = {
   forked: 'The project was successfully forked.',
+  access_requested: 'Your request for access has been queued for review.',
+  access_withdrawn: 'Your access request to the project has been withdrawn.',
 };
 
 /** The notices of a redirect after a commit from the web editor (`?done=`), in 8.13's words. */
@@ -142,6 +146,16 @@ export function registerProjectPages(web: FastifyInstance, deps: Deps): CommentT
           notificationLevel: (
             await readNotificationSetting(deps, viewer, { type: 'Project', id: loaded.project.id })
           ).level,
+          // A member never sees the button, so only a non-member's page reads their request.
+          accessRequest: canRequestProjectAccess(viewer, loaded, loaded.access)
+            ? {
+                requested: await hasAccessRequest(
+                  deps,
+                  { type: 'Project', id: loaded.project.id },
+                  viewer.id,
+                ),
+              }
+            : undefined,
         }
       : undefined;
     const ctx = pageContext(deps, request, reply);

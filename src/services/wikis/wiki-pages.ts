@@ -168,6 +168,11 @@ async function announce(
   });
 }
 
+/** gollum's Wiki#normalize on every page it wrote: carriage returns (a browser's CRLF) dropped. */
+function normalized(content: string): string {
+  return content.replace(/\r/g, '');
+}
+
 function pageAt(tree: WikiTree, slug: string): WikiPageFile | undefined {
   return tree.bySlug.get(slugKey(slug));
 }
@@ -183,7 +188,7 @@ export async function createWikiPage(
   if ((input.content ?? '') === '') errors.add('content', "can't be blank");
   errors.throwIfAny();
   const format = input.format ?? 'markdown';
-  const content = input.content!;
+  const content = normalized(input.content!);
   const { commitId, plan } = await commitToWiki(deps, record, actor, async (tree) => {
     if (pageAt(tree, slug!)) {
       const duplicate = new ValidationErrors();
@@ -235,7 +240,8 @@ export async function updateWikiPage(
       duplicate.add('base', DUPLICATE_PAGE);
       duplicate.throwIfAny();
     }
-    const text = input.content ?? (await readWikiText(repoPath, page.blobId));
+    const text =
+      input.content !== undefined ? normalized(input.content) : await readWikiText(repoPath, page.blobId);
     // The file keeps its extension unless the format changes.
     const extension =
       format === page.format ? page.path.slice(page.slug.length + 1) : WIKI_FORMAT_EXTENSIONS[format];

@@ -1,6 +1,7 @@
 // Settings of who reaches the repository and what it tells: members and group shares, protected
 // branches, webhooks (with their delivery log for administrators) and deploy keys.
 import { ActionButton, Csrf, type Flash, type PageContext } from '../layout.tsx';
+import { AccessRequestList, type AccessRequestItem } from '../access-requests.tsx';
 import {
   ACCESS_LEVELS,
   Checkbox,
@@ -46,6 +47,9 @@ export function MembersPage(props: {
     shared_with_groups: Array<{ group_id: number; group_name: string; group_access_level: number }>;
   };
   members: MemberItem[];
+  /** The pending access requests (the first page) and how many there are. */
+  requests: AccessRequestItem[];
+  requestCount: number;
   typed?: { username: string; accessLevel: number; expiresAt: string };
   typedShare?: { group: string; accessLevel: number; expiresAt: string };
 }) {
@@ -70,6 +74,13 @@ export function MembersPage(props: {
           </button>
         </div>
       </form>
+      <AccessRequestList
+        ctx={props.ctx}
+        base={settingsUrl(project, '/project_members')}
+        sourceName={project.name}
+        requests={props.requests}
+        total={props.requestCount}
+      />
       <h2>
         Members of {project.name} ({props.members.length})
       </h2>

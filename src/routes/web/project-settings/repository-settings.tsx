@@ -24,6 +24,7 @@ import {
 import { resendDelivery } from '../../../services/hooks/hook-deliveries.ts';
 import { addDeployKey, disableDeployKey } from '../../../services/projects/deploy-keys.ts';
 import { listMembersPage } from '../../../views/member-views.ts';
+import { countAccessRequestList, listAccessRequestsPage } from '../../../views/access-request-views.ts';
 import { usersWithUsername } from '../../../views/user-views.ts';
 import { branchList } from '../../../views/branch-views.ts';
 import {
@@ -52,6 +53,8 @@ import { checked, loadSettingsProject, noticeOf, redirectDone, settingsHead } fr
 const DONE: Record<string, string> = {
   member: 'The member was saved.',
   member_removed: 'The member was removed.',
+  access_granted: 'The access request was granted.',
+  access_denied: 'The access request was denied.',
   shared: 'The project was shared with the group.',
   protected: 'The branch protection was saved.',
   unprotected: 'The branch is no longer protected.',
@@ -110,9 +113,12 @@ export function registerRepositorySettings(web: FastifyInstance, deps: Deps): vo
     } = {},
     status = 200,
   ) => {
-    const [project, members] = await Promise.all([
+    const holder = { type: 'Project' as const, id: loaded.project.id };
+    const [project, members, requestCount, requests] = await Promise.all([
       settingsHead(deps, loaded),
-      listMembersPage(deps, { type: 'Project', id: loaded.project.id }, undefined, LIST_WINDOW),
+      listMembersPage(deps, holder, undefined, LIST_WINDOW),
+      countAccessRequestList(deps, holder),
+      listAccessRequestsPage(deps, holder, LIST_WINDOW),
     ]);
     return sendPage(
       reply,
@@ -121,6 +127,13 @@ export function registerRepositorySettings(web: FastifyInstance, deps: Deps): vo
         flash={flash}
         project={project}
         members={members.map(({ user, member }) => presentMember(user, member, deps.config.externalUrl))}
+        requests={requests.map(({ user, request: row }) => ({
+          userId: user.id,
+          username: user.username,
+          name: user.name,
+          requestedAt: row.requested_at,
+        }))}
+        requestCount={requestCount}
         typed={typed.member}
         typedShare={typed.share}
       />,
