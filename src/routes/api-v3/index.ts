@@ -9,6 +9,7 @@ import * as groups from './groups.ts';
 import * as namespaces from './namespaces.ts';
 import * as members from './members.ts';
 import * as broadcastMessages from './broadcast-messages.ts';
+import * as applicationSettings from './application-settings.ts';
 import * as accessRequests from './access-requests.ts';
 import * as forks from './forks.ts';
 import * as stars from './stars.ts';
@@ -59,6 +60,7 @@ const modules = [
   namespaces,
   members,
   broadcastMessages,
+  applicationSettings,
   accessRequests,
   forks,
   stars,
