@@ -37,7 +37,7 @@ export async function snippetListPage(
   deps: Deps,
   filter: SnippetListFilter,
   record: ProjectRecord | null,
-  page: Page,
+  page: Pick<Page, 'limit' | 'offset'>,
 ): Promise<SnippetView[]> {
   return snippetViews(deps, await listSnippets(deps.db.kysely, filter, page), record);
 }

@@ -29,6 +29,7 @@ export interface ProjectHead {
   default_branch: string;
   issues_enabled: boolean;
   merge_requests_enabled: boolean;
+  snippets_enabled: boolean;
   forked_from_project?: { name_with_namespace: string; path_with_namespace: string };
   /** Whether the viewer may open the project's settings (the route asks the policy). */
   settings?: boolean;
@@ -50,6 +51,7 @@ export type ProjectTab =
   | 'pipelines'
   | 'builds'
   | 'environments'
+  | 'snippets'
   | 'settings';
 
 /** `/<ns>/<p>/<kind>/<ref>/<path>` with each part encoded. */
@@ -99,6 +101,7 @@ export function ProjectFrame(props: {
           {tab('pipelines', `${base}/pipelines`, 'Pipelines')}
           {tab('builds', `${base}/builds`, 'Builds')}
           {tab('environments', `${base}/environments`, 'Environments')}
+          {project.snippets_enabled ? tab('snippets', `${base}/snippets`, 'Snippets') : null}
           {project.settings ? tab('settings', `${base}/edit`, 'Settings') : null}
         </ul>
       </nav>
