@@ -113,7 +113,7 @@ export function PersonalSnippetsPage(props: {
   return (
     <Layout ctx={props.ctx} title={props.tab === 'yours' ? 'Your snippets' : 'Explore snippets'}>
       <h1>Snippets</h1>
-      <nav aria-label="Snippets">
+      <nav aria-label="Snippet lists">
         <ul class="tabs">
           {props.ctx.viewer ? tab('yours', '/dashboard/snippets', 'Your snippets') : null}
           {tab('explore', '/explore/snippets', 'Explore snippets')}

@@ -98,7 +98,8 @@ function formInput(
   const values = {
     title: text('title').trim(),
     file_name: text('file_name').trim(),
-    content: text('content'),
+    // A form sends a textarea's line breaks as CRLF (HTML's form encoding); the snippet keeps what was typed.
+    content: text('content').replace(/\r\n/g, '\n'),
     description: text('description'),
     visibility_level: /^\d{1,2}$/.test(level) ? Number(level) : -1,
   };
