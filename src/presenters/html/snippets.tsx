@@ -7,8 +7,8 @@ import { ActionButton, Csrf, Layout, tabLinks, type Flash, type PageContext } fr
 import { ProjectFrame, type ProjectHead } from './repository.tsx';
 import { NewerOlder, TimeAgo, visibilityName } from './projects.tsx';
 import { RawRows, type TrustedHtml } from './raw-html.tsx';
-import { UserLink, type PageReferences, type UserBasic } from './inline.tsx';
-import { Discussion, type NoteItem } from './discussion.tsx';
+import { UserLink, type UserBasic } from './inline.tsx';
+import { Discussion } from './discussion.tsx';
 
 export interface SnippetItem {
   id: number;
@@ -22,6 +22,9 @@ export interface SnippetItem {
   /** The snippet's page. */
   url: string;
 }
+
+/** Discussion's props but the ones the snippet page fills in itself. */
+export type SnippetDiscussion = Omit<Parameters<typeof Discussion>[0], 'ctx' | 'project' | 'noteable'>;
 
 export interface SnippetFormValues {
   title: string;
@@ -176,7 +179,8 @@ export function SnippetPage(props: {
   rows: TrustedHtml;
   size: number;
   canUpdate: boolean;
-  discussion?: { notes: NoteItem[]; total: number; references: PageReferences; comment?: string };
+  /** The thread as the issue page's Discussion takes it (notes, their count, references, a kept comment). */
+  discussion?: SnippetDiscussion;
   flash?: Flash | null;
 }) {
   const { snippet } = props;
@@ -218,10 +222,7 @@ export function SnippetPage(props: {
           ctx={props.ctx}
           project={props.project}
           noteable={{ type: 'Snippet', id: snippet.id }}
-          notes={props.discussion.notes}
-          total={props.discussion.total}
-          comment={props.discussion.comment}
-          references={props.discussion.references}
+          {...props.discussion}
         />
       ) : null}
     </SnippetFrame>

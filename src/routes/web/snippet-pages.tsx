@@ -152,7 +152,7 @@ export function registerSnippetPages(web: FastifyInstance, deps: Deps): CommentT
     options: { flash?: Flash; comment?: string; status?: number } = {},
   ) => {
     const viewer = request.viewer;
-    const [project, item, thread] = await Promise.all([
+    const [project, item, { notes: threadNotes, ...noteCounts }] = await Promise.all([
       loadProjectHead(deps, loaded),
       itemOf(loaded, snippet),
       noteThread(deps, 'Snippet', snippet.id),
@@ -163,7 +163,7 @@ export function registerSnippetPages(web: FastifyInstance, deps: Deps): CommentT
       loaded,
       loaded.access,
       snippet.description,
-      thread.notes,
+      threadNotes,
     );
     return sendPage(
       reply,
@@ -174,7 +174,7 @@ export function registerSnippetPages(web: FastifyInstance, deps: Deps): CommentT
         rows={snippetRows(snippet)}
         size={Buffer.byteLength(snippet.content)}
         canUpdate={viewer !== null && canUpdateSnippet(viewer, snippet, loaded.access)}
-        discussion={{ notes, total: thread.total, references, comment: options.comment }}
+        discussion={{ ...noteCounts, notes, references, comment: options.comment }}
         flash={options.flash}
       />,
       options.status,
