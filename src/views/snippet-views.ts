@@ -2,6 +2,7 @@
 // project it belongs to (the caller's project for a project's list, none for personal snippets).
 import type { Deps } from '../deps.ts';
 import { findBasicUsersByIds } from '../db/repositories/users.ts';
+import { findProjectRecordsByIds } from '../db/repositories/projects.ts';
 import {
   countSnippetsUpTo,
   findSnippet,
@@ -37,9 +38,29 @@ export async function snippetListPage(
   deps: Deps,
   filter: SnippetListFilter,
   record: ProjectRecord | null,
-  page: Page,
+  page: Pick<Page, 'limit' | 'offset'>,
 ): Promise<SnippetView[]> {
   return snippetViews(deps, await listSnippets(deps.db.kysely, filter, page), record);
+}
+
+/** A page of every snippet (project and personal), each with its project read in one more statement. */
+export async function allSnippetsPage(
+  deps: Deps,
+  page: Pick<Page, 'limit' | 'offset'>,
+): Promise<SnippetView[]> {
+  const db = deps.db.kysely;
+  const rows = await listSnippets(db, {}, page);
+  const projectIds = [...new Set(rows.flatMap((row) => (row.project_id === null ? [] : [row.project_id])))];
+  const [authors, records] = await Promise.all([
+    findBasicUsersByIds(db, [...new Set(rows.map((row) => row.author_id))]),
+    findProjectRecordsByIds(db, projectIds),
+  ]);
+  const byId = new Map(records.map((record) => [record.project.id, record]));
+  return rows.map((snippet) => ({
+    snippet,
+    author: authors.get(snippet.author_id),
+    record: snippet.project_id === null ? null : (byId.get(snippet.project_id) ?? null),
+  }));
 }
 
 export function findSnippetById(deps: Deps, id: number): Promise<SnippetRow | undefined> {

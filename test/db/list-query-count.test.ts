@@ -23,6 +23,7 @@ import { insertMergeRequest } from '../../src/db/repositories/merge-requests.ts'
 import { setLabelLinks } from '../../src/db/repositories/issues.ts';
 import { insertNote } from '../../src/db/repositories/notes.ts';
 import { insertMilestone } from '../../src/db/repositories/milestones.ts';
+import { insertSnippet } from '../../src/db/repositories/snippets.ts';
 import { WebClient } from '../helpers/web.ts';
 import { EventAction } from '../../src/domain/types.ts';
 
@@ -188,6 +189,27 @@ describe('statements of each list at per_page 1, 20 and 100', () => {
       }
     });
 
+    // ROWS snippets of the listed project and ROWS public personal ones of the owner, by several authors.
+    await t.server.deps.db.kysely.transaction().execute(async (trx) => {
+      const at = new Date().toISOString();
+      for (let i = 0; i < ROWS; i++) {
+        for (const projectId of [listed.id, null]) {
+          await insertSnippet(trx, {
+            title: `Snippet ${i}`,
+            content: `line ${i}\n`,
+            description: null,
+            author_id: (projectId === null || i % 2 === 0 ? owner : others[i % 7]!).id,
+            project_id: projectId,
+            file_name: 'a.txt',
+            type: projectId === null ? 'PersonalSnippet' : 'ProjectSnippet',
+            visibility_level: projectId === null ? 20 : (i % 3) * 10,
+            created_at: at,
+            updated_at: at,
+          });
+        }
+      }
+    });
+
     // One pipeline of ROWS builds, and ROWS pipelines of one build each.
     const builds = Array.from({ length: ROWS }, (_, i) => ({ name: `job${i}`, status: 'success' as const }));
     await seedPipeline(t, listed, { sha: 'a'.repeat(40), userId: owner.id, builds });
@@ -310,6 +332,10 @@ describe('statements of each list at per_page 1, 20 and 100', () => {
     await assertFixedCount(`projects/${listed.id}/merge_requests/${mergeRequestId}/notes`, 6);
   });
 
+  it('GET /projects/:id/snippets: the project, the count, the page, its authors', async () => {
+    await assertFixedCount(`projects/${listed.id}/snippets`, 5);
+  });
+
   it('GET /projects/:id/milestones: the project, the count, the page', async () => {
     await assertFixedCount(`projects/${listed.id}/milestones`, 4);
   });
@@ -377,6 +403,13 @@ describe('statements of each list at per_page 1, 20 and 100', () => {
   it('the activity dashboard and the milestones page: a full page and the last cost a pinned number', async () => {
     await assertPagesCost('/dashboard/activity', 'Events', { full: 8, last: 6 });
     await assertPagesCost(`/${owner.username}/listed0/milestones`, 'Milestones', { full: 8, last: 8 });
+  });
+
+  it('the snippet list pages (a project’s, yours, explore): a full page and the last cost a pinned number', async () => {
+    // The session, the broadcasts, the page and its authors; a project's two more for the project.
+    await assertPagesCost(`/${owner.username}/listed0/snippets`, 'Snippets', { full: 6, last: 6 });
+    await assertPagesCost('/dashboard/snippets', 'Snippets', { full: 4, last: 4 });
+    await assertPagesCost('/explore/snippets', 'Snippets', { full: 4, last: 4 });
   });
 
   it('the labels page (no pages): one label costs what 103 do', async () => {

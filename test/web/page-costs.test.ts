@@ -1,7 +1,7 @@
 // What the four pages issue 24 names cost, pinned: the project page, a tree of 1,000 entries, a
-// 2,000-line blob and a commit with 100 changed files each take a fixed number of SQL statements and git
-// processes, the same as their small counterparts (a tree of 2 entries, a 3-line blob, a commit of 1
-// file), however large they are.
+// 2,000-line blob and a commit with 100 changed files (and a 2,000-line snippet) each take a fixed
+// number of SQL statements and git processes, the same as their small counterparts (a tree of 2
+// entries, a 3-line blob, a commit of 1 file, a 3-line snippet), however large they are.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -25,6 +25,7 @@ describe('statements and git processes per repository page', () => {
   let web: WebClient;
   let bigCommit: string;
   let smallCommit: string;
+  const snippetIds: number[] = [];
   const client = new GitClient();
 
   before(async () => {
@@ -61,6 +62,15 @@ describe('statements and git processes per repository page', () => {
       dir,
     );
     await t.server.deps.pushQueue.drain();
+    for (const lines of [3, 2000]) {
+      const content = Array.from({ length: lines }, (_, i) => `const v${i} = ${i};`).join('\n');
+      const made = await t.request('POST', `/api/v4/projects/${project.id}/snippets`, {
+        token: owner.token,
+        body: { title: `${lines} lines`, file_name: 'x.js', content, visibility: 'public' },
+      });
+      assert.equal(made.status, 201, made.text);
+      snippetIds.push(made.body.id);
+    }
     web = new WebClient(t);
     assert.equal((await web.signIn(owner.username, owner.password)).status, 302);
   });
@@ -137,6 +147,7 @@ describe('statements and git processes per repository page', () => {
       tree: [`${p}/tree/master/few`, `${p}/tree/master/many`],
       blob: [`${p}/blob/master/src/short.js`, `${p}/blob/master/src/long.js`],
       commit: [`${p}/commit/${smallCommit}`, `${p}/commit/${bigCommit}`],
+      snippet: snippetIds.map((id) => `${p}/snippets/${id}`),
     };
     const found: Record<string, { queries: number; git: number }> = {};
     for (const [name, [small, large]] of Object.entries(pages)) {
@@ -159,6 +170,9 @@ describe('statements and git processes per repository page', () => {
       blob: { queries: 4, git: 1 },
       // The commit page also counts and lists its comments (authors and diff lines only when it has some).
       commit: { queries: 7, git: 2 },
+      // A snippet page: the four every project page reads, then the snippet, its author, its notes' count
+      // and page; no git (the highlighted rows of a long snippet are cut as a blob's are).
+      snippet: { queries: 8, git: 0 },
     });
   });
 });

@@ -8,7 +8,8 @@ import type { Executor } from '../types.ts';
 
 const EXACT_BELOW = 100_000;
 
-type Counted = 'users' | 'projects' | 'issues' | 'merge_requests' | 'notes' | 'keys' | 'milestones';
+type Counted =
+  'users' | 'projects' | 'issues' | 'merge_requests' | 'notes' | 'snippets' | 'keys' | 'milestones';
 
 async function estimatedRows(db: Executor, table: string): Promise<number | undefined> {
   const { rows } = await sql<{ estimate: number | string | null }>`
@@ -42,6 +43,7 @@ export interface InstanceCounts {
   issues: number;
   mergeRequests: number;
   notes: number;
+  snippets: number;
   sshKeys: number;
   milestones: number;
 }
@@ -66,6 +68,7 @@ export async function instanceCounts(db: Executor, dialect: Dialect): Promise<In
     issues: await tableRows(db, dialect, 'issues'),
     mergeRequests: await tableRows(db, dialect, 'merge_requests'),
     notes: await tableRows(db, dialect, 'notes'),
+    snippets: await tableRows(db, dialect, 'snippets'),
     sshKeys: await tableRows(db, dialect, 'keys'),
     milestones: await tableRows(db, dialect, 'milestones'),
   };

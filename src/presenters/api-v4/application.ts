@@ -20,7 +20,7 @@ export function presentApplicationStatistics(counts: InstanceCounts) {
     issues: delimited(counts.issues),
     merge_requests: delimited(counts.mergeRequests),
     notes: delimited(counts.notes),
-    snippets: '0',
+    snippets: delimited(counts.snippets),
     ssh_keys: delimited(counts.sshKeys),
     milestones: delimited(counts.milestones),
     users: delimited(counts.users),

@@ -76,7 +76,8 @@ function NoteList(props: { notes: NoteItem[]; counts: NoteCounts; references?: P
 }
 
 /** What a comment is on: 8.13's notes form names it by type and global id, or a commit by its sha. */
-export type CommentNoteable = { type: 'Issue' | 'MergeRequest'; id: number } | { type: 'Commit'; id: string };
+export type CommentNoteable =
+  { type: 'Issue' | 'MergeRequest' | 'Snippet'; id: number } | { type: 'Commit'; id: string };
 
 /** The form posting to the project's one notes route (a signed-out visitor is offered sign in). */
 function CommentForm(props: {

@@ -31,6 +31,7 @@ export interface ProjectHead {
   issues_enabled: boolean;
   merge_requests_enabled: boolean;
   wiki_enabled: boolean;
+  snippets_enabled: boolean;
   forked_from_project?: { name_with_namespace: string; path_with_namespace: string };
   /** Whether the viewer may open the project's settings (the route asks the policy). */
   settings?: boolean;
@@ -53,6 +54,7 @@ export type ProjectTab =
   | 'builds'
   | 'environments'
   | 'wiki'
+  | 'snippets'
   | 'settings';
 
 /** `/<ns>/<p>/<kind>/<ref>/<path>` with each part encoded. */
@@ -103,6 +105,7 @@ export function ProjectFrame(props: {
           {tab('builds', `${base}/builds`, 'Builds')}
           {tab('environments', `${base}/environments`, 'Environments')}
           {project.wiki_enabled ? tab('wiki', `${base}/wikis/home`, 'Wiki') : null}
+          {project.snippets_enabled ? tab('snippets', `${base}/snippets`, 'Snippets') : null}
           {project.settings ? tab('settings', `${base}/edit`, 'Settings') : null}
         </ul>
       </nav>

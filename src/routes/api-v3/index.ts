@@ -10,6 +10,7 @@ import * as namespaces from './namespaces.ts';
 import * as members from './members.ts';
 import * as broadcastMessages from './broadcast-messages.ts';
 import * as templates from './templates.ts';
+import * as applicationSettings from './application-settings.ts';
 import * as accessRequests from './access-requests.ts';
 import * as forks from './forks.ts';
 import * as stars from './stars.ts';
@@ -61,6 +62,7 @@ const modules = [
   members,
   broadcastMessages,
   templates,
+  applicationSettings,
   accessRequests,
   forks,
   stars,

@@ -2,10 +2,10 @@
 // /projects/:id/snippets (the snippets feature off is a 403; list needs a signed-in caller; create for
 // reporters and up with title, visibility, file_name and content — `code` accepted for it; edit and
 // delete for the author, masters and administrators; raw) and personal ones under /snippets (the
-// caller's own, the public list, one, create, edit and delete by the author, raw). Entity: v4's Snippet.
+// caller's own, the public list, one, create, edit and delete by the author, raw; /snippets/all for administrators). Entity: v4's Snippet.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
-import { requireViewer } from '../../http/auth.ts';
+import { requireAdmin, requireViewer } from '../../http/auth.ts';
 import { paginateCapped } from '../../http/pagination.ts';
 import { optionalOneOf, optionalString, requestParams, type Params } from '../../http/params.ts';
 import {
@@ -27,6 +27,7 @@ import {
   type SnippetAttributes,
 } from '../../services/snippets/snippets.ts';
 import {
+  allSnippetsPage,
   countSnippetList,
   snippetListPage,
   snippetViews,
@@ -151,6 +152,18 @@ export function register(app: FastifyInstance, deps: Deps): void {
   app.get('/snippets/public', async (request, reply) => {
     requireViewer(request);
     return list(request, reply, { personal: true, visibility: Visibility.Public }, null);
+  });
+
+  // Every snippet of the instance, project and personal, newest first: administrators only (403).
+  app.get('/snippets/all', async (request, reply) => {
+    requireAdmin(request);
+    return paginateCapped(
+      request,
+      reply,
+      baseUrl,
+      (cap) => countSnippetList(deps, {}, cap),
+      async (page) => (await allSnippetsPage(deps, page)).map((view) => presentSnippetV4(view, baseUrl)),
+    );
   });
 
   app.get('/snippets/:id', PUBLIC, async (request) =>

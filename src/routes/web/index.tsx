@@ -21,6 +21,7 @@ import { registerMergeRequestPages } from './merge-request-pages.tsx';
 import { registerNotePages } from './note-pages.ts';
 import { registerCiPages } from './ci-pages.tsx';
 import { registerEnvironmentPages } from './environment-pages.tsx';
+import { registerSnippetPages } from './snippet-pages.tsx';
 import { registerLabelMilestonePages } from './label-milestone-pages.tsx';
 import { registerBoardPages } from './board-pages.tsx';
 import { registerWikiPages } from './wiki-pages.tsx';
@@ -130,6 +131,7 @@ export function registerWeb(app: FastifyInstance, deps: Deps): void {
       Commit: registerProjectPages(web, deps),
       Issue: registerIssuePages(web, deps),
       MergeRequest: registerMergeRequestPages(web, deps),
+      Snippet: registerSnippetPages(web, deps),
     });
     registerCiPages(web, deps);
     registerEnvironmentPages(web, deps);

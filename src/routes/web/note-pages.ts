@@ -1,5 +1,5 @@
 // GitLab 8.13's one notes endpoint for pages, POST /<namespace>/<project>/notes: the comment form of an
-// issue or a merge request names its noteable (`note[noteable_type]`, `note[noteable_id]`), a commit's
+// issue, a merge request or a project snippet names its noteable (`note[noteable_type]`, `note[noteable_id]`), a commit's
 // names the commit (`note[noteable_type]=Commit`, `note[commit_id]`), and the page module of that kind
 // finds it with the API's read rules and says where to go back. The note is the API's createNote, so
 // its event and note hook come with it, as they do for POST …/notes.
@@ -40,7 +40,12 @@ export interface CommentTargets<Id = number> {
 export function registerNotePages(
   web: FastifyInstance,
   deps: Deps,
-  targets: { Issue: CommentTargets; MergeRequest: CommentTargets; Commit: CommentTargets<string> },
+  targets: {
+    Issue: CommentTargets;
+    MergeRequest: CommentTargets;
+    Snippet: CommentTargets;
+    Commit: CommentTargets<string>;
+  },
 ): void {
   /** The noteable the form names: `note[noteable_id]`, or `note[commit_id]` for a commit. */
   const findTarget = async (request: FastifyRequest, reply: FastifyReply, params: Params) => {
@@ -52,7 +57,8 @@ export function registerNotePages(
       if (sha === undefined) throw notFound();
       return { loaded, viewer, target: await targets.Commit.find(request, reply, loaded, viewer, sha) };
     }
-    const kind = type === 'Issue' || type === 'MergeRequest' ? targets[type] : undefined;
+    const kind =
+      type === 'Issue' || type === 'MergeRequest' || type === 'Snippet' ? targets[type] : undefined;
     if (!kind) throw notFound();
     const loaded = await kind.project(request);
     const viewer = signedIn(request);

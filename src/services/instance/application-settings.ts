@@ -23,6 +23,8 @@ export interface ApplicationSettings {
    * Labrador does not: no outbound request reaches the local network unless an administrator says so.
    */
   allow_local_requests_from_system_hooks: boolean;
+  /** The projects_limit a new user gets when whoever creates them names none. */
+  default_projects_limit: number;
 }
 
 const DEFAULTS: ApplicationSettings = {
@@ -31,7 +33,11 @@ const DEFAULTS: ApplicationSettings = {
   default_group_visibility: 'private',
   allow_local_requests_from_web_hooks_and_services: false,
   allow_local_requests_from_system_hooks: false,
+  default_projects_limit: 10,
 };
+
+/** GitLab's column is a 4-byte integer; its validation wanted a number at least zero. */
+const MAX_PROJECTS_LIMIT = 2147483647;
 
 type Name = keyof ApplicationSettings;
 const NAMES = Object.keys(DEFAULTS) as Name[];
@@ -51,6 +57,7 @@ export async function readApplicationSettings(db: Executor): Promise<Application
     default_group_visibility: await readSetting(db, 'default_group_visibility'),
     allow_local_requests_from_web_hooks_and_services: await allowsLocalRequestsFromWebHooks(db),
     allow_local_requests_from_system_hooks: await allowsLocalRequestsFromSystemHooks(db),
+    default_projects_limit: await defaultProjectsLimit(db),
   };
 }
 
@@ -73,6 +80,11 @@ export async function defaultBranchName(db: Executor): Promise<string> {
   return readSetting(db, 'default_branch_name');
 }
 
+/** The projects_limit of a user created without one (sign-up, admin creation, import). */
+export async function defaultProjectsLimit(db: Executor): Promise<number> {
+  return readSetting(db, 'default_projects_limit');
+}
+
 /** The visibility level a project or group created through v4 without one gets. */
 export async function defaultVisibilityLevel(db: Executor, of: 'project' | 'group'): Promise<number> {
   const name = await readSetting(
@@ -83,7 +95,7 @@ export async function defaultVisibilityLevel(db: Executor, of: 'project' | 'grou
 }
 
 /** What a PUT asks to change, already typed by the route. */
-export type SettingsChange = Partial<Record<Name, string | boolean>>;
+export type SettingsChange = Partial<Record<Name, string | boolean | number>>;
 
 /** Validates and stores the changes in one transaction; answers every setting afterwards. */
 export async function updateApplicationSettings(
@@ -97,6 +109,12 @@ export async function updateApplicationSettings(
     if (value === undefined) continue;
     if (typeof DEFAULTS[name] === 'boolean') {
       values[name] = value;
+    } else if (name === 'default_projects_limit') {
+      const limit = typeof value === 'number' ? value : Number(String(value).trim());
+      if (!Number.isInteger(limit) || String(value).trim() === '') errors.add(name, 'is not a number');
+      else if (limit < 0) errors.add(name, 'must be greater than or equal to 0');
+      else if (limit > MAX_PROJECTS_LIMIT) errors.add(name, `must be less than ${MAX_PROJECTS_LIMIT + 1}`);
+      values[name] = limit;
     } else if (name === 'default_branch_name') {
       const branch = String(value).trim();
       if (!isBranchName(branch)) errors.add(name, 'is invalid');

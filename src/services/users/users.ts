@@ -42,6 +42,7 @@ import { passwordChangedMail } from './password-mails.ts';
 import { normalizeEmail, validateUser, type UserAttributes } from './user-validation.ts';
 import type { Executor, UserChanges, UserFullExtras, UserRow } from '../../db/types.ts';
 import { friendlyToken } from '../../lib/tokens.ts';
+import { defaultProjectsLimit } from '../instance/application-settings.ts';
 import crypto from 'node:crypto';
 import { findSetting, insertSettingIfAbsent } from '../../db/repositories/settings.ts';
 import { moveContributions } from '../../db/repositories/ghost-records.ts';
@@ -71,8 +72,7 @@ interface NewUser {
   welcome?: boolean;
 }
 
-/** GitLab's defaults (gitlab.yml default_can_create_group, application setting default_projects_limit). */
-const DEFAULT_PROJECTS_LIMIT = 10;
+/** GitLab's default of gitlab.yml's default_can_create_group (default_projects_limit is a stored setting). */
 const DEFAULT_CAN_CREATE_GROUP = true;
 
 /** Inserts the user, its personal namespace and identity in one transaction; validation is the caller's job. */
@@ -82,6 +82,7 @@ export async function insertUserWithNamespace(deps: Deps, input: NewUser): Promi
   // External users can neither create groups nor personal projects (ensure_external_user_rights).
   const external = input.external === true;
   return deps.db.kysely.transaction().execute(async (trx) => {
+    const projectsLimit = external ? 0 : (input.projectsLimit ?? (await defaultProjectsLimit(trx)));
     const user = await insertUser(trx, {
       username: input.username,
       name: input.name,
@@ -92,7 +93,7 @@ export async function insertUserWithNamespace(deps: Deps, input: NewUser): Promi
       admin: input.admin ? 1 : 0,
       external: external ? 1 : 0,
       can_create_group: external ? 0 : (input.canCreateGroup ?? DEFAULT_CAN_CREATE_GROUP) ? 1 : 0,
-      projects_limit: external ? 0 : (input.projectsLimit ?? DEFAULT_PROJECTS_LIMIT),
+      projects_limit: projectsLimit,
       bio: input.bio ?? null,
       location: input.location ?? null,
       skype: input.skype ?? '',

@@ -293,4 +293,28 @@ describe('snippets', () => {
     );
     assert.equal((await t.request('GET', '/api/v4/snippets/public')).status, 401);
   });
+
+  it('v4 /snippets/all: every snippet, project and personal, newest first, for administrators only', async () => {
+    const personal = await t.request('POST', '/api/v4/snippets', {
+      token: owner.token,
+      body: { title: 'all-personal', content: 'p', visibility: 'private' },
+    });
+    const inProject = await t.request('POST', `/api/v4/projects/${hidden.id}/snippets`, {
+      token: owner.token,
+      body: { title: 'all-project', file_name: 'x.txt', content: 'x', visibility: 'private' },
+    });
+    assert.equal(inProject.status, 201, inProject.text);
+    const all = await t.request('GET', '/api/v4/snippets/all?per_page=2', { token: t.rootToken });
+    assert.equal(all.status, 200);
+    assert.deepEqual(
+      all.body.map((s: { id: number }) => s.id),
+      [inProject.body.id, personal.body.id],
+    );
+    assert.equal(all.body[0].project_id, hidden.id);
+    assert.match(all.body[0].web_url, new RegExp(`/${hidden.fullPath}/snippets/${inProject.body.id}$`));
+    assert.match(all.body[1].web_url, new RegExp(`/snippets/${personal.body.id}$`));
+    assert.ok(Number(all.headers['x-total']) >= 2);
+    assert.equal((await t.request('GET', '/api/v4/snippets/all', { token: owner.token })).status, 403);
+    assert.equal((await t.request('GET', '/api/v4/snippets/all')).status, 401);
+  });
 });

@@ -138,6 +138,14 @@ describe('API v4 application settings and statistics', () => {
     assert.equal(stats.body.projects, '2');
     assert.equal(stats.body.groups, '1');
     assert.equal(stats.body.issues, '0');
+    assert.equal(stats.body.snippets, '0');
+    const snippet = await t.request('POST', '/api/v4/snippets', {
+      token: user.token,
+      body: { title: 'counted', content: 'x' },
+    });
+    assert.equal(snippet.status, 201, snippet.text);
+    const after = await t.request('GET', '/api/v4/application/statistics', { token: t.rootToken });
+    assert.equal(after.body.snippets, '1');
     assert.equal(
       (await t.request('GET', '/api/v4/application/statistics', { token: user.token })).status,
       403,
