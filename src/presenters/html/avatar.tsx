@@ -32,3 +32,18 @@ export function Avatar(props: { subject: AvatarSubject; owner?: AvatarOwner; siz
     </span>
   );
 }
+
+const UPLOADED_USER_AVATAR = /\/uploads\/user\/avatar\/\d+\/([^/?#]+)$/;
+
+/**
+ * A user as the API presents them (avatar_url absolute): their upload when avatar_url names one on this
+ * site, else the identicon (a Gravatar address is never fetched by the pages).
+ */
+export function UserAvatar(props: {
+  user: { id: number; name: string; avatar_url?: string | null };
+  size?: number;
+}) {
+  const match = UPLOADED_USER_AVATAR.exec(props.user.avatar_url ?? '');
+  const avatar = match ? decodeURIComponent(match[1]!) : null;
+  return <Avatar subject={{ id: props.user.id, name: props.user.name, avatar }} size={props.size} />;
+}

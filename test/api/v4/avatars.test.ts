@@ -237,5 +237,29 @@ describe('avatars', () => {
     );
     assert.match(after.text, new RegExp(`<img class="avatar s90" src="${src}"`));
     assert.equal((await web.get(src)).status, 200);
+
+    // On an issue's page: alice's upload by the issue and her comment, an identicon by bob's comment.
+    const bob = await createUser(t, 'bob');
+    const open = await createProject(t, { owner: alice, path: 'open', visibility: 20 });
+    const issue = await t.request('POST', `/api/v3/projects/${open.id}/issues`, {
+      token: alice.token,
+      body: { title: 'Faces' },
+    });
+    for (const user of [alice, bob])
+      await t.request('POST', `/api/v3/projects/${open.id}/issues/${issue.body.id}/notes`, {
+        token: user.token,
+        body: { body: `From ${user.username}` },
+      });
+    const issuePage = await web.get(`/${open.fullPath}/issues/${issue.body.iid}`);
+    assert.equal(issuePage.status, 200);
+    const faces = issuePage.text.match(new RegExp(`<img class="avatar s24" src="${src}"`, 'g')) ?? [];
+    assert.equal(faces.length, 3, 'header, issue author, comment');
+    assert.match(
+      issuePage.text,
+      new RegExp(
+        `<span class="avatar identicon s24 bg${bob.id % 7}" aria-hidden="true">B</span> <a href="/bob"`,
+      ),
+    );
+    assert.doesNotMatch(issuePage.text, /gravatar/);
   });
 });
