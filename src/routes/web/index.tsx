@@ -90,12 +90,8 @@ export function notFoundPage(deps: Deps) {
 export function registerWeb(app: FastifyInstance, deps: Deps): void {
   registerAssets(app);
   app.register(async (web) => {
-    // Forms with a file (the profile's `user[avatar]`, a project's or group's avatar) are multipart.
-    await installMultipartParams(web, AVATAR_MAX_BYTES + 1, {
-      'user[avatar]': AVATAR_MAX_BYTES,
-      'project[avatar]': AVATAR_MAX_BYTES,
-      'group[avatar]': AVATAR_MAX_BYTES,
-    });
+    // A form with a file (the profile's `user[avatar]`) is multipart; other files are read past.
+    await installMultipartParams(web, AVATAR_MAX_BYTES + 1, { 'user[avatar]': AVATAR_MAX_BYTES });
     web.decorateRequest('viewer', null);
     web.decorateRequest('sudo', false);
     web.decorateRequest('webSession', null);
