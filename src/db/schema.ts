@@ -11,6 +11,8 @@ export interface UsersTable {
   username: string;
   name: string;
   email: string;
+  /** The uploaded avatar's file name (migration 123), null when none. */
+  avatar: string | null;
   encrypted_password: string;
   authentication_token: string;
   state: string;
@@ -85,6 +87,8 @@ export interface NamespacesTable {
   request_access_enabled: Bool;
   lfs_enabled: Bool;
   share_with_group_lock: Bool;
+  /** A group's uploaded avatar's file name (migration 123), null when none. */
+  avatar: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -7,7 +7,10 @@ export type { Database } from './schema.ts';
 
 export type UserRow = Selectable<S.UsersTable>;
 /** A user as other entities embed it (UserBasic, and a project owner's created_at). */
-export type UserBasicRow = Pick<UserRow, 'id' | 'username' | 'name' | 'email' | 'state' | 'created_at'>;
+export type UserBasicRow = Pick<
+  UserRow,
+  'id' | 'username' | 'name' | 'email' | 'avatar' | 'state' | 'created_at'
+>;
 
 export type Executor = Kysely<S.Database>;
 

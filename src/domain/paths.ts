@@ -62,6 +62,23 @@ export function milestoneWebUrl(baseUrl: string, record: ProjectRecord, iid: num
   return `${baseUrl}/${projectFullPath(record)}/milestones/${iid}`;
 }
 
+export type AvatarOwner = 'user' | 'project' | 'group';
+
+/** Where an uploaded avatar is served (the path GitLab 8.13's uploads took). */
+export function avatarPath(owner: AvatarOwner, id: number, filename: string): string {
+  return `/uploads/${owner}/avatar/${id}/${encodeURIComponent(filename)}`;
+}
+
+/** The uploaded avatar's absolute URL, or null when there is none. */
+export function uploadedAvatarUrl(
+  baseUrl: string,
+  owner: AvatarOwner,
+  id: number,
+  filename: string | null,
+): string | null {
+  return filename ? baseUrl + avatarPath(owner, id, filename) : null;
+}
+
 export function userWebUrl(baseUrl: string, username: string): string {
   return `${baseUrl}/${username}`;
 }

@@ -3,7 +3,8 @@
 // fields are parameters like a form's. Text that is not valid UTF-8 is refused rather than stored with
 // replacement characters.
 import { isUtf8 } from 'node:buffer';
-import type { FastifyInstance } from 'fastify';
+import type { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import { ApiError } from '../errors.ts';
 
@@ -77,15 +78,50 @@ function parseForm(text: string): FormFields {
 /** What a multipart body's fields may hold in all: the JSON and form bodies' limit (app.ts bodyLimit). */
 const MULTIPART_FIELD_BYTES = 10 * 1024 * 1024;
 
+/** A file part kept in memory (an avatar): its first bytes up to the limit, `truncated` when it had more. */
+export interface BufferedFile {
+  filename: string;
+  data: Buffer;
+  truncated: boolean;
+}
+
+const bufferedFiles = new WeakMap<FastifyRequest, Map<string, BufferedFile>>();
+
+/** The file a multipart body sent as `name` (one of the scope's buffered fields), if any. */
+export function bufferedFile(request: FastifyRequest, name: string): BufferedFile | undefined {
+  return bufferedFiles.get(request)?.get(name);
+}
+
+/** Reads at most `limit + 1` bytes of a stream, then drains the rest unread. */
+async function readUpTo(stream: Readable, limit: number): Promise<{ data: Buffer; truncated: boolean }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let truncated = false;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    if (truncated) continue;
+    const room = limit + 1 - size;
+    chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+    size += Math.min(chunk.length, room);
+    if (size > limit) truncated = true;
+  }
+  if ((stream as { truncated?: boolean }).truncated) truncated = true;
+  return { data: Buffer.concat(chunks), truncated };
+}
+
 const bodyTooLarge = () => new ApiError(413, { error: 'Request body is too large' });
 
 /**
  * Multipart bodies in a scope (GitLab's v4 read them like forms; gitbeaker sends one when a call carries a
  * file, such as an avatar): the fields become the request's body, read by requestParams like a form's;
- * files are read past and dropped. A route with `config: { multipartStream: true }` reads the parts
+ * files are read past and dropped, but for the fields `buffered` names, kept in memory up to their
+ * byte count plus one (which tells a file too big) for bufferedFile. A route with `config: { multipartStream: true }` reads the parts
  * itself instead (an upload), with the file size limit given here.
  */
-export async function installMultipartParams(scope: FastifyInstance, fileBytes: number): Promise<void> {
+export async function installMultipartParams(
+  scope: FastifyInstance,
+  fileBytes: number,
+  buffered: Record<string, number> = {},
+): Promise<void> {
   await scope.register(multipart, {
     throwFileSizeLimit: false,
     limits: { fileSize: Math.max(fileBytes, 1), fieldSize: MULTIPART_FIELD_BYTES, fields: 1000, parts: 1100 },
@@ -93,11 +129,17 @@ export async function installMultipartParams(scope: FastifyInstance, fileBytes: 
   scope.addHook('preValidation', async (request) => {
     if (!request.isMultipart() || request.routeOptions.config.multipartStream) return;
     const fields: FormFields = {};
+    const files = new Map<string, BufferedFile>();
     let bytes = 0;
     try {
       for await (const part of request.parts()) {
         if (part.type === 'file') {
-          part.file.resume();
+          const limit = Object.hasOwn(buffered, part.fieldname) ? buffered[part.fieldname] : undefined;
+          if (limit === undefined || files.has(part.fieldname) || !part.filename) {
+            part.file.resume();
+            continue;
+          }
+          files.set(part.fieldname, { filename: part.filename, ...(await readUpTo(part.file, limit)) });
           continue;
         }
         const value = typeof part.value === 'string' ? part.value : JSON.stringify(part.value);
@@ -111,5 +153,6 @@ export async function installMultipartParams(scope: FastifyInstance, fileBytes: 
       throw new ApiError(400, { error: 'Body is not valid multipart' });
     }
     request.body = fields;
+    if (files.size > 0) bufferedFiles.set(request, files);
   });
 }

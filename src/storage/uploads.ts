@@ -45,6 +45,7 @@ const CONTENT_TYPES: Record<string, string> = {
   gz: 'application/gzip',
   tar: 'application/x-tar',
   svg: 'image/svg+xml',
+  ico: 'image/x-icon',
   html: 'text/html; charset=utf-8',
 };
 

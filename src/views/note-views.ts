@@ -22,7 +22,42 @@ import { countAwards, findAward, listAwards, listUserAwards } from '../db/reposi
 import { usersByIds } from '../db/repositories/users.ts';
 import { presentAwardEmoji, presentCommitNote, presentNote } from '../presenters/api-v3/issue.ts';
 import type { Page } from '../http/pagination.ts';
+import type { ProjectAccess } from '../policies/access.ts';
+import { CROSS_REFERENCE_PREFIX } from '../domain/cross-references.ts';
+import { markdownReferences, referenceKey } from '../lib/gfm-references.ts';
+import { resolveReferences } from './reference-views.ts';
 import type { AwardEmojiRow, NoteRow, ProjectRecord, UserRow } from '../db/types.ts';
+
+function isCrossReference(note: Pick<NoteRow, 'system' | 'note'>): boolean {
+  return Boolean(note.system) && note.note.startsWith(CROSS_REFERENCE_PREFIX);
+}
+
+/**
+ * Notes less the cross-reference notes (`Mentioned in issue #2`) whose mentioner the reader may not see
+ * (a confidential issue, a project hidden from them): Note#cross_reference_not_visible_for?. The
+ * mentioners of a whole page are resolved in one batch, and only when the page holds such a note.
+ */
+export async function withoutHiddenCrossReferences<T>(
+  deps: Deps,
+  viewer: UserRow | null,
+  project: ProjectRecord & { access: ProjectAccess },
+  items: T[],
+  noteOf: (item: T) => Pick<NoteRow, 'system' | 'note'>,
+): Promise<T[]> {
+  const crossReferences = items.map(noteOf).filter(isCrossReference);
+  if (crossReferences.length === 0) return items;
+  const map = await resolveReferences(
+    { db: deps.db.kysely, dataDir: deps.config.dataDir, viewer, record: project, access: project.access },
+    crossReferences.map((note) => note.note),
+  );
+  return items.filter((item) => {
+    const note = noteOf(item);
+    return (
+      !isCrossReference(note) ||
+      markdownReferences(note.note).some((reference) => map.resolved.has(referenceKey(reference)))
+    );
+  });
+}
 
 /** How many comments an issue's, merge request's or commit's page shows at most. */
 export const NOTES_SHOWN_ON_PAGE = 500;
@@ -58,9 +93,16 @@ export async function noteListPage<T = ReturnType<typeof presentNote>>(
   noteableType: string,
   noteableId: number,
   page: Page,
+  reader: { viewer: UserRow | null; project: ProjectRecord & { access: ProjectAccess } },
   present?: (note: NoteRow, author: UserRow, baseUrl: string) => T,
 ): Promise<T[]> {
-  const notes = await listNotes(deps.db.kysely, noteableType, noteableId, page.limit, page.offset);
+  const notes = await withoutHiddenCrossReferences(
+    deps,
+    reader.viewer,
+    reader.project,
+    await listNotes(deps.db.kysely, noteableType, noteableId, page.limit, page.offset),
+    (note) => note,
+  );
   return presentNotes(deps, notes, present);
 }
 
@@ -196,9 +238,13 @@ export async function discussionListPage(
   deps: Deps,
   key: NoteableKey,
   page: Page,
+  viewer: UserRow | null,
+  project: ProjectRecord & { access: ProjectAccess },
 ): Promise<DiscussionView[]> {
   const ids = await listDiscussionIds(deps.db.kysely, key, page.limit, page.offset);
-  return discussionsOf(deps, key, ids);
+  const threads = await discussionsOf(deps, key, ids);
+  // A thread is one note or a reply chain; a cross-reference note is always a thread of its own.
+  return withoutHiddenCrossReferences(deps, viewer, project, threads, (thread) => thread.notes[0]!.note);
 }
 
 async function discussionsOf(deps: Deps, key: NoteableKey, ids: string[]): Promise<DiscussionView[]> {

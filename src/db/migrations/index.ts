@@ -44,6 +44,7 @@ import { up as mail } from './100-mail.ts';
 import { up as passwordResets } from './101-password-resets.ts';
 import { up as pipelineSchedules } from './104-pipeline-schedules.ts';
 import { up as notificationEvents } from './145-notification-events.ts';
+import { up as avatars } from './123-avatars.ts';
 import { up as environments } from './122-environments.ts';
 import { up as boards } from './110-boards.ts';
 import { up as accessRequests } from './126-access-requests.ts';
@@ -111,6 +112,7 @@ const migrations: Array<[string, MigrationFn]> = [
   ['116-merge-request-counts', mergeRequestCounts],
   ['117-push-ci-skip', pushCiSkip],
   ['122-environments', environments],
+  ['123-avatars', avatars],
   ['126-access-requests', accessRequests],
   ['127-broadcast-messages', broadcastMessages],
   ['134-group-labels-milestones', groupLabelsMilestones],

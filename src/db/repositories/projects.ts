@@ -58,6 +58,7 @@ const NAMESPACE_COLUMNS = [
   'request_access_enabled',
   'lfs_enabled',
   'share_with_group_lock',
+  'avatar',
   'created_at',
   'updated_at',
 ] as const;

@@ -24,6 +24,7 @@ export const USER_COLUMNS = [
   'username',
   'name',
   'email',
+  'avatar',
   'encrypted_password',
   'authentication_token',
   'state',
@@ -117,6 +118,7 @@ export const USER_BASIC_COLUMNS = [
   'username',
   'name',
   'email',
+  'avatar',
   'state',
   'created_at',
 ] as const satisfies ReadonlyArray<keyof UserBasicRow>;

@@ -1,5 +1,5 @@
 import type { NamespaceRow } from '../../db/types.ts';
-import { groupWebUrl } from '../../domain/paths.ts';
+import { groupWebUrl, uploadedAvatarUrl } from '../../domain/paths.ts';
 // Group, GroupDetail and Namespace, keys in GitLab's order.
 
 export function presentGroup(group: NamespaceRow, baseUrl: string) {
@@ -10,8 +10,7 @@ export function presentGroup(group: NamespaceRow, baseUrl: string) {
     description: group.description,
     visibility_level: group.visibility_level,
     lfs_enabled: group.lfs_enabled === 1,
-    // Labrador stores no group avatars.
-    avatar_url: null,
+    avatar_url: uploadedAvatarUrl(baseUrl, 'group', group.id, group.avatar),
     web_url: groupWebUrl(baseUrl, group.path),
     request_access_enabled: group.request_access_enabled === 1,
   };

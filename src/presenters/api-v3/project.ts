@@ -5,7 +5,7 @@ import { canAdminProject } from '../../policies/access.ts';
 import { presentUserBasic } from './user.ts';
 import type { NamespaceRow, ProjectRecord, UserBasicRow } from '../../db/types.ts';
 import type { BasicProjectView, ProjectView } from '../../views/project-views.ts';
-import { projectUrls } from '../../domain/paths.ts';
+import { projectUrls, uploadedAvatarUrl } from '../../domain/paths.ts';
 
 export interface ProjectPresentOptions {
   /** Callers below master never see it; the route decides whether the form carries it. */
@@ -107,7 +107,7 @@ function presentProject(view: ProjectView, baseUrl: string, options: ProjectPres
     creator_id: project.creator_id,
     namespace: presentNamespaceSummary(namespace),
     ...forked,
-    avatar_url: project.avatar ? `${baseUrl}/uploads/project/avatar/${project.id}/${project.avatar}` : null,
+    avatar_url: uploadedAvatarUrl(baseUrl, 'project', project.id, project.avatar),
     star_count: project.star_count,
     forks_count: extras.forksCount,
     open_issues_count: extras.openIssuesCount,

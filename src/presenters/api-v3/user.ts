@@ -3,14 +3,14 @@
 // GitLab's order.
 import crypto from 'node:crypto';
 import { BoundedMap } from '../../lib/bounded-map.ts';
-import { userWebUrl } from '../../domain/paths.ts';
+import { uploadedAvatarUrl, userWebUrl } from '../../domain/paths.ts';
 import type { UserBasicRow, UserFullExtras, UserRow } from '../../db/types.ts';
 
 /** Avatar URLs by email: every user shown costs an md5 otherwise. Bounded: the oldest go first when full. */
 const MAX_AVATAR_URLS = 10_000;
 const avatarUrls = new BoundedMap<string, string>(MAX_AVATAR_URLS);
 
-export function avatarUrl(email: string): string {
+function emailAvatarUrl(email: string): string {
   let url = avatarUrls.get(email);
   if (url === undefined) {
     url = gravatarUrl(email, 80);
@@ -19,7 +19,12 @@ export function avatarUrl(email: string): string {
   return url;
 }
 
-/** The Gravatar (identicon when none) of an address at `size` pixels: every avatar Labrador shows. */
+/** A user's avatar: the uploaded one when there is one, else the address's Gravatar. */
+export function avatarUrl(user: Pick<UserBasicRow, 'id' | 'email' | 'avatar'>, baseUrl: string): string {
+  return uploadedAvatarUrl(baseUrl, 'user', user.id, user.avatar) ?? emailAvatarUrl(user.email);
+}
+
+/** The Gravatar (identicon when none) of an address at `size` pixels: who has uploaded no avatar. */
 export function gravatarUrl(email: string, size: number): string {
   const hash = crypto.createHash('md5').update(email.trim().toLowerCase()).digest('hex');
   return `http://www.gravatar.com/avatar/${hash}?s=${size}&d=identicon`;
@@ -36,7 +41,7 @@ export function presentUserBasic(user: Omit<UserBasicRow, 'created_at'>, baseUrl
     username: user.username,
     id: user.id,
     state: publicState(user.state),
-    avatar_url: avatarUrl(user.email),
+    avatar_url: avatarUrl(user, baseUrl),
     web_url: userWebUrl(baseUrl, user.username),
   };
 }

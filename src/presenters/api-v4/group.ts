@@ -1,8 +1,8 @@
 // API v4's Group, GroupDetail and Namespace entities, keys in GitLab's order, from the same rows as v3's.
-// Labrador has no subgroups (every group is a root: parent_id null, full_path = path), no group avatars,
-// no group-level 2FA or runners: those fields show GitLab's defaults.
+// Labrador has no subgroups (every group is a root: parent_id null, full_path = path), no group-level
+// 2FA or runners: those fields show GitLab's defaults.
 import type { NamespaceRow } from '../../db/types.ts';
-import { groupWebUrl, userWebUrl } from '../../domain/paths.ts';
+import { groupWebUrl, uploadedAvatarUrl, userWebUrl } from '../../domain/paths.ts';
 import { visibilityName } from '../../domain/types.ts';
 
 export function presentGroup(group: NamespaceRow, baseUrl: string) {
@@ -25,7 +25,7 @@ export function presentGroup(group: NamespaceRow, baseUrl: string) {
     lfs_enabled: group.lfs_enabled === 1,
     default_branch: null,
     default_branch_protection: 2,
-    avatar_url: null,
+    avatar_url: uploadedAvatarUrl(baseUrl, 'group', group.id, group.avatar),
     request_access_enabled: group.request_access_enabled === 1,
     full_name: group.name,
     full_path: group.path,
@@ -57,7 +57,7 @@ export function presentNamespace(namespace: NamespaceRow, baseUrl: string) {
     kind: group ? 'group' : 'user',
     full_path: namespace.path,
     parent_id: null,
-    avatar_url: null,
+    avatar_url: group ? uploadedAvatarUrl(baseUrl, 'group', namespace.id, namespace.avatar) : null,
     web_url: group ? groupWebUrl(baseUrl, namespace.path) : userWebUrl(baseUrl, namespace.path),
   };
 }

@@ -8,7 +8,7 @@ import { canAdminProject, type ProjectAccess } from '../../policies/access.ts';
 import { canDownloadCode } from '../../policies/git-access.ts';
 import { avatarUrl } from '../api-v3/user.ts';
 import { namespaceHumanName, type ProjectUrlSettings } from '../api-v3/project.ts';
-import { projectUrls } from '../../domain/paths.ts';
+import { projectUrls, uploadedAvatarUrl } from '../../domain/paths.ts';
 import { VISIBILITY_NAMES } from '../../domain/types.ts';
 import type { ProjectRecord, UserBasicRow } from '../../db/types.ts';
 import type { BasicProjectView, ProjectView } from '../../views/project-views.ts';
@@ -25,8 +25,12 @@ function presentNamespaceBasic(record: ProjectRecord, owner: UserBasicRow | null
     kind: group ? 'group' : 'user',
     full_path: namespace.path,
     parent_id: null,
-    // Labrador stores no group avatars; a user's is the owner's.
-    avatar_url: !group && owner ? avatarUrl(owner.email) : null,
+    // A group's uploaded avatar; a user's namespace shows its owner's.
+    avatar_url: group
+      ? uploadedAvatarUrl(baseUrl, 'group', namespace.id, namespace.avatar)
+      : owner
+        ? avatarUrl(owner, baseUrl)
+        : null,
     web_url: group ? `${baseUrl}/groups/${namespace.path}` : `${baseUrl}/${namespace.path}`,
   };
 }
@@ -62,7 +66,7 @@ function presentBasic(input: BasicInput, settings: ProjectUrlSettings) {
     web_url: urls.webUrl,
     readme_url: input.readCode ? null : undefined,
     forks_count: input.readCode ? input.forksCount : undefined,
-    avatar_url: project.avatar ? `${baseUrl}/uploads/project/avatar/${project.id}/${project.avatar}` : null,
+    avatar_url: uploadedAvatarUrl(baseUrl, 'project', project.id, project.avatar),
     star_count: project.star_count,
     last_activity_at: project.last_activity_at,
     namespace: presentNamespaceBasic(record, owner, baseUrl),

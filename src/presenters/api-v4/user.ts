@@ -12,7 +12,7 @@ export function presentUserBasic(user: Omit<UserBasicRow, 'created_at'>, baseUrl
     name: user.name,
     state: publicState(user.state),
     locked: false,
-    avatar_url: avatarUrl(user.email),
+    avatar_url: avatarUrl(user, baseUrl),
     web_url: userWebUrl(baseUrl, user.username),
   };
 }

@@ -63,8 +63,8 @@ export function presentBuildHook(input: BuildHookInput) {
   };
 }
 
-const userHookAttrs = (user: UserRow | undefined | null) =>
-  user ? { name: user.name, username: user.username, avatar_url: avatarUrl(user.email) } : null;
+const userHookAttrs = (user: UserRow | undefined | null, baseUrl: string) =>
+  user ? { name: user.name, username: user.username, avatar_url: avatarUrl(user, baseUrl) } : null;
 
 /** Stage names of a pipeline's rows, ordered by their stage index (then name), as CommitStatus.stages. */
 function pipelineStages(rows: Array<Pick<CiBuildRow, 'stage' | 'stage_idx'>>): string[] {
@@ -107,7 +107,7 @@ export function presentPipelineHook(input: PipelineHookInput) {
       finished_at: hookTime(pipeline.finished_at),
       duration: pipeline.duration,
     },
-    user: userHookAttrs(input.user),
+    user: userHookAttrs(input.user, input.baseUrl),
     project: {
       name: project.name,
       description: project.description,
@@ -144,7 +144,7 @@ export function presentPipelineHook(input: PipelineHookInput) {
           finished_at: hookTime(build.finished_at),
           when: build.when,
           manual: build.when === 'manual',
-          user: userHookAttrs(build.user_id === null ? null : input.users.get(build.user_id)),
+          user: userHookAttrs(build.user_id === null ? null : input.users.get(build.user_id), input.baseUrl),
           runner: runner
             ? {
                 id: runner.id,

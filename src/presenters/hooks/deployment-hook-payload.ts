@@ -40,7 +40,7 @@ export function presentDeploymentHook(input: DeploymentHookInput) {
           id: user.id,
           name: user.name,
           username: user.username,
-          avatar_url: avatarUrl(user.email),
+          avatar_url: avatarUrl(user, baseUrl),
           email: user.email,
         }
       : null,

@@ -1,7 +1,7 @@
 // What every event payload embeds (push today; builds and pipelines too): GitLab's Time#xmlschema stamps,
 // Project#hook_attrs and Commit#hook_attrs.
 import type { ChangedFiles, Commit } from '../../git/commits.ts';
-import { projectUrls } from '../../domain/paths.ts';
+import { projectUrls, uploadedAvatarUrl } from '../../domain/paths.ts';
 import type { ProjectRecord } from '../../db/types.ts';
 
 /** ActiveSupport's Time#xmlschema: ISO 8601 without fractions (our stamps carry milliseconds). */
@@ -16,7 +16,7 @@ export function projectHookAttrs(baseUrl: string, record: ProjectRecord, sshBase
     name: record.project.name,
     description: record.project.description ?? '',
     web_url: urls.webUrl,
-    avatar_url: null,
+    avatar_url: uploadedAvatarUrl(baseUrl, 'project', record.project.id, record.project.avatar),
     git_ssh_url: urls.sshUrl,
     git_http_url: urls.httpUrl,
     namespace: record.namespace.name,

@@ -14,8 +14,8 @@ function hookTime(iso: string): string {
 }
 
 /** User#hook_attrs. */
-export function userHookAttrs(user: UserRow) {
-  return { name: user.name, username: user.username, avatar_url: avatarUrl(user.email) };
+export function userHookAttrs(user: UserRow, baseUrl: string) {
+  return { name: user.name, username: user.username, avatar_url: avatarUrl(user, baseUrl) };
 }
 
 interface HookContext {
@@ -49,7 +49,7 @@ export function presentIssueHookPayload(
   const { project, repository } = envelope(context);
   return {
     object_kind: 'issue',
-    user: userHookAttrs(context.actor),
+    user: userHookAttrs(context.actor, context.baseUrl),
     project,
     object_attributes: {
       ...issueColumns(issue, null, hookTime),
@@ -57,7 +57,7 @@ export function presentIssueHookPayload(
       action,
     },
     repository,
-    ...(assignee ? { assignee: userHookAttrs(assignee) } : {}),
+    ...(assignee ? { assignee: userHookAttrs(assignee, context.baseUrl) } : {}),
   };
 }
 
@@ -112,7 +112,7 @@ export function presentNoteHookPayload(context: HookContext, note: NoteRow, note
   const { project, repository } = envelope(context);
   return {
     object_kind: 'note',
-    user: userHookAttrs(context.actor),
+    user: userHookAttrs(context.actor, context.baseUrl),
     project_id: note.project_id,
     project,
     object_attributes: {

@@ -38,7 +38,7 @@ export function presentPushPayload(input: PushPayloadInput) {
     user_id: input.user.id,
     user_name: input.user.name,
     user_email: input.user.email,
-    user_avatar: avatarUrl(input.user.email),
+    user_avatar: avatarUrl(input.user, input.baseUrl),
     project_id: input.record.project.id,
     project,
     commits: input.commits.map((commit) =>

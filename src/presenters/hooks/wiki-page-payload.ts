@@ -32,7 +32,7 @@ export function presentWikiPageHookPayload(
   const urls = projectUrls(context.baseUrl, context.record, context.sshBase);
   return {
     object_kind: 'wiki_page',
-    user: userHookAttrs(context.actor),
+    user: userHookAttrs(context.actor, context.baseUrl),
     project: projectHookAttrs(context.baseUrl, context.record, context.sshBase),
     wiki: {
       web_url: wikiPageWebUrl(context.baseUrl, context.record, 'home'),

@@ -1,4 +1,5 @@
 // The discussion of an issue, merge request or commit: its notes, then the form that posts a comment.
+import { UserAvatar } from './avatar.tsx';
 import { Csrf, type PageContext } from './layout.tsx';
 import { TimeAgo } from './projects.tsx';
 import { taskItems } from '../../lib/gfm-references.ts';
@@ -51,7 +52,7 @@ function NoteList(props: { notes: NoteItem[]; counts: NoteCounts; references?: P
         {props.notes.map((note) => (
           <li id={`note_${note.id}`} class={note.system ? 'note system-note' : 'note'}>
             <p class="muted">
-              {note.system ? <SystemNoteIcon /> : null}
+              {note.system ? <SystemNoteIcon /> : <UserAvatar user={note.author} />}{' '}
               <UserLink user={note.author} /> {note.system ? '' : 'commented '}
               {note.onLine ? (
                 <>

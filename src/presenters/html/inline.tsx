@@ -7,6 +7,8 @@ export interface UserBasic {
   id: number;
   username: string;
   name: string;
+  /** As the API presents it: an uploaded avatar is drawn, anything else is an identicon. */
+  avatar_url?: string | null;
 }
 
 /** "1 addition", "2 additions": GitLab's pluralize. */

@@ -2,6 +2,7 @@
 // sort and pages; one issue with its notes and a comment form; the new and edit forms. Props are the
 // API's presented shapes; descriptions and comments are Markdown through the one safe renderer. The
 // pieces merge requests share (state tabs, badges, buttons, the sidebar, forms) are exported from here.
+import { UserAvatar } from './avatar.tsx';
 import type { ComponentChildren } from 'preact';
 import { ActionButton, Csrf, type Flash, type PageContext } from './layout.tsx';
 import { Pager, TimeAgo } from './projects.tsx';
@@ -432,7 +433,8 @@ export function IssuePage(props: {
       <div class="meta">
         <StateBadge state={issue.state} />
         <span class="muted">
-          Issue #{issue.iid} opened <TimeAgo at={issue.created_at} /> by <UserLink user={issue.author} />
+          Issue #{issue.iid} opened <TimeAgo at={issue.created_at} /> by <UserAvatar user={issue.author} />{' '}
+          <UserLink user={issue.author} />
         </span>
         {issue.confidential ? <span class="badge">Confidential</span> : null}
       </div>

@@ -1,10 +1,18 @@
 // The frame of every page: head with the hashed stylesheet and script, the navigation bar (sign-in link
 // or the viewer's menu with a sign-out form), flash messages and the main landmark.
+import { Avatar } from './avatar.tsx';
 import type { ComponentChildren } from 'preact';
 import { RawHtml, type TrustedHtml } from './raw-html.tsx';
 
 export interface PageContext {
-  viewer: { username: string; name: string; admin: boolean; pendingTodos: number } | null;
+  viewer: {
+    id: number;
+    username: string;
+    name: string;
+    avatar: string | null;
+    admin: boolean;
+    pendingTodos: number;
+  } | null;
   /** The form token of this browser (session or anonymous cookie). */
   csrfToken: string;
   /** The request's path and query, for "sign in and come back". */
@@ -104,7 +112,9 @@ export function Layout(props: {
                 </a>
                 <a href="/explore/projects">Explore</a>
                 <a href="/projects/new">New project</a>
-                <a href={`/${ctx.viewer.username}`}>{ctx.viewer.username}</a>
+                <a href={`/${ctx.viewer.username}`}>
+                  <Avatar subject={ctx.viewer} size={24} /> {ctx.viewer.username}
+                </a>
                 <a href="/profile">Profile</a>
                 {ctx.viewer.admin ? <a href="/admin">Admin area</a> : null}
                 <form method="post" action="/users/sign_out">

@@ -2,6 +2,7 @@
 // and pages; one merge request with its branches, state, merge status and Merge button, and its tabs
 // (discussion with its comment form, commits, changes), its milestone and labels; the new and edit forms. Props are the API's
 // presented shapes and the git readers' commits and diffs.
+import { UserAvatar } from './avatar.tsx';
 import type { Commit } from '../../git/commits.ts';
 import { Csrf, tabLinks, type Flash, type PageContext } from './layout.tsx';
 import { Pager, TimeAgo } from './projects.tsx';
@@ -382,7 +383,7 @@ export function MergeRequestPage(props: {
           {mr.author ? (
             <>
               {' by '}
-              <UserLink user={mr.author} />
+              <UserAvatar user={mr.author} /> <UserLink user={mr.author} />
             </>
           ) : null}
         </span>

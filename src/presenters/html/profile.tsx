@@ -1,4 +1,5 @@
 // The signed-in user's settings (GitLab 8.13's /profile pages) and the new-project form.
+import { Avatar } from './avatar.tsx';
 import type { ComponentChildren } from 'preact';
 import { Csrf, Layout, tabLinks, type Flash, type PageContext } from './layout.tsx';
 import { VisibilityLevelChoice } from './projects.tsx';
@@ -35,12 +36,19 @@ export function ProfileFrame(props: {
 export function ProfilePage(props: {
   ctx: PageContext;
   flash?: Flash | null;
-  user: { name: string; email: string; bio: string | null };
+  user: { id: number; name: string; email: string; bio: string | null; avatar: string | null };
 }) {
   return (
     <ProfileFrame ctx={props.ctx} tab="profile" title="Profile settings" flash={props.flash}>
-      <form class="stack" method="post" action="/profile">
+      <form class="stack" method="post" action="/profile" enctype="multipart/form-data">
         <Csrf ctx={props.ctx} />
+        <div class="row">
+          <Avatar subject={props.user} size={90} />
+          <label>
+            Avatar (an image, at most 200 KB)
+            <input type="file" name="user[avatar]" accept="image/png,image/jpeg,image/gif,image/x-icon" />
+          </label>
+        </div>
         <label>
           Name
           <input type="text" name="user[name]" value={props.user.name} required />

@@ -21,13 +21,14 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const path = `/projects/:id/${base}/:merge_request_id/comments`;
 
     app.get(path, async (request, reply) => {
-      const { mr } = await loadMergeRequestOf(deps, request);
+      const { viewer, project, mr } = await loadMergeRequestOf(deps, request);
       return paginate(
         request,
         reply,
         baseUrl,
         () => countNoteList(deps, 'MergeRequest', mr.id),
-        (page) => noteListPage(deps, 'MergeRequest', mr.id, page, presentMergeRequestComment),
+        (page) =>
+          noteListPage(deps, 'MergeRequest', mr.id, page, { viewer, project }, presentMergeRequestComment),
       );
     });
 

@@ -110,13 +110,13 @@ export function register(app: FastifyInstance, deps: Deps): void {
     };
 
     app.get(base, async (request, reply) => {
-      const { id } = await loadReadable(request, 'Notes');
+      const { project, id } = await loadReadable(request, 'Notes');
       return paginate(
         request,
         reply,
         deps.config.externalUrl,
         () => countNoteList(deps, type, id),
-        (page) => noteListPage(deps, type, id, page),
+        (page) => noteListPage(deps, type, id, page, { viewer: request.viewer, project }),
       );
     });
 

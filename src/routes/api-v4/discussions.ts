@@ -88,7 +88,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
         baseUrl,
         () => countDiscussionList(deps, found.key),
         async (page) =>
-          (await discussionListPage(deps, found.key, page)).map((view) =>
+          (await discussionListPage(deps, found.key, page, request.viewer, found.project)).map((view) =>
             presentDiscussion(view, found.iid, baseUrl),
           ),
       );

@@ -36,6 +36,8 @@ import { presentProjectsV4 } from '../../presenters/api-v4/project.ts';
 import { createGroup, deleteGroup, updateGroup } from '../../services/groups/groups.ts';
 import type { ProjectRecord, UserRow } from '../../db/types.ts';
 import { groupAttributes, skipGroups } from '../api-v3/groups.ts';
+import { checkAvatar, setAvatar } from '../../services/users/avatars.ts';
+import { bufferedFile } from '../../http/body-parsers.ts';
 
 /**
  * GroupDetail's and the group project list's entity, batched by the project view. Until v4's project
@@ -130,7 +132,10 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const { group, access } = await loadGroup(deps, request);
     const params = v4GroupParams(requestParams(request));
     if (!canAdminGroup(access)) throw forbidden();
-    const updated = await updateGroup(deps, group, groupAttributes(params));
+    const file = bufferedFile(request, 'avatar');
+    if (file) checkAvatar(file);
+    let updated = await updateGroup(deps, group, groupAttributes(params));
+    if (file) updated = { ...updated, avatar: await setAvatar(deps, 'group', group.id, file) };
     return presentGroupDetail(await loadGroupWithProjects(deps, viewer, updated, listProjects), baseUrl);
   });
 

@@ -16,6 +16,7 @@ import { resolveViewer } from '../../http/auth.ts';
 import { installMultipartParams } from '../../http/body-parsers.ts';
 import { installV4ErrorHandler } from '../../http/error-handler.ts';
 import { routeNotFound } from '../../errors.ts';
+import { AVATAR_MAX_BYTES } from '../../services/users/avatars.ts';
 import * as emails from './emails.ts';
 import * as groups from './groups.ts';
 import * as keys from './keys.ts';
@@ -141,7 +142,8 @@ export function registerApiV4(app: FastifyInstance, deps: Deps): void {
       api.decorateRequest('sudo', false);
       api.decorateRequest('apiV4', true);
       installV4ErrorHandler(api);
-      await installMultipartParams(api, deps.config.uploadMaxBytes);
+      // An avatar is read whole (one byte over the limit tells it is too big) for the routes that take one.
+      await installMultipartParams(api, deps.config.uploadMaxBytes, { avatar: AVATAR_MAX_BYTES });
       api.addHook('onRequest', () => deps.pushQueue.caughtUp());
       api.addHook('preHandler', async (request) => resolveViewer(deps, request));
       api.addHook('onSend', async (_request, reply, payload) => {

@@ -11,7 +11,13 @@ import { optionalOneOf, pathInteger, presentString, requestParams, type Params }
 import { paramValueInvalid, recordNotFound } from '../../errors.ts';
 import { canSetIssueTimes } from '../../policies/issues.ts';
 import { createNote, destroyNote, editNote } from '../../services/issues/notes.ts';
-import { countNoteList, findNoteOfProject, noteViews, orderedNotePage } from '../../views/note-views.ts';
+import {
+  countNoteList,
+  findNoteOfProject,
+  noteViews,
+  orderedNotePage,
+  withoutHiddenCrossReferences,
+} from '../../views/note-views.ts';
 import { presentNoteV4 } from '../../presenters/api-v4/note.ts';
 import type { NoteRow } from '../../db/types.ts';
 import { NOTE_PARENTS, type LoadedNoteParent } from './noteables.ts';
@@ -66,9 +72,15 @@ export function register(app: FastifyInstance, deps: Deps): void {
         baseUrl,
         () => countNoteList(deps, found.type, found.id),
         async (page) =>
-          (await orderedNotePage(deps, found.key, { by, direction }, page)).map((view) =>
-            presentNoteV4(view, found.iid, baseUrl),
-          ),
+          (
+            await withoutHiddenCrossReferences(
+              deps,
+              request.viewer,
+              found.project,
+              await orderedNotePage(deps, found.key, { by, direction }, page),
+              (view) => view.note,
+            )
+          ).map((view) => presentNoteV4(view, found.iid, baseUrl)),
       );
     });
 

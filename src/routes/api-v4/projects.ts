@@ -48,6 +48,8 @@ import {
   presentProjectsV4,
 } from '../../presenters/api-v4/project.ts';
 import type { ProjectListQuery, ProjectScope, UserRow } from '../../db/types.ts';
+import { checkAvatar, setAvatar } from '../../services/users/avatars.ts';
+import { bufferedFile } from '../../http/body-parsers.ts';
 
 /** The project parameters v4 renamed and nothing else (their v3 names are what the readers know). */
 const RENAMES: Renames = {
@@ -233,7 +235,9 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const params = projectParams(request);
     const attributes = projectAttributes(params, EDIT);
     const topics = topicsParam(params);
-    if (Object.keys(attributes).length === 0 && topics === undefined) {
+    const file = bufferedFile(request, 'avatar');
+    if (file) checkAvatar(file);
+    if (Object.keys(attributes).length === 0 && topics === undefined && !file) {
       throw grapeError(400, `${EDITABLE} are missing, at least one parameter must be provided`);
     }
     if (Object.keys(attributes).length > 0) {
@@ -241,6 +245,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
       await updateProject(deps, { record: loaded, attributes });
     }
     if (topics !== undefined) await setProjectTopics(deps, loaded.project.id, topics);
+    if (file) await setAvatar(deps, 'project', loaded.project.id, file);
     return presentWrittenProject(deps, viewer, loaded.project.id);
   });
 

@@ -37,6 +37,8 @@ import {
   type ModifyFailures,
 } from '../../services/users/users.ts';
 import { USER_TEXT_ATTRIBUTES } from '../../services/users/user-validation.ts';
+import { checkAvatar, setAvatar } from '../../services/users/avatars.ts';
+import { bufferedFile } from '../../http/body-parsers.ts';
 import {
   countUserList,
   listUsersPage,
@@ -138,8 +140,10 @@ export function register(app: FastifyInstance, deps: Deps): void {
     if (password === undefined) {
       throw grapeError(400, `${PASSWORD_CHOICES} are missing, at least one parameter must be provided`);
     }
+    const file = bufferedFile(request, 'avatar');
+    if (file) checkAvatar(file);
     // `skip_confirmation` changes nothing: Labrador sends no confirmation mail, every user is confirmed.
-    const user = await createUser(deps, {
+    let user = await createUser(deps, {
       ...text,
       ...userSwitches(params),
       email,
@@ -147,6 +151,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
       name,
       username,
     });
+    if (file) user = { ...user, avatar: await setAvatar(deps, 'user', user.id, file) };
     reply.status(201);
     const { extras } = await loadUserFull(deps, user);
     return presentUserWithAdmin(user, baseUrl, extras);
@@ -156,7 +161,11 @@ export function register(app: FastifyInstance, deps: Deps): void {
     requireAdmin(request);
     const params = requestParams(request);
     const attrs = { ...presentAttributes(params, USER_TEXT_ATTRIBUTES, 400), ...userSwitches(params) };
-    const user = await modifyUser(deps, pathId(request.params.id) ?? 0, attrs, V4_FAILURES);
+    // A multipart `avatar` is checked before anything changes, and stored once the rest is saved.
+    const file = bufferedFile(request, 'avatar');
+    if (file) checkAvatar(file);
+    let user = await modifyUser(deps, pathId(request.params.id) ?? 0, attrs, V4_FAILURES);
+    if (file) user = { ...user, avatar: await setAvatar(deps, 'user', user.id, file) };
     const { extras } = await loadUserFull(deps, user);
     return presentUserWithAdmin(user, baseUrl, extras);
   });

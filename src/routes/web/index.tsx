@@ -2,6 +2,9 @@
 // session cookie read before each handler, the form token checked on every unsafe method (422 and
 // nothing done without it), and errors answered as pages (a signed-out visitor of something hidden is
 // sent to sign in and back; a signed-in one gets 404, as the API answers).
+import { registerAvatars } from './avatars.ts';
+import { installMultipartParams } from '../../http/body-parsers.ts';
+import { AVATAR_MAX_BYTES } from '../../services/users/avatars.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { ApiError } from '../../errors.ts';
@@ -90,6 +93,8 @@ export function notFoundPage(deps: Deps) {
 export function registerWeb(app: FastifyInstance, deps: Deps): void {
   registerAssets(app);
   app.register(async (web) => {
+    // A form with a file (the profile's `user[avatar]`) is multipart; other files are read past.
+    await installMultipartParams(web, AVATAR_MAX_BYTES + 1, { 'user[avatar]': AVATAR_MAX_BYTES });
     web.decorateRequest('viewer', null);
     web.decorateRequest('sudo', false);
     web.decorateRequest('webSession', null);
@@ -121,6 +126,7 @@ export function registerWeb(app: FastifyInstance, deps: Deps): void {
     });
     registerSignIn(web, deps);
     registerProfile(web, deps);
+    registerAvatars(web, deps);
     registerPersonalAccessTokens(web, deps);
     registerDashboard(web, deps);
     registerProjectActions(web, deps);

@@ -1,6 +1,8 @@
 // /profile… and /projects/new for the signed-in user, through the same services as the API's
 // PUT /users/:id, POST/DELETE /user/keys and /user/emails, and POST /projects (same validation, same
 // messages). A service's refusal is shown on the form (422) with what was typed; success redirects.
+import { bufferedFile } from '../../http/body-parsers.ts';
+import { checkAvatar, setAvatar } from '../../services/users/avatars.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { ApiError, unauthorized } from '../../errors.ts';
@@ -63,12 +65,20 @@ export function registerProfile(web: FastifyInstance, deps: Deps): void {
     const user = viewerOf(request);
     const params = requestParams(request);
     const typed = {
+      id: user.id,
+      avatar: user.avatar,
       name: optionalString(params, 'user[name]') ?? user.name,
       email: optionalString(params, 'user[email]') ?? user.email,
       bio: optionalString(params, 'user[bio]') ?? user.bio,
     };
+    const file = bufferedFile(request, 'user[avatar]');
     const result = await attempt(
-      () => modifyUser(deps, user.id, { name: typed.name, email: typed.email, bio: typed.bio ?? '' }),
+      async () => {
+        // The avatar is checked before anything changes, and stored once the rest is saved.
+        if (file) checkAvatar(file);
+        await modifyUser(deps, user.id, { name: typed.name, email: typed.email, bio: typed.bio ?? '' });
+        if (file) await setAvatar(deps, 'user', user.id, file);
+      },
       (flash) =>
         sendPage(
           reply,

@@ -101,8 +101,10 @@ export function pageContext(deps: Deps, request: FastifyRequest, reply: FastifyR
   return {
     viewer: user
       ? {
+          id: user.id,
           username: user.username,
           name: user.name,
+          avatar: user.avatar,
           admin: user.admin === 1,
           pendingTodos: request.webSession?.pendingTodos ?? 0,
         }

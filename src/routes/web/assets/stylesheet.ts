@@ -58,6 +58,16 @@ ul.list > li:first-child { border-top: 0; }
 .row { display: flex; flex-wrap: wrap; gap: 4px 12px; align-items: baseline; justify-content: space-between; }
 /* A state badge and the words about it, kept together (a .row would push them to opposite ends). */
 .meta { display: flex; flex-wrap: wrap; gap: 4px 8px; align-items: baseline; margin: 0 0 8px; }
+.avatar { display: inline-block; vertical-align: middle; border-radius: 50%; object-fit: cover; }
+.identicon { text-align: center; color: #555; font-weight: 600; overflow: hidden; }
+.avatar.s16 { width: 16px; height: 16px; line-height: 16px; font-size: 10px; }
+.avatar.s24 { width: 24px; height: 24px; line-height: 24px; font-size: 13px; }
+.avatar.s40 { width: 40px; height: 40px; line-height: 40px; font-size: 18px; }
+.avatar.s90 { width: 90px; height: 90px; line-height: 90px; font-size: 40px; }
+.identicon.bg0 { background: #ffebee; } .identicon.bg1 { background: #f3e5f5; }
+.identicon.bg2 { background: #e8eaf6; } .identicon.bg3 { background: #e3f2fd; }
+.identicon.bg4 { background: #e0f2f1; } .identicon.bg5 { background: #fbe9e7; }
+.identicon.bg6 { background: #eeeeee; }
 .badges { display: inline-flex; flex-wrap: wrap; gap: 4px; }
 .badge { display: inline-block; font-size: .8em; padding: 0 6px; border-radius: 8px; background: #eee;
   color: #444; border: 1px solid #ddd; }
