@@ -8,8 +8,8 @@ import { up as projects } from './002-projects.ts';
 import { up as git } from './003-git.ts';
 import { up as usersIndexes } from './003-users-indexes.ts';
 import { up as gitForeignKeys } from './004-git-foreign-keys.ts';
-import { up as usersFkIndexes } from './004-users-fk-indexes.ts';
 import { up as hooks } from './004-hooks.ts';
+import { up as usersFkIndexes } from './004-users-fk-indexes.ts';
 import { up as groups } from './005-groups.ts';
 import { up as ci } from './010-ci.ts';
 import { up as repositoryCreations } from './011-repository-creations.ts';
@@ -43,10 +43,15 @@ import { up as deployTokens } from './097-deploy-tokens.ts';
 import { up as mail } from './100-mail.ts';
 import { up as passwordResets } from './101-password-resets.ts';
 import { up as pipelineSchedules } from './104-pipeline-schedules.ts';
-import { up as notificationEvents } from './145-notification-events.ts';
-import { up as avatars } from './123-avatars.ts';
-import { up as environments } from './122-environments.ts';
 import { up as boards } from './110-boards.ts';
+import { up as snippets } from './114-snippets.ts';
+import { up as mergeRequestSquash } from './115-merge-request-squash.ts';
+import { up as mergeRequestCounts } from './116-merge-request-counts.ts';
+import { up as pushCiSkip } from './117-push-ci-skip.ts';
+import { up as jobArtifacts } from './118-job-artifacts.ts';
+import { up as jobArtifactExpiry } from './119-job-artifact-expiry.ts';
+import { up as environments } from './122-environments.ts';
+import { up as avatars } from './123-avatars.ts';
 import { up as accessRequests } from './126-access-requests.ts';
 import { up as broadcastMessages } from './127-broadcast-messages.ts';
 import { up as groupLabelsMilestones } from './134-group-labels-milestones.ts';
@@ -56,12 +61,7 @@ import { up as pipelineListOrder } from './137-pipeline-list-order.ts';
 import { up as runnerJobs } from './138-runner-jobs.ts';
 import { up as mergeRequestPipelines } from './140-merge-request-pipelines.ts';
 import { up as buildFailures } from './141-build-failures.ts';
-import { up as snippets } from './114-snippets.ts';
-import { up as jobArtifacts } from './118-job-artifacts.ts';
-import { up as jobArtifactExpiry } from './119-job-artifact-expiry.ts';
-import { up as mergeRequestSquash } from './115-merge-request-squash.ts';
-import { up as mergeRequestCounts } from './116-merge-request-counts.ts';
-import { up as pushCiSkip } from './117-push-ci-skip.ts';
+import { up as notificationEvents } from './145-notification-events.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
@@ -106,11 +106,11 @@ const migrations: Array<[string, MigrationFn]> = [
   ['104-pipeline-schedules', pipelineSchedules],
   ['110-boards', boards],
   ['114-snippets', snippets],
-  ['118-job-artifacts', jobArtifacts],
-  ['119-job-artifact-expiry', jobArtifactExpiry],
   ['115-merge-request-squash', mergeRequestSquash],
   ['116-merge-request-counts', mergeRequestCounts],
   ['117-push-ci-skip', pushCiSkip],
+  ['118-job-artifacts', jobArtifacts],
+  ['119-job-artifact-expiry', jobArtifactExpiry],
   ['122-environments', environments],
   ['123-avatars', avatars],
   ['126-access-requests', accessRequests],
