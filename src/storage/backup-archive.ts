@@ -293,13 +293,15 @@ export class ArchiveWriter {
    * Answers the count of files written.
    */
   async tree(from: string, name: string, options: TreeOptions = {}): Promise<number> {
-    let stat: fs.Stats;
+    let stat: fs.Stats | undefined;
     try {
-      stat = fs.lstatSync(from);
+      // No exception (and its stack) for the usual absent path: most projects have no uploads.
+      stat = fs.lstatSync(from, { throwIfNoEntry: false });
     } catch (error) {
       if (vanished(error)) return 0;
       throw error;
     }
+    if (!stat) return 0;
     if (stat.isFile()) return (await this.file(from, name)) ? 1 : 0;
     if (stat.isSymbolicLink()) {
       await this.symlink(name, fs.readlinkSync(from), stat);

@@ -39,7 +39,7 @@ function readDirectory(dir: string): fs.Dirent[] {
 
 function lstat(file: string): fs.Stats | undefined {
   try {
-    return fs.lstatSync(file);
+    return fs.lstatSync(file, { throwIfNoEntry: false });
   } catch (error) {
     if (vanished(error)) return undefined;
     throw error;
