@@ -1,11 +1,12 @@
 // `npm run admin -- backup <file>` and `restore <file>`: one tar archive (gzip when the name ends in .gz
 // or .tgz) of the database's rows, every repository, uploads, build artifacts and traces, the data dir's
-// identity (database-id, SSH host keys) and a manifest with every file's SHA-256. The tar format is
-// node-tar's (npm `tar`, the implementation npm itself uses), not ours.
+// identity (database-id, SSH host keys) and, last, a manifest with every file's SHA-256. The archive is
+// written as one stream (storage/backup-archive.ts), each file read once; node-tar reads it back.
 //
 // Consistency while the server takes writes: the database is snapshotted first (db/dump.ts), then the
-// files of exactly the projects in that snapshot are staged. Refs only move forward in the time between,
-// so each staged repository has at least the refs the snapshot's rows know of (pushes, merge requests,
+// files of exactly the projects in that snapshot are written (storage/backup-files.ts pins each
+// repository, refs before objects, before writing it). Refs only move forward in the time between,
+// so each repository written has at least the refs the snapshot's rows know of (pushes, merge requests,
 // pipelines all name commits that were in the repository before the row committed: Labrador writes the
 // ref, then the row); a project created after the snapshot is in neither, which is consistent too. A
 // project renamed since the snapshot is found where it is now and stored under the snapshot's path; one
@@ -13,6 +14,7 @@
 // restored instance still passes `check`. Force-pushes and deleted branches between snapshot and copy are
 // the one way a repository can have less than its rows say, as with any live copy.
 import crypto from 'node:crypto';
+import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import * as tar from 'tar';
@@ -22,17 +24,11 @@ import { databaseIsEmpty, dumpDatabase, loadDatabase, type Row } from '../../db/
 import { findProjectLocation } from '../../db/repositories/project-locations.ts';
 import { migrate, migrateOnly } from '../../db/migrations/index.ts';
 import { openDatabase } from '../../db/connect.ts';
-import { git } from '../../git/exec.ts';
-import { repositoriesRoot, repositoryPath } from '../../git/repository.ts';
+import { initBareRepository, repositoriesRoot, repositoryPath } from '../../git/repository.ts';
 import { version } from '../../lib/version.ts';
 import { artifactsRoot } from '../../storage/artifacts.ts';
-import {
-  fileChecksums,
-  inParallel,
-  stageRepository,
-  stageTree,
-  type FileEntry,
-} from '../../storage/backup-files.ts';
+import { ArchiveWriter, type FileEntry } from '../../storage/backup-archive.ts';
+import { archiveRepository, fileChecksums } from '../../storage/backup-files.ts';
 import { dataDirStampPath } from '../../storage/data-dir.ts';
 import { tracesRoot } from '../../storage/traces.ts';
 import { projectUploadsDir } from '../../storage/uploads.ts';
@@ -83,8 +79,9 @@ export async function createBackup(
 ): Promise<BackupSummary> {
   const started = performance.now();
   const scratch = scratchDir(config.dataDir);
-  const files = path.join(scratch, 'files');
+  const temporary = `${file}.partial-${process.pid}`;
   await fs.mkdir(path.join(scratch, 'database'), { recursive: true });
+  let archive: ArchiveWriter | undefined;
   try {
     // 1. The database, one snapshot; remember where its projects' files are.
     const namespaces = new Map<number, string>();
@@ -105,62 +102,59 @@ export async function createBackup(
           });
       },
     );
+    archive = new ArchiveWriter(temporary, isGzip(file));
+    await archive.tree(path.join(scratch, 'database'), 'database');
 
-    // 2. The files of the snapshot's projects, each found where it is now.
+    // 2. The files of the snapshot's projects, each found where it is now, one after the other: the
+    // archive is one stream, and each file is read and hashed once on its way into it.
     const vanished: number[] = [];
     let repositories = 0;
     let done = 0;
-    // A few at a time: staging is mostly waiting on the file system and on git.
-    await inParallel(projects, 4, async (project) => {
+    /** Where a file of the data dir goes in the archive. */
+    const inArchive = (file: string) =>
+      `files/${path.relative(config.dataDir, file).split(path.sep).join('/')}`;
+    for (const project of projects) {
       progress(`repositories: ${++done}/${projects.length}`);
       const namespacePath = namespaces.get(project.namespaceId) ?? '';
       let now: { namespacePath: string; path: string } | undefined = { namespacePath, path: project.path };
       const here = repositoryPath(config.dataDir, namespacePath, project.path);
-      if (!(await exists(path.join(here, 'HEAD')))) now = await findProjectLocation(db.kysely, project.id);
-      const stagedAt = (kind: 'project' | 'wiki') =>
-        path.join(
-          files,
-          path.relative(config.dataDir, repositoryPath(config.dataDir, namespacePath, project.path, kind)),
-        );
-      if (!now) {
-        vanished.push(project.id);
-        await git(['init', '--bare', '--quiet', stagedAt('project')]);
-        repositories++;
-        return;
-      }
+      if (!existsSync(path.join(here, 'HEAD'))) now = await findProjectLocation(db.kysely, project.id);
+      const storedAs = (kind: 'project' | 'wiki') =>
+        inArchive(repositoryPath(config.dataDir, namespacePath, project.path, kind));
       for (const kind of ['project', 'wiki'] as const) {
+        if (!now) break;
         const live = repositoryPath(config.dataDir, now.namespacePath, now.path, kind);
-        if (!(await exists(path.join(live, 'HEAD')))) continue;
-        await stageRepository(live, stagedAt(kind));
-        repositories++;
+        const written = await archiveRepository(archive, live, storedAs(kind), scratch);
+        if (written !== undefined) repositories++;
+        // No repository there: deleted meanwhile, or one that never was (an import that failed).
+        else if (kind === 'project') now = await findProjectLocation(db.kysely, project.id);
       }
-      const uploads = projectUploadsDir(config.dataDir, now.namespacePath, now.path);
-      await stageTree(
-        uploads,
-        path.join(
-          files,
-          path.relative(config.dataDir, projectUploadsDir(config.dataDir, namespacePath, project.path)),
-        ),
+      if (!now) {
+        // Deleted since the snapshot: an empty repository, so the restored instance passes `check`.
+        vanished.push(project.id);
+        await archive.tree(await emptyRepository(config.dataDir, scratch), storedAs('project'));
+        repositories++;
+        continue;
+      }
+      await archive.tree(
+        projectUploadsDir(config.dataDir, now.namespacePath, now.path),
+        inArchive(projectUploadsDir(config.dataDir, namespacePath, project.path)),
       );
-    });
+    }
 
     // 3. Artifacts and traces (by project and build id, so renames do not move them), identity.
     progress('artifacts, traces');
-    const relative = (dir: string) => path.join(files, path.relative(config.dataDir, dir));
     // An artifacts upload in progress sits beside its final directory as `<id>.upload-<random>`.
-    await stageTree(artifactsRoot(config.dataDir), relative(artifactsRoot(config.dataDir)), {
+    await archive.tree(artifactsRoot(config.dataDir), inArchive(artifactsRoot(config.dataDir)), {
       skip: (name) => name.includes('.upload-'),
     });
-    // Traces grow in place while builds run: copied, so the checksum stays true.
-    await stageTree(tracesRoot(config.dataDir), relative(tracesRoot(config.dataDir)), { copy: true });
-    await stageTree(dataDirStampPath(config.dataDir), relative(dataDirStampPath(config.dataDir)), {
-      copy: true,
-    });
-    await stageTree(path.join(config.dataDir, 'ssh'), path.join(files, 'ssh'), { copy: true });
+    // Traces grow in place while builds run: each is taken at the length it had when opened.
+    await archive.tree(tracesRoot(config.dataDir), inArchive(tracesRoot(config.dataDir)));
+    await archive.tree(dataDirStampPath(config.dataDir), inArchive(dataDirStampPath(config.dataDir)));
+    await archive.tree(path.join(config.dataDir, 'ssh'), 'files/ssh');
 
-    // 4. The manifest, then the archive.
-    progress('checksums');
-    const checksums = await fileChecksums(scratch, ['database', 'files']);
+    // 4. The manifest, last: the checksums of what was written before it.
+    const checksums = await archive.checksums();
     const manifest: Manifest = {
       format: FORMAT,
       format_version: FORMAT_VERSION,
@@ -171,15 +165,14 @@ export async function createBackup(
       tables: dump.tables,
       repositories,
       vanished_projects: vanished,
-      files: checksums,
+      files: { ...checksums },
     };
-    await fs.writeFile(path.join(scratch, 'manifest.json'), `${JSON.stringify(manifest)}\n`);
+    await archive.buffer('manifest.json', Buffer.from(`${JSON.stringify(manifest)}\n`));
     progress('archive');
-    const temporary = `${file}.partial-${process.pid}`;
-    const entries = ['manifest.json', 'database', ...((await exists(files)) ? ['files'] : [])];
-    await tar.create({ file: temporary, cwd: scratch, gzip: isGzip(file), portable: true }, entries);
+    await archive.close();
+    archive = undefined;
     await fs.rename(temporary, file);
-    const fileCount = Object.keys(checksums).filter((name) => name.startsWith('files/')).length;
+    const fileCount = Object.keys(manifest.files).filter((name) => name.startsWith('files/')).length;
     return {
       bytes: (await fs.stat(file)).size,
       tables: Object.keys(dump.tables).length,
@@ -189,17 +182,19 @@ export async function createBackup(
       seconds: (performance.now() - started) / 1000,
     };
   } finally {
+    if (archive) {
+      await archive.abort().catch(() => {});
+      await fs.rm(temporary, { force: true });
+    }
     await fs.rm(scratch, { recursive: true, force: true });
   }
 }
 
-async function exists(file: string): Promise<boolean> {
-  try {
-    await fs.lstat(file);
-    return true;
-  } catch {
-    return false;
-  }
+/** An empty bare repository in `scratch` (made once), for projects deleted since the snapshot. */
+async function emptyRepository(dataDir: string, scratch: string): Promise<string> {
+  const made = path.join(scratch, 'empty.git');
+  if (!existsSync(path.join(made, 'HEAD'))) await initBareRepository(dataDir, made);
+  return made;
 }
 
 /** Refuses a data dir that holds anything (an absent one is fine: the restore makes it). */

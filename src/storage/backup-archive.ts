@@ -1,0 +1,343 @@
+// The archive of a backup, written as one stream: each file is read once, straight from where it lives,
+// into the tar (headers encoded by node-tar's Header and Pax, the implementation npm itself uses) while
+// its SHA-256 is computed on the same bytes, so the manifest's checksums are those of what the archive
+// holds. A file is taken at the length it has when opened: one appended to meanwhile (a running build's
+// trace) is cut there, one cut shorter meanwhile is filled with zeros, as written and as hashed.
+//
+// The backup is a command of its own process, not the server's: reads are synchronous (no trip through
+// the thread pool per file), into buffers reused for the whole archive (no garbage to collect); a worker
+// thread hashes and writes them meanwhile (WRITER below), so reading, hashing and writing overlap.
+import fs from 'node:fs';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { Worker } from 'node:worker_threads';
+import { Header, Pax } from 'tar';
+
+export interface FileEntry {
+  size: number;
+  sha256: string;
+}
+
+const BLOCK = 512;
+/** The size of each buffer handed between the threads (few messages: each one costs). */
+const BATCH = 512 << 10;
+/**
+ * The size of each write, small on purpose: on the machine measured, 1 GB written in 64 KiB writes took
+ * 1 s, in 1 MiB writes 5 s, in 4 MiB writes 8 s.
+ */
+const WRITE = 64 << 10;
+const ZEROS = Buffer.alloc(2 * BLOCK);
+
+const padded = (size: number) => Math.ceil(size / BLOCK) * BLOCK;
+
+/** Whether a file system error says the path is not there (any more). */
+export function vanished(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+export interface TreeOptions {
+  /** Names left out (at any depth). */
+  skip?: (name: string) => boolean;
+}
+
+/**
+ * The archive's other half, in a worker thread: hashes each file's bytes and writes the archive (through
+ * gzip when asked), while the backup's own thread reads the next files. Buffers travel both ways by
+ * transfer, never copied: filled ones in, emptied ones back. Plain JavaScript run by `eval`, so it is
+ * the same in the built bundle and from the sources.
+ */
+const WRITER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const zlib = require('node:zlib');
+const hashes = new Map();
+const checksums = {};
+let fd, gzip, written;
+const fail = (error) => parentPort.postMessage({ error: String((error && error.stack) || error) });
+if (workerData.gzip) {
+  gzip = zlib.createGzip();
+  const out = fs.createWriteStream(workerData.file);
+  gzip.pipe(out);
+  gzip.on('error', fail);
+  out.on('error', fail);
+  written = new Promise((resolve) => out.on('close', resolve));
+} else fd = fs.openSync(workerData.file, 'w');
+async function handle(message) {
+  if (message.buffer) {
+    const bytes = Buffer.from(message.buffer, 0, message.length);
+    const hash = message.hash;
+    for (let i = 0; i < hash.length; i += 3) {
+      let h = hashes.get(hash[i]);
+      if (!h) hashes.set(hash[i], (h = crypto.createHash('sha256')));
+      h.update(bytes.subarray(hash[i + 1], hash[i + 2]));
+    }
+    for (const [id, name, size] of message.done) {
+      const h = hashes.get(id) || crypto.createHash('sha256');
+      hashes.delete(id);
+      checksums[name] = { size, sha256: h.digest('hex') };
+    }
+    if (fd !== undefined) {
+      for (let at = 0; at < bytes.length; )
+        at += fs.writeSync(fd, bytes, at, Math.min(bytes.length - at, workerData.write));
+    } else if (!gzip.write(Buffer.from(bytes))) await new Promise((resolve) => gzip.once('drain', resolve));
+    parentPort.postMessage({ buffer: message.buffer }, [message.buffer]);
+  } else if (message.checksums) parentPort.postMessage({ checksums });
+  else if (message.close) {
+    if (fd !== undefined) fs.closeSync(fd);
+    else {
+      gzip.end();
+      await written;
+    }
+    parentPort.postMessage({ closed: true });
+  }
+}
+let chain = Promise.resolve();
+parentPort.on('message', (message) => (chain = chain.then(() => handle(message)).catch(fail)));
+`;
+
+/** Buffers in flight between the two threads: how far reading may run ahead of writing. */
+const BUFFERS = 8;
+
+/** A tar archive being written to `file` (gzip-compressed when `gzip`), with every file's checksum. */
+export class ArchiveWriter {
+  private readonly worker: Worker;
+  private readonly free: ArrayBuffer[] = [];
+  private wake?: () => void;
+  private readonly replies: Array<{ resolve: (value: unknown) => void; reject: (error: Error) => void }> = [];
+  private failure?: Error;
+  /** The buffer being filled: entries gather here and go to the writer whole. */
+  private current: Buffer;
+  private used = 0;
+  /** Which bytes of `current` belong to which file: (file, start, end) triples; files completed. */
+  private hash: number[] = [];
+  private done: Array<[number, string, number]> = [];
+  private files = 0;
+  /**
+   * Files hashed here rather than in the writer, half the bytes or so: this thread would otherwise wait
+   * for the writer, whose hashing is most of its work. `hashing` is the one being read now, if ours.
+   */
+  private readonly ours: Record<string, FileEntry> = {};
+  private hashing?: crypto.Hash;
+  private bytesHere = 0;
+  private bytesThere = 0;
+  private readonly block = Buffer.alloc(BLOCK);
+
+  constructor(file: string, gzip: boolean) {
+    this.worker = new Worker(WRITER, { eval: true, workerData: { file, gzip, write: WRITE } });
+    this.worker.on('message', (message: { buffer?: ArrayBuffer; error?: string }) => {
+      if (message.buffer) {
+        this.free.push(message.buffer);
+        this.wake?.();
+      } else if (message.error) this.fail(new Error(`writing the archive: ${message.error}`));
+      else this.replies.shift()?.resolve(message);
+    });
+    this.worker.on('error', (error) => this.fail(error));
+    this.worker.on('exit', () => this.fail(new Error('the archive writer stopped')));
+    for (let i = 1; i < BUFFERS; i++) this.free.push(new ArrayBuffer(BATCH));
+    this.current = Buffer.from(new ArrayBuffer(BATCH));
+  }
+
+  private fail(error: Error): void {
+    this.failure ??= error;
+    this.wake?.();
+    for (const reply of this.replies.splice(0)) reply.reject(this.failure);
+  }
+
+  private ask<T>(message: object): Promise<T> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise<T>((resolve, reject) => {
+      this.replies.push({ resolve: resolve as (value: unknown) => void, reject });
+      this.worker.postMessage(message);
+    });
+  }
+
+  /** Hands the current buffer to the writer and takes an empty one (waiting when all are in flight). */
+  private async emit(): Promise<void> {
+    if (this.failure) throw this.failure;
+    if (this.used === 0 && this.done.length === 0) return;
+    const buffer = this.current.buffer as ArrayBuffer;
+    this.worker.postMessage({ buffer, length: this.used, hash: this.hash, done: this.done }, [buffer]);
+    this.hash = [];
+    this.done = [];
+    this.used = 0;
+    while (this.free.length === 0) {
+      await new Promise<void>((resolve) => (this.wake = resolve));
+      this.wake = undefined;
+      if (this.failure) throw this.failure;
+    }
+    this.current = Buffer.from(this.free.pop()!);
+  }
+
+  /** Which thread hashes the next file (of `size` bytes): this one while it has done less. */
+  private begin(size: number): number {
+    if (this.bytesHere < this.bytesThere) {
+      this.hashing = crypto.createHash('sha256');
+      this.bytesHere += size;
+    } else {
+      this.hashing = undefined;
+      this.bytesThere += size;
+    }
+    return this.files++;
+  }
+
+  private hashed(file: number, bytes: Buffer): void {
+    if (this.hashing) this.hashing.update(bytes);
+    else this.hash.push(file, bytes.byteOffset, bytes.byteOffset + bytes.length);
+  }
+
+  private end(file: number, name: string, size: number): void {
+    if (this.hashing) this.ours[name] = { size, sha256: this.hashing.digest('hex') };
+    else this.done.push([file, name, size]);
+    this.hashing = undefined;
+  }
+
+  /** Appends `data` (part of file `file`'s bytes, when given). */
+  private async put(data: Buffer, file?: number): Promise<void> {
+    for (let at = 0; at < data.length;) {
+      if (this.used === BATCH) await this.emit();
+      const length = Math.min(BATCH - this.used, data.length - at);
+      data.copy(this.current, this.used, at, at + length);
+      if (file !== undefined) this.hashed(file, this.current.subarray(this.used, this.used + length));
+      this.used += length;
+      at += length;
+    }
+  }
+
+  /** A header block (after a pax header when the name or link does not fit ustar's fields). */
+  private async header(
+    name: string,
+    type: 'File' | 'Directory' | 'SymbolicLink',
+    stat: { mode: number; mtime: Date },
+    size: number,
+    linkpath?: string,
+  ): Promise<void> {
+    const mode = stat.mode & 0o7777;
+    this.block.fill(0);
+    const header = new Header({ path: name, type, size, mode, mtime: stat.mtime, linkpath });
+    if (header.encode(this.block, 0))
+      await this.put(new Pax({ path: name, linkpath, mtime: stat.mtime, size, mode }).encode());
+    await this.put(this.block);
+  }
+
+  async directory(name: string, stat: { mode: number; mtime: Date }): Promise<void> {
+    await this.header(`${name}/`, 'Directory', stat, 0);
+  }
+
+  async symlink(name: string, target: string, stat: { mode: number; mtime: Date }): Promise<void> {
+    await this.header(name, 'SymbolicLink', stat, 0, target);
+  }
+
+  /** A file whose bytes are in memory. */
+  async buffer(name: string, data: Buffer, stat = { mode: 0o644, mtime: new Date() }): Promise<void> {
+    await this.header(name, 'File', stat, data.length);
+    const file = this.begin(data.length);
+    await this.put(data, file);
+    await this.put(ZEROS.subarray(0, padded(data.length) - data.length));
+    this.end(file, name, data.length);
+  }
+
+  /** The open file `fd`, `stat.size` bytes of it from its start, read straight into the buffers. */
+  async descriptor(name: string, fd: number, stat: fs.Stats): Promise<void> {
+    const size = stat.size;
+    await this.header(name, 'File', stat, size);
+    const file = this.begin(size);
+    for (let at = 0; at < size;) {
+      if (this.used === BATCH) await this.emit();
+      const length = Math.min(BATCH - this.used, size - at);
+      let got = 0;
+      while (got < length) {
+        const n = fs.readSync(fd, this.current, this.used + got, length - got, at + got);
+        if (n === 0) break;
+        got += n;
+      }
+      if (got < length) this.current.fill(0, this.used + got, this.used + length);
+      this.hashed(file, this.current.subarray(this.used, this.used + length));
+      this.used += length;
+      at += length;
+    }
+    await this.put(ZEROS.subarray(0, padded(size) - size));
+    this.end(file, name, size);
+  }
+
+  /** Size and SHA-256 of every regular file written so far, by its name in the archive. */
+  async checksums(): Promise<Record<string, FileEntry>> {
+    await this.emit();
+    const theirs = await this.ask<{ checksums: Record<string, FileEntry> }>({ checksums: true });
+    return { ...theirs.checksums, ...this.ours };
+  }
+
+  /** The regular file at `from`, as `name`; false when it is not there (any more). */
+  async file(from: string, name: string): Promise<boolean> {
+    let fd: number;
+    try {
+      fd = fs.openSync(from, 'r');
+    } catch (error) {
+      if (vanished(error)) return false;
+      throw error;
+    }
+    try {
+      const stat = fs.fstatSync(fd);
+      if (!stat.isFile()) return false;
+      await this.descriptor(name, fd, stat);
+      return true;
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  /**
+   * The tree at `from` (a directory, or a single file) as `name`, skipping what vanishes meanwhile and
+   * lock files (a `*.lock` copied along would block that file's next writer in the restored instance).
+   * Answers the count of files written.
+   */
+  async tree(from: string, name: string, options: TreeOptions = {}): Promise<number> {
+    let stat: fs.Stats | undefined;
+    try {
+      // No exception (and its stack) for the usual absent path: most projects have no uploads.
+      stat = fs.lstatSync(from, { throwIfNoEntry: false });
+    } catch (error) {
+      if (vanished(error)) return 0;
+      throw error;
+    }
+    if (!stat) return 0;
+    if (stat.isFile()) return (await this.file(from, name)) ? 1 : 0;
+    if (stat.isSymbolicLink()) {
+      await this.symlink(name, fs.readlinkSync(from), stat);
+      return 0;
+    }
+    if (!stat.isDirectory()) return 0;
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(from, { withFileTypes: true });
+    } catch (error) {
+      if (vanished(error)) return 0;
+      throw error;
+    }
+    await this.directory(name, stat);
+    let files = 0;
+    for (const entry of entries) {
+      if (options.skip?.(entry.name) || entry.name.endsWith('.lock')) continue;
+      const source = path.join(from, entry.name);
+      const target = `${name}/${entry.name}`;
+      if (entry.isFile()) files += (await this.file(source, target)) ? 1 : 0;
+      else files += await this.tree(source, target, options);
+    }
+    return files;
+  }
+
+  /** The end of the archive; answers once every byte is written. */
+  async close(): Promise<void> {
+    await this.put(ZEROS);
+    await this.emit();
+    await this.ask({ close: true });
+    await this.abort();
+  }
+
+  /** Stops the writer (after close, or instead of it when the backup failed). */
+  async abort(): Promise<void> {
+    this.worker.removeAllListeners('exit');
+    await this.worker.terminate();
+  }
+}
