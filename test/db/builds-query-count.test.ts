@@ -2,7 +2,7 @@
 // and however many users, runners and pipelines its builds name.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { stopClockWorkers, startTestApp, type TestApp } from '../helpers/app.ts';
 import { createProject, createUser } from '../helpers/factory.ts';
 import { seedPipeline } from '../helpers/ci.ts';
 import { git } from '../../src/git/exec.ts';
@@ -12,6 +12,7 @@ describe('query count of the builds and pipelines lists', () => {
   let projectId: number;
   before(async () => {
     t = await startTestApp();
+    await stopClockWorkers(t);
     const owner = await createUser(t, 'bqcowner');
     const project = await createProject(t, { owner, path: 'bqc', commit: true });
     projectId = project.id;

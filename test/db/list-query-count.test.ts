@@ -7,7 +7,7 @@
 // time: a full page and the last, shorter one read the same statements.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { stopClockWorkers, startTestApp, type TestApp } from '../helpers/app.ts';
 import {
   addGroupMember,
   createGroup,
@@ -44,6 +44,7 @@ describe('statements of each list at per_page 1, 20 and 100', () => {
 
   before(async () => {
     t = await startTestApp();
+    await stopClockWorkers(t);
     owner = await createUser(t, 'lister', { projectsLimit: 1000 });
     const others: TestUser[] = [];
     for (let i = 0; i < ROWS; i++) others.push(await createUser(t, `listed_user${i}`));

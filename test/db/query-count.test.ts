@@ -2,7 +2,7 @@
 // a fixed few.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { stopClockWorkers, startTestApp, type TestApp } from '../helpers/app.ts';
 import {
   addGroupMember,
   createGroup,
@@ -21,6 +21,7 @@ describe('query count of GET /users', () => {
   let bulkToken: string;
   before(async () => {
     t = await startTestApp();
+    await stopClockWorkers(t);
     // A few users through the API, with identities; the rest from the test factory.
     for (let i = 0; i < 5; i++) {
       const response = await t.request('POST', '/api/v3/users', {
@@ -85,6 +86,7 @@ describe('statements per request on the hot read paths', () => {
   let fork: TestProject;
   before(async () => {
     t = await startTestApp();
+    await stopClockWorkers(t);
     owner = await createUser(t, 'counted', { identity: { provider: 'github', externUid: '7' } });
     plain = await createProject(t, { owner, path: 'plain' });
     const groupId = await createGroup(t, 'counters');

@@ -170,6 +170,18 @@ export async function createPostgresDatabase(
   };
 }
 
+/**
+ * Stops the sweeps a server runs on its own clock (CI timers every 10 s, schedules, stuck builds, expired
+ * artifacts), for tests that count a request's statements: a sweep landing inside the counted request
+ * would add its own. Their drain() still works for a test that wants one.
+ */
+export async function stopClockWorkers(t: TestApp): Promise<void> {
+  const { ciTimersWorker, pipelineScheduleWorker, stuckBuildsWorker, artifactsWorker } = t.server;
+  await Promise.all(
+    [ciTimersWorker, pipelineScheduleWorker, stuckBuildsWorker, artifactsWorker].map((w) => w.stop()),
+  );
+}
+
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labrador-test-'));
   const rootToken = crypto.randomBytes(10).toString('hex');

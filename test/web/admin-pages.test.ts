@@ -3,7 +3,7 @@
 // sign in, and a form without its token changes nothing.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { stopClockWorkers, startTestApp, type TestApp } from '../helpers/app.ts';
 import { createProject, createUser, type TestUser } from '../helpers/factory.ts';
 import { startReceiver, type Receiver } from '../helpers/receiver.ts';
 import { RUNNER_USER_AGENT } from '../helpers/runner-client.ts';
@@ -26,6 +26,7 @@ describe('pages: admin area', () => {
 
   before(async () => {
     t = await startTestApp();
+    await stopClockWorkers(t);
     receiver = await startReceiver();
     plain = await createUser(t, 'plainuser');
     root = new WebClient(t);
@@ -413,6 +414,7 @@ describe('pages: admin lists read a fixed number of statements per page', () => 
   let hookId: number;
   before(async () => {
     t = await startTestApp();
+    await stopClockWorkers(t);
     receiver = await startReceiver();
     root = new WebClient(t);
     assert.equal((await root.signIn('root', t.rootPassword)).status, 302);
@@ -484,6 +486,7 @@ describe('pages: a registration token fixed by LABRADOR_RUNNER_TOKEN', () => {
   let t: TestApp;
   before(async () => {
     t = await startTestApp({ LABRADOR_RUNNER_TOKEN: 'fixed-registration-token' });
+    await stopClockWorkers(t);
   });
   after(async () => {
     await t?.close();

@@ -5,7 +5,7 @@
 // without their token, the commit and branch pages' pipeline status, and a fixed query count per page.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { stopClockWorkers, startTestApp, type TestApp } from '../helpers/app.ts';
 import { createRoles, createRolesProject, type Roles } from '../helpers/ci-roles.ts';
 import { seedPipeline } from '../helpers/ci.ts';
 import { WebClient } from '../helpers/web.ts';
@@ -49,6 +49,7 @@ describe('pages: pipelines and builds', () => {
 
   before(async () => {
     t = await startTestApp();
+    await stopClockWorkers(t);
     roles = await createRoles(t, 'cip');
     project = await createRolesProject(t, roles, 'cipages', 0, { commit: true });
     base = `/${project.fullPath}`;

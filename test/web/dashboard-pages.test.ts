@@ -5,7 +5,7 @@
 // viewer's projects, and the header's pending-todo badge.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { stopClockWorkers, startTestApp, type TestApp } from '../helpers/app.ts';
 import {
   addProjectMember,
   createProject,
@@ -42,6 +42,7 @@ describe('pages: dashboards', () => {
 
   before(async () => {
     t = await startTestApp();
+    await stopClockWorkers(t);
     owner = await createUser(t, 'ona');
     dev = await createUser(t, 'devi');
     visible = await createProject(t, { owner, path: 'seen', visibility: 0, commit: true });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { stopClockWorkers, startTestApp, type TestApp } from '../helpers/app.ts';
 import { createProject, createUser, type TestProject, type TestUser } from '../helpers/factory.ts';
 import { GitClient, listen, repoUrl } from '../helpers/git.ts';
 import { WebClient } from '../helpers/web.ts';
@@ -30,6 +30,7 @@ describe('statements and git processes per repository page', () => {
 
   before(async () => {
     t = await startTestApp();
+    await stopClockWorkers(t);
     const base = await listen(t);
     owner = await createUser(t, 'costly');
     project = await createProject(t, { owner, path: 'big', visibility: 20 });
@@ -211,6 +212,7 @@ describe('statements and git processes per wiki page', () => {
 
   before(async () => {
     t = await startTestApp();
+    await stopClockWorkers(t);
     const base = await listen(t);
     owner = await createUser(t, 'wikicost');
     small = await createProject(t, { owner, path: 'smallwiki', visibility: 20 });

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { stopClockWorkers, startTestApp, type TestApp } from '../helpers/app.ts';
 import {
   addGroupMember,
   addProjectMember,
@@ -34,6 +34,7 @@ describe('pages: project settings', () => {
 
   before(async () => {
     t = await startTestApp();
+    await stopClockWorkers(t);
     owner = await createUser(t, 'olga');
     developer = await createUser(t, 'devon');
     stranger = await createUser(t, 'stan');

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { stopClockWorkers, startTestApp, type TestApp } from '../helpers/app.ts';
 import {
   addGroupMember,
   addProjectMember,
@@ -53,6 +53,7 @@ describe('pages: Markdown references, mentions and tasks', () => {
 
   before(async () => {
     t = await startTestApp();
+    await stopClockWorkers(t);
     owner = await createUser(t, 'owen');
     alice = await createUser(t, 'alice');
     outsider = await createUser(t, 'outsider');

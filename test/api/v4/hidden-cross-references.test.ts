@@ -3,7 +3,7 @@
 // of v4's discussions; who may see the mentioner sees it. The page's mentioners are read in one batch.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { stopClockWorkers, startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createProject, createUser, type TestProject, type TestUser } from '../../helpers/factory.ts';
 
 describe('cross-reference notes hidden from who may not see the mentioner', () => {
@@ -27,6 +27,7 @@ describe('cross-reference notes hidden from who may not see the mentioner', () =
 
   before(async () => {
     t = await startTestApp();
+    await stopClockWorkers(t);
     owner = await createUser(t, 'owen');
     outsider = await createUser(t, 'outsider');
     project = await createProject(t, { owner, path: 'app', visibility: 20 });

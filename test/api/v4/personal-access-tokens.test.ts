@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { stopClockWorkers, startTestApp, type TestApp } from '../../helpers/app.ts';
 import { eventually } from '../../helpers/eventually.ts';
 import { createUser, type TestUser } from '../../helpers/factory.ts';
 import { today } from '../../../src/lib/clock.ts';
@@ -29,6 +29,7 @@ describe('API v4 personal access tokens', () => {
 
   before(async () => {
     t = await startTestApp();
+    await stopClockWorkers(t);
     alice = await createUser(t, 'alice');
     bob = await createUser(t, 'bob');
   });

@@ -4,7 +4,7 @@
 // and transfer, with each refusal.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startTestApp, type TestApp } from '../../helpers/app.ts';
+import { stopClockWorkers, startTestApp, type TestApp } from '../../helpers/app.ts';
 import {
   addGroupMember,
   addProjectMember,
@@ -56,6 +56,7 @@ describe('API v4 projects', () => {
 
   before(async () => {
     t = await startTestApp();
+    await stopClockWorkers(t);
     owner = await createUser(t, 'owner', { projectsLimit: 100 });
     dev = await createUser(t, 'dev', { projectsLimit: 100 });
     guest = await createUser(t, 'guest');
