@@ -1,5 +1,6 @@
 // GET /<namespace>/<project>/uploads/<secret>/<filename>: an uploaded file, to callers who may read the
-// project (PRIVATE-TOKEN header or private_token parameter, as on the API); hidden projects are 404.
+// project (signed in on the pages, or PRIVATE-TOKEN header or private_token parameter as on the API: an
+// image in an issue of a private project shows to its members); hidden projects are 404.
 // Images and videos are shown inline, everything else downloads as an attachment.
 import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
@@ -8,6 +9,8 @@ import { resolveViewer } from '../../http/auth.ts';
 import { notFound } from '../../errors.ts';
 import { readableProjectByFullPath } from '../../http/loaders.ts';
 import { findUpload, isImageOrVideo, uploadContentType } from '../../storage/uploads.ts';
+import { findWebSession } from '../../services/users/web-sessions.ts';
+import { sessionToken } from './web-session.ts';
 
 /** An ASCII fallback name plus the exact UTF-8 one (RFC 6266), so any stored name is a valid header. */
 function contentDisposition(kind: string, filename: string): string {
@@ -19,7 +22,11 @@ export function registerUploadFiles(app: FastifyInstance, deps: Deps): void {
   app.register(async (scope) => {
     scope.decorateRequest('viewer', null);
     scope.decorateRequest('sudo', false);
-    scope.addHook('preHandler', async (request) => resolveViewer(deps, request));
+    scope.addHook('preHandler', async (request) => {
+      await resolveViewer(deps, request);
+      const session = request.viewer ? undefined : sessionToken(request);
+      if (session) request.viewer = (await findWebSession(deps, session))?.user ?? null;
+    });
 
     scope.get(
       '/:namespace/:project/uploads/:secret/:filename',

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createProject, createUser, type TestProject, type TestUser } from '../../helpers/factory.ts';
+import { WebClient } from '../../helpers/web.ts';
 
 function multipart(parts: Array<{ name: string; filename?: string; type?: string; data: Buffer | string }>) {
   const boundary = `----labrador${Math.random().toString(16).slice(2)}`;
@@ -99,6 +100,13 @@ describe('uploads', () => {
     });
     assert.equal(outsiderGet.statusCode, 404);
     assert.deepEqual(JSON.parse(outsiderGet.body), { message: '404 Project Not Found' });
+    // A member signed in on the pages sees the image in the project's issues; an outsider's session not.
+    const member = new WebClient(t);
+    await member.signIn(guest.username, guest.password);
+    assert.equal((await member.get(`/owner/docs${response.body.url}`)).status, 200);
+    const stranger = new WebClient(t);
+    await stranger.signIn(outsider.username, outsider.password);
+    assert.equal((await stranger.get(`/owner/docs${response.body.url}`)).status, 404);
     const wrongSecret = await t.server.app.inject({
       method: 'GET',
       url: `/owner/docs/uploads/${'0'.repeat(32)}/dk.png`,
