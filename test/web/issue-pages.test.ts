@@ -361,7 +361,7 @@ describe('pages: issues', () => {
     const web = await signedIn(reporter);
     assert.match(
       (await web.get(page)).text,
-      /aria-pressed="false"><span aria-hidden="true">👍<\/span> Thumbs up 0/,
+      /aria-pressed="false"><svg class="thumb-icon"[^>]*>.*?<\/svg> Thumbs up 0/,
     );
     const up = await web.post(toggle, { name: 'thumbsup' });
     assert.equal(up.status, 302);
@@ -369,7 +369,7 @@ describe('pages: issues', () => {
     assert.equal(await upvotes(), 1);
     assert.match(
       (await web.get(page)).text,
-      /aria-pressed="true"><span aria-hidden="true">👍<\/span> Thumbs up 1/,
+      /aria-pressed="true"><svg class="thumb-icon"[^>]*>.*?<\/svg> Thumbs up 1/,
     );
     assert.equal((await web.post(toggle, { name: 'thumbsup' })).status, 302);
     assert.equal(await upvotes(), 0);

@@ -544,7 +544,7 @@ describe('pages: merge requests', () => {
     const before = await web.get(page);
     assert.match(
       before.text,
-      /<button type="submit" aria-pressed="false"><span aria-hidden="true">👍<\/span> Thumbs up 0/,
+      /<button type="submit" aria-pressed="false"><svg class="thumb-icon"[^>]*>.*?<\/svg> Thumbs up 0/,
     );
     const up = await web.post(toggle, { name: 'thumbsup' });
     assert.equal(up.status, 302);
@@ -552,7 +552,7 @@ describe('pages: merge requests', () => {
     assert.deepEqual(await awards(), ['remy:thumbsup']);
     assert.equal((await apiMergeRequest(iid)).upvotes, 1);
     const pressed = await web.get(page);
-    assert.match(pressed.text, /aria-pressed="true"><span aria-hidden="true">👍<\/span> Thumbs up 1/);
+    assert.match(pressed.text, /aria-pressed="true"><svg class="thumb-icon"[^>]*>.*?<\/svg> Thumbs up 1/);
 
     assert.equal((await web.post(toggle, { name: 'thumbsup' })).status, 302);
     assert.deepEqual(await awards(), []);

@@ -70,6 +70,18 @@ export function StateBadge(props: { state: string }) {
   return <span class={`badge state-${props.state}`}>{text}</span>;
 }
 
+/** A thumb drawn inline (an emoji would need a font the reader's machine may lack), down turned over. */
+function ThumbIcon(props: { down?: boolean }) {
+  return (
+    <svg class="thumb-icon" width="14" height="14" viewBox="0 0 16 16" aria-hidden="true" focusable="false">
+      <g transform={props.down ? 'rotate(180 8 8)' : undefined} fill="currentColor">
+        <path d="M1.5 7h3v7.5h-3z" />
+        <path d="M5.5 7.2 8.6 1.8c1.2-.2 2.2.8 1.9 2.1l-.6 2.6h3.4c1 0 1.7.9 1.5 1.9l-1.2 5c-.2.7-.8 1.1-1.5 1.1H5.5z" />
+      </g>
+    </svg>
+  );
+}
+
 /** Thumbs up and down with their counts; pressed when the viewer gave it, a second press takes it back. */
 function AwardButtons(props: {
   ctx: PageContext;
@@ -81,24 +93,24 @@ function AwardButtons(props: {
   /** False for a signed-out visitor and for the author, who may not vote on their own item. */
   canVote: boolean;
 }) {
-  const vote = (name: 'thumbsup' | 'thumbsdown', symbol: string, text: string, count: number) =>
+  const vote = (name: 'thumbsup' | 'thumbsdown', text: string, count: number) =>
     props.canVote ? (
       <form method="post" action={props.action} class="inline">
         <Csrf ctx={props.ctx} />
         <input type="hidden" name="name" value={name} />
         <button type="submit" aria-pressed={props.given.includes(name) ? 'true' : 'false'}>
-          <span aria-hidden="true">{symbol}</span> {text} {count}
+          <ThumbIcon down={name === 'thumbsdown'} /> {text} {count}
         </button>
       </form>
     ) : (
       <span class="badge">
-        <span aria-hidden="true">{symbol}</span> {text} {count}
+        <ThumbIcon down={name === 'thumbsdown'} /> {text} {count}
       </span>
     );
   return (
     <div class="actions" role="group" aria-label="Votes">
-      {vote('thumbsup', '👍', 'Thumbs up', props.upvotes)}
-      {vote('thumbsdown', '👎', 'Thumbs down', props.downvotes)}
+      {vote('thumbsup', 'Thumbs up', props.upvotes)}
+      {vote('thumbsdown', 'Thumbs down', props.downvotes)}
     </div>
   );
 }

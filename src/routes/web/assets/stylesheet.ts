@@ -116,6 +116,7 @@ pre { overflow-x: auto; background: var(--soft); padding: 8px; border: 1px solid
 .note.system-note { border-left: 3px solid var(--line); padding-left: 8px; background: none; font-size: .9em; color: var(--muted); }
 .note.system-note .md p { margin: 0; }
 .system-note-icon { vertical-align: -3px; margin-right: 4px; }
+.thumb-icon { vertical-align: -2px; }
 .task-form .task-save[hidden] { display: none; }
 .idiff.addition { background: #c7f0d2; } .idiff.deletion { background: #fac5cd; }
 .blob-image img { max-width: 100%; display: block; margin: 12px auto; }
