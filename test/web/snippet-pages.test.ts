@@ -176,6 +176,36 @@ describe('snippet pages', () => {
     assert.match((await web.get(`/${open.fullPath}`)).text, />Snippets</);
   });
 
+  it('Explore snippets: public and internal ones to the signed-in, newest first across pages; public to visitors', async () => {
+    const author = roles.users.master;
+    const titles: string[] = [];
+    for (let n = 0; n < 23; n += 1) {
+      const title = `Merged walk ${String(n).padStart(2, '0')} ${n % 3 === 0 ? 'pub' : 'int'}`;
+      const made = await t.request('POST', '/api/v4/snippets', {
+        token: author.token,
+        body: { title, file_name: 'x.txt', content: 'x\n', visibility: n % 3 === 0 ? 'public' : 'internal' },
+      });
+      assert.equal(made.status, 201, made.text);
+      titles.push(title);
+    }
+    const shown = (text: string) => [...text.matchAll(/Merged walk \d\d (?:pub|int)/g)].map((m) => m[0]);
+    const web = await signedInClient(t, roles.users.stranger);
+    const first = await web.get('/explore/snippets');
+    assert.equal(first.status, 200);
+    const second = await web.get('/explore/snippets?page=2');
+    assert.equal(second.status, 200);
+    const newestFirst = [...titles].reverse();
+    // Older snippets from other tests follow on page 2; ours come first and in order.
+    assert.deepEqual(shown(first.text), newestFirst.slice(0, 20));
+    assert.deepEqual(shown(second.text), newestFirst.slice(20));
+    const visitor = new WebClient(t);
+    const seen = shown((await visitor.get('/explore/snippets')).text);
+    assert.deepEqual(
+      seen,
+      newestFirst.filter((title) => title.endsWith('pub')),
+    );
+  });
+
   it('personal snippets: yours on the dashboard, public ones on Explore, pages and raw', async () => {
     const author = roles.users.developer;
     const make = async (title: string, visibility: string) => {

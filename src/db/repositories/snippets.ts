@@ -34,6 +34,11 @@ export interface SnippetListFilter {
   authorId?: number;
   minimumVisibility?: number;
   visibility?: number;
+  /**
+   * Personal snippets of any of these visibilities (8.13's `public_and_internal`). The page is a merged
+   * walk: one bounded newest-first walk of snippets_personal_visibility per value, then the merge.
+   */
+  visibilities?: number[];
 }
 
 function snippetList(db: Executor, filter: SnippetListFilter) {
@@ -45,6 +50,7 @@ function snippetList(db: Executor, filter: SnippetListFilter) {
     query = query.where('visibility_level', '>=', filter.minimumVisibility);
   }
   if (filter.visibility !== undefined) query = query.where('visibility_level', '=', filter.visibility);
+  if (filter.visibilities !== undefined) query = query.where('visibility_level', 'in', filter.visibilities);
   return query;
 }
 
@@ -71,6 +77,29 @@ export function listSnippets(
   filter: SnippetListFilter,
   page: { limit: number; offset: number },
 ): Promise<SnippetRow[]> {
+  const values = filter.visibilities;
+  if (values !== undefined && values.length > 1) {
+    // Each value's walk stops after limit + offset rows, so the page never reads more than that per value.
+    const walks = values.map((value) =>
+      db
+        .selectFrom(
+          snippetList(db, { ...filter, visibilities: undefined, visibility: value })
+            .selectAll()
+            .orderBy('id', 'desc')
+            .limit(page.limit + page.offset)
+            .as('walk'),
+        )
+        .selectAll(),
+    );
+    const merged = walks.slice(1).reduce((union, walk) => union.unionAll(walk), walks[0]!);
+    return db
+      .selectFrom(merged.as('merged'))
+      .selectAll()
+      .orderBy('id', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute();
+  }
   return snippetList(db, filter)
     .selectAll()
     .orderBy('id', 'desc')

@@ -371,8 +371,12 @@ function registerPersonalSnippetPages(web: FastifyInstance, deps: Deps): void {
     return showList(request, reply, 'yours', { personal: true, authorId: viewer.id });
   });
 
+  // 8.13: the signed-in see public and internal personal snippets, visitors the public ones.
   web.get('/explore/snippets', async (request, reply) =>
-    showList(request, reply, 'explore', { personal: true, visibility: Visibility.Public }),
+    showList(request, reply, 'explore', {
+      personal: true,
+      visibilities: request.viewer ? [Visibility.Public, Visibility.Internal] : [Visibility.Public],
+    }),
   );
 
   web.get('/snippets/new', async (request, reply) => {
