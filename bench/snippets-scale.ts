@@ -6,52 +6,24 @@
 // Usage: node --import tsx bench/snippets-scale.ts [snippets=100000] [requests=100]
 // (LABRADOR_DATABASE_URL=postgres://… to run on PostgreSQL, on an empty database.)
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import pino from 'pino';
 import { sql } from 'kysely';
-import { loadConfig } from '../src/config.ts';
-import { startServer } from '../src/server.ts';
-import { insertProject, NEW_PROJECT_SWITCHES } from '../src/db/repositories/projects.ts';
-import { findUserNamespace } from '../src/db/repositories/namespaces.ts';
-import { findUserByUsername } from '../src/db/repositories/users.ts';
+import {
+  startBenchServer,
+  insertBenchProject,
+  timeInTurns,
+  showTiming,
+  ROOT_TOKEN,
+  type Timing,
+} from './in-process.ts';
 
 const bigSize = Number(process.argv[2] ?? 100_000);
 const requests = Number(process.argv[3] ?? 100);
-const ROOT = { 'private-token': 'bench-root-token' };
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'labrador-bench-'));
-const config = loadConfig({
-  ...process.env,
-  LABRADOR_DATA_DIR: dataDir,
-  LABRADOR_ROOT_TOKEN: 'bench-root-token',
-  LABRADOR_ROOT_PASSWORD: 'bench-password-1234',
-  LABRADOR_LOG_LEVEL: 'warn',
-});
-const server = await startServer(config, pino({ level: 'warn' }));
-const db = server.deps.db.kysely;
-const root = (await findUserByUsername(db, 'root'))!;
-const namespace = (await findUserNamespace(db, root.id))!;
+const ROOT = { 'private-token': ROOT_TOKEN };
+const bench = await startBenchServer();
+const { dataDir, server, db, root } = bench;
 
 async function makeProject(name: string): Promise<number> {
-  const at = new Date().toISOString();
-  const project = await insertProject(db, {
-    namespace_id: namespace.id,
-    creator_id: root.id,
-    name,
-    path: name,
-    description: '',
-    default_branch: 'master',
-    visibility_level: 20,
-    ...NEW_PROJECT_SWITCHES,
-    archived: 0,
-    star_count: 0,
-    import_url: null,
-    avatar: null,
-    runners_token: `runners-${name}`,
-    last_activity_at: at,
-    created_at: at,
-    updated_at: at,
-  });
+  const project = await insertBenchProject(bench, name, 20);
   return project.id;
 }
 
@@ -88,33 +60,6 @@ async function seed(projectId: number, count: number): Promise<number> {
   return last;
 }
 
-interface Timing {
-  p50: number;
-  mean: number;
-}
-
-/** Times the URLs in turns (one request of each per round), so the machine's noise falls on all alike. */
-async function time(urls: string[], headers: Record<string, string>): Promise<Timing[]> {
-  for (const url of urls) {
-    for (let i = 0; i < 20; i++) {
-      const r = await server.app.inject({ method: 'GET', url, headers });
-      if (r.statusCode !== 200) throw new Error(`${url}: ${r.statusCode} ${r.body}`);
-    }
-  }
-  const samples: number[][] = urls.map(() => []);
-  for (let i = 0; i < requests; i++) {
-    for (const [index, url] of urls.entries()) {
-      const t0 = process.hrtime.bigint();
-      await server.app.inject({ method: 'GET', url, headers });
-      samples[index]!.push(Number(process.hrtime.bigint() - t0) / 1e6);
-    }
-  }
-  return samples.map((list) => {
-    list.sort((x, y) => x - y);
-    return { p50: list[Math.floor(list.length / 2)]!, mean: list.reduce((x, y) => x + y, 0) / list.length };
-  });
-}
-
 const small = await makeProject('small');
 const big = await makeProject('big');
 const smallLast = await seed(small, 100);
@@ -132,7 +77,6 @@ console.log(
   `${bigSize} snippets`.padStart(18),
   'big ÷ small'.padStart(12),
 );
-const show = (timing: Timing) => `${timing.p50.toFixed(2)} / ${timing.mean.toFixed(2)}`;
 const cases: Array<[string, (p: 'small' | 'big') => string, Record<string, string>]> = [
   ['snippets page (signed out)', (p) => `/root/${p}/snippets`, {}],
   ['snippets page 2 (signed out)', (p) => `/root/${p}/snippets?page=2`, {}],
@@ -153,11 +97,14 @@ const cases: Array<[string, (p: 'small' | 'big') => string, Record<string, strin
   ],
 ];
 for (const [name, url, headers] of cases) {
-  const [one, two] = (await time([url('small'), url('big')], headers)) as [Timing, Timing];
+  const [one, two] = (await timeInTurns(bench, [url('small'), url('big')], requests, headers)) as [
+    Timing,
+    Timing,
+  ];
   console.log(
     name.padEnd(34),
-    show(one).padStart(16),
-    show(two).padStart(18),
+    showTiming(one).padStart(16),
+    showTiming(two).padStart(18),
     (two.p50 / one.p50).toFixed(2).padStart(12),
   );
 }
