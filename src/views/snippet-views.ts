@@ -43,13 +43,17 @@ export async function snippetListPage(
   return snippetViews(deps, await listSnippets(deps.db.kysely, filter, page), record);
 }
 
-/** A page of every snippet (project and personal), each with its project read in one more statement. */
+/**
+ * A page of snippets of both kinds (every one, or one author's), each project snippet with its project
+ * read in one more statement (none when the page has only personal ones).
+ */
 export async function allSnippetsPage(
   deps: Deps,
   page: Pick<Page, 'limit' | 'offset'>,
+  filter: Pick<SnippetListFilter, 'authorId'> = {},
 ): Promise<SnippetView[]> {
   const db = deps.db.kysely;
-  const rows = await listSnippets(db, {}, page);
+  const rows = await listSnippets(db, filter, page);
   const projectIds = [...new Set(rows.flatMap((row) => (row.project_id === null ? [] : [row.project_id])))];
   const [authors, records] = await Promise.all([
     findBasicUsersByIds(db, [...new Set(rows.map((row) => row.author_id))]),

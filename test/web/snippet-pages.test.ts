@@ -218,6 +218,12 @@ describe('snippet pages', () => {
     };
     const mine = await make('Mine alone', 'private');
     const shared = await make('For everyone', 'public');
+    const inProject = await makeSnippet(open, author.token, {
+      title: 'Written in a project',
+      file_name: 'p.txt',
+      code: 'p\n',
+      visibility: 'public',
+    });
     const web = await signedInClient(t, author);
     const redirect = await web.get('/snippets');
     assert.equal(redirect.status, 302);
@@ -226,6 +232,9 @@ describe('snippet pages', () => {
     assert.equal(dashboard.status, 200);
     assert.match(dashboard.text, /Mine alone/);
     assert.match(dashboard.text, /For everyone/);
+    // 8.13's by_user: the project snippets you wrote too, linked under their project.
+    assert.match(dashboard.text, new RegExp(`href="/${open.fullPath}/snippets/${inProject}"`));
+    assert.match(dashboard.text, new RegExp(`href="/snippets/${mine}"`));
     const visitor = new WebClient(t);
     assert.equal((await visitor.get('/snippets')).headers.location, '/explore/snippets');
     const explore = await visitor.get('/explore/snippets');

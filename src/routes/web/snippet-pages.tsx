@@ -2,7 +2,7 @@
 // (highlighted like a file, with its notes), /:id/raw, /:id/edit, and the posts that create, update and
 // delete; the snippets feature off or a hidden project is a 404 (a visitor is asked to sign in first).
 // Personal ones: /snippets (8.13 sent the signed-in to /dashboard/snippets, visitors to
-// /explore/snippets), /dashboard/snippets (the viewer's own), /explore/snippets (the public ones),
+// /explore/snippets), /dashboard/snippets (the viewer's own, project ones too), /explore/snippets (public ones; internal too for the signed-in),
 // /snippets/new, /snippets/:id, /raw, /edit and the same posts. Reads and writes are the API's: the same
 // loaders and policies (a snippet the viewer may not read is a 404) and the snippet service.
 import crypto from 'node:crypto';
@@ -17,6 +17,7 @@ import {
 } from '../../http/loaders.ts';
 import { optionalString, requestParams, type Params } from '../../http/params.ts';
 import { notFound } from '../../errors.ts';
+import { projectFullPath } from '../../domain/paths.ts';
 import {
   canCreateProjectSnippet,
   canReadProjectSnippets,
@@ -33,6 +34,7 @@ import {
 } from '../../services/snippets/snippets.ts';
 import {
   findSnippetById,
+  allSnippetsPage,
   snippetListPage,
   snippetViews,
   type SnippetListFilter,
@@ -72,6 +74,12 @@ const NEW_FORM: SnippetFormValues = {
 
 const projectSnippetsUrl = (loaded: LoadedProject) =>
   `/${loaded.namespace.path}/${loaded.project.path}/snippets`;
+
+/** A snippet's page from the personal lists: a project snippet's lives under its project. */
+const personalListUrl = (view: SnippetView) =>
+  view.record === null
+    ? `/snippets/${view.snippet.id}`
+    : `/${projectFullPath(view.record)}/snippets/${view.snippet.id}`;
 
 function snippetItem(view: SnippetView, url: string): SnippetItem {
   const { snippet, author } = view;
@@ -327,16 +335,18 @@ function registerPersonalSnippetPages(web: FastifyInstance, deps: Deps): void {
     filter: SnippetListFilter,
   ) => {
     const page = pageNumber(request);
-    const views = await snippetListPage(deps, filter, null, {
-      limit: PER_PAGE + 1,
-      offset: (page - 1) * PER_PAGE,
-    });
+    const window = { limit: PER_PAGE + 1, offset: (page - 1) * PER_PAGE };
+    // Yours are all you wrote, personal and in projects (8.13's `by_user`), on snippets_author.
+    const views =
+      tab === 'yours'
+        ? await allSnippetsPage(deps, window, { authorId: filter.authorId })
+        : await snippetListPage(deps, filter, null, window);
     return sendPage(
       reply,
       <PersonalSnippetsPage
         ctx={pageContext(deps, request, reply)}
         tab={tab}
-        snippets={views.slice(0, PER_PAGE).map((view) => snippetItem(view, `/snippets/${view.snippet.id}`))}
+        snippets={views.slice(0, PER_PAGE).map((view) => snippetItem(view, personalListUrl(view)))}
         page={page}
         hasNext={views.length > PER_PAGE}
       />,
@@ -368,7 +378,7 @@ function registerPersonalSnippetPages(web: FastifyInstance, deps: Deps): void {
 
   web.get('/dashboard/snippets', async (request, reply) => {
     const viewer = signedIn(request);
-    return showList(request, reply, 'yours', { personal: true, authorId: viewer.id });
+    return showList(request, reply, 'yours', { authorId: viewer.id });
   });
 
   // 8.13: the signed-in see public and internal personal snippets, visitors the public ones.
