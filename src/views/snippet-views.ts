@@ -9,6 +9,7 @@ import {
   listSnippets,
   type SnippetListFilter,
 } from '../db/repositories/snippets.ts';
+import { voteCounts } from '../db/repositories/issues.ts';
 import type { Page } from '../http/pagination.ts';
 import type { ProjectRecord, SnippetRow, UserBasicRow } from '../db/types.ts';
 
@@ -65,6 +66,12 @@ export async function allSnippetsPage(
     author: authors.get(snippet.author_id),
     record: snippet.project_id === null ? null : (byId.get(snippet.project_id) ?? null),
   }));
+}
+
+/** A snippet's thumbs up and down, in one statement. */
+export async function snippetVotes(deps: Deps, id: number): Promise<{ upvotes: number; downvotes: number }> {
+  const vote = (await voteCounts(deps.db.kysely, 'Snippet', [id])).get(id);
+  return { upvotes: vote?.up ?? 0, downvotes: vote?.down ?? 0 };
 }
 
 export function findSnippetById(deps: Deps, id: number): Promise<SnippetRow | undefined> {

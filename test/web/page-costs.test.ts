@@ -172,8 +172,9 @@ describe('statements and git processes per repository page', () => {
       // The commit page also counts and lists its comments (authors and diff lines only when it has some).
       commit: { queries: 7, git: 2 },
       // A snippet page: the four every project page reads, then the snippet, its author, its notes' count
-      // and page; no git (the highlighted rows of a long snippet are cut as a blob's are).
-      snippet: { queries: 8, git: 0 },
+      // and page, its thumbs' counts and the viewer's own awards; no git (the highlighted rows of a long
+      // snippet are cut as a blob's are).
+      snippet: { queries: 10, git: 0 },
     });
   });
 });

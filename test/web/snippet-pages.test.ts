@@ -176,6 +176,54 @@ describe('snippet pages', () => {
     assert.match((await web.get(`/${open.fullPath}`)).text, />Snippets</);
   });
 
+  it('thumbs on a project snippet: a press awards, a second takes it back, as the API counts', async () => {
+    const id = await makeSnippet(open, roles.token.developer, { title: 'Vote on me', visibility: 'public' });
+    const page = `/${open.fullPath}/snippets/${id}`;
+    const toggle = `${page}/toggle_award_emoji`;
+    const awardsUrl = `/api/v4/projects/${open.id}/snippets/${id}/award_emoji`;
+    const awards = async () =>
+      ((await t.request('GET', awardsUrl, { token: roles.token.developer })).body as any[]).map(
+        (award) => `${award.user.username}:${award.name}`,
+      );
+    const author = await signedInClient(t, roles.users.developer);
+    const own = await author.get(page);
+    assert.doesNotMatch(own.text, /name="name" value="thumbsup"/);
+    assert.match(own.text, /Thumbs up 0/);
+    const refused = await author.post(toggle, { name: 'thumbsup' });
+    assert.equal(refused.status, 404, refused.text.slice(0, 3000));
+
+    const web = await signedInClient(t, roles.users.reporter);
+    assert.match(
+      (await web.get(page)).text,
+      /aria-pressed="false"><svg class="thumb-icon"[^>]*>.*?<\/svg> Thumbs up 0/,
+    );
+    const up = await web.post(toggle, { name: 'thumbsup' });
+    assert.equal(up.status, 302);
+    assert.equal(up.headers.location, page);
+    assert.deepEqual(await awards(), [`${roles.users.reporter.username}:thumbsup`]);
+    assert.match(
+      (await web.get(page)).text,
+      /aria-pressed="true"><svg class="thumb-icon"[^>]*>.*?<\/svg> Thumbs up 1/,
+    );
+    await web.post(toggle, { name: 'thumbsdown' });
+    assert.match((await author.get(page)).text, /Thumbs down 1/);
+    await web.post(toggle, { name: 'thumbsup' });
+    assert.deepEqual(await awards(), [`${roles.users.reporter.username}:thumbsdown`]);
+    const visitor = new WebClient(t);
+    const shown = await visitor.get(page);
+    assert.match(shown.text, /Thumbs up 0/);
+    assert.doesNotMatch(shown.text, /toggle_award_emoji/);
+    // A private snippet: a non-member cannot vote on what they cannot read.
+    const secret = await makeSnippet(hidden, roles.token.developer, { title: 'Secret votes' });
+    const stranger = await signedInClient(t, roles.users.stranger);
+    await stranger.get('/dashboard/snippets'); // for the form token
+    assert.equal(
+      (await stranger.post(`/${hidden.fullPath}/snippets/${secret}/toggle_award_emoji`, { name: 'thumbsup' }))
+        .status,
+      404,
+    );
+  });
+
   it('Explore snippets: public and internal ones to the signed-in, newest first across pages; public to visitors', async () => {
     const author = roles.users.master;
     const titles: string[] = [];

@@ -83,7 +83,7 @@ function ThumbIcon(props: { down?: boolean }) {
 }
 
 /** Thumbs up and down with their counts; pressed when the viewer gave it, a second press takes it back. */
-function AwardButtons(props: {
+export function AwardButtons(props: {
   ctx: PageContext;
   action: string;
   upvotes: number;

@@ -9,6 +9,7 @@ import { NewerOlder, TimeAgo, visibilityName } from './projects.tsx';
 import { RawRows, type TrustedHtml } from './raw-html.tsx';
 import { UserLink, type UserBasic } from './inline.tsx';
 import { Discussion } from './discussion.tsx';
+import { AwardButtons } from './issues.tsx';
 
 export interface SnippetItem {
   id: number;
@@ -181,6 +182,8 @@ export function SnippetPage(props: {
   canUpdate: boolean;
   /** The thread as the issue page's Discussion takes it (notes, their count, references, a kept comment). */
   discussion?: SnippetDiscussion;
+  /** A project snippet's thumbs: the counts, the viewer's own, whether they may vote (not on their own). */
+  awards?: { upvotes: number; downvotes: number; given: string[]; canVote: boolean };
   flash?: Flash | null;
 }) {
   const { snippet } = props;
@@ -217,6 +220,9 @@ export function SnippetPage(props: {
           </table>
         </div>
       </section>
+      {props.awards ? (
+        <AwardButtons ctx={props.ctx} action={`${snippet.url}/toggle_award_emoji`} {...props.awards} />
+      ) : null}
       {props.project && props.discussion ? (
         <Discussion
           ctx={props.ctx}

@@ -12,7 +12,8 @@ import { ApiError } from '../../errors.ts';
 import type { UserRow } from '../../db/types.ts';
 import { signedIn } from './page-params.ts';
 
-async function toggleAward(deps: Deps, viewer: UserRow, awardable: Awardable, rawName: string) {
+/** Gives the viewer's award, or takes it back when they gave it already. */
+export async function toggleAward(deps: Deps, viewer: UserRow, awardable: Awardable, rawName: string) {
   const name = normalizeEmojiName(rawName);
   const given = (await viewerAwards(deps, awardable.type, awardable.id, viewer.id)).find(
     (award) => award.name === name,

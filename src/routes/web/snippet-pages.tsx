@@ -31,11 +31,16 @@ import {
   editSnippet,
   snippetNoteable,
   type SnippetAttributes,
+  snippetAwardable,
 } from '../../services/snippets/snippets.ts';
+import { mayAward } from '../../services/issues/award-emoji.ts';
+import { viewerAwards } from '../../views/note-views.ts';
+import { toggleAward } from './award-pages.ts';
 import {
   findSnippetById,
   allSnippetsPage,
   snippetListPage,
+  snippetVotes,
   snippetViews,
   type SnippetListFilter,
   type SnippetView,
@@ -160,10 +165,12 @@ export function registerSnippetPages(web: FastifyInstance, deps: Deps): CommentT
     options: { flash?: Flash; comment?: string; status?: number } = {},
   ) => {
     const viewer = request.viewer;
-    const [project, item, { notes: threadNotes, ...noteCounts }] = await Promise.all([
+    const [project, item, { notes: threadNotes, ...noteCounts }, votes, given] = await Promise.all([
       loadProjectHead(deps, loaded),
       itemOf(loaded, snippet),
       noteThread(deps, 'Snippet', snippet.id),
+      snippetVotes(deps, snippet.id),
+      viewerAwards(deps, 'Snippet', snippet.id, viewer?.id),
     ]);
     const { references, notes } = await pageReferences(
       deps,
@@ -183,6 +190,11 @@ export function registerSnippetPages(web: FastifyInstance, deps: Deps): CommentT
         size={Buffer.byteLength(snippet.content)}
         canUpdate={viewer !== null && canUpdateSnippet(viewer, snippet, loaded.access)}
         discussion={{ ...noteCounts, notes, references, comment: options.comment }}
+        awards={{
+          ...votes,
+          given: given.map((award) => award.name),
+          canVote: viewer !== null && mayAward(viewer, snippetAwardable(snippet), 'thumbsup'),
+        }}
         flash={options.flash}
       />,
       options.status,
@@ -263,6 +275,14 @@ export function registerSnippetPages(web: FastifyInstance, deps: Deps): CommentT
   web.get('/:namespace/:project/snippets/:id', async (request, reply) => {
     const { loaded, snippet } = await loadPageSnippet(request);
     return showSnippet(request, reply, loaded, snippet);
+  });
+
+  // 8.13's toggle_award_emoji: a second press takes the viewer's award back.
+  web.post('/:namespace/:project/snippets/:id/toggle_award_emoji', async (request, reply) => {
+    const { loaded, snippet } = await loadPageSnippet(request);
+    const name = optionalString(requestParams(request), 'name') ?? '';
+    await toggleAward(deps, signedIn(request), snippetAwardable(snippet), name);
+    return reply.redirect(`${projectSnippetsUrl(loaded)}/${snippet.id}`, 302);
   });
 
   web.get('/:namespace/:project/snippets/:id/raw', async (request, reply) => {
