@@ -111,9 +111,12 @@ export function register(app: FastifyInstance, deps: Deps): void {
       throw paramsMissing(...(name === undefined ? ['name'] : []), ...(path === undefined ? ['path'] : []));
     }
     if (!canCreateGroup(viewer)) throw forbidden();
+    const file = bufferedFile(request, 'avatar');
+    if (file) checkAvatar(file);
     const attributes = groupAttributes(params);
     attributes.visibility_level ??= await defaultVisibilityLevel(deps.db.kysely, 'group');
-    const group = await createGroup(deps, viewer, { ...attributes, name, path });
+    let group = await createGroup(deps, viewer, { ...attributes, name, path });
+    if (file) group = { ...group, avatar: await setAvatar(deps, 'group', group.id, file) };
     reply.status(201);
     return presentGroupDetail({ group }, baseUrl);
   });

@@ -48,7 +48,7 @@ import {
   presentProjectsV4,
 } from '../../presenters/api-v4/project.ts';
 import type { ProjectListQuery, ProjectScope, UserRow } from '../../db/types.ts';
-import { checkAvatar, setAvatar } from '../../services/users/avatars.ts';
+import { type AvatarFile, checkAvatar, setAvatar } from '../../services/users/avatars.ts';
 import { bufferedFile } from '../../http/body-parsers.ts';
 
 /** The project parameters v4 renamed and nothing else (their v3 names are what the readers know). */
@@ -196,8 +196,11 @@ export function register(app: FastifyInstance, deps: Deps): void {
     creator: UserRow,
     params: Params,
     limitStyle: 'forbidden' | 'validation',
+    avatar: AvatarFile | undefined,
   ) => {
     const attributes = projectAttributes(params, CREATE);
+    // As PUT: the file is judged before anything is created, and written once the project exists.
+    if (avatar) checkAvatar(avatar);
     // v4's creations follow the instance's settings (GitLab's default_branch_name, default visibility).
     attributes.visibility_level ??= await defaultVisibilityLevel(deps.db.kysely, 'project');
     const initialBranch = await defaultBranchName(deps.db.kysely);
@@ -206,6 +209,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     if (topics !== undefined && topics.length > 0) {
       record.project.topic_list = await setProjectTopics(deps, record.project.id, topics);
     }
+    if (avatar) record.project.avatar = await setAvatar(deps, 'project', record.project.id, avatar);
     const [view] = await listProjectRecordViews(deps, actor, [record], { forkSourceCounts: true });
     return reply.status(201).send(presentProjectV4(view!, deps.config, { adminFields: true }));
   };
@@ -216,7 +220,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     if (presentString(params, 'name') === undefined && presentString(params, 'path') === undefined) {
       throw grapeError(400, 'name, path are missing, at least one parameter must be provided');
     }
-    return create(reply, viewer, viewer, params, 'forbidden');
+    return create(reply, viewer, viewer, params, 'forbidden', bufferedFile(request, 'avatar'));
   });
 
   app.post('/projects/user/:user_id', async (request, reply) => {
@@ -225,7 +229,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const user = await findUserByIdParam(deps, params.user_id);
     if (!user) throw notFound('User');
     if (presentString(params, 'name') === undefined) throw paramsMissing('name');
-    return create(reply, viewer, user, params, 'validation');
+    return create(reply, viewer, user, params, 'validation', bufferedFile(request, 'avatar'));
   });
 
   app.put('/projects/:id', async (request) => {

@@ -195,6 +195,59 @@ describe('avatars', () => {
     assert.equal(served.headers['content-type'], 'image/jpeg');
   });
 
+  it('creates a project and a group with a multipart avatar; a bad file creates nothing', async () => {
+    const made = await send(
+      'POST',
+      '/api/v4/projects',
+      outsider,
+      { avatar: { name: 'new.png', data: PNG } },
+      {
+        name: 'with-logo',
+      },
+    );
+    assert.equal(made.status, 201, made.text);
+    assert.equal(made.body.avatar_url, `${base}/uploads/project/avatar/${made.body.id}/new.png`);
+    const fetched = await t.request('GET', `/api/v4/projects/${made.body.id}`, { token: outsider.token });
+    assert.equal(fetched.body.avatar_url, made.body.avatar_url);
+    const bad = await send(
+      'POST',
+      '/api/v4/projects',
+      outsider,
+      { avatar: { name: 'a.txt', data: PNG } },
+      {
+        name: 'not-made',
+      },
+    );
+    assert.equal(bad.status, 400);
+    assert.deepEqual(bad.body, { message: { avatar: ['only images allowed'] } });
+    const missing = await t.request('GET', `/api/v4/projects/${encodeURIComponent('outsider/not-made')}`, {
+      token: outsider.token,
+    });
+    assert.equal(missing.status, 404);
+
+    const group = await send(
+      'POST',
+      '/api/v4/groups',
+      owner,
+      { avatar: { name: 'g.gif', data: PNG } },
+      {
+        name: 'Logo crew',
+        path: 'logo-crew',
+      },
+    );
+    assert.equal(group.status, 201, group.text);
+    assert.equal(group.body.avatar_url, `${base}/uploads/group/avatar/${group.body.id}/g.gif`);
+    const big = await send(
+      'POST',
+      '/api/v4/groups',
+      owner,
+      { avatar: { name: 'big.png', data: Buffer.alloc(200 * 1024 + 1, 1) } },
+      { name: 'Big crew', path: 'big-crew' },
+    );
+    assert.equal(big.status, 400);
+    assert.equal((await t.request('GET', '/api/v4/groups/big-crew', { token: owner.token })).status, 404);
+  });
+
   it('uploads an avatar on the profile page; without one the header draws an identicon', async () => {
     const alice = await createUser(t, 'alice');
     const web = await signedInClient(t, alice);
