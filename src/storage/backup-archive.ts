@@ -52,6 +52,9 @@ const { parentPort, workerData } = require('node:worker_threads');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const zlib = require('node:zlib');
+const slots = [];
+for (let i = 0; i < workerData.buffers; i++)
+  slots.push(Buffer.from(workerData.shared, i * workerData.batch, workerData.batch));
 const hashes = new Map();
 const checksums = {};
 let fd, gzip, written;
@@ -65,8 +68,8 @@ if (workerData.gzip) {
   written = new Promise((resolve) => out.on('close', resolve));
 } else fd = fs.openSync(workerData.file, 'w');
 async function handle(message) {
-  if (message.buffer) {
-    const bytes = Buffer.from(message.buffer, 0, message.length);
+  if (message.slot !== undefined) {
+    const bytes = slots[message.slot].subarray(0, message.length);
     const hash = message.hash;
     for (let i = 0; i < hash.length; i += 3) {
       let h = hashes.get(hash[i]);
@@ -82,7 +85,8 @@ async function handle(message) {
       for (let at = 0; at < bytes.length; )
         at += fs.writeSync(fd, bytes, at, Math.min(bytes.length - at, workerData.write));
     } else if (!gzip.write(Buffer.from(bytes))) await new Promise((resolve) => gzip.once('drain', resolve));
-    parentPort.postMessage({ buffer: message.buffer }, [message.buffer]);
+    Atomics.add(workerData.written, 0, 1);
+    parentPort.postMessage({ written: true });
   } else if (message.checksums) parentPort.postMessage({ checksums });
   else if (message.close) {
     if (fd !== undefined) fs.closeSync(fd);
@@ -103,40 +107,56 @@ const BUFFERS = 8;
 /** A tar archive being written to `file` (gzip-compressed when `gzip`), with every file's checksum. */
 export class ArchiveWriter {
   private readonly worker: Worker;
-  private readonly free: ArrayBuffer[] = [];
+  /** The buffers, all views of one block of memory the two threads share (handing one over copies nothing). */
+  private readonly slots: Buffer[] = [];
+  /** Slots the writer is done with, and those handed to it (in order: it takes them in turn). */
+  private readonly free: number[] = [];
+  private readonly sent: number[] = [];
+  /**
+   * How many slots the writer has finished, counted by the writer in shared memory: this thread reads
+   * it between files without going through its event loop (its messages wait for the next await).
+   */
+  private readonly written = new Int32Array(new SharedArrayBuffer(4));
+  private reclaimed = 0;
   private wake?: () => void;
   private readonly replies: Array<{ resolve: (value: unknown) => void; reject: (error: Error) => void }> = [];
   private failure?: Error;
   /** The buffer being filled: entries gather here and go to the writer whole. */
   private current: Buffer;
+  private slot = 0;
   private used = 0;
   /** Which bytes of `current` belong to which file: (file, start, end) triples; files completed. */
   private hash: number[] = [];
   private done: Array<[number, string, number]> = [];
   private files = 0;
   /**
-   * Files hashed here rather than in the writer, half the bytes or so: this thread would otherwise wait
-   * for the writer, whose hashing is most of its work. `hashing` is the one being read now, if ours.
+   * Files hashed here rather than in the writer: those begun while the writer is behind (most buffers
+   * in flight). Reading and the file system calls keep this thread busy, so the writer, which only
+   * writes, hashes whenever it keeps up; the split follows whichever thread is short of time (and of
+   * a core, on a loaded machine). `hashing` is the file being read now, if ours.
    */
   private readonly ours: Record<string, FileEntry> = {};
   private hashing?: crypto.Hash;
-  private bytesHere = 0;
-  private bytesThere = 0;
   private readonly block = Buffer.alloc(BLOCK);
 
   constructor(file: string, gzip: boolean) {
-    this.worker = new Worker(WRITER, { eval: true, workerData: { file, gzip, write: WRITE } });
-    this.worker.on('message', (message: { buffer?: ArrayBuffer; error?: string }) => {
-      if (message.buffer) {
-        this.free.push(message.buffer);
+    const shared = new SharedArrayBuffer(BUFFERS * BATCH);
+    for (let i = 0; i < BUFFERS; i++) this.slots.push(Buffer.from(shared, i * BATCH, BATCH));
+    this.worker = new Worker(WRITER, {
+      eval: true,
+      workerData: { file, gzip, write: WRITE, shared, buffers: BUFFERS, batch: BATCH, written: this.written },
+    });
+    this.worker.on('message', (message: { written?: boolean; error?: string }) => {
+      if (message.written) {
+        this.reclaim();
         this.wake?.();
       } else if (message.error) this.fail(new Error(`writing the archive: ${message.error}`));
       else this.replies.shift()?.resolve(message);
     });
     this.worker.on('error', (error) => this.fail(error));
     this.worker.on('exit', () => this.fail(new Error('the archive writer stopped')));
-    for (let i = 1; i < BUFFERS; i++) this.free.push(new ArrayBuffer(BATCH));
-    this.current = Buffer.from(new ArrayBuffer(BATCH));
+    for (let i = 1; i < BUFFERS; i++) this.free.push(i);
+    this.current = this.slots[0];
   }
 
   private fail(error: Error): void {
@@ -157,34 +177,41 @@ export class ArchiveWriter {
   private async emit(): Promise<void> {
     if (this.failure) throw this.failure;
     if (this.used === 0 && this.done.length === 0) return;
-    const buffer = this.current.buffer as ArrayBuffer;
-    this.worker.postMessage({ buffer, length: this.used, hash: this.hash, done: this.done }, [buffer]);
+    this.worker.postMessage({ slot: this.slot, length: this.used, hash: this.hash, done: this.done });
+    this.sent.push(this.slot);
     this.hash = [];
     this.done = [];
     this.used = 0;
+    this.reclaim();
     while (this.free.length === 0) {
       await new Promise<void>((resolve) => (this.wake = resolve));
       this.wake = undefined;
       if (this.failure) throw this.failure;
     }
-    this.current = Buffer.from(this.free.pop()!);
+    this.slot = this.free.pop()!;
+    this.current = this.slots[this.slot];
   }
 
-  /** Which thread hashes the next file (of `size` bytes): this one while it has done less. */
-  private begin(size: number): number {
-    if (this.bytesHere < this.bytesThere) {
-      this.hashing = crypto.createHash('sha256');
-      this.bytesHere += size;
-    } else {
-      this.hashing = undefined;
-      this.bytesThere += size;
-    }
+  /** Takes back the slots the writer has finished. */
+  private reclaim(): void {
+    for (const finished = Atomics.load(this.written, 0); this.reclaimed < finished; this.reclaimed++)
+      this.free.push(this.sent.shift()!);
+  }
+
+  /** Which thread hashes the next file: this one when the writer is behind. */
+  private begin(): number {
+    this.reclaim();
+    this.hashing = this.free.length < BUFFERS / 2 ? crypto.createHash('sha256') : undefined;
     return this.files++;
   }
 
   private hashed(file: number, bytes: Buffer): void {
     if (this.hashing) this.hashing.update(bytes);
-    else this.hash.push(file, bytes.byteOffset, bytes.byteOffset + bytes.length);
+    else {
+      // Offsets within the slot (its view starts part-way into the shared memory).
+      const start = bytes.byteOffset - this.current.byteOffset;
+      this.hash.push(file, start, start + bytes.length);
+    }
   }
 
   private end(file: number, name: string, size: number): void {
@@ -232,7 +259,7 @@ export class ArchiveWriter {
   /** A file whose bytes are in memory. */
   async buffer(name: string, data: Buffer, stat = { mode: 0o644, mtime: new Date() }): Promise<void> {
     await this.header(name, 'File', stat, data.length);
-    const file = this.begin(data.length);
+    const file = this.begin();
     await this.put(data, file);
     await this.put(ZEROS.subarray(0, padded(data.length) - data.length));
     this.end(file, name, data.length);
@@ -242,7 +269,7 @@ export class ArchiveWriter {
   async descriptor(name: string, fd: number, stat: fs.Stats): Promise<void> {
     const size = stat.size;
     await this.header(name, 'File', stat, size);
-    const file = this.begin(size);
+    const file = this.begin();
     for (let at = 0; at < size;) {
       if (this.used === BATCH) await this.emit();
       const length = Math.min(BATCH - this.used, size - at);
