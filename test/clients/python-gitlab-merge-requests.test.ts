@@ -3,31 +3,21 @@
 // include_rebase_in_progress), group labels and milestones, issue links, a pipeline made with variables
 // and its variables read back, and the jobs of a runner that took one through the runner API.
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { requirement } from '../helpers/requirements.ts';
 import { createGroup, createProject, createUser } from '../helpers/factory.ts';
 import { branchWithFile } from '../helpers/merge-requests.ts';
 import { Runner17 } from '../helpers/runner-v4-client.ts';
 import { startClientApp, type ClientApp } from './client-app.ts';
+import { PYTHON, pythonGitlabSkip } from './python-gitlab-client.ts';
 
-const PYTHON = '/usr/bin/python3';
 const SCRIPT = path.join(import.meta.dirname, 'python_gitlab_merge_requests.py');
-
-function pythonGitlabProblem(): string | undefined {
-  try {
-    execFileSync(PYTHON, ['-c', 'import gitlab'], { stdio: 'ignore' });
-    return undefined;
-  } catch {
-    return `${PYTHON} cannot import gitlab (apt-get install python3-gitlab)`;
-  }
-}
 
 describe(
   'python-gitlab 3.12 on squash, rebase, group plans, issue links, pipeline variables, runner jobs',
-  { skip: requirement('python-gitlab', pythonGitlabProblem()) },
+  { skip: pythonGitlabSkip },
   () => {
     let app: ClientApp;
 

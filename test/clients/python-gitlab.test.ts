@@ -3,29 +3,16 @@
 // client parses only `Content-Type: application/json`, sends some POST parameters in the query string,
 // follows the Link header's `next` URL and raises GitlabError subclasses with the response's status.
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { requirement } from '../helpers/requirements.ts';
 import { startClientApp, type ClientApp } from './client-app.ts';
+import { PYTHON, pythonGitlabSkip } from './python-gitlab-client.ts';
 
-const PYTHON = '/usr/bin/python3';
 const SCRIPT = path.join(import.meta.dirname, 'python_gitlab_client.py');
 
-function pythonGitlabProblem(): string | undefined {
-  try {
-    const version = execFileSync(PYTHON, ['-c', 'import gitlab; print(gitlab.__version__)'], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    }).trim();
-    return version.startsWith('3.') ? undefined : `${PYTHON} has python-gitlab ${version}, not 3.x`;
-  } catch {
-    return `${PYTHON} cannot import gitlab (apt-get install python3-gitlab)`;
-  }
-}
-
-describe('python-gitlab 3.12', { skip: requirement('python-gitlab', pythonGitlabProblem()) }, () => {
+describe('python-gitlab 3.12', { skip: pythonGitlabSkip }, () => {
   let app: ClientApp;
 
   before(async () => {
