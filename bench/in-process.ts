@@ -5,6 +5,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
+import type { Transaction } from 'kysely';
+import type { Database } from '../src/db/schema.ts';
 import { loadConfig } from '../src/config.ts';
 import { startServer } from '../src/server.ts';
 import { insertProject, NEW_PROJECT_SWITCHES } from '../src/db/repositories/projects.ts';
@@ -91,4 +93,47 @@ export async function timeInTurns(
     list.sort((x, y) => x - y);
     return { p50: list[Math.floor(list.length / 2)]!, mean: list.reduce((x, y) => x + y, 0) / list.length };
   });
+}
+
+/**
+ * `count` rows in multi-row statements of 1,000, 20 statements per transaction: `insert` writes the rows
+ * numbered first … first + size - 1.
+ */
+export async function inBatches(
+  bench: BenchServer,
+  count: number,
+  insert: (trx: Transaction<Database>, first: number, size: number) => Promise<void>,
+): Promise<void> {
+  for (let done = 0; done < count;) {
+    await bench.db.transaction().execute(async (trx) => {
+      for (let round = 0; round < 20 && done < count; round += 1) {
+        const size = Math.min(1000, count - done);
+        await insert(trx, done, size);
+        done += size;
+      }
+    });
+  }
+}
+
+/** The n-th seeded issue of a project (0-based): one a second from 2016 on, every fourth closed. */
+export function seededIssue(bench: BenchServer, projectId: number, n: number) {
+  const at = new Date(Date.parse('2016-01-01T00:00:00Z') + n * 1000).toISOString();
+  const closed = n % 4 === 3 ? 1 : 0;
+  return {
+    project_id: projectId,
+    iid: n + 1,
+    title: `Issue ${n + 1}`,
+    description: 'Seeded',
+    author_id: bench.root.id,
+    assignee_id: null,
+    updated_by_id: null,
+    milestone_id: null,
+    state: closed ? 'closed' : 'opened',
+    closed: closed as 0 | 1,
+    confidential: 0 as const,
+    due_date: null,
+    moved_to_id: null,
+    created_at: at,
+    updated_at: at,
+  };
 }

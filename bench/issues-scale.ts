@@ -9,7 +9,15 @@
 import fs from 'node:fs';
 import { sql } from 'kysely';
 import { raiseInternalId } from '../src/db/repositories/issues.ts';
-import { startBenchServer, insertBenchProject, timeInTurns, showTiming, type Timing } from './in-process.ts';
+import {
+  startBenchServer,
+  insertBenchProject,
+  timeInTurns,
+  showTiming,
+  type Timing,
+  inBatches,
+  seededIssue,
+} from './in-process.ts';
 
 const bigSize = Number(process.argv[2] ?? 1_000_000);
 const requests = Number(process.argv[3] ?? 200);
@@ -21,39 +29,12 @@ async function makeProject(name: string): Promise<number> {
   return project.id;
 }
 
-/** `count` issues in multi-row statements of 1,000, 20 statements per transaction. */
+/** `count` issues, in statements of 1,000. */
 async function seed(projectId: number, count: number): Promise<void> {
-  const start = Date.parse('2016-01-01T00:00:00Z');
-  for (let done = 0; done < count;) {
-    await db.transaction().execute(async (trx) => {
-      for (let round = 0; round < 20 && done < count; round += 1) {
-        const rows = Array.from({ length: Math.min(1000, count - done) }, (_, k) => {
-          const n = done + k;
-          const at = new Date(start + n * 1000).toISOString();
-          const closed = n % 4 === 3 ? 1 : 0;
-          return {
-            project_id: projectId,
-            iid: n + 1,
-            title: `Issue ${n + 1}`,
-            description: 'Seeded',
-            author_id: root.id,
-            assignee_id: null,
-            updated_by_id: null,
-            milestone_id: null,
-            state: closed ? 'closed' : 'opened',
-            closed: closed as 0 | 1,
-            confidential: 0 as const,
-            due_date: null,
-            moved_to_id: null,
-            created_at: at,
-            updated_at: at,
-          };
-        });
-        await trx.insertInto('issues').values(rows).execute();
-        done += rows.length;
-      }
-    });
-  }
+  await inBatches(bench, count, async (trx, first, size) => {
+    const rows = Array.from({ length: size }, (_, k) => seededIssue(bench, projectId, first + k));
+    await trx.insertInto('issues').values(rows).execute();
+  });
   await raiseInternalId(db, projectId, 'issues', count);
 }
 
