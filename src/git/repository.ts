@@ -99,7 +99,11 @@ export async function removeCreationMarker(repoPath: string): Promise<void> {
 /** The branch HEAD names in a new repository unless the project says otherwise. */
 const SKELETON_BRANCH = 'master';
 
-/** What `git init --bare` and `symbolic-ref HEAD refs/heads/master` leave on disk: folders, then files. */
+/**
+ * What `git init --bare` and `symbolic-ref HEAD refs/heads/master` leave on disk, folders then files,
+ * less the sample hooks: thirteen files of every repository (two thirds of a new one's) that git never
+ * runs (`*.sample`) and each create wrote and each backup copied.
+ */
 interface RepositorySkeleton {
   directories: string[];
   files: Array<{ name: string; content: Buffer; mode: number }>;
@@ -128,7 +132,7 @@ async function readSkeleton(dataDir: string): Promise<RepositorySkeleton> {
         if (entry.isDirectory()) {
           result.directories.push(name);
           await walk(name);
-        } else {
+        } else if (!entry.name.endsWith('.sample')) {
           const full = path.join(made, name);
           const [content, stat] = await Promise.all([fs.readFile(full), fs.stat(full)]);
           result.files.push({ name, content, mode: stat.mode & 0o777 });
@@ -144,7 +148,7 @@ async function readSkeleton(dataDir: string): Promise<RepositorySkeleton> {
 
 /**
  * A new empty bare repository at `repoPath` (which may exist as an empty directory) with HEAD on the
- * branch, exactly as `git init --bare` makes it; `dataDir` is the one the repository lives under.
+ * branch, as `git init --bare` makes it less the sample hooks; `dataDir` is the one it lives under.
  */
 export async function initBareRepository(
   dataDir: string,
