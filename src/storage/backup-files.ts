@@ -10,11 +10,16 @@
 // written before its loose copy went. Then each ref's object is looked up among the pinned files (the
 // loose names, the pack indexes); a pinning that misses one is dropped and made again, and only a
 // complete one is written. No git process runs.
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
-import { vanished, type ArchiveWriter, type FileEntry } from './backup-archive.ts';
+import {
+  checksums,
+  vanished,
+  type ArchiveWriter,
+  type ChecksumKind,
+  type FileEntry,
+} from './backup-archive.ts';
 
 /** Open files one repository may hold while pinned; files past it are pinned by hard link. */
 const OPEN_FILES = 256;
@@ -302,8 +307,9 @@ async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promi
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
 }
 
-/** Every regular file under `root` with its size and SHA-256, by path relative to `root` (with `/`). */
-export async function fileChecksums(root: string): Promise<Record<string, FileEntry>> {
+/** Every regular file under `root` with its size and checksum, by path relative to `root` (with `/`). */
+export async function fileChecksums(root: string, kind: ChecksumKind): Promise<Record<string, FileEntry>> {
+  const checksum = await checksums(kind);
   const result: Record<string, FileEntry> = {};
   const found: string[] = [];
   const walk = (dir: string) => {
@@ -315,13 +321,13 @@ export async function fileChecksums(root: string): Promise<Record<string, FileEn
   };
   walk(root);
   await inParallel(found, 8, async (full) => {
-    const hash = crypto.createHash('sha256');
+    const hash = checksum();
     let size = 0;
     for await (const chunk of createReadStream(full, { highWaterMark: 1 << 20 })) {
       hash.update(chunk as Buffer);
       size += (chunk as Buffer).length;
     }
-    result[path.relative(root, full).split(path.sep).join('/')] = { size, sha256: hash.digest('hex') };
+    result[path.relative(root, full).split(path.sep).join('/')] = { size, [kind]: hash.digest() };
   });
   return result;
 }

@@ -43,6 +43,16 @@ function admin(
   });
 }
 
+function run(command: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${command}: ${stderr}`))));
+  });
+}
+
 const pgBase = process.env.LABRADOR_TEST_PG_URL || 'postgres://root@127.0.0.1:5432/test';
 
 /** Every ref of every repository under `dataDir`, by repository path relative to it. */
@@ -293,6 +303,56 @@ describe('admin backup and restore', () => {
       }
     });
   }
+
+  it('restores an archive of format 1 (SHA-256 checksums, an earlier Labrador) and checks them', async () => {
+    const made = path.join(scratch, 'current.tar');
+    const result = await admin(
+      { dataDir: t.config.dataDir, databaseUrl: t.config.databaseUrl },
+      'backup',
+      made,
+    );
+    assert.equal(result.code, 0, result.stderr);
+    // The same archive as an earlier Labrador wrote it: format 1, each file's SHA-256 in the manifest.
+    const unpacked = path.join(scratch, 'format-1');
+    fs.mkdirSync(unpacked);
+    await run('tar', ['-xf', made, '-C', unpacked]);
+    const manifest = JSON.parse(fs.readFileSync(path.join(unpacked, 'manifest.json'), 'utf8'));
+    assert.equal(manifest.format_version, 2);
+    for (const [name, entry] of Object.entries(manifest.files) as Array<[string, { size: number }]>) {
+      const bytes = fs.readFileSync(path.join(unpacked, name));
+      assert.equal(bytes.length, entry.size, name);
+      manifest.files[name] = {
+        size: entry.size,
+        sha256: crypto.createHash('sha256').update(bytes).digest('hex'),
+      };
+    }
+    manifest.format_version = 1;
+    const writeManifest = () =>
+      fs.writeFileSync(path.join(unpacked, 'manifest.json'), `${JSON.stringify(manifest)}\n`);
+    writeManifest();
+    const older = path.join(scratch, 'format-1.tar');
+    await run('tar', ['-cf', older, '-C', unpacked, '.']);
+
+    const target = { dataDir: path.join(scratch, 'restored-format-1'), databaseUrl: undefined };
+    const restored = await admin(target, 'restore', older);
+    assert.equal(restored.code, 0, restored.stderr);
+    const check = await admin(target, 'check');
+    assert.equal(check.code, 0, check.stdout + check.stderr);
+
+    // Its checksums are checked: one wrong SHA-256 and it is refused.
+    const [first] = Object.keys(manifest.files).filter((name) => name.startsWith('files/'));
+    manifest.files[first].sha256 = '0'.repeat(64);
+    writeManifest();
+    const wrong = path.join(scratch, 'format-1-wrong.tar');
+    await run('tar', ['-cf', wrong, '-C', unpacked, '.']);
+    const refused = await admin(
+      { dataDir: path.join(scratch, 'refused-format-1'), databaseUrl: undefined },
+      'restore',
+      wrong,
+    );
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /is damaged \(.* does not match its checksum\); nothing was changed/);
+  });
 
   it('refuses a damaged archive and a non-empty target, changing nothing', async () => {
     const dataDir = path.join(scratch, 'refused');

@@ -1,6 +1,6 @@
 // `npm run admin -- backup <file>` and `restore <file>`: one tar archive (gzip when the name ends in .gz
 // or .tgz) of the database's rows, every repository, uploads, build artifacts and traces, the data dir's
-// identity (database-id, SSH host keys) and, last, a manifest with every file's SHA-256. The archive is
+// identity (database-id, SSH host keys) and, last, a manifest with every file's checksum. The archive is
 // written as one stream (storage/backup-archive.ts), each file read once; node-tar reads it back.
 //
 // Consistency while the server takes writes: the database is snapshotted first (db/dump.ts), then the
@@ -27,14 +27,16 @@ import { openDatabase } from '../../db/connect.ts';
 import { initBareRepository, repositoriesRoot, repositoryPath } from '../../git/repository.ts';
 import { version } from '../../lib/version.ts';
 import { artifactsRoot } from '../../storage/artifacts.ts';
-import { ArchiveWriter, type FileEntry } from '../../storage/backup-archive.ts';
+import { ArchiveWriter, CHECKSUM, type ChecksumKind, type FileEntry } from '../../storage/backup-archive.ts';
 import { archiveRepository, fileChecksums } from '../../storage/backup-files.ts';
 import { dataDirStampPath } from '../../storage/data-dir.ts';
 import { tracesRoot } from '../../storage/traces.ts';
 import { projectUploadsDir } from '../../storage/uploads.ts';
 
 const FORMAT = 'labrador-backup';
-const FORMAT_VERSION = 1;
+/** The format written; restore reads every one, each with its checksum (format 1 had SHA-256). */
+const FORMAT_VERSION = 2;
+const FORMAT_CHECKSUMS: Record<number, ChecksumKind> = { 1: 'sha256', 2: CHECKSUM };
 
 interface Manifest {
   format: string;
@@ -233,16 +235,17 @@ async function unpackChecked(file: string, into: string): Promise<Manifest> {
   } catch {
     throw new BackupRefused(`restore refused: ${file} has no readable manifest.json; nothing was changed`);
   }
-  if (manifest.format !== FORMAT || manifest.format_version !== FORMAT_VERSION) {
+  const kind = manifest.format === FORMAT ? FORMAT_CHECKSUMS[manifest.format_version] : undefined;
+  if (!kind) {
     throw new BackupRefused(
-      `restore refused: ${file} is not a Labrador backup of format ${FORMAT_VERSION}; nothing was changed`,
+      `restore refused: ${file} is not a Labrador backup of format ${Object.keys(FORMAT_CHECKSUMS).join(' or ')}; nothing was changed`,
     );
   }
-  const found = await fileChecksums(into);
+  const found = await fileChecksums(into, kind);
   delete found['manifest.json'];
   for (const [name, expected] of Object.entries(manifest.files)) {
     const actual = found[name];
-    if (!actual || actual.sha256 !== expected.sha256 || actual.size !== expected.size) {
+    if (!actual || !expected[kind] || actual[kind] !== expected[kind] || actual.size !== expected.size) {
       throw new BackupRefused(
         `restore refused: ${file} is damaged (${name} ${actual ? 'does not match its checksum' : 'is missing'}); nothing was changed`,
       );
