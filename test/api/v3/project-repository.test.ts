@@ -1,6 +1,6 @@
 // The repository a project create makes is exactly what `git init --bare` makes on this machine (the same
-// folders, files, bytes and modes), with HEAD on the project's default branch; whatever made it leaves
-// nothing behind in the repositories' scratch space.
+// folders, files, bytes and modes) less the sample hooks git never runs, with HEAD on the project's
+// default branch; whatever made it leaves nothing behind in the repositories' scratch space.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -37,7 +37,7 @@ describe('the repository of a new project', () => {
   });
   after(() => t.close());
 
-  /** What git itself makes for a new project with HEAD on `branch`. */
+  /** What git itself makes for a new project with HEAD on `branch`, less its `*.sample` hooks. */
   async function madeByGit(branch: string): Promise<string[]> {
     const dir = fs.mkdtempSync(path.join(t.config.dataDir, 'by-git-'));
     const repo = path.join(dir, 'expected.git');
@@ -45,10 +45,11 @@ describe('the repository of a new project', () => {
     await git(['symbolic-ref', 'HEAD', `refs/heads/${branch}`], { cwd: repo });
     const tree = describeTree(repo);
     fs.rmSync(dir, { recursive: true });
-    return tree;
+    assert.ok(tree.some((line) => /^file hooks\/\S+\.sample /.test(line)));
+    return tree.filter((line) => !/^file hooks\/\S+\.sample /.test(line));
   }
 
-  it('is what git init --bare makes, for each of several creates', async () => {
+  it('is what git init --bare makes less the sample hooks, for each of several creates', async () => {
     const expected = await madeByGit('master');
     assert.ok(expected.some((line) => line.startsWith('file HEAD ')));
     for (const name of ['first', 'second', 'third']) {
