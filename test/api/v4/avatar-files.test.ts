@@ -1,7 +1,8 @@
 // The files behind uploaded avatars, as GitLab's CarrierWave kept them: a replaced avatar's old URL
-// answers 404 and its file leaves the data dir; a blank `avatar` removes a project's or a group's; and
-// deleting the user, project or group (v3, v4, the settings page, a group's projects with it, a user's
-// personal projects) takes its avatar files, while a refused delete keeps them.
+// answers 404 and its file leaves the data dir; a blank `avatar` removes a project's or a group's, the
+// profile page's "Remove avatar" the user's; and deleting the user, project or group (v3, v4, the
+// settings page, a group's projects with it, a user's personal projects) takes its avatar files, while
+// a refused delete keeps them.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -126,6 +127,44 @@ describe('avatar files', () => {
     assert.equal(posted.statusCode, 302, posted.body);
     await assertGone('user', user.id, 'second.png');
     await assertServed('user', user.id, 'page.gif', OTHER);
+    // "Remove avatar" on the profile page (8.13's DELETE /profile/avatar): the Gravatar is back.
+    const page = await web.get('/profile');
+    assert.match(page.text, /<form method="post" action="\/profile\/avatar\/delete">/);
+    const removed = await web.post('/profile/avatar/delete');
+    assert.equal(removed.status, 302);
+    assert.equal(removed.headers.location, '/profile?done=avatar_removed');
+    await assertGone('user', user.id, 'page.gif');
+    const me = await t.request('GET', '/api/v4/user', { token: user.token });
+    assert.match(me.body.avatar_url, /^http:\/\/www\.gravatar\.com\/avatar\//);
+    const after = await web.get('/profile?done=avatar_removed');
+    assert.match(after.text, /The avatar was removed\./);
+    assert.doesNotMatch(after.text, /\/profile\/avatar\/delete/);
+  });
+
+  it('a write that fails keeps the avatar the row names, and leaves nothing of the new one', async () => {
+    const user = await createUser(t, 'unlucky');
+    await upload('PUT', '/api/v4/user/avatar', user, 'kept.png', PNG);
+    // A folder where the new file would go: its rename in fails.
+    fs.mkdirSync(path.join(file('user', user.id, 'blocked.png'), 'inside'), { recursive: true });
+    const boundary = '----labrador-blocked';
+    const failed = await t.server.app.inject({
+      method: 'PUT',
+      url: '/api/v4/user/avatar',
+      payload: Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="avatar"; filename="blocked.png"\r\n\r\n`,
+        ),
+        OTHER,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]),
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'private-token': user.token },
+    });
+    assert.equal(failed.statusCode, 500, failed.body);
+    const me = await t.request('GET', '/api/v4/user', { token: user.token });
+    assert.match(me.body.avatar_url, /\/uploads\/user\/avatar\/\d+\/kept\.png$/);
+    await assertServed('user', user.id, 'kept.png', PNG);
+    assert.deepEqual(fs.readdirSync(folder('user', user.id)).sort(), ['blocked.png', 'kept.png']);
+    assert.deepEqual(fs.readdirSync(file('user', user.id, 'blocked.png')), ['inside']);
   });
 
   it('deletes a user’s avatar and their personal projects’ with them (v4 and v3); a refused delete keeps it', async () => {
