@@ -66,6 +66,12 @@ export function presentString(params: Params, name: string, options?: TextOption
   return value === undefined || value.trim() === '' ? undefined : value;
 }
 
+/** A parameter sent blank (an empty or all-space text, or JSON null): given, but to clear a value. */
+export function blankParam(params: Params, name: string): boolean {
+  const value = params[name];
+  return value === null || (typeof value === 'string' && value.trim() === '');
+}
+
 /** IssuableFinder::NONE: `0` names no user and no milestone. */
 const NONE = '0';
 

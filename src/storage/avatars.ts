@@ -1,6 +1,7 @@
-// Uploaded avatars on disk: <dataDir>/avatars/<user|project|group>/<id>/<file>, the file its row names
-// (a new upload's earlier ones are removed once the row names it). Names are sanitized as every upload's are, so nothing written or
-// served can leave its folder; what may be stored is decided by the service (images, size).
+// Uploaded avatars on disk: <dataDir>/avatars/<user|project|group>/<id>/<file>, the file its row names.
+// A replaced or removed avatar's file goes once the row no longer names it, an owner's folder once its
+// row is deleted (GitLab's CarrierWave did both). Names are sanitized as every upload's are, so nothing
+// written or served can leave its folder; what may be stored is decided by the service (images, size).
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { AvatarOwner } from '../domain/paths.ts';
@@ -23,23 +24,30 @@ export async function storeAvatar(
   await fsp.mkdir(dir, { recursive: true });
   // Written aside, then renamed in: a reader never sees a half-written avatar.
   const temporary = path.join(dir, `.${filename}.${process.pid}-${Date.now()}`);
-  await fsp.writeFile(temporary, data);
-  await fsp.rename(temporary, path.join(dir, filename));
+  try {
+    await fsp.writeFile(temporary, data);
+    await fsp.rename(temporary, path.join(dir, filename));
+  } catch (error) {
+    await fsp.rm(temporary, { force: true });
+    throw error;
+  }
   return filename;
 }
 
-/** Removes the owner's other avatar files once its row names `keep`. */
-export async function pruneAvatars(
+/** Removes one stored avatar file of the owner (none there is fine). */
+export async function removeAvatar(
   dataDir: string,
   owner: AvatarOwner,
   id: number,
-  keep: string,
+  filename: string,
 ): Promise<void> {
-  const dir = avatarDir(dataDir, owner, id);
-  const names = await fsp.readdir(dir).catch(() => [] as string[]);
-  await Promise.all(
-    names.filter((name) => name !== keep).map((name) => fsp.rm(path.join(dir, name), { force: true })),
-  );
+  if (filename !== sanitizeFilename(filename)) return;
+  await fsp.rm(path.join(avatarDir(dataDir, owner, id), filename), { force: true });
+}
+
+/** Removes the folder of a deleted owner's avatars, whatever it holds. */
+export async function removeAvatars(dataDir: string, owner: AvatarOwner, id: number): Promise<void> {
+  await fsp.rm(avatarDir(dataDir, owner, id), { recursive: true, force: true });
 }
 
 /** The stored avatar file for its URL's name, or undefined (unsanitary name, none stored). */

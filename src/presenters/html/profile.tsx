@@ -67,6 +67,14 @@ export function ProfilePage(props: {
           </button>
         </div>
       </form>
+      {props.user.avatar ? (
+        <form method="post" action="/profile/avatar/delete">
+          <Csrf ctx={props.ctx} />
+          <button type="submit" class="btn-danger">
+            Remove avatar
+          </button>
+        </form>
+      ) : null}
     </ProfileFrame>
   );
 }

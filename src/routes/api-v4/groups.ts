@@ -8,6 +8,7 @@ import type { Deps } from '../../deps.ts';
 import { requireViewer } from '../../http/auth.ts';
 import { paginate } from '../../http/pagination.ts';
 import {
+  blankParam,
   boundedSearch,
   optionalBoolean,
   optionalInteger,
@@ -36,7 +37,7 @@ import { presentProjectsV4 } from '../../presenters/api-v4/project.ts';
 import { createGroup, deleteGroup, updateGroup } from '../../services/groups/groups.ts';
 import type { ProjectRecord, UserRow } from '../../db/types.ts';
 import { groupAttributes, skipGroups } from '../api-v3/groups.ts';
-import { checkAvatar, setAvatar } from '../../services/users/avatars.ts';
+import { checkAvatar, removeAvatarOf, setAvatar } from '../../services/users/avatars.ts';
 import { bufferedFile } from '../../http/body-parsers.ts';
 
 /**
@@ -139,6 +140,11 @@ export function register(app: FastifyInstance, deps: Deps): void {
     if (file) checkAvatar(file);
     let updated = await updateGroup(deps, group, groupAttributes(params));
     if (file) updated = { ...updated, avatar: await setAvatar(deps, 'group', group.id, file) };
+    else if (blankParam(params, 'avatar')) {
+      // GitLab 15.4: a blank `avatar` removes the group's.
+      await removeAvatarOf(deps, 'group', group.id);
+      updated = { ...updated, avatar: null };
+    }
     return presentGroupDetail(await loadGroupWithProjects(deps, viewer, updated, listProjects), baseUrl);
   });
 

@@ -8,6 +8,7 @@ import { requireAdmin, requireViewer } from '../../http/auth.ts';
 import { findUserByIdParam, loadProject } from '../../http/loaders.ts';
 import { paginate } from '../../http/pagination.ts';
 import {
+  blankParam,
   optionalBoolean,
   optionalOneOf,
   optionalStringList,
@@ -48,7 +49,7 @@ import {
   presentProjectsV4,
 } from '../../presenters/api-v4/project.ts';
 import type { ProjectListQuery, ProjectScope, UserRow } from '../../db/types.ts';
-import { type AvatarFile, checkAvatar, setAvatar } from '../../services/users/avatars.ts';
+import { type AvatarFile, checkAvatar, removeAvatarOf, setAvatar } from '../../services/users/avatars.ts';
 import { bufferedFile } from '../../http/body-parsers.ts';
 
 /** The project parameters v4 renamed and nothing else (their v3 names are what the readers know). */
@@ -241,7 +242,9 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const topics = topicsParam(params);
     const file = bufferedFile(request, 'avatar');
     if (file) checkAvatar(file);
-    if (Object.keys(attributes).length === 0 && topics === undefined && !file) {
+    // GitLab 15.4: a blank `avatar` removes the project's.
+    const removeAvatar = !file && blankParam(params, 'avatar');
+    if (Object.keys(attributes).length === 0 && topics === undefined && !file && !removeAvatar) {
       throw grapeError(400, `${EDITABLE} are missing, at least one parameter must be provided`);
     }
     if (Object.keys(attributes).length > 0) {
@@ -250,6 +253,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     }
     if (topics !== undefined) await setProjectTopics(deps, loaded.project.id, topics);
     if (file) await setAvatar(deps, 'project', loaded.project.id, file);
+    if (removeAvatar) await removeAvatarOf(deps, 'project', loaded.project.id);
     return presentWrittenProject(deps, viewer, loaded.project.id);
   });
 

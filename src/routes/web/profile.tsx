@@ -2,7 +2,7 @@
 // PUT /users/:id, POST/DELETE /user/keys and /user/emails, and POST /projects (same validation, same
 // messages). A service's refusal is shown on the form (422) with what was typed; success redirects.
 import { bufferedFile } from '../../http/body-parsers.ts';
-import { checkAvatar, setAvatar } from '../../services/users/avatars.ts';
+import { checkAvatar, removeAvatarOf, setAvatar } from '../../services/users/avatars.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { ApiError, unauthorized } from '../../errors.ts';
@@ -36,6 +36,7 @@ import { sendPage } from './render.ts';
 
 const DONE: Record<string, string> = {
   profile: 'Profile was successfully updated.',
+  avatar_removed: 'The avatar was removed.',
   key: 'The SSH key was added.',
   key_removed: 'The SSH key was removed.',
   email: 'The email address was added.',
@@ -87,6 +88,12 @@ export function registerProfile(web: FastifyInstance, deps: Deps): void {
         ),
     );
     return result.ok ? reply.redirect('/profile?done=profile', 302) : result.reply;
+  });
+  // 8.13's DELETE /profile/avatar ("Remove avatar"): the row forgets it, then its file goes.
+  web.post('/profile/avatar/delete', async (request, reply) => {
+    const user = viewerOf(request);
+    await removeAvatarOf(deps, 'user', user.id);
+    return reply.redirect('/profile?done=avatar_removed', 302);
   });
 
   web.get('/profile/account', async (request, reply) => {

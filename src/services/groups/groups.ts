@@ -18,6 +18,7 @@ import { failedWith, ValidationErrors, validationFailed } from '../../errors.ts'
 import { AccessLevel, VISIBILITY_NAMES } from '../../domain/types.ts';
 import { repositoriesRoot } from '../../git/repository.ts';
 import { moveUploadsDir, namespaceUploadsDir } from '../../storage/uploads.ts';
+import { removeAvatars } from '../../storage/avatars.ts';
 import { isValidNamespacePath, NAMESPACE_PATH_MESSAGE, RESERVED_NAMES } from './namespace-paths.ts';
 import { deleteProject } from '../projects/projects.ts';
 import { findProjectRecordsByIds, hasProjectAboveVisibility } from '../../db/repositories/projects.ts';
@@ -175,20 +176,25 @@ export async function updateGroup(
 
 /**
  * Deletes a group with its projects (each through the project delete: rows, repository, uploads), its
- * memberships and shares, as GitLab's DestroyGroupService did, then the group's folders.
+ * memberships and shares, as GitLab's DestroyGroupService did, then the group's folders and avatar.
  */
 export async function deleteGroup(deps: Deps, group: NamespaceRow): Promise<void> {
   const db = deps.db.kysely;
   const ids = await namespaceProjectIds(db, group.id);
   for (const record of await findProjectRecordsByIds(db, ids)) await deleteProject(deps, record);
-  await db.transaction().execute(async (trx) => {
+  const cascaded = await db.transaction().execute(async (trx) => {
     await announceGroupDestroy(trx, group);
     // Projects created meanwhile cascade with the namespace row; their folders go with the group's below.
+    const late = await namespaceProjectIds(trx, group.id);
     await deleteGroupRow(trx, group.id);
+    return late;
   });
-  await fs.rm(path.join(repositoriesRoot(deps.config.dataDir), group.path.toLowerCase()), {
+  const { dataDir } = deps.config;
+  await fs.rm(path.join(repositoriesRoot(dataDir), group.path.toLowerCase()), {
     recursive: true,
     force: true,
   });
-  await fs.rm(namespaceUploadsDir(deps.config.dataDir, group.path), { recursive: true, force: true });
+  await fs.rm(namespaceUploadsDir(dataDir, group.path), { recursive: true, force: true });
+  for (const id of cascaded) await removeAvatars(dataDir, 'project', id);
+  await removeAvatars(dataDir, 'group', group.id);
 }

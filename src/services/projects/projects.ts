@@ -57,6 +57,7 @@ import type {
 import { friendlyToken } from '../../lib/tokens.ts';
 import { removeProjectArtifacts } from '../../storage/artifacts.ts';
 import { removeProjectTraces } from '../../storage/traces.ts';
+import { removeAvatars } from '../../storage/avatars.ts';
 
 export interface ProjectAttributes {
   name?: string;
@@ -476,7 +477,7 @@ async function moveIfExists(from: string, to: string): Promise<void> {
 /**
  * Deletes a project and everything attached: rows (members here; shares, stars, fork links, events and
  * every project-owned table of later areas cascade) and, once that has committed, its files (repository,
- * wiki, uploads, build artifacts and traces). Areas that keep files elsewhere add their removal here.
+ * wiki, uploads, build artifacts, traces and avatar). Areas that keep files elsewhere add their removal here.
  */
 export async function deleteProject(deps: Deps, record: ProjectRecord): Promise<void> {
   await deps.db.kysely.transaction().execute(async (trx) => {
@@ -497,6 +498,7 @@ async function removeProjectFiles(
   await removeProjectUploads(dataDir, namespacePath, project.path);
   await removeProjectArtifacts(dataDir, project.id);
   await removeProjectTraces(dataDir, project.id);
+  await removeAvatars(dataDir, 'project', project.id);
 }
 
 /**

@@ -1,15 +1,15 @@
-// Setting an uploaded avatar of a user, a project or a group, as GitLab's Avatarable did: images only
-// (by extension: png, jpg, jpeg, gif, bmp, tiff, ico), at most 200 KB; otherwise 400 with the model's
-// words (`only images allowed`, `is too big (should be at most 200 KB)`) and nothing kept. The file is
-// written first, then the row names it in one statement; the row is what makes the avatar shown.
+// Setting and removing the uploaded avatar of a user, a project or a group, as GitLab's Avatarable did:
+// images only (by extension: png, jpg, jpeg, gif, bmp, tiff, ico), at most 200 KB; otherwise 400 with
+// the model's words (`only images allowed`, `is too big (should be at most 200 KB)`) and nothing kept.
+// The row is what makes an avatar shown: a new file is written before the row names it (in one
+// transaction that holds the row), and a replaced or removed file goes only once the change committed,
+// so a failure on either side never leaves the row naming a file that is not there.
 import path from 'node:path';
 import type { Deps } from '../../deps.ts';
-import { validationFailed } from '../../errors.ts';
+import { notFound, validationFailed } from '../../errors.ts';
 import type { AvatarOwner } from '../../domain/paths.ts';
-import { updateUser } from '../../db/repositories/users.ts';
-import { updateProject } from '../../db/repositories/projects.ts';
-import { updateNamespace } from '../../db/repositories/namespaces.ts';
-import { pruneAvatars, storeAvatar } from '../../storage/avatars.ts';
+import { lockAvatarName, updateAvatarName } from '../../db/repositories/avatars.ts';
+import { removeAvatar, storeAvatar } from '../../storage/avatars.ts';
 
 export const AVATAR_MAX_BYTES = 200 * 1024;
 
@@ -38,6 +38,8 @@ export function checkAvatar(file: AvatarFile): void {
   if (errors.length > 0) throw validationFailed({ avatar: errors });
 }
 
+const OWNER_NAMES: Record<AvatarOwner, string> = { user: 'User', project: 'Project', group: 'Group' };
+
 /** Stores the checked avatar of `owner` `id` and names it on its row; answers the stored name. */
 export async function setAvatar(
   deps: Deps,
@@ -46,12 +48,34 @@ export async function setAvatar(
   file: AvatarFile,
 ): Promise<string> {
   checkAvatar(file);
-  const filename = await storeAvatar(deps.config.dataDir, owner, id, file.filename, file.data);
-  const at = new Date().toISOString();
-  const db = deps.db.kysely;
-  if (owner === 'user') await updateUser(db, id, { avatar: filename, updated_at: at });
-  else if (owner === 'project') await updateProject(db, id, { avatar: filename });
-  else await updateNamespace(db, id, { avatar: filename, updated_at: at });
-  await pruneAvatars(deps.config.dataDir, owner, id, filename);
-  return filename;
+  const { dataDir } = deps.config;
+  let previous: string | null | undefined;
+  let filename: string | undefined;
+  try {
+    await deps.db.kysely.transaction().execute(async (trx) => {
+      previous = await lockAvatarName(trx, deps.db.dialect, owner, id);
+      // Deleted since it was loaded: nothing is written for it.
+      if (previous === undefined) throw notFound(OWNER_NAMES[owner]);
+      filename = await storeAvatar(dataDir, owner, id, file.filename, file.data);
+      await updateAvatarName(trx, owner, id, filename, new Date().toISOString());
+    });
+  } catch (error) {
+    // The row still names what it did: a new name's file goes (a same-named one was replaced whole,
+    // and the row still names it).
+    if (filename !== undefined && filename !== previous) await removeAvatar(dataDir, owner, id, filename);
+    throw error;
+  }
+  if (previous && previous !== filename) await removeAvatar(dataDir, owner, id, previous);
+  return filename!;
+}
+
+/** Removes the avatar of `owner` `id` (GitLab 15.4's blank `avatar`): the row first, then its file. */
+export async function removeAvatarOf(deps: Deps, owner: AvatarOwner, id: number): Promise<void> {
+  const previous = await deps.db.kysely.transaction().execute(async (trx) => {
+    const name = await lockAvatarName(trx, deps.db.dialect, owner, id);
+    if (name === undefined) throw notFound(OWNER_NAMES[owner]);
+    if (name !== null) await updateAvatarName(trx, owner, id, null, new Date().toISOString());
+    return name;
+  });
+  if (previous !== null) await removeAvatar(deps.config.dataDir, owner, id, previous);
 }

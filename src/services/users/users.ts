@@ -37,6 +37,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { now } from '../../lib/clock.ts';
 import { ApiError, apiError, conflict, forbidden, notFound, recordNotFound } from '../../errors.ts';
 import { repositoriesRoot } from '../../git/repository.ts';
+import { removeAvatars } from '../../storage/avatars.ts';
 import { hashPassword } from './passwords.ts';
 import { passwordChangedMail } from './password-mails.ts';
 import { normalizeEmail, validateUser, type UserAttributes } from './user-validation.ts';
@@ -368,7 +369,10 @@ export async function deleteUser(
     return { user, extras };
   });
   // Files go once the rows are gone for good.
-  if (deleted) await removeProjectFiles();
+  if (deleted) {
+    await removeProjectFiles();
+    await removeAvatars(deps.config.dataDir, 'user', deleted.user.id);
+  }
   return deleted;
 }
 
