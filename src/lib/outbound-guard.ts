@@ -136,20 +136,33 @@ async function addressesOf(host: string): Promise<string[]> {
  * refused; a name that does not resolve (yet) passes here and is judged again on each connection.
  */
 export async function outboundUrlProblem(url: string, policy: OutboundPolicy): Promise<string | undefined> {
+  const target = await outboundTarget(url, policy);
+  return 'problem' in target ? target.problem : undefined;
+}
+
+/**
+ * Where another program (git, for an import) may connect for `url`: the refusal, or the addresses its host
+ * stands for now, all of them allowed, for that program to use and never resolve again (`undefined` when
+ * every target is allowed or the name does not resolve: nothing to pin).
+ */
+export async function outboundTarget(
+  url: string,
+  policy: OutboundPolicy,
+): Promise<{ problem: string } | { addresses: string[] | undefined }> {
   const host = new URL(url).hostname;
   const rules = compile(policy);
-  if (rules.policy.allowLocal) return undefined;
+  if (rules.policy.allowLocal) return { addresses: undefined };
   let addresses: string[];
   try {
     addresses = await addressesOf(host);
   } catch {
-    return undefined;
+    return { addresses: undefined };
   }
   for (const address of addresses) {
     const problem = rules.refusal(host, address);
-    if (problem) return problem;
+    if (problem) return { problem };
   }
-  return undefined;
+  return { addresses };
 }
 
 type Connector = buildConnector.connector;

@@ -26,7 +26,7 @@ import { setHead } from '../../git/refs.ts';
 import { importBareRepository } from '../../git/import.ts';
 import { isBranchName } from '../../git/ref-names.ts';
 import { namespaceUploadsDir, projectUploadsDir, removeProjectUploads } from '../../storage/uploads.ts';
-import { outboundUrlProblem } from '../../lib/outbound-guard.ts';
+import { outboundTarget } from '../../lib/outbound-guard.ts';
 import { outboundPolicyFor } from '../hooks/hook-url.ts';
 import { moveRepository, removeRepository, repositoriesRoot, repositoryPath } from '../../git/repository.ts';
 import { ApiError, grapeError, notFound, validationFailed, ValidationErrors } from '../../errors.ts';
@@ -224,14 +224,16 @@ export async function createProject(deps: Deps, input: CreateProjectInput): Prom
     errors.add('description', 'is too long (maximum is 2000 characters)');
   }
   await validateUniqueness(db, errors, namespace.id, name, projectPath);
+  let importAddresses: string[] | undefined;
   if (attributes.import_url !== undefined && !IMPORT_URL.test(attributes.import_url)) {
     errors.add('import_url', 'must be a valid URL');
   } else if (attributes.import_url !== undefined) {
     // An import is an outbound request too (GitLab 10.6 blocked local import URLs alike); judged on what
-    // the name resolves to now, git resolving it again when it clones.
+    // the name resolves to now, and git is held to those very addresses (git/import.ts).
     const policy = await outboundPolicyFor(deps.db.kysely, deps.config.outbound, 'project');
-    const problem = await outboundUrlProblem(attributes.import_url, policy).catch(() => undefined);
-    if (problem) errors.add('import_url', `is blocked: ${problem}`);
+    const target = await outboundTarget(attributes.import_url, policy).catch(() => undefined);
+    if (target && 'problem' in target) errors.add('import_url', `is blocked: ${target.problem}`);
+    else importAddresses = target?.addresses;
   }
   if (namespace.type !== 'Group') {
     const count = await countPersonalProjects(db, creator.id);
@@ -255,7 +257,7 @@ export async function createProject(deps: Deps, input: CreateProjectInput): Prom
     await fs.mkdir(tmp, { recursive: true });
     imported = path.join(tmp, `import-${crypto.randomBytes(8).toString('hex')}.git`);
     try {
-      await importBareRepository(attributes.import_url, imported);
+      await importBareRepository(attributes.import_url, imported, importAddresses);
     } catch (error) {
       await removeRepository(imported);
       throw translateImportError(error);

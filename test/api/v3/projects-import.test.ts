@@ -10,7 +10,7 @@ import { startTestApp, type TestApp } from '../../helpers/app.ts';
 import { createUser, type TestUser } from '../../helpers/factory.ts';
 
 // A real remote: a bare repository served over git's "dumb" HTTP protocol by a static file server.
-function serveDirectory(root: string): Promise<http.Server> {
+function serveDirectory(root: string, host = '127.0.0.1'): Promise<http.Server> {
   const server = http.createServer((request, response) => {
     const file = path.join(root, decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname));
     if (!file.startsWith(root) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
@@ -19,6 +19,14 @@ function serveDirectory(root: string): Promise<http.Server> {
     }
     response.writeHead(200, { 'content-type': 'application/octet-stream' });
     fs.createReadStream(file).pipe(response);
+  });
+  return new Promise((resolve) => server.listen(0, host, () => resolve(server)));
+}
+
+/** A server on 127.0.0.1 that redirects every request to the same path on `target`. */
+function redirectTo(target: string): Promise<http.Server> {
+  const server = http.createServer((request, response) => {
+    response.writeHead(302, { location: `${target}${request.url}` }).end();
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
@@ -67,6 +75,37 @@ describe('POST /projects with import_url', () => {
     assert.equal(sha, head);
     const events = await t.request('GET', `/api/v3/projects/${r.body.id}/events`, { token: user.token });
     assert.equal(events.body[0].action_name, 'imported');
+  });
+
+  it('follows no redirect: one to a refused address (127.0.0.2, not allowed) imports nothing', async () => {
+    const refused = await serveDirectory(path.join(work, 'served'), '127.0.0.2');
+    const redirector = await redirectTo(`http://127.0.0.2:${(refused.address() as AddressInfo).port}`);
+    try {
+      // The refused server itself is refused when named directly...
+      const direct = await t.request('POST', '/api/v3/projects', {
+        token: user.token,
+        body: {
+          name: 'direct',
+          import_url: `http://127.0.0.2:${(refused.address() as AddressInfo).port}/repo.git`,
+        },
+      });
+      assert.equal(direct.status, 400);
+      assert.match(direct.body.message.import_url[0], /^is blocked: Requests to localhost are not allowed/);
+      // ...and a redirect from an allowed one does not reach it.
+      const r = await t.request('POST', '/api/v3/projects', {
+        token: user.token,
+        body: {
+          name: 'redirected',
+          import_url: `http://127.0.0.1:${(redirector.address() as AddressInfo).port}/repo.git`,
+        },
+      });
+      assert.equal(r.status, 422, r.text);
+      assert.match(r.body.message.import_url[0], /^could not be imported: /);
+      assert.ok(!fs.existsSync(path.join(t.config.dataDir, 'repositories', 'importer', 'redirected.git')));
+    } finally {
+      await new Promise((resolve) => redirector.close(resolve));
+      await new Promise((resolve) => refused.close(resolve));
+    }
   });
 
   it('answers a failed import with a 4xx and leaves no project or directory behind', async () => {
