@@ -138,6 +138,22 @@ describe('artifacts reports, exclude, expose_as and includes everywhere', () => 
     });
     assert.equal(merged.body.valid, true, JSON.stringify(merged.body));
     assert.match(merged.body.merged_yaml, /workflow:\n {2}rules:\n {4}- if: \$CI_COMMIT_TAG\n/);
+    // The picker's templates too, by GitLab's file names, the same texts the templates API serves.
+    for (const [name, file] of [
+      ['Nodejs', 'Nodejs.gitlab-ci.yml'],
+      ['HTML', 'Pages/HTML.gitlab-ci.yml'],
+    ]) {
+      const served = await ci.t.request('GET', `/api/v4/templates/gitlab_ci_ymls/${name}`);
+      assert.equal(served.status, 200, served.text);
+      const included = await ci.t.request('POST', '/api/v4/ci/lint', {
+        body: { content: `include: {template: ${file}}\n`, include_merged_yaml: true },
+      });
+      assert.equal(included.body.valid, true, JSON.stringify(included.body));
+      const direct = await ci.t.request('POST', '/api/v4/ci/lint', {
+        body: { content: served.body.content, include_merged_yaml: true },
+      });
+      assert.equal(included.body.merged_yaml, direct.body.merged_yaml, file);
+    }
     const unknown = await lint('include: {template: Nope.gitlab-ci.yml}\na:\n  script: x\n');
     assert.deepEqual(unknown.body.errors, ['Included file `Nope.gitlab-ci.yml` is empty or does not exist!']);
     const invalid = await lint('include: {template: Nope}\na:\n  script: x\n');

@@ -3,7 +3,7 @@
 // picker. Four kinds: .gitignore, .gitlab-ci.yml and Dockerfile templates (our own texts, looked up by
 // name, exactly as spelt) and licences (looked up by key, their placeholders filled on request).
 import { notFound } from '../../errors.ts';
-import { CI_TEMPLATES } from './ci-templates.ts';
+import { CI_TEMPLATES } from '../../ci/templates.ts';
 import { DOCKERFILE_TEMPLATES } from './dockerfile-templates.ts';
 import { GITIGNORE_TEMPLATES } from './gitignore-templates.ts';
 import { LICENSE_TEMPLATES, type LicenseTemplate } from './licenses.ts';
