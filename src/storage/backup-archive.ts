@@ -4,10 +4,9 @@
 // holds. A file is taken at the length it has when opened: one appended to meanwhile (a running build's
 // trace) is cut there, one cut shorter meanwhile is filled with zeros, as written and as hashed.
 //
-// The backup is a command of its own process, not the server's: file system calls are synchronous (no
-// trip through the thread pool per file), into buffers reused for the whole archive (no garbage to
-// collect). Two threads share the work: this one walks the repositories, opens and pins their files and
-// encodes the headers; a worker (WRITER below) reads the files' bytes, hashes them and writes the archive.
+// The backup is a command of its own process, not the server's: reads are synchronous (no trip through
+// the thread pool per file), into buffers reused for the whole archive (no garbage to collect); a worker
+// thread hashes and writes them meanwhile (WRITER below), so reading overlaps with hashing and writing.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -79,18 +78,11 @@ export interface TreeOptions {
 }
 
 /**
- * The archive's other half, in a worker thread: reads each file's bytes, hashes them (xxHash64) and
- * writes the archive (through gzip when asked), while the backup's own thread walks the next
- * repositories, opens their files and encodes the tar headers. A message names a slot of the memory both
- * threads share and what to do, in order (`ops`):
- *   [0, start, end]       write those bytes of the slot (headers, padding, files held in memory);
- *   [1, start, end]       those bytes are (part of) the in-memory file under way: hash them;
- *   [2, name, size]       that file is complete;
- *   [3, fd, size, name]   write `size` bytes of the open file `fd` from its start (zeros past its end,
- *                         when it was cut shorter meanwhile), then its padding; hash them.
- * The descriptors stay this thread's: it closes them when the slot comes back (a worker closing another
- * thread's descriptor draws one warning each from Node).
- * Plain JavaScript run by `eval`, so it is the same in the built bundle and from the sources.
+ * The archive's other half, in a worker thread: hashes each file's bytes (xxHash64) and writes the
+ * archive (through gzip when asked) while the backup's own thread reads the next files. The buffers are
+ * views of memory both threads share: a message names a slot and which of its bytes are which file's
+ * (`ops`: [start, end] hashes those bytes into the file under way, [name, size] completes it), nothing
+ * is copied. Plain JavaScript run by `eval`, so it is the same in the built bundle and from the sources.
  */
 const WRITER = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -100,8 +92,6 @@ const xxhash = require(workerData.xxhash)();
 const slots = [];
 for (let i = 0; i < workerData.buffers; i++)
   slots.push(Buffer.from(workerData.shared, i * workerData.batch, workerData.batch));
-const reading = Buffer.allocUnsafe(workerData.batch);
-const zeros = Buffer.alloc(512);
 const checksums = {};
 let api, hash, fd, gzip, written;
 const fail = (error) => parentPort.postMessage({ error: String((error && error.stack) || error) });
@@ -113,45 +103,22 @@ if (workerData.gzip) {
   out.on('error', fail);
   written = new Promise((resolve) => out.on('close', resolve));
 } else fd = fs.openSync(workerData.file, 'w');
-async function write(bytes) {
-  if (fd !== undefined) {
-    for (let at = 0; at < bytes.length; )
-      at += fs.writeSync(fd, bytes, at, Math.min(bytes.length - at, workerData.write));
-  } else if (!gzip.write(Buffer.from(bytes))) await new Promise((resolve) => gzip.once('drain', resolve));
-}
-function finish(name, size) {
-  checksums[name] = { size, xxh64: (hash || api.create64()).digest().toString(16).padStart(16, '0') };
-  hash = undefined;
-}
-async function stream(source, size, name) {
-  hash = api.create64();
-  for (let at = 0; at < size; ) {
-    const length = Math.min(reading.length, size - at);
-    let got = 0;
-    while (got < length) {
-      const n = fs.readSync(source, reading, got, length - got, at + got);
-      if (n === 0) break;
-      got += n;
-    }
-    if (got < length) reading.fill(0, got, length);
-    const bytes = reading.subarray(0, length);
-    hash.update(bytes);
-    await write(bytes);
-    at += length;
-  }
-  if (size % 512) await write(zeros.subarray(0, 512 - (size % 512)));
-  finish(name, size);
-}
 async function handle(message) {
   if (message.slot !== undefined) {
-    const bytes = slots[message.slot];
+    const bytes = slots[message.slot].subarray(0, message.length);
     api ??= await xxhash;
-    for (const op of message.ops) {
-      if (op[0] === 0) await write(bytes.subarray(op[1], op[2]));
-      else if (op[0] === 1) (hash ??= api.create64()).update(bytes.subarray(op[1], op[2]));
-      else if (op[0] === 2) finish(op[1], op[2]);
-      else await stream(op[1], op[2], op[3]);
+    for (const [a, b] of message.ops) {
+      hash ??= api.create64();
+      if (typeof a === 'number') hash.update(bytes.subarray(a, b));
+      else {
+        checksums[a] = { size: b, xxh64: hash.digest().toString(16).padStart(16, '0') };
+        hash = undefined;
+      }
     }
+    if (fd !== undefined) {
+      for (let at = 0; at < bytes.length; )
+        at += fs.writeSync(fd, bytes, at, Math.min(bytes.length - at, workerData.write));
+    } else if (!gzip.write(Buffer.from(bytes))) await new Promise((resolve) => gzip.once('drain', resolve));
     Atomics.add(workerData.written, 0, 1);
     parentPort.postMessage({ written: true });
   } else if (message.checksums) parentPort.postMessage({ checksums });
@@ -167,13 +134,6 @@ async function handle(message) {
 let chain = Promise.resolve();
 parentPort.on('message', (message) => (chain = chain.then(() => handle(message)).catch(fail)));
 `;
-
-/**
- * How much file reading one message may hand the writer (bytes, open files) before it goes: enough to
- * keep the writer busy while this thread walks on, few enough open files in flight for any ulimit.
- */
-const HANDED_BYTES = 4 << 20;
-const HANDED_FILES = 64;
 
 /** Buffers in flight between the two threads: how far reading may run ahead of writing. */
 const BUFFERS = 8;
@@ -199,12 +159,8 @@ export class ArchiveWriter {
   private current: Buffer;
   private slot = 0;
   private used = 0;
-  /** What the writer is to do with `current` (see WRITER), and how much of it is recorded there. */
-  private ops: Array<[0 | 1, number, number] | [2, string, number] | [3, number, number, string]> = [];
-  private recorded = 0;
-  private handedBytes = 0;
-  /** The descriptors handed over with each slot in flight (or being filled), closed when it comes back. */
-  private readonly handed: number[][] = [];
+  /** Which bytes of `current` are which file's, for the writer to hash (see WRITER). */
+  private ops: Array<[number, number] | [string, number]> = [];
   private readonly block = Buffer.alloc(BLOCK);
 
   constructor(file: string, gzip: boolean) {
@@ -232,7 +188,6 @@ export class ArchiveWriter {
     });
     this.worker.on('error', (error) => this.fail(error));
     this.worker.on('exit', () => this.fail(new Error('the archive writer stopped')));
-    for (let i = 0; i < BUFFERS; i++) this.handed.push([]);
     for (let i = 1; i < BUFFERS; i++) this.free.push(i);
     this.current = this.slots[0];
   }
@@ -254,12 +209,11 @@ export class ArchiveWriter {
   /** Hands the current buffer to the writer and takes an empty one (waiting when all are in flight). */
   private async emit(): Promise<void> {
     if (this.failure) throw this.failure;
-    this.record();
-    if (this.ops.length === 0) return;
-    this.worker.postMessage({ slot: this.slot, ops: this.ops });
+    if (this.used === 0 && this.ops.length === 0) return;
+    this.worker.postMessage({ slot: this.slot, length: this.used, ops: this.ops });
     this.sent.push(this.slot);
     this.ops = [];
-    this.used = this.recorded = this.handedBytes = 0;
+    this.used = 0;
     this.reclaim();
     while (this.free.length === 0) {
       await new Promise<void>((resolve) => (this.wake = resolve));
@@ -272,17 +226,20 @@ export class ArchiveWriter {
 
   /** Takes back the slots the writer has finished. */
   private reclaim(): void {
-    for (const finished = Atomics.load(this.written, 0); this.reclaimed < finished; this.reclaimed++) {
-      const slot = this.sent.shift()!;
-      for (const fd of this.handed[slot].splice(0)) fs.closeSync(fd);
-      this.free.push(slot);
-    }
+    for (const finished = Atomics.load(this.written, 0); this.reclaimed < finished; this.reclaimed++)
+      this.free.push(this.sent.shift()!);
   }
 
-  /** The bytes put into `current` since the last op, to be written in their turn. */
-  private record(): void {
-    if (this.used > this.recorded) this.ops.push([0, this.recorded, this.used]);
-    this.recorded = this.used;
+  /** Bytes `from`..`to` of the current buffer belong to the file being written. */
+  private hashed(from: number, to: number): void {
+    const last = this.ops.at(-1);
+    if (last && last[1] === from && typeof last[0] === 'number') last[1] = to;
+    else this.ops.push([from, to]);
+  }
+
+  /** The file being written is complete. */
+  private end(name: string, size: number): void {
+    this.ops.push([name, size]);
   }
 
   /** Appends `data` (part of the file being written, when `hashed`). */
@@ -291,7 +248,7 @@ export class ArchiveWriter {
       if (this.used === BATCH) await this.emit();
       const length = Math.min(BATCH - this.used, data.length - at);
       data.copy(this.current, this.used, at, at + length);
-      if (hashed) this.ops.push([1, this.used, this.used + length]);
+      if (hashed) this.hashed(this.used, this.used + length);
       this.used += length;
       at += length;
     }
@@ -326,26 +283,29 @@ export class ArchiveWriter {
     await this.header(name, 'File', stat, data.length);
     await this.put(data, true);
     await this.put(ZEROS.subarray(0, padded(data.length) - data.length));
-    this.ops.push([2, name, data.length]);
+    this.end(name, data.length);
   }
 
-  /**
-   * The open file `fd`, `stat.size` bytes of it from its start, which the writer reads in its turn. The
-   * archive takes `fd` over: it is closed once read (or now, when its header cannot be written).
-   */
+  /** The open file `fd`, `stat.size` bytes of it from its start, read straight into the buffers. */
   async descriptor(name: string, fd: number, stat: fs.Stats): Promise<void> {
-    try {
-      await this.header(name, 'File', stat, stat.size);
-    } catch (error) {
-      fs.closeSync(fd);
-      throw error;
+    const size = stat.size;
+    await this.header(name, 'File', stat, size);
+    for (let at = 0; at < size;) {
+      if (this.used === BATCH) await this.emit();
+      const length = Math.min(BATCH - this.used, size - at);
+      let got = 0;
+      while (got < length) {
+        const n = fs.readSync(fd, this.current, this.used + got, length - got, at + got);
+        if (n === 0) break;
+        got += n;
+      }
+      if (got < length) this.current.fill(0, this.used + got, this.used + length);
+      this.hashed(this.used, this.used + length);
+      this.used += length;
+      at += length;
     }
-    this.record();
-    this.ops.push([3, fd, stat.size, name]);
-    const handed = this.handed[this.slot];
-    handed.push(fd);
-    this.handedBytes += stat.size;
-    if (handed.length >= HANDED_FILES || this.handedBytes >= HANDED_BYTES) await this.emit();
+    await this.put(ZEROS.subarray(0, padded(size) - size));
+    this.end(name, size);
   }
 
   /** Size and checksum of every regular file written so far, by its name in the archive. */
@@ -363,19 +323,14 @@ export class ArchiveWriter {
       if (vanished(error)) return false;
       throw error;
     }
-    let stat: fs.Stats;
     try {
-      stat = fs.fstatSync(fd);
-    } catch (error) {
+      const stat = fs.fstatSync(fd);
+      if (!stat.isFile()) return false;
+      await this.descriptor(name, fd, stat);
+      return true;
+    } finally {
       fs.closeSync(fd);
-      throw error;
     }
-    if (!stat.isFile()) {
-      fs.closeSync(fd);
-      return false;
-    }
-    await this.descriptor(name, fd, stat);
-    return true;
   }
 
   /**
@@ -430,6 +385,5 @@ export class ArchiveWriter {
   async abort(): Promise<void> {
     this.worker.removeAllListeners('exit');
     await this.worker.terminate();
-    for (const fd of this.handed.flatMap((fds) => fds.splice(0))) fs.closeSync(fd);
   }
 }

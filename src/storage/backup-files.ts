@@ -291,10 +291,7 @@ async function writeItem(archive: ArchiveWriter, name: string, item: Item): Prom
       return 1;
     case 'pinned':
       if (item.fd !== undefined) {
-        // The archive takes the descriptor over (closes it once read): the pinning no longer holds it.
-        const fd = item.fd;
-        item.fd = undefined;
-        await archive.descriptor(name, fd, fs.fstatSync(fd));
+        await archive.descriptor(name, item.fd, fs.fstatSync(item.fd));
         return 1;
       }
       return (await archive.file(item.linked!, name)) ? 1 : 0;
