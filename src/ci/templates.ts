@@ -229,16 +229,23 @@ pages:
 ];
 
 /** The picker's templates (v3 `/gitlab_ci_ymls`, v4 `/templates/gitlab_ci_ymls`), by 8.13's headings. */
-export const CI_TEMPLATES: readonly { label: string; templates: readonly CiTemplate[] }[] = [
-  { label: 'General', templates: GENERAL },
-  { label: 'Pages', templates: PAGES },
+export const CI_TEMPLATES: readonly {
+  label: string;
+  /** Where GitLab's library keeps the group's files. */
+  folder: string;
+  templates: readonly CiTemplate[];
+}[] = [
+  { label: 'General', folder: '', templates: GENERAL },
+  { label: 'Pages', folder: 'Pages/', templates: PAGES },
 ];
+
+const SUFFIX = '.gitlab-ci.yml';
 
 /** The picker's templates by the file name GitLab gives each in its library. */
 const BY_FILE_NAME = new Map(
   CI_TEMPLATES.flatMap((group) =>
     group.templates.map((template): [string, string] => [
-      `${group.label === 'Pages' ? 'Pages/' : ''}${template.name}.gitlab-ci.yml`,
+      `${group.folder}${template.name}${SUFFIX}`,
       template.content,
     ]),
   ),
@@ -259,8 +266,6 @@ const WORKFLOWS: Record<string, string> = {
     - if: $CI_COMMIT_BRANCH
 `,
 };
-
-const SUFFIX = '.gitlab-ci.yml';
 
 /** A template's text, or GitLab's error for a name that is not one. */
 export function ciTemplate(name: string): { text: string } | { error: string } {

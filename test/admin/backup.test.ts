@@ -98,6 +98,18 @@ describe('admin backup and restore', () => {
   let writerCreated = 0;
   let writerPushed = 0;
 
+  /** A backup of the source instance into `name` in the scratch folder, which must succeed. */
+  async function backupOfSource(name: string): Promise<string> {
+    const file = path.join(scratch, name);
+    const made = await admin(
+      { dataDir: t.config.dataDir, databaseUrl: t.config.databaseUrl },
+      'backup',
+      file,
+    );
+    assert.equal(made.code, 0, made.stderr);
+    return file;
+  }
+
   async function api(method: string, url: string, body?: Record<string, unknown>) {
     const response = await t.request(method, url, { token: owner.token, body });
     assert.ok(response.status < 300, `${method} ${url}: ${response.status} ${response.text}`);
@@ -305,13 +317,7 @@ describe('admin backup and restore', () => {
   }
 
   it('restores an archive of format 1 (SHA-256 checksums, an earlier Labrador) and checks them', async () => {
-    const made = path.join(scratch, 'current.tar');
-    const result = await admin(
-      { dataDir: t.config.dataDir, databaseUrl: t.config.databaseUrl },
-      'backup',
-      made,
-    );
-    assert.equal(result.code, 0, result.stderr);
+    const made = await backupOfSource('current.tar');
     // The same archive as an earlier Labrador wrote it: format 1, each file's SHA-256 in the manifest.
     const unpacked = path.join(scratch, 'format-1');
     fs.mkdirSync(unpacked);
@@ -358,13 +364,7 @@ describe('admin backup and restore', () => {
     const dataDir = path.join(scratch, 'refused');
     const target = { dataDir, databaseUrl: undefined };
     // One byte changed inside a repository's file: the archive still unpacks, its checksum fails.
-    const plain = path.join(scratch, 'plain.tar');
-    const made = await admin(
-      { dataDir: t.config.dataDir, databaseUrl: t.config.databaseUrl },
-      'backup',
-      plain,
-    );
-    assert.equal(made.code, 0, made.stderr);
+    const plain = await backupOfSource('plain.tar');
     const bytes = fs.readFileSync(plain);
     const at = bytes.indexOf(Buffer.from('compiling'));
     assert.ok(at > 0);
