@@ -34,6 +34,8 @@ form.stack label { font-weight: 600; display: grid; gap: 4px; }
 form.stack label.check { display: block; font-weight: normal; }
 form.stack > button { justify-self: start; }
 form.stack.wide { max-width: none; }
+/* A second form after a stacked one (Remove avatar under the profile's) stands apart from its submit. */
+form.stack + form { margin-top: 24px; }
 form.stack label .muted { font-weight: normal; }
 textarea.editor { min-height: 24em; white-space: pre; overflow-wrap: normal; tab-size: 4; }
 input[type=text], input[type=password], input[type=email], input[type=search], input[type=number],
