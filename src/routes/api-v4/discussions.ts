@@ -1,11 +1,11 @@
 // v4's discussions (lib/api/discussions.rb) on issues and merge requests by iid and on commits
 // (`repository/commits/:sha/discussions`, the project's comments on it): the threads paginated
 // (the oldest-started first, each with its notes), one thread, a new thread (201 Discussion), a reply
-// (201 Note; replying to an individual note makes it a thread), edit and delete of a thread's note, and
-// on merge requests resolving: `PUT …/discussions/:id` with `resolved` for the whole thread, or
-// `resolved` on a note's PUT (which resolves the note's whole thread here: Labrador keeps resolution per
-// thread, GitLab per note). Threads are notes sharing a
-// discussion_id, so they are what the notes API and the pages show, and survive as notes do.
+// (201 Note; replying to an individual note makes it a thread), one note of a thread, edit and delete
+// of a thread's note, and on merge requests resolving: `PUT …/discussions/:id` with `resolved` for the
+// whole thread, or `resolved` on a note's PUT (which resolves the note's whole thread here: Labrador
+// keeps resolution per thread, GitLab per note). Threads are notes sharing a discussion_id, so they are
+// what the notes API and the pages show, and survive as notes do.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { requireViewer } from '../../http/auth.ts';
@@ -139,6 +139,12 @@ export function register(app: FastifyInstance, deps: Deps): void {
       );
       if (!('note' in created)) throw recordNotFound();
       return reply.status(201).send(await presentNoteOneV4(deps, created.note, found.iid));
+    });
+
+    app.get(`${base}/:discussion_id/notes/:note_id`, async (request) => {
+      const found = await parent.load(deps, request);
+      const discussion = await loadDiscussion(deps, request, found);
+      return presentNoteOneV4(deps, noteOfDiscussion(request, discussion), found.iid);
     });
 
     app.put(`${base}/:discussion_id/notes/:note_id`, async (request) => {
