@@ -121,6 +121,7 @@ export async function countIssueList(
     filter.milestoneTitle === undefined &&
     !filter.noMilestone &&
     (filter.labels?.titles.length ?? 0) === 0 &&
+    filter.labelled === undefined &&
     filter.confidential === undefined;
   if (plain) {
     const counts = await findIssueCounts(db, filter.projectIds![0]!);

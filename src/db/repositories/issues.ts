@@ -144,6 +144,8 @@ export interface IssueListFilter {
   noMilestone?: boolean;
   /** Label titles: issues with any of them, or with all of them. */
   labels?: { titles: string[]; all: boolean };
+  /** Issues with some label (true) or with none (false). */
+  labelled?: boolean;
   /**
    * Confidential issues the viewer may see: all of them in these projects, elsewhere only those the
    * viewer wrote or is assigned to. Undefined: every confidential issue is visible.
@@ -218,6 +220,19 @@ function filtered(db: Executor, filter: IssueListFilter): IssueQuery {
     } else {
       query = query.where((eb) => labelMatch(eb, labels.titles));
     }
+  }
+  if (filter.labelled !== undefined) {
+    const labelled = filter.labelled;
+    query = query.where((eb) => {
+      const some = eb.exists(
+        eb
+          .selectFrom('label_links as ll')
+          .select('ll.id')
+          .where('ll.target_type', '=', 'Issue')
+          .whereRef('ll.target_id', '=', 'issues.id'),
+      );
+      return labelled ? some : eb.not(some);
+    });
   }
   const confidential = filter.confidential;
   if (confidential) {

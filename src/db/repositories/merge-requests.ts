@@ -27,6 +27,8 @@ export interface MergeRequestListQuery {
   search?: string;
   /** Every one of these label titles. */
   labels?: string[];
+  /** Merge requests with some label (true) or with none (false). */
+  labelled?: boolean;
   /** Titles with a WIP prefix (true) or without one (false), matched as GitLab's wip scope does. */
   wip?: boolean;
   milestoneTitle?: string;
@@ -151,6 +153,19 @@ function listFilter(db: Executor, query: MergeRequestListQuery) {
       ),
     );
   }
+  if (query.labelled !== undefined) {
+    const labelled = query.labelled;
+    select = select.where((eb) => {
+      const some = eb.exists(
+        eb
+          .selectFrom('label_links as ll')
+          .select('ll.id')
+          .where('ll.target_type', '=', 'MergeRequest')
+          .whereRef('ll.target_id', '=', 'merge_requests.id'),
+      );
+      return labelled ? some : eb.not(some);
+    });
+  }
   if (query.noMilestone) select = select.where('milestone_id', 'is', null);
   if (query.milestoneTitle !== undefined) {
     const title = query.milestoneTitle;
@@ -190,6 +205,7 @@ export function isPlainProjectList(query: MergeRequestListQuery): boolean {
     query.targetBranch === undefined &&
     !query.search &&
     (query.labels?.length ?? 0) === 0 &&
+    query.labelled === undefined &&
     query.wip === undefined &&
     query.milestoneTitle === undefined &&
     !query.noMilestone &&

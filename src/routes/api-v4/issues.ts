@@ -1,6 +1,6 @@
 // v4's issues (lib/api/issues.rb): a project's, a group's and the caller's (`scope` created_by_me,
 // assigned_to_me or all), addressed by `:issue_iid`, never the global id; filters state, labels (every
-// one named), milestone, author_id, assignee_id, search, iids[], created/updated after/before; order_by
+// one named; None or Any), milestone, author_id, assignee_id, search, iids[], created/updated after/before; order_by
 // and sort. Create, edit (state_event, assignee_ids), delete (204), subscribe/unsubscribe (304 when
 // nothing changes) and time_stats. The v3 services and views serve both; only the entity differs.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -50,10 +50,14 @@ export function v4ListFilters(raw: Params) {
   const state = optionalOneOf(params, 'state', ['opened', 'closed', 'all', 'merged', 'locked'] as const, () =>
     paramValueInvalid('state'),
   );
-  const labels = presentString(params, 'labels')
+  const named = presentString(params, 'labels')
     ?.split(',')
     .map((label) => label.trim())
     .filter((label) => label !== '');
+  // `labels=None` (or `No Label`) asks for those without a label, `labels=Any` for those with one.
+  const only = named?.length === 1 ? named[0]!.toLowerCase() : undefined;
+  const labelled = only === 'any' ? true : only === 'none' || only === 'no label' ? false : undefined;
+  const labels = labelled === undefined ? named : undefined;
   const milestone = presentString(params, 'milestone');
   const idFilter = (name: string) => {
     const text = presentString(params, name)?.trim();
@@ -70,6 +74,7 @@ export function v4ListFilters(raw: Params) {
   return {
     state,
     labels,
+    labelled,
     milestoneTitle:
       milestone === undefined || milestone === 'None' || milestone === 'No Milestone' ? undefined : milestone,
     noMilestone: milestone === 'None' || milestone === 'No Milestone',
@@ -104,6 +109,7 @@ function issueFilter(params: Params): Omit<IssueListFilter, 'projectIds' | 'conf
   return {
     state: f.state === 'opened' || f.state === 'closed' ? f.state : undefined,
     labels: f.labels && f.labels.length > 0 ? { titles: f.labels, all: true } : undefined,
+    labelled: f.labelled,
     milestoneTitle: f.milestoneTitle,
     noMilestone: f.noMilestone || undefined,
     authorId: f.authorId,

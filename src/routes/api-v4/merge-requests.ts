@@ -100,6 +100,7 @@ function listQuery(
     targetBranch: optionalString(params, 'target_branch'),
     search: f.search,
     labels: f.labels,
+    labelled: f.labelled,
     milestoneTitle: f.milestoneTitle,
     noMilestone: f.noMilestone || undefined,
     createdAfter: f.createdAfter,
