@@ -1,5 +1,5 @@
 // The users resource in v4: list (filters, order, pages), show, create, modify, delete (204), block and
-// unblock (POST, 201 true/false). Same services as v3; v4 answers a taken email or username with 409 and
+// unblock (POST, 201 true/false; null blocking one already blocked). Same services as v3; v4 answers a taken email or username with 409 and
 // an invalid value with 400 on modify too, and reads `reset_password`/`force_random_password` as "make
 // a password" (Labrador sends no mail, so the administrator sets a real one later).
 import type { FastifyInstance } from 'fastify';
@@ -181,7 +181,8 @@ export function register(app: FastifyInstance, deps: Deps): void {
     return noContent(reply);
   });
 
-  // `true` when the state changed, `false` when it already was so; 201 as GitLab's POST answers.
+  // `true` when the state changed, `false` when it did not, 201 as GitLab's POST answers; blocking a
+  // user already blocked answers `null` (GitLab's route stops before its service).
   for (const [action, change] of [
     ['block', blockUser],
     ['unblock', unblockUser],
@@ -193,7 +194,12 @@ export function register(app: FastifyInstance, deps: Deps): void {
         throw forbidden('The API initiating user cannot be blocked by the API');
       }
       const changed = await change(deps, id);
-      return reply.status(201).type('application/json').send(JSON.stringify(changed));
+      const already =
+        action === 'block' && !changed && (await findUserByIdParam(deps, id))?.state === 'blocked';
+      return reply
+        .status(201)
+        .type('application/json')
+        .send(JSON.stringify(already ? null : changed));
     });
   }
 }

@@ -243,17 +243,19 @@ describe('API v4 users', () => {
       assert.deepEqual(missing.body, { message: '404 User Not Found' });
     });
 
-    it('blocks and unblocks with POST: 201 true, then false; not oneself', async () => {
+    it('blocks and unblocks with POST: 201 true, then null (already blocked); not oneself', async () => {
       const block = await t.request('POST', `/api/v4/users/${bob.id}/block`, { token: root() });
       assert.equal(block.status, 201);
       assert.equal(block.body, true);
       const again = await t.request('POST', `/api/v4/users/${bob.id}/block`, { token: root() });
       assert.equal(again.status, 201);
-      assert.equal(again.body, false);
+      assert.equal(again.text, 'null');
       const shown = await t.request('GET', `/api/v4/users/${bob.id}`, { token: alice.token });
       assert.equal(shown.body.state, 'blocked');
       const unblock = await t.request('POST', `/api/v4/users/${bob.id}/unblock`, { token: root() });
       assert.equal(unblock.body, true);
+      const unblockAgain = await t.request('POST', `/api/v4/users/${bob.id}/unblock`, { token: root() });
+      assert.equal(unblockAgain.text, 'false');
       const self = await t.request('GET', '/api/v4/user', { token: root() });
       const own = await t.request('POST', `/api/v4/users/${self.body.id}/block`, { token: root() });
       assert.equal(own.status, 403);
