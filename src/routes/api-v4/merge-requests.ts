@@ -1,10 +1,11 @@
 // v4's merge requests (lib/api/merge_requests.rb): a project's, a group's and the caller's (`scope`),
 // addressed by `:merge_request_iid`; filters as issues' plus source_branch, target_branch and wip. Create,
 // edit (state_event close/reopen), delete (204), merge (merge_when_pipeline_succeeds; 401 may not merge,
-// 405 not mergeable, 406 conflicts, 409 sha mismatch), cancel_merge_when_pipeline_succeeds, changes,
-// commits, diffs, pipelines, closes_issues, versions, subscribe/unsubscribe, time_stats; `squash` on
-// create, edit and merge (squash_commit_message), and rebase (202, skip_ci). The services and
-// views are v3's; v4's renames of merge_when_build_succeeds live in one table below.
+// 405 not mergeable, 406 conflicts, 409 sha mismatch), cancel_merge_when_pipeline_succeeds (201
+// `{"status":"success"}`), changes, commits, diffs, pipelines, closes_issues, versions,
+// subscribe/unsubscribe, time_stats; `squash` on create, edit and merge (squash_commit_message), and
+// rebase (202, skip_ci). The services and views are v3's; v4's renames of merge_when_build_succeeds live
+// in one table below.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import type { MergeRequestRow, UserRow } from '../../db/types.ts';
@@ -290,7 +291,8 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const { viewer, project, mr } = await load(request);
     const result = await cancelMergeWhenBuildSucceeds(deps, viewer, project, mr);
     if (result.status !== 'success') throw apiError(406, '406 Not Acceptable');
-    return reply.code(201).send(await entity(project, viewer, (await load(request)).mr));
+    // GitLab's route answers what its AutoMergeService returned, not the merge request its docs name.
+    return reply.code(201).send({ status: 'success' });
   });
 
   app.get(`${path}/changes`, async (request: MergeRequestRequest) => {
