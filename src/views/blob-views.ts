@@ -1,10 +1,13 @@
 // File contents: raw by commit and path or by blob id (served as text/plain, streamed), and
-// GET …/repository/files (the file's metadata, its content read as it streams, for either version).
+// GET …/repository/files (the file's metadata, its content read as it streams, for either version), and
+// v4's blame of a file.
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Deps } from '../deps.ts';
 import { blobContent } from '../git/blobs.ts';
+import { blameRanges } from '../git/blame.ts';
+import { readCommits, type Commit } from '../git/commits.ts';
 import { lastCommitIdForPath } from '../git/commit-log.ts';
 import { projectRepositoryPath, repositoryExists } from '../git/repository.ts';
 import { blobAtPath, findBlob, type ObjectInfo } from '../git/revisions.ts';
@@ -94,4 +97,25 @@ export async function repositoryFile(
     return { sha256, executable: mode === '100755' };
   };
   return { path, blob, ref, commitId, lastCommitId, content, details };
+}
+
+/** GET …/repository/files/:file_path/blame?ref=: the file's lines in runs, each with its commit. */
+export async function fileBlame(
+  deps: Deps,
+  record: ProjectRecord,
+  filePath: string,
+  ref: string,
+): Promise<Array<{ commit: Commit; lines: string[] }>> {
+  const { repoPath, commitId } = await requireCommitId(deps, record, ref);
+  const path = treePath(filePath);
+  if (!(await blobAtPath(repoPath, commitId, path))) throw notFound('File');
+  const ranges = await blameRanges(repoPath, commitId, path);
+  const commits = await readCommits(
+    repoPath,
+    ranges.map((range) => range.commitId),
+  );
+  return ranges.flatMap((range) => {
+    const commit = commits.get(range.commitId);
+    return commit ? [{ commit, lines: range.lines }] : [];
+  });
 }

@@ -1,5 +1,6 @@
 // Files of a project's repository as v4 has them (GitLab's lib/api/files.rb): the file at its URL-encoded
-// path, with its metadata also as X-Gitlab-* headers (HEAD gives only those), raw, and the writes (v4's
+// path, with its metadata also as X-Gitlab-* headers (HEAD gives only those), raw, its blame (runs of
+// lines, each with the commit that last changed them, the headers set too), and the writes (v4's
 // `branch` for v3's `branch_name`, `start_branch`, `last_commit_id`, `execute_filemode`) over v3's
 // loaders, reader and services. Each write is one commit, as a push by the caller (developers and up).
 import { Readable } from 'node:stream';
@@ -20,7 +21,7 @@ import {
   updateFile,
   type FileChange,
 } from '../../services/repository/file-commits.ts';
-import { repositoryFile } from '../../views/blob-views.ts';
+import { fileBlame, repositoryFile } from '../../views/blob-views.ts';
 import { defaultRef } from '../../views/repository-access.ts';
 import {
   presentFileChange,
@@ -28,6 +29,7 @@ import {
   presentFileMetadata,
   withBase64Content,
 } from '../../presenters/api-v4/repository-file.ts';
+import { presentCommit } from '../../presenters/api-v4/commit.ts';
 import { fileChange } from '../api-v3/repository-files.ts';
 import { sendRaw } from '../api-v3/repository.ts';
 import { noContent } from './conventions.ts';
@@ -84,6 +86,17 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const project = await loadProjectRepository(deps, request);
     await fileWithHeaders(request, reply, project, requiredRef(request));
     return reply.type('application/json').send();
+  });
+
+  app.get(`${PATH}/blame`, async (request: FileRequest, reply) => {
+    const project = await loadProjectRepository(deps, request);
+    const ref = requiredRef(request);
+    const { file } = await fileWithHeaders(request, reply, project, ref);
+    const ranges = await fileBlame(deps, project, file.path, ref);
+    return ranges.map((range) => ({
+      commit: presentCommit(range.commit, project, deps.config.externalUrl),
+      lines: range.lines,
+    }));
   });
 
   app.get(`${PATH}/raw`, async (request: FileRequest, reply) => {
