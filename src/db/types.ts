@@ -104,6 +104,7 @@ export interface AccessRow {
 export type GroupRow = NamespaceRow;
 
 export type KeyRow = Selectable<S.KeysTable>;
+export type DeployKeyProjectRow = Selectable<S.DeployKeysProjectsTable>;
 
 export type ProtectedBranchRow = Selectable<S.ProtectedBranchesTable>;
 

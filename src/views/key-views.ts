@@ -1,9 +1,12 @@
-// SSH keys as the API shows them: the rows, and for GET /keys/:id the owner with its full-form extras.
+// SSH keys as the API shows them: the rows, and for GET /keys/:id (and v4's GET /keys?fingerprint=) the
+// owner with its full-form extras.
 // Lists are read whole (a user has a handful of keys); v3 shows them all, v4 pages them.
 import type { Deps } from '../deps.ts';
-import { findKeyById, findKeyOfUser, keysOfUser } from '../db/repositories/keys.ts';
+import crypto from 'node:crypto';
+import { findKeyById, findKeyOfUser, keysAfter, keysOfUser } from '../db/repositories/keys.ts';
+import { deployKeyLinks, findKeyByFingerprint } from '../db/repositories/deploy-keys.ts';
 import { findUserById, userFullExtrasByIds } from '../db/repositories/users.ts';
-import type { KeyRow } from '../db/types.ts';
+import type { DeployKeyProjectRow, KeyRow } from '../db/types.ts';
 import type { FullUserModel } from './user-views.ts';
 
 export function userKeys(deps: Deps, userId: number): Promise<KeyRow[]> {
@@ -20,12 +23,54 @@ export async function keyWithOwner(
   deps: Deps,
   keyId: number,
 ): Promise<{ key: KeyRow; owner: FullUserModel | null } | undefined> {
+  const key = await findKeyById(deps.db.kysely, keyId);
+  return key && withOwner(deps, key);
+}
+
+async function withOwner(
+  deps: Deps,
+  key: KeyRow,
+): Promise<{ key: KeyRow; owner: FullUserModel | null } | undefined> {
   const db = deps.db.kysely;
-  const key = await findKeyById(db, keyId);
-  if (!key) return undefined;
   if (key.user_id === null) return { key, owner: null };
   const user = await findUserById(db, key.user_id);
   if (!user) return undefined;
   const extras = (await userFullExtrasByIds(db, [user.id])).get(user.id)!;
   return { key, owner: { user, extras } };
+}
+
+/** The unpadded base64 SHA-256 of a one-line public key's blob (what `SHA256:` fingerprints name). */
+function sha256Of(key: string): string | undefined {
+  const blob = key.trim().split(/\s+/)[1];
+  if (!blob) return undefined;
+  return crypto.createHash('sha256').update(Buffer.from(blob, 'base64')).digest('base64').replace(/=+$/, '');
+}
+
+const SCAN_BATCH = 500;
+
+/**
+ * The key, personal or deploy, with a fingerprint: MD5 (`aa:bb:…`, optionally `MD5:`-prefixed) through
+ * the keys_fingerprint index; `SHA256:…` by walking the keys (Labrador stores only the MD5 one), as
+ * GitLab's KeysFinder answers GET /keys?fingerprint=. A deploy key comes with its project links.
+ */
+export async function keyByFingerprint(
+  deps: Deps,
+  fingerprint: string,
+): Promise<{ key: KeyRow; owner: FullUserModel | null; links: DeployKeyProjectRow[] } | undefined> {
+  const db = deps.db.kysely;
+  let key: KeyRow | undefined;
+  if (fingerprint.startsWith('SHA256:')) {
+    const wanted = fingerprint.slice('SHA256:'.length).replace(/=+$/, '');
+    for (let after = 0; key === undefined;) {
+      const batch = await keysAfter(db, after, SCAN_BATCH);
+      key = batch.find((row) => sha256Of(row.key) === wanted);
+      if (batch.length < SCAN_BATCH) break;
+      after = batch[batch.length - 1]!.id;
+    }
+  } else {
+    key = await findKeyByFingerprint(db, fingerprint.replace(/^MD5:/, '').toLowerCase());
+  }
+  const found = key && (await withOwner(deps, key));
+  if (!found) return undefined;
+  return { ...found, links: key!.user_id === null ? await deployKeyLinks(db, key!.id) : [] };
 }

@@ -1,6 +1,6 @@
 // Deploy keys: rows of keys with type 'DeployKey', linked to projects through deploy_keys_projects
 // (unique (project_id, deploy_key_id); (deploy_key_id, project_id) for a key's projects).
-import type { Executor, KeyRow } from '../types.ts';
+import type { DeployKeyProjectRow, Executor, KeyRow } from '../types.ts';
 
 export const DEPLOY_KEY = 'DeployKey';
 
@@ -114,4 +114,14 @@ export async function updateDeployKeyTitle(
   at: string,
 ): Promise<void> {
   await db.updateTable('keys').set({ title, updated_at: at }).where('id', '=', keyId).execute();
+}
+
+/** A deploy key's links to projects, oldest first. */
+export function deployKeyLinks(db: Executor, keyId: number): Promise<DeployKeyProjectRow[]> {
+  return db
+    .selectFrom('deploy_keys_projects')
+    .selectAll()
+    .where('deploy_key_id', '=', keyId)
+    .orderBy('id')
+    .execute();
 }

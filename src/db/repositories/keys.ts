@@ -47,3 +47,8 @@ export function deleteKeyOfUser(db: Executor, userId: number, id: number): Promi
 export async function deleteKeysOfUser(db: Executor, userId: number): Promise<void> {
   await db.deleteFrom('keys').where('user_id', '=', userId).execute();
 }
+
+/** Up to `limit` keys, personal and deploy, with ids above `afterId` (a walk of the primary key). */
+export function keysAfter(db: Executor, afterId: number, limit: number): Promise<KeyRow[]> {
+  return db.selectFrom('keys').selectAll().where('id', '>', afterId).orderBy('id').limit(limit).execute();
+}
