@@ -216,6 +216,16 @@ export async function collectGarbageIfNeeded(repoPath: string): Promise<boolean>
 }
 
 /**
+ * A full `git gc` (what GitLab's eager housekeeping asks for: repacks everything and prunes), in the
+ * foreground. False when the repository is gone (a project without one yet).
+ */
+export async function collectGarbage(repoPath: string): Promise<boolean> {
+  if (!(await repositoryExists(repoPath))) return false;
+  await git(['-c', 'gc.autoDetach=false', 'gc', '--quiet'], { cwd: repoPath, timeoutMs: 60 * 60 * 1000 });
+  return true;
+}
+
+/**
  * A bare repository at `repoPath` made now unless one is there (a wiki, made on its first write or first
  * git access): made whole in the scratch space and renamed into place, so two requests that make it at
  * once leave one repository and nobody sees a half-made one.

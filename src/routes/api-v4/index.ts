@@ -74,6 +74,9 @@ import * as mergeRequests from './merge-requests.ts';
 import * as participants from './participants.ts';
 import * as ciLint from './ci-lint.ts';
 import * as wikis from './wikis.ts';
+import * as markdown from './markdown.ts';
+import * as projectUploads from './project-uploads.ts';
+import * as projectHousekeeping from './project-housekeeping.ts';
 
 const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   version,
@@ -133,6 +136,9 @@ const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   participants,
   ciLint,
   wikis,
+  markdown,
+  projectUploads,
+  projectHousekeeping,
 ];
 
 export function registerApiV4(app: FastifyInstance, deps: Deps): void {
