@@ -52,6 +52,8 @@ export interface KeysTable {
   title: string;
   key: string;
   fingerprint: string;
+  /** The unpadded base64 SHA-256 of the key blob (ssh-keygen's `SHA256:…`); null only for a blob-less text. */
+  fingerprint_sha256: string | null;
   created_at: string;
   updated_at: string;
   /** 'DeployKey' for deploy keys, null for personal keys (GitLab's single-table inheritance). */

@@ -2,8 +2,12 @@
 // owner with its full-form extras.
 // Lists are read whole (a user has a handful of keys); v3 shows them all, v4 pages them.
 import type { Deps } from '../deps.ts';
-import crypto from 'node:crypto';
-import { findKeyById, findKeyOfUser, keysAfter, keysOfUser } from '../db/repositories/keys.ts';
+import {
+  findKeyById,
+  findKeyBySha256Fingerprint,
+  findKeyOfUser,
+  keysOfUser,
+} from '../db/repositories/keys.ts';
 import { deployKeyLinks, findKeyByFingerprint } from '../db/repositories/deploy-keys.ts';
 import { findUserById, userFullExtrasByIds } from '../db/repositories/users.ts';
 import type { DeployKeyProjectRow, KeyRow } from '../db/types.ts';
@@ -39,19 +43,10 @@ async function withOwner(
   return { key, owner: { user, extras } };
 }
 
-/** The unpadded base64 SHA-256 of a one-line public key's blob (what `SHA256:` fingerprints name). */
-function sha256Of(key: string): string | undefined {
-  const blob = key.trim().split(/\s+/)[1];
-  if (!blob) return undefined;
-  return crypto.createHash('sha256').update(Buffer.from(blob, 'base64')).digest('base64').replace(/=+$/, '');
-}
-
-const SCAN_BATCH = 500;
-
 /**
  * The key, personal or deploy, with a fingerprint: MD5 (`aa:bb:…`, optionally `MD5:`-prefixed) through
- * the keys_fingerprint index; `SHA256:…` by walking the keys (Labrador stores only the MD5 one), as
- * GitLab's KeysFinder answers GET /keys?fingerprint=. A deploy key comes with its project links.
+ * the keys_fingerprint index, `SHA256:…` through keys_fingerprint_sha256, as GitLab's KeysFinder answers
+ * GET /keys?fingerprint=. A deploy key comes with its project links.
  */
 export async function keyByFingerprint(
   deps: Deps,
@@ -60,13 +55,7 @@ export async function keyByFingerprint(
   const db = deps.db.kysely;
   let key: KeyRow | undefined;
   if (fingerprint.startsWith('SHA256:')) {
-    const wanted = fingerprint.slice('SHA256:'.length).replace(/=+$/, '');
-    for (let after = 0; key === undefined;) {
-      const batch = await keysAfter(db, after, SCAN_BATCH);
-      key = batch.find((row) => sha256Of(row.key) === wanted);
-      if (batch.length < SCAN_BATCH) break;
-      after = batch[batch.length - 1]!.id;
-    }
+    key = await findKeyBySha256Fingerprint(db, fingerprint.slice('SHA256:'.length).replace(/=+$/, ''));
   } else {
     key = await findKeyByFingerprint(db, fingerprint.replace(/^MD5:/, '').toLowerCase());
   }

@@ -23,6 +23,15 @@ const ALICE_TOKEN = 'upgrade-alice-token-001';
 const BOB_TOKEN = 'upgrade-bob-token-00001';
 const AT = '2026-11-21T10:00:00.000Z';
 const ZERO = '0000000000000000000000000000000000000000';
+const OLD_KEY =
+  'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl alice@laptop';
+const OLD_KEY_BLOB = Buffer.from(OLD_KEY.split(' ')[1]!, 'base64');
+const OLD_KEY_MD5 = crypto
+  .createHash('md5')
+  .update(OLD_KEY_BLOB)
+  .digest('hex')
+  .replace(/(..)(?!$)/g, '$1:');
+const OLD_KEY_SHA256 = crypto.createHash('sha256').update(OLD_KEY_BLOB).digest('base64').replace(/=+$/, '');
 
 interface Filled {
   sha: string;
@@ -163,6 +172,11 @@ async function fill(db: Kysely<any>, dataDir: string, git: GitClient): Promise<F
       build(3, 3, 'ci/other', 'success', 'external'),
     ])
     .execute();
+  // An SSH key of alice's: the SHA-256 fingerprint a later migration derives from its text.
+  await db
+    .insertInto('keys')
+    .values({ user_id: 2, title: 'laptop', key: OLD_KEY, fingerprint: OLD_KEY_MD5, ...stamps })
+    .execute();
   const hook = await db
     .insertInto('system_hooks')
     .values({ url: 'http://127.0.0.1:9/hook', ...stamps })
@@ -243,6 +257,15 @@ for (const stage of ['012-repository-api', '014-ci-list-counts']) {
         ['root', true],
       ]);
       assert.equal((await get('/user', ALICE_TOKEN)).body.username, 'alice');
+      const key = await t.request(
+        'GET',
+        `/api/v4/keys?fingerprint=${encodeURIComponent(`SHA256:${OLD_KEY_SHA256}`)}`,
+        {
+          token: ROOT_TOKEN,
+        },
+      );
+      assert.equal(key.status, 200, key.text);
+      assert.deepEqual([key.body.title, key.body.user.username], ['laptop', 'alice']);
 
       const team = await get('/groups/team/members');
       assert.deepEqual(

@@ -62,6 +62,7 @@ import { up as runnerJobs } from './138-runner-jobs.ts';
 import { up as mergeRequestPipelines } from './140-merge-request-pipelines.ts';
 import { up as buildFailures } from './141-build-failures.ts';
 import { up as notificationEvents } from './145-notification-events.ts';
+import { up as keySha256Fingerprints } from './146-key-sha256-fingerprints.ts';
 
 const migrations: Array<[string, MigrationFn]> = [
   ['001-users', users],
@@ -123,6 +124,7 @@ const migrations: Array<[string, MigrationFn]> = [
   ['140-merge-request-pipelines', mergeRequestPipelines],
   ['141-build-failures', buildFailures],
   ['145-notification-events', notificationEvents],
+  ['146-key-sha256-fingerprints', keySha256Fingerprints],
 ];
 
 /** The migrations' names in the order they were added (kept in name order from here on: a test checks). */

@@ -3,6 +3,7 @@
 import type { Insertable } from 'kysely';
 import type { KeysTable } from '../schema.ts';
 import type { Executor, KeyRow } from '../types.ts';
+import { sha256Fingerprint } from '../../lib/ssh-key-fingerprint.ts';
 
 export function keysOfUser(db: Executor, userId: number): Promise<KeyRow[]> {
   return db.selectFrom('keys').selectAll().where('user_id', '=', userId).orderBy('id').execute();
@@ -30,8 +31,16 @@ export async function isFingerprintTaken(db: Executor, fingerprint: string): Pro
   return row !== undefined;
 }
 
-export function insertKey(db: Executor, values: Insertable<KeysTable>): Promise<KeyRow> {
-  return db.insertInto('keys').values(values).returningAll().executeTakeFirstOrThrow();
+/** Inserts a key; its SHA-256 fingerprint is derived from its text here, for every kind of key. */
+export function insertKey(
+  db: Executor,
+  values: Omit<Insertable<KeysTable>, 'fingerprint_sha256'>,
+): Promise<KeyRow> {
+  return db
+    .insertInto('keys')
+    .values({ ...values, fingerprint_sha256: sha256Fingerprint(values.key) })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** Deletes one key of the user and returns the row as it was, or undefined when there was none. */
@@ -48,7 +57,13 @@ export async function deleteKeysOfUser(db: Executor, userId: number): Promise<vo
   await db.deleteFrom('keys').where('user_id', '=', userId).execute();
 }
 
-/** Up to `limit` keys, personal and deploy, with ids above `afterId` (a walk of the primary key). */
-export function keysAfter(db: Executor, afterId: number, limit: number): Promise<KeyRow[]> {
-  return db.selectFrom('keys').selectAll().where('id', '>', afterId).orderBy('id').limit(limit).execute();
+/** The key, personal or deploy, whose SHA-256 fingerprint (unpadded base64) this is: keys_fingerprint_sha256. */
+export function findKeyBySha256Fingerprint(db: Executor, fingerprint: string): Promise<KeyRow | undefined> {
+  return db
+    .selectFrom('keys')
+    .selectAll()
+    .where('fingerprint_sha256', '=', fingerprint)
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
 }
