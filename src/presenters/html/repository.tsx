@@ -39,6 +39,10 @@ export interface ProjectHead {
   canPush?: boolean;
   /** Whether the viewer may open merge requests here. */
   canOpenMergeRequest?: boolean;
+  /** Which CI tabs the viewer may read (8.13 showed a tab only to who could follow it). */
+  canReadPipelines?: boolean;
+  canReadBuilds?: boolean;
+  canReadEnvironments?: boolean;
 }
 
 export type ProjectTab =
@@ -101,9 +105,9 @@ export function ProjectFrame(props: {
           {project.merge_requests_enabled
             ? tab('merge_requests', `${base}/merge_requests`, 'Merge Requests')
             : null}
-          {tab('pipelines', `${base}/pipelines`, 'Pipelines')}
-          {tab('builds', `${base}/builds`, 'Builds')}
-          {tab('environments', `${base}/environments`, 'Environments')}
+          {project.canReadPipelines ? tab('pipelines', `${base}/pipelines`, 'Pipelines') : null}
+          {project.canReadBuilds ? tab('builds', `${base}/builds`, 'Builds') : null}
+          {project.canReadEnvironments ? tab('environments', `${base}/environments`, 'Environments') : null}
           {project.wiki_enabled ? tab('wiki', `${base}/wikis/home`, 'Wiki') : null}
           {project.snippets_enabled ? tab('snippets', `${base}/snippets`, 'Snippets') : null}
           {project.settings ? tab('settings', `${base}/edit`, 'Settings') : null}
