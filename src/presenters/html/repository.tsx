@@ -118,7 +118,10 @@ export function ProjectFrame(props: {
   );
 }
 
-/** Branches and tags in a GET form: works without script (a Switch button), submits on change with it. */
+/**
+ * Branches and tags in a GET form: works without script (a Switch button), submits on change with it.
+ * An empty repository has nothing to switch to, so no form (it would send no ref).
+ */
 function RefSwitcher(props: {
   project: ProjectHead;
   current: string;
@@ -127,6 +130,7 @@ function RefSwitcher(props: {
   destination: 'tree' | 'blob' | 'commits';
   path: string;
 }) {
+  if (props.branches.length === 0 && props.tags.length === 0) return null;
   return (
     <form class="searchbar" method="get" action={`/${props.project.path_with_namespace}/refs/switch`}>
       <input type="hidden" name="destination" value={props.destination} />
