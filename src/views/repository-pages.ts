@@ -148,6 +148,13 @@ export async function blobView(point: RefPoint): Promise<BlobView | undefined> {
   return { kind: 'text', id: info.id, size: info.size, content: read.body.toString('utf8') };
 }
 
+/** Whether the point names a directory (the root included): a blob URL of one leads to its tree. */
+export async function isDirectoryAt(point: RefPoint): Promise<boolean> {
+  if (point.path === '') return true;
+  const info = await point.objects.info(`${point.commitId}:${point.path}`);
+  return info?.type === 'tree';
+}
+
 /** git's own test: a NUL byte in the first 8,000 bytes. */
 function isBinary(bytes: Buffer): boolean {
   return bytes.subarray(0, 8000).includes(0);

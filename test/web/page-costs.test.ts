@@ -132,13 +132,16 @@ describe('statements and git processes per repository page', () => {
     for (const url of [
       `${p}/tree/master/src/short.js`,
       `${p}/tree/no-such-ref`,
-      `${p}/blob/master/few`,
       `${p}/blob/master/no/such/file`,
       `${p}/commit/0123456789abcdef`,
     ]) {
       statuses.push((await web.get(url)).status);
     }
-    assert.deepEqual(statuses, [404, 404, 404, 404, 404]);
+    assert.deepEqual(statuses, [404, 404, 404, 404]);
+    // A blob URL of a directory names its tree.
+    const dir = await web.get(`${p}/blob/master/few`);
+    assert.equal(dir.status, 302);
+    assert.equal(dir.headers.location, `${p}/tree/master/few`);
   });
 
   it('pins each page, and a large one costs what a small one does', async () => {

@@ -83,7 +83,7 @@ function buildDuration(build: Pick<BuildItem, 'started_at' | 'finished_at'>): nu
 }
 
 function jobHref(project: ProjectHead, job: JobItem): string | undefined {
-  if (job.type === 'build') return buildUrl(project, job.id);
+  if (job.type === 'build') return project.canReadBuilds ? buildUrl(project, job.id) : undefined;
   return job.target_url && /^https?:\/\//i.test(job.target_url) ? job.target_url : undefined;
 }
 
@@ -413,6 +413,8 @@ export interface TraceView {
   /** Where the shown part starts (0: the whole trace is shown) and ends, in bytes. */
   start: number;
   end: number;
+  /** The whole trace's length: without bytes there is no raw trace to link to (8.13's has_trace?). */
+  length: number;
   state: string;
   complete: boolean;
 }
@@ -518,7 +520,7 @@ export function BuildPage(props: {
         ) : (
           <>
             <p>
-              <a href={`${url}/raw`}>Raw trace</a>
+              {props.trace.length > 0 ? <a href={`${url}/raw`}>Raw trace</a> : null}
               {props.trace.start > 0 ? (
                 <span class="muted">
                   {' '}

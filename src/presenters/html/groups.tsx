@@ -1,6 +1,14 @@
 // Groups as pages (GitLab 8.13's dashboard/groups, explore/groups, groups/new and group_members): lists of
 // the API's presented groups, the new group form, and a group's members with add and remove for owners.
-import { ActionButton, Csrf, Layout, tabLinks, type Flash, type PageContext } from './layout.tsx';
+import {
+  ActionButton,
+  Csrf,
+  ExploreTabs,
+  Layout,
+  tabLinks,
+  type Flash,
+  type PageContext,
+} from './layout.tsx';
 import { Pager, visibilityName } from './projects.tsx';
 import { FormErrors } from './issues.tsx';
 import { UserLink } from './inline.tsx';
@@ -38,6 +46,7 @@ export function GroupListPage(props: {
           </a>
         ) : null}
       </div>
+      {props.tab === 'explore' ? <ExploreTabs current="groups" /> : null}
       {props.ctx.viewer ? (
         <ul class="tabs">
           {tab('mine', '/dashboard/groups', 'Your groups')}

@@ -65,6 +65,20 @@ export function tabLinks<T extends string>(current: T) {
   );
 }
 
+/** 8.13's explore navigation: the public projects, groups and snippets, one tab each. */
+export function ExploreTabs(props: { current: 'projects' | 'groups' | 'snippets' }) {
+  const tab = tabLinks(props.current);
+  return (
+    <nav aria-label="Explore">
+      <ul class="tabs">
+        {tab('projects', '/explore/projects', 'Projects')}
+        {tab('groups', '/explore/groups', 'Groups')}
+        {tab('snippets', '/explore/snippets', 'Snippets')}
+      </ul>
+    </nav>
+  );
+}
+
 export function Layout(props: {
   ctx: PageContext;
   title: string;
@@ -99,6 +113,7 @@ export function Layout(props: {
                 <a href="/dashboard/groups">Groups</a>
                 <a href="/dashboard/issues">Issues</a>
                 <a href="/dashboard/merge_requests">Merge Requests</a>
+                <a href="/dashboard/snippets">Snippets</a>
                 <a href="/dashboard/todos">
                   Todos
                   {ctx.viewer.pendingTodos > 0 ? (

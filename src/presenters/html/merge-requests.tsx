@@ -216,7 +216,11 @@ function PipelineHeading(props: { project: ProjectHead; pipeline: NonNullable<Me
             <li>
               <CiStatusBadge
                 status={job.status}
-                href={job.type === 'build' ? buildPath(project.path_with_namespace, job.id) : undefined}
+                href={
+                  job.type === 'build' && project.canReadBuilds
+                    ? buildPath(project.path_with_namespace, job.id)
+                    : undefined
+                }
               />{' '}
               <span class="muted">{stage.name}:</span> {job.name}
             </li>
@@ -444,9 +448,9 @@ export function MergeRequestPage(props: {
         <ul class="tabs">
           {tab('discussion', url, 'Discussion')}
           {tab('commits', `${url}/commits`, 'Commits')}
-          {/* As 8.13: the CI tabs only where the merge request has a pipeline. */}
+          {/* As 8.13: the CI tabs only where the merge request has a pipeline, Builds to who reads them. */}
           {props.ci.pipeline ? tab('pipelines', `${url}/pipelines`, 'Pipelines') : null}
-          {props.ci.pipeline ? tab('builds', `${url}/builds`, 'Builds') : null}
+          {props.ci.pipeline && project.canReadBuilds ? tab('builds', `${url}/builds`, 'Builds') : null}
           {tab('diffs', `${url}/diffs`, 'Changes')}
         </ul>
       </nav>

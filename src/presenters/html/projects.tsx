@@ -1,6 +1,6 @@
 // Project lists: the start page (your projects, starred), explore, a user's page and a group's page.
 import { AccessRequestButton } from './access-requests.tsx';
-import { Layout, tabLinks, type Flash, type PageContext } from './layout.tsx';
+import { ExploreTabs, Layout, tabLinks, type Flash, type PageContext } from './layout.tsx';
 import { renderCommentMarkdown } from './markdown.ts';
 import { RawHtml } from './raw-html.tsx';
 
@@ -173,6 +173,7 @@ export function ExplorePage(props: {
   return (
     <Layout ctx={props.ctx} title="Explore projects">
       <h1>Explore projects</h1>
+      <ExploreTabs current="projects" />
       {props.ctx.viewer ? null : (
         <p>
           These are the public projects.{' '}

@@ -39,6 +39,10 @@ export interface ProjectHead {
   canPush?: boolean;
   /** Whether the viewer may open merge requests here. */
   canOpenMergeRequest?: boolean;
+  /** Which CI tabs the viewer may read (8.13 showed a tab only to who could follow it). */
+  canReadPipelines?: boolean;
+  canReadBuilds?: boolean;
+  canReadEnvironments?: boolean;
 }
 
 export type ProjectTab =
@@ -101,9 +105,9 @@ export function ProjectFrame(props: {
           {project.merge_requests_enabled
             ? tab('merge_requests', `${base}/merge_requests`, 'Merge Requests')
             : null}
-          {tab('pipelines', `${base}/pipelines`, 'Pipelines')}
-          {tab('builds', `${base}/builds`, 'Builds')}
-          {tab('environments', `${base}/environments`, 'Environments')}
+          {project.canReadPipelines ? tab('pipelines', `${base}/pipelines`, 'Pipelines') : null}
+          {project.canReadBuilds ? tab('builds', `${base}/builds`, 'Builds') : null}
+          {project.canReadEnvironments ? tab('environments', `${base}/environments`, 'Environments') : null}
           {project.wiki_enabled ? tab('wiki', `${base}/wikis/home`, 'Wiki') : null}
           {project.snippets_enabled ? tab('snippets', `${base}/snippets`, 'Snippets') : null}
           {project.settings ? tab('settings', `${base}/edit`, 'Settings') : null}
@@ -114,7 +118,10 @@ export function ProjectFrame(props: {
   );
 }
 
-/** Branches and tags in a GET form: works without script (a Switch button), submits on change with it. */
+/**
+ * Branches and tags in a GET form: works without script (a Switch button), submits on change with it.
+ * An empty repository has nothing to switch to, so no form (it would send no ref).
+ */
 function RefSwitcher(props: {
   project: ProjectHead;
   current: string;
@@ -123,6 +130,7 @@ function RefSwitcher(props: {
   destination: 'tree' | 'blob' | 'commits';
   path: string;
 }) {
+  if (props.branches.length === 0 && props.tags.length === 0) return null;
   return (
     <form class="searchbar" method="get" action={`/${props.project.path_with_namespace}/refs/switch`}>
       <input type="hidden" name="destination" value={props.destination} />

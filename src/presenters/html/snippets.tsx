@@ -3,7 +3,15 @@
 // the forms). One snippet is shown as the blob page shows a file: its lines highlighted by the file
 // name's language, numbered, with a Raw link; a project snippet has its discussion below.
 import type { ComponentChildren } from 'preact';
-import { ActionButton, Csrf, Layout, tabLinks, type Flash, type PageContext } from './layout.tsx';
+import {
+  ActionButton,
+  Csrf,
+  ExploreTabs,
+  Layout,
+  tabLinks,
+  type Flash,
+  type PageContext,
+} from './layout.tsx';
 import { ProjectFrame, type ProjectHead } from './repository.tsx';
 import { NewerOlder, TimeAgo, visibilityName } from './projects.tsx';
 import { RawRows, type TrustedHtml } from './raw-html.tsx';
@@ -117,6 +125,7 @@ export function PersonalSnippetsPage(props: {
   return (
     <Layout ctx={props.ctx} title={props.tab === 'yours' ? 'Your snippets' : 'Explore snippets'}>
       <h1>Snippets</h1>
+      {props.tab === 'explore' ? <ExploreTabs current="snippets" /> : null}
       <nav aria-label="Snippet lists">
         <ul class="tabs">
           {props.ctx.viewer ? tab('yours', '/dashboard/snippets', 'Your snippets') : null}

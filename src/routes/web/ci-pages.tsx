@@ -263,6 +263,7 @@ export function registerCiPages(web: FastifyInstance, deps: Deps): void {
           state: rendered.state,
           start: tail.start,
           end: tail.end,
+          length: tail.length,
           complete: finished && tail.end >= tail.length,
         }}
         actions={{

@@ -8,6 +8,7 @@ import type { Deps } from '../../deps.ts';
 import { loadMergeRequestByIid, loadPageProject, type LoadedProject } from '../../http/loaders.ts';
 import { optionalString, optionalStringList, requestParams, type Params } from '../../http/params.ts';
 import { ApiError, forbidden, notFound } from '../../errors.ts';
+import { canReadBuilds } from '../../policies/ci.ts';
 import {
   canReadMergeRequests,
   canUpdateMergeRequest,
@@ -319,6 +320,7 @@ export function registerMergeRequestPages(web: FastifyInstance, deps: Deps): Com
   });
   web.get('/:namespace/:project/merge_requests/:iid/builds', async (request, reply) => {
     const { loaded, mr } = await loadPageMergeRequest(request);
+    if (!canReadBuilds(loaded.access, loaded.project)) throw notFound();
     return showMergeRequest(request, reply, loaded, mr, 'builds');
   });
 

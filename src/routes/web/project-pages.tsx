@@ -21,6 +21,7 @@ import {
   atDefaultRef,
   atRefPath,
   blobView,
+  isDirectoryAt,
   commitHistory,
   commitPatch,
   commitWithDiff,
@@ -215,13 +216,17 @@ export function registerProjectPages(web: FastifyInstance, deps: Deps): CommentT
 
   web.get('/:namespace/:project/blob/*', async (request, reply) => {
     const loaded = await load(request);
-    const [project, { at, file }] = await Promise.all([
+    const [project, found] = await Promise.all([
       head(loaded),
       atUrl(loaded, request, async (at) => {
         const file = at.path === '' ? undefined : await blobView(at);
-        return file && { at, file };
+        if (file) return { at, file };
+        return (await isDirectoryAt(at)) ? { at, file: undefined } : undefined;
       }),
     ]);
+    const { at, file } = found;
+    // GitLab's blob page of a directory sends its reader to the directory's tree.
+    if (!file) return reply.redirect(refPath(project.path_with_namespace, 'tree', at.ref, at.path), 302);
     const extension = extensionOf(at.path);
     let body: BlobBody;
     if (IMAGE_TYPES[extension] && file.kind !== 'too-large') body = { kind: 'image' };

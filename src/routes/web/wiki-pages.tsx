@@ -109,7 +109,8 @@ export function registerWikiPages(web: FastifyInstance, deps: Deps): void {
           <WikiFormPage ctx={ctx} project={project} values={{ ...BLANK, title }} errors={[]} />,
         );
       }
-      return sendPage(reply, <WikiEmptyPage ctx={ctx} project={project} />, 404);
+      // 8.13 rendered its empty page as a page (200): the Wiki tab of a wiki without pages leads here.
+      return sendPage(reply, <WikiEmptyPage ctx={ctx} project={project} />);
     }
     const html = renderWikiContent(page.format, page.content, {
       wikiPath: wikiBase(loaded),
