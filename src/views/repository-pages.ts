@@ -149,10 +149,11 @@ export async function blobView(point: RefPoint): Promise<BlobView | undefined> {
 }
 
 /** Whether the point names a directory (the root included): a blob URL of one leads to its tree. */
-export async function isDirectoryAt(point: RefPoint): Promise<boolean> {
-  if (point.path === '') return true;
+/** What the point's path names at its commit: 'tree', 'blob', 'commit' (a submodule) or nothing. */
+export async function objectTypeAt(point: RefPoint): Promise<string | undefined> {
+  if (point.path === '') return 'tree';
   const info = await point.objects.info(`${point.commitId}:${point.path}`);
-  return info?.type === 'tree';
+  return info?.type;
 }
 
 /** git's own test: a NUL byte in the first 8,000 bytes. */

@@ -380,7 +380,7 @@ describe('pages: every link shown answers its viewer', () => {
     });
   }
 
-  it("a README's relative links lead into its own ref; a blob URL of a directory to its tree", async () => {
+  it("a README's relative links lead into its own ref; blob and tree URLs swap for a directory and a file", async () => {
     const web = new WebClient(t);
     const links = async (url: string) => {
       const page = await web.get(url);
@@ -402,6 +402,10 @@ describe('pages: every link shown answers its viewer', () => {
     assert.equal(dir.status, 302);
     assert.equal(dir.headers.location, '/crawl/site/tree/feature/docs');
     assert.equal((await web.get('/crawl/site/blob/feature/nothing')).status, 404);
+    const file = await web.get('/crawl/site/tree/feature/docs/feature.md');
+    assert.equal(file.status, 302);
+    assert.equal(file.headers.location, '/crawl/site/blob/feature/docs/feature.md');
+    assert.equal((await web.get('/crawl/site/tree/feature/nothing')).status, 404);
   });
 
   it('who may not read builds is shown no build links', () => {

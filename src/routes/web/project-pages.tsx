@@ -21,7 +21,7 @@ import {
   atDefaultRef,
   atRefPath,
   blobView,
-  isDirectoryAt,
+  objectTypeAt,
   commitHistory,
   commitPatch,
   commitWithDiff,
@@ -197,9 +197,12 @@ export function registerProjectPages(web: FastifyInstance, deps: Deps): CommentT
       head(loaded),
       atUrl(loaded, request, async (at) => {
         const listing = await directoryListing(at);
-        return listing && { at, listing };
+        if (listing) return { at, listing };
+        return (await objectTypeAt(at)) === 'blob' ? { at, listing: undefined } : undefined;
       }),
     ]);
+    // GitLab's tree page of a file sends its reader to the file's blob page.
+    if (!listing) return reply.redirect(refPath(project.path_with_namespace, 'blob', at.ref, at.path), 302);
     return sendPage(
       reply,
       <TreePage
@@ -221,7 +224,7 @@ export function registerProjectPages(web: FastifyInstance, deps: Deps): CommentT
       atUrl(loaded, request, async (at) => {
         const file = at.path === '' ? undefined : await blobView(at);
         if (file) return { at, file };
-        return (await isDirectoryAt(at)) ? { at, file: undefined } : undefined;
+        return (await objectTypeAt(at)) === 'tree' ? { at, file: undefined } : undefined;
       }),
     ]);
     const { at, file } = found;
