@@ -53,6 +53,7 @@ describe('pages: project and repository', () => {
     };
     write('README.md', README);
     write('docs/guide.md', '# Guide\n');
+    write('docs/README.md', 'The docs: see [the guide](guide.md). <script>alert("docs")</script>\n');
     write(
       'src/app.js',
       Array.from({ length: 30 }, (_, i) => `const line${i + 1} = ${i + 1}; // <x>`).join('\n') + '\n',
@@ -105,11 +106,17 @@ describe('pages: project and repository', () => {
     assert.match(page.text, /git remote add origin http:\/\/labrador\.test\/dana\/blank\.git/);
   });
 
-  it('tree of a directory and of a branch whose name has a slash', async () => {
+  it('tree of a directory (with its README) and of a branch whose name has a slash', async () => {
     const web = new WebClient(t);
     const tree = await web.get('/dana/demo/tree/master/src');
     assert.equal(tree.status, 200);
     assert.match(tree.text, /href="\/dana\/demo\/blob\/master\/src\/app\.js"/);
+    // A directory's README is shown below its listing, its links resolved in that directory.
+    const docs = await web.get('/dana/demo/tree/master/docs');
+    assert.match(docs.text, /<h2 id="readme-title">README\.md<\/h2>/);
+    assert.match(docs.text, /<a href="\/dana\/demo\/blob\/master\/docs\/guide\.md">the guide<\/a>/);
+    assert.doesNotMatch(docs.text, /<script>alert/);
+    assert.doesNotMatch(tree.text, /readme-title/);
     const slash = await web.get('/dana/demo/tree/feature/slash/docs');
     assert.equal(slash.status, 200);
     assert.match(slash.text, /href="\/dana\/demo\/blob\/feature\/slash\/docs\/guide\.md"/);

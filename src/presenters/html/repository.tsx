@@ -328,7 +328,7 @@ export function ProjectPage(props: {
   ctx: PageContext;
   project: ProjectHead;
   tree?: { refs: RefListing; entries: TreeEntry[]; lastCommit: Commit | undefined };
-  readme?: { name: string; html: TrustedHtml | null };
+  readme?: Readme | undefined;
   /**
    * The signed-in viewer's star, whether they may fork, their notification level here, and (for a
    * non-member of a project that takes requests) whether they asked to join.
@@ -394,18 +394,7 @@ export function ProjectPage(props: {
           <NewFileLink project={project} refs={props.tree.refs} dir="" />
           <LastCommit project={project} commit={props.tree.lastCommit} />
           <TreeTable project={project} ref={props.tree.refs.ref} dir="" entries={props.tree.entries} />
-          {props.readme ? (
-            <section class="file" aria-labelledby="readme-title">
-              <div class="file-head">
-                <h2 id="readme-title">{props.readme.name}</h2>
-              </div>
-              {props.readme.html ? (
-                <RawHtml class="md" html={props.readme.html} />
-              ) : (
-                <p class="muted">The README is too large to show here.</p>
-              )}
-            </section>
-          ) : null}
+          {props.readme ? <ReadmeSection readme={props.readme} /> : null}
         </>
       ) : (
         <section aria-labelledby="empty-title">
@@ -426,6 +415,24 @@ export function ProjectPage(props: {
   );
 }
 
+type Readme = { name: string; html: TrustedHtml | null };
+
+/** A directory's README below its listing (the project page's and every tree page's). */
+function ReadmeSection(props: { readme: Readme }) {
+  return (
+    <section class="file" aria-labelledby="readme-title">
+      <div class="file-head">
+        <h2 id="readme-title">{props.readme.name}</h2>
+      </div>
+      {props.readme.html ? (
+        <RawHtml class="md" html={props.readme.html} />
+      ) : (
+        <p class="muted">The README is too large to show here.</p>
+      )}
+    </section>
+  );
+}
+
 export function TreePage(props: {
   ctx: PageContext;
   project: ProjectHead;
@@ -433,6 +440,7 @@ export function TreePage(props: {
   path: string;
   entries: TreeEntry[];
   lastCommit: Commit | undefined;
+  readme?: Readme | undefined;
   flash?: Flash | null;
 }) {
   return (
@@ -459,6 +467,7 @@ export function TreePage(props: {
       <p>
         <a href={refUrl(props.project, 'commits', props.refs.ref, props.path)}>History of this directory</a>
       </p>
+      {props.readme ? <ReadmeSection readme={props.readme} /> : null}
     </ProjectFrame>
   );
 }

@@ -1,6 +1,7 @@
 // /<namespace>/<project> and its repository pages. The project is loaded through the same loader and
 // access policy as the API (404 for a signed-in visitor who may not read it; a signed-out one is asked
 // to sign in); repository reads go through views/repository-pages.ts.
+import type { TreeEntry } from '../../git/trees.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { projectFullPath, refPath } from '../../domain/paths.ts';
 import type { Deps } from '../../deps.ts';
@@ -115,6 +116,24 @@ export function registerProjectPages(web: FastifyInstance, deps: Deps): CommentT
     return found;
   };
   const refs = (p: RefPoint) => ({ ref: p.ref, branches: p.branches, tags: p.tags });
+  /** The directory's README as 8.13 showed it below a listing: Markdown rendered, plain text as is. */
+  const readmeOf = async (loaded: LoadedProject, at: RefPoint, entries: TreeEntry[]) => {
+    const readmeEntry = findReadme(entries);
+    if (!readmeEntry) return undefined;
+    const markdown = /\.(md|markdown|mkd)$/i.test(readmeEntry.path);
+    const projectPath = `/${loaded.namespace.path}/${loaded.project.path}`;
+    const filePath = at.path === '' ? readmeEntry.path : `${at.path}/${readmeEntry.path}`;
+    const html = await renderBlobMarkdown(
+      `${readmeEntry.id}:${markdown ? 'md' : 'txt'}`,
+      { projectPath, ref: at.ref, dir: at.path },
+      async () => {
+        const text = await smallFileText(at, filePath, README_MAX_BYTES);
+        // A plain-text README is shown as it is, escaped.
+        return text === undefined || markdown ? text : `~~~\n${text.replace(/~~~/g, '~ ~ ~')}\n~~~\n`;
+      },
+    );
+    return { name: readmeEntry.path, html };
+  };
 
   web.get('/:namespace/:project', async (request, reply) => {
     const loaded = await load(request);
@@ -123,20 +142,7 @@ export function registerProjectPages(web: FastifyInstance, deps: Deps): CommentT
       atDefaultRef(deps, loaded, async (at) => {
         const listing = await directoryListing(at);
         const entries = listing?.entries ?? [];
-        const readmeEntry = findReadme(entries);
-        if (!readmeEntry) return { at, listing, entries };
-        const markdown = /\.(md|markdown|mkd)$/i.test(readmeEntry.path);
-        const projectPath = `/${loaded.namespace.path}/${loaded.project.path}`;
-        const html = await renderBlobMarkdown(
-          `${readmeEntry.id}:${markdown ? 'md' : 'txt'}`,
-          { projectPath, ref: at.ref, dir: '' },
-          async () => {
-            const text = await smallFileText(at, readmeEntry.path, README_MAX_BYTES);
-            // A plain-text README is shown as it is, escaped.
-            return text === undefined || markdown ? text : `~~~\n${text.replace(/~~~/g, '~ ~ ~')}\n~~~\n`;
-          },
-        );
-        return { at, listing, entries, readme: { name: readmeEntry.path, html } };
+        return { at, listing, entries, readme: await readmeOf(loaded, at, entries) };
       }),
     ]);
     const viewer = request.viewer;
@@ -193,12 +199,14 @@ export function registerProjectPages(web: FastifyInstance, deps: Deps): CommentT
 
   web.get('/:namespace/:project/tree/*', async (request, reply) => {
     const loaded = await load(request);
-    const [project, { at, listing }] = await Promise.all([
+    const [project, { at, listing, readme }] = await Promise.all([
       head(loaded),
       atUrl(loaded, request, async (at) => {
         const listing = await directoryListing(at);
-        if (listing) return { at, listing };
-        return (await objectTypeAt(at)) === 'blob' ? { at, listing: undefined } : undefined;
+        if (listing) return { at, listing, readme: await readmeOf(loaded, at, listing.entries) };
+        return (await objectTypeAt(at)) === 'blob'
+          ? { at, listing: undefined, readme: undefined }
+          : undefined;
       }),
     ]);
     // GitLab's tree page of a file sends its reader to the file's blob page.
@@ -212,6 +220,7 @@ export function registerProjectPages(web: FastifyInstance, deps: Deps): CommentT
         path={at.path}
         entries={listing.entries}
         lastCommit={listing.lastCommit}
+        readme={readme}
         flash={doneNotice(request, FILE_NOTICES)}
       />,
     );
