@@ -146,6 +146,9 @@ export interface ProjectListQuery {
   forkedFromId?: number;
   /** Only projects carrying every one of these topics (v4's `topic`; at most MAX_LIST_TOPICS). */
   topicIds?: number[];
+  /** Only projects whose id is above (below) this one (v4's id_after, id_before; keyset pages). */
+  idAfter?: number;
+  idBefore?: number;
   orderBy: ProjectOrder;
   sort: 'asc' | 'desc';
 }

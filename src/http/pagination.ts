@@ -100,6 +100,22 @@ export function setPaginationHeaders(
 }
 
 /**
+ * A keyset page's one header (GitLab's Keyset::HeaderBuilder): a `next` Link whose URL carries every
+ * request parameter with `bounds` (id_after or id_before) set past the page's last row. No X-* headers:
+ * a keyset list is not counted.
+ */
+export function setKeysetLink(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  baseUrl: string,
+  bounds: Record<string, number>,
+): void {
+  const path = request.url.split('?')[0];
+  const query = encodeQuery({ ...requestParams(request), ...bounds });
+  reply.header('Link', `<${baseUrl}${path}?${query}>; rel="next"`);
+}
+
+/**
  * Runs a list's count and page queries and sets the headers. The page query must apply the offset on an
  * index before joining (a deferred join), so deep pages cost what page 1 costs.
  */

@@ -79,6 +79,8 @@ interface ListValues {
   namespaceId: number;
   minAccessLevel: number;
   forkedFromId: number;
+  idAfter: number;
+  idBefore: number;
   pattern: string;
   limit: number;
   offset: number;
@@ -106,6 +108,8 @@ function listValues(query: ProjectListQuery, limit = 0, offset = 0): ListValues 
     namespaceId: query.namespaceId ?? 0,
     minAccessLevel: query.minAccessLevel ?? 0,
     forkedFromId: query.forkedFromId ?? 0,
+    idAfter: query.idAfter ?? 0,
+    idBefore: query.idBefore ?? 0,
     pattern: `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
     limit,
     offset,
@@ -203,6 +207,8 @@ function filtered(db: Executor, query: ProjectListQuery, slot: Slot) {
         .where(`${name}.topic_id`, '=', slot(name)),
     );
   }
+  if (query.idAfter !== undefined) q = q.where('p.id', '>', slot('idAfter'));
+  if (query.idBefore !== undefined) q = q.where('p.id', '<', slot('idBefore'));
   if (query.withIssuesEnabled) q = q.where('p.issues_enabled', '=', 1);
   if (query.withMergeRequestsEnabled) q = q.where('p.merge_requests_enabled', '=', 1);
   if (searching(query)) {
@@ -257,6 +263,8 @@ function shapeOf<R>(
     query.withMergeRequestsEnabled === true,
     query.forkedFromId !== undefined,
     query.topicIds?.length ?? 0,
+    query.idAfter !== undefined,
+    query.idBefore !== undefined,
     query.orderBy,
     query.sort,
   ].join(' ');
@@ -286,6 +294,8 @@ export async function countProjects(db: Executor, query: ProjectListQuery): Prom
     query.withIssuesEnabled === true ||
     query.withMergeRequestsEnabled === true ||
     query.forkedFromId !== undefined ||
+    query.idAfter !== undefined ||
+    query.idBefore !== undefined ||
     (query.topicIds?.length ?? 0) > 0;
   const values = listValues(query);
   if (!counted && query.scope === 'all') return sumProjectCounts(db, query, 0);

@@ -26,9 +26,13 @@ type ShaRequest = FastifyRequest<{ Params: { id: string; sha: string } }>;
  * 8.13's declared parameters, every problem in one `error`: `sha` a 6–40 digit hex id, `note` required,
  * and with a `path` an integer `line` and a `line_type` of `new` (the default) or `old`.
  */
-function commentParams(sha: string, params: Params): { note: string; position?: DiffPosition } {
+function commentParams(
+  sha: string,
+  params: Params,
+  anyRef: boolean,
+): { note: string; position?: DiffPosition } {
   const problems: string[] = [];
-  if (!/^[0-9a-fA-F]{6,40}$/.test(sha)) problems.push('sha is invalid');
+  if (!anyRef && !/^[0-9a-fA-F]{6,40}$/.test(sha)) problems.push('sha is invalid');
   const text = (name: string) => {
     try {
       return optionalString(params, name);
@@ -57,9 +61,9 @@ function commentParams(sha: string, params: Params): { note: string; position?: 
 
 /**
  * The two handlers, which v4 registers too (its CommitNote has v3's fields): the page of comments, and a
- * new comment.
+ * new comment. `anyRef` (v4): a comment's `:sha` may be a branch or tag name too, as it may in a list.
  */
-export function commitCommentHandlers(deps: Deps) {
+export function commitCommentHandlers(deps: Deps, anyRef = false) {
   const baseUrl = deps.config.externalUrl;
   return {
     list: async (request: ShaRequest, reply: FastifyReply) => {
@@ -77,7 +81,7 @@ export function commitCommentHandlers(deps: Deps) {
     create: async (request: ShaRequest, reply: FastifyReply) => {
       const viewer = requireViewer(request);
       const project = await loadProjectRepository(deps, request);
-      const { note, position } = commentParams(request.params.sha, requestParams(request));
+      const { note, position } = commentParams(request.params.sha, requestParams(request), anyRef);
       const { repoPath, commitId } = await requireCommitId(deps, project, request.params.sha);
       const commented = await readCommentedCommit(repoPath, commitId);
       const created = await createCommitNote(deps, viewer, project, commented, note, position);

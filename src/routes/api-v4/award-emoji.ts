@@ -49,7 +49,8 @@ export function register(app: FastifyInstance, deps: Deps): void {
         const params = requestParams(request);
         requireParams(params, 'name');
         const awardable = await loadAwardable(request);
-        const award = await awardEmoji(deps, viewer, awardable, String(params.name));
+        // Today's GitLab lets authors vote on their own issues and merge requests (8.13 did not).
+        const award = await awardEmoji(deps, viewer, awardable, String(params.name), true);
         return reply.status(201).send(await presentAwardOne(deps, award));
       });
 

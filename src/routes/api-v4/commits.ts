@@ -110,7 +110,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     return reply.code(201).send(presentCommitDetail(detail, pusher, baseUrl));
   });
 
-  const comments = commitCommentHandlers(deps);
+  const comments = commitCommentHandlers(deps, true);
   app.get(COMMIT_COMMENTS_PATH, comments.list);
   app.post(COMMIT_COMMENTS_PATH, comments.create);
 

@@ -6,11 +6,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { requireAdmin, requireViewer } from '../../http/auth.ts';
 import { findUserByIdParam, loadProject } from '../../http/loaders.ts';
-import { paginate } from '../../http/pagination.ts';
+import { paginate, parsePage, setKeysetLink } from '../../http/pagination.ts';
 import {
   blankParam,
   optionalBoolean,
+  optionalInteger,
   optionalOneOf,
+  optionalString,
   optionalStringList,
   presentString,
   type Params,
@@ -24,7 +26,7 @@ import {
   type AttributeForm,
 } from '../../http/project-params.ts';
 import { v4Params, type Renames } from './conventions.ts';
-import { forbidden, grapeError, notFound, paramValueInvalid, paramsMissing } from '../../errors.ts';
+import { ApiError, forbidden, grapeError, notFound, paramValueInvalid, paramsMissing } from '../../errors.ts';
 import { canAdminProject, isProjectOwner } from '../../policies/access.ts';
 import { isAdministrator } from '../../policies/users.ts';
 import { createProject, deleteProject, updateProject } from '../../services/projects/projects.ts';
@@ -123,10 +125,64 @@ export function projectListQuery(
     minAccessLevel,
     withIssuesEnabled: flag('with_issues_enabled'),
     withMergeRequestsEnabled: flag('with_merge_requests_enabled'),
+    idAfter: optionalInteger(params, 'id_after'),
+    idBefore: optionalInteger(params, 'id_before'),
     orderBy: filters.orderBy,
     sort: filters.sort,
     ...extra,
   };
+}
+
+/** Past this many rows (page × per_page) a project list is read by keyset (GitLab's default limit). */
+const OFFSET_LIMIT = 50_000;
+
+/**
+ * `pagination=keyset` (GitLab's Keyset::Pager, which serves projects ordered by id alone): per_page
+ * projects past id_after (ascending) or before id_before (descending), uncounted, and a `next` Link
+ * naming the bound after this page's last project whenever the page holds one. Any other order is a 405.
+ */
+async function keysetProjectIds(
+  deps: Deps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  params: Params,
+  query: ProjectListQuery,
+): Promise<number[]> {
+  if (optionalString(params, 'order_by') !== 'id') {
+    throw new ApiError(405, { error: 'Keyset pagination is not yet available for this type of request' });
+  }
+  const { perPage } = parsePage(request);
+  const ids = await listProjectsPage(deps, query, { limit: perPage, offset: 0 });
+  const last = ids.at(-1);
+  if (last !== undefined) {
+    const bound = query.sort === 'asc' ? 'id_after' : 'id_before';
+    setKeysetLink(request, reply, deps.config.externalUrl, { [bound]: last });
+  }
+  return ids;
+}
+
+/** Offset pages of projects end at OFFSET_LIMIT rows: the rest are read by keyset, as GitLab asks. */
+function offsetProjectIds(
+  deps: Deps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  query: ProjectListQuery,
+): Promise<number[]> {
+  const { page, perPage } = parsePage(request);
+  if (page * perPage > OFFSET_LIMIT) {
+    throw new ApiError(405, {
+      error:
+        `Offset pagination has a maximum allowed offset of ${OFFSET_LIMIT} for requests that return ` +
+        'objects of type Project. Remaining records can be retrieved using keyset pagination.',
+    });
+  }
+  return paginate(
+    request,
+    reply,
+    deps.config.externalUrl,
+    () => countProjectList(deps, query),
+    (next) => listProjectsPage(deps, query, next),
+  );
 }
 
 /**
@@ -142,13 +198,10 @@ export async function presentProjectListV4(
   query: ProjectListQuery,
 ) {
   const viewer = request.viewer;
-  const ids = await paginate(
-    request,
-    reply,
-    deps.config.externalUrl,
-    () => countProjectList(deps, query),
-    (page) => listProjectsPage(deps, query, page),
-  );
+  const ids =
+    optionalString(params, 'pagination') === 'keyset'
+      ? await keysetProjectIds(deps, request, reply, params, query)
+      : await offsetProjectIds(deps, request, reply, query);
   if (!viewer || optionalBoolean(params, 'simple') === true) {
     return presentBasicProjectsV4(await listBasicProjectViewsByIds(deps, ids, viewer), deps.config);
   }

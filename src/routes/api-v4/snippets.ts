@@ -14,7 +14,7 @@ import {
   loadProjectSnippet,
   type LoadedProject,
 } from '../../http/loaders.ts';
-import { apiError, forbidden, paramValueInvalid } from '../../errors.ts';
+import { apiError, forbidden, grapeError, paramValueInvalid } from '../../errors.ts';
 import {
   canCreateProjectSnippet,
   canReadProjectSnippets,
@@ -60,6 +60,36 @@ function requireOneAttribute(params: Params): void {
   if (!EDITABLE.some((name) => params[name] !== undefined) && params.code === undefined) {
     throw apiError(400, `${EDITABLE.join(', ')} are missing, at least one parameter must be provided`);
   }
+}
+
+/**
+ * Today's create takes `files` ([{file_path, content}]) instead of `content` and `file_name` (never
+ * both). A Labrador snippet holds one file, so `files` names exactly one; more is a 400 that says so.
+ */
+function withFiles(params: Params): Params {
+  const files = params.files;
+  if (files === undefined) return params;
+  if (params.content !== undefined || params.code !== undefined) {
+    throw grapeError(400, 'files, content are mutually exclusive');
+  }
+  if (!Array.isArray(files) || files.length === 0) throw grapeError(400, 'files is invalid');
+  if (files.length > 1) {
+    throw grapeError(400, `files holds ${files.length} files: a snippet here holds one file`);
+  }
+  const file: unknown = files[0];
+  if (file === null || typeof file !== 'object' || Array.isArray(file)) {
+    throw grapeError(400, 'files is invalid');
+  }
+  const { file_path: path, content } = file as Params;
+  // Grape's words: absent is `is missing`, blank (allow_blank: false) `is empty`.
+  const problems = (['file_path', 'content'] as const).flatMap((name) => {
+    const value = (file as Params)[name];
+    if (value === undefined || value === null) return [`files[0][${name}] is missing`];
+    if (typeof value !== 'string') return [`files[0][${name}] is invalid`];
+    return value.trim() === '' ? [`files[0][${name}] is empty`] : [];
+  });
+  if (problems.length > 0) throw grapeError(400, problems.join(', '));
+  return { ...params, files: undefined, file_name: path, content };
 }
 
 function withCode(params: Params): Params {
@@ -120,7 +150,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
 
   app.post('/projects/:id/snippets', async (request, reply) => {
     const viewer = requireViewer(request);
-    const params = withCode(requestParams(request));
+    const params = withCode(withFiles(requestParams(request)));
     requireParams(params, 'title', 'visibility', 'file_name', 'content');
     const project = await loadSnippetsProject(request);
     if (!canCreateProjectSnippet(project.access, project)) throw forbidden();
@@ -176,7 +206,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
 
   app.post('/snippets', async (request, reply) => {
     const viewer = requireViewer(request);
-    const params = withCode(requestParams(request));
+    const params = withCode(withFiles(requestParams(request)));
     requireParams(params, 'title', 'content');
     const attributes = snippetAttributes(params);
     const snippet = await createSnippet(deps, viewer, null, {

@@ -60,14 +60,16 @@ export async function awardIn(
   }
 }
 
+/** An award; `selfVotes` (v4, as today's GitLab) lets an author vote on their own item. */
 export async function awardEmoji(
   deps: Deps,
   user: UserRow,
   awardable: Awardable,
   rawName: string,
+  selfVotes = false,
 ): Promise<AwardEmojiRow> {
   const name = normalizeEmojiName(rawName);
-  if (!mayAward(user, awardable, name)) throw notFound('Award Emoji');
+  if (!selfVotes && !mayAward(user, awardable, name)) throw notFound('Award Emoji');
   if (!isKnownEmoji(name)) throw notFound('Award Emoji {:name=>["is not included in the list"]}');
   // SQLite aborts the transaction on the constraint; PostgreSQL too: one statement, no transaction needed.
   return awardIn(deps.db.kysely, user, awardable, name, now());
