@@ -78,7 +78,7 @@ const MERGE_RENAMES: Renames = { merge_when_pipeline_succeeds: 'merge_when_build
 
 type MergeRequestRequest = FastifyRequest<{ Params: { id: string; merge_request_iid: string } }>;
 
-function listQuery(
+export function mergeRequestQueryV4(
   target: LoadedProject | number[],
   params: Params,
   viewer: UserRow,
@@ -157,7 +157,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     request: FastifyRequest,
     reply: Parameters<typeof paginateCapped>[1],
     records: LoadedProject[] | Parameters<typeof listMergeRequestsAcross>[1],
-    query: ReturnType<typeof listQuery>,
+    query: ReturnType<typeof mergeRequestQueryV4>,
     viewer: UserRow,
   ) => {
     return paginateCapped(
@@ -179,7 +179,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
       request,
       reply,
       readable.records,
-      listQuery(readable.projectIds, params, viewer, 'created_by_me'),
+      mergeRequestQueryV4(readable.projectIds, params, viewer, 'created_by_me'),
       viewer,
     );
   });
@@ -193,7 +193,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
       request,
       reply,
       readable.records,
-      listQuery(readable.projectIds, params, viewer, 'all'),
+      mergeRequestQueryV4(readable.projectIds, params, viewer, 'all'),
       viewer,
     );
   });
@@ -201,7 +201,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
   app.get('/projects/:id/merge_requests', async (request, reply) => {
     const { viewer, project } = await loadMergeRequestProject(deps, request);
     const params = requestParams(request);
-    return list(request, reply, [project], listQuery(project, params, viewer, 'all'), viewer);
+    return list(request, reply, [project], mergeRequestQueryV4(project, params, viewer, 'all'), viewer);
   });
 
   app.post('/projects/:id/merge_requests', async (request, reply) => {
