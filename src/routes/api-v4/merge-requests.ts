@@ -3,8 +3,8 @@
 // edit (state_event close/reopen), delete (204), merge (merge_when_pipeline_succeeds; 401 may not merge,
 // 405 not mergeable, 406 conflicts, 409 sha mismatch), cancel_merge_when_pipeline_succeeds (201
 // `{"status":"success"}`), changes, commits, diffs, pipelines, closes_issues, versions,
-// subscribe/unsubscribe, time_stats; `squash` on create, edit and merge (squash_commit_message), and
-// rebase (202, skip_ci). The services and views are v3's; v4's renames of merge_when_build_succeeds live
+// subscribe/unsubscribe, time_stats, a commit's MRs (repository/commits/:sha/merge_requests); `squash`
+// on create, edit and merge (squash_commit_message), and rebase (202, skip_ci). The services and views are v3's; v4's renames of merge_when_build_succeeds live
 // in one table below.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
@@ -52,6 +52,7 @@ import {
   mergeRequestPipelines,
   mergeRequestVersion,
   mergeRequestVersions,
+  mergeRequestsWithCommit,
   readableMergeRequestProjects,
   type MergeRequestListParams,
 } from '../../views/merge-request-views.ts';
@@ -203,6 +204,16 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const params = requestParams(request);
     return list(request, reply, [project], mergeRequestQueryV4(project, params, viewer, 'all'), viewer);
   });
+
+  // The project's MRs whose commits hold the commit (404 `Commit Not Found` for an unknown one).
+  app.get(
+    '/projects/:id/repository/commits/:sha/merge_requests',
+    async (request: FastifyRequest<{ Params: { id: string; sha: string } }>, reply) => {
+      const { viewer, project } = await loadMergeRequestProject(deps, request);
+      const views = await mergeRequestsWithCommit(deps, project, viewer, request.params.sha);
+      return presentList(paginateLoaded(request, reply, baseUrl, views));
+    },
+  );
 
   app.post('/projects/:id/merge_requests', async (request, reply) => {
     const { viewer, project: source } = await loadMergeRequestProject(deps, request);
