@@ -111,3 +111,33 @@ export async function rebaseCommits(
   }
   return { clean: true, head: base };
 }
+
+export type Reverted = { clean: true; tree: string } | { clean: false; empty: boolean };
+
+/**
+ * The tree of reverting `commit` (its first parent's side, git's mainline 1 for a merge) on `onto`,
+ * by the same made merge base as a replay: base the commit's tree, ours `onto`'s, theirs the parent's.
+ * Not clean when it conflicts, or (`empty`) when it would change nothing. Nothing here moves a ref.
+ */
+export async function revertTree(
+  repoPath: string,
+  onto: string,
+  commit: string,
+  committer: Signature,
+): Promise<Reverted> {
+  const parent = (await git(['rev-list', '--parents', '-n', '1', commit], { cwd: repoPath }))
+    .trim()
+    .split(' ')[1];
+  const parentTree = parent
+    ? await treeOf(repoPath, parent)
+    : (await git(['hash-object', '-t', 'tree', '-w', '--stdin'], { cwd: repoPath, input: '' })).trim();
+  const ontoTree = await treeOf(repoPath, onto);
+  const made = (treeId: string, parents: string[]) =>
+    writeTreeCommit(repoPath, { tree: treeId, parents, message: 'revert', author: committer, committer });
+  const mergeBase = await made(await treeOf(repoPath, commit), []);
+  const [ours, theirs] = await Promise.all([made(ontoTree, [mergeBase]), made(parentTree, [mergeBase])]);
+  const merged = await mergeTree(repoPath, ours, theirs);
+  if (!merged.clean) return { clean: false, empty: false };
+  if (merged.tree === ontoTree) return { clean: false, empty: true };
+  return { clean: true, tree: merged.tree };
+}

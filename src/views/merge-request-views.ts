@@ -50,6 +50,8 @@ import {
 } from '../services/merge-requests/closing-issues.ts';
 import { canReadIssue } from '../policies/issues.ts';
 import { COMMIT_DIFF_LIMITS } from './commit-views.ts';
+import { requireCommitId } from './repository-access.ts';
+import { git } from '../git/exec.ts';
 import type { IssueRow, MergeRequestRow, MergeRequestState, ProjectRecord, UserRow } from '../db/types.ts';
 
 export interface MergeRequestListParams {
@@ -346,4 +348,33 @@ export async function mergeRequestPipelines(deps: Deps, target: ProjectRecord, m
     commits.map((commit) => commit.id),
     mr.id,
   );
+}
+
+/**
+ * GET …/repository/commits/:sha/merge_requests: the target project's MRs whose commits (as …/commits
+ * lists them) hold the commit, newest first. The candidates are the MRs whose
+ * refs/merge-requests/<iid>/head reaches it (one `for-each-ref`); each is then confirmed against its
+ * commits (one `git log` each), which leaves out an MR that only starts from the commit.
+ */
+export async function mergeRequestsWithCommit(
+  deps: Deps,
+  target: AccessibleProject,
+  viewer: UserRow,
+  revision: string,
+): Promise<MergeRequestView[]> {
+  const { repoPath, commitId } = await requireCommitId(deps, target, revision);
+  const out = await git(
+    ['for-each-ref', '--format=%(refname)', `--contains=${commitId}`, 'refs/merge-requests/'],
+    { cwd: repoPath },
+  );
+  const iids = [...out.matchAll(/^refs\/merge-requests\/(\d+)\/head$/gm)].map((match) => Number(match[1]));
+  if (iids.length === 0) return [];
+  const query = mergeRequestListQuery(target, { state: 'all', iids, orderBy: undefined, sort: undefined });
+  const views = await listMergeRequestsAcross(deps, [target], viewer, query, 0, iids.length);
+  const held = await Promise.all(
+    views.map(async (view) =>
+      (await mergeRequestGitCommits(deps, target, view.mr)).some((commit) => commit.id === commitId),
+    ),
+  );
+  return views.filter((_, index) => held[index]);
 }

@@ -9,7 +9,12 @@ import {
 } from '../db/repositories/milestones.ts';
 import { presentMilestone } from '../presenters/api-v3/issue.ts';
 import type { Page } from '../http/pagination.ts';
-import type { MilestoneRow } from '../db/types.ts';
+import type { MilestoneRow, ProjectRecord, UserRow } from '../db/types.ts';
+import { findProjectRecordsByIds } from '../db/repositories/projects.ts';
+import { authorizedProjectIds } from '../db/repositories/project-lists.ts';
+import { namespaceProjectIds } from '../db/repositories/group-projects.ts';
+import { projectAccessMany } from '../policies/access.ts';
+import { canReadMilestones } from '../policies/issues.ts';
 
 export type { MilestoneListFilter };
 
@@ -44,4 +49,23 @@ export function findMilestoneOfGroup(
   id: number,
 ): Promise<MilestoneRow | undefined> {
   return findGroupMilestone(deps.db.kysely, groupId, id);
+}
+
+/**
+ * The projects whose milestones a search across projects reaches: the caller's (as GET /issues?scope=all
+ * takes them) or a group's, each kept only where the caller may read milestones.
+ */
+export async function readableMilestoneProjects(
+  deps: Deps,
+  viewer: UserRow,
+  of: { groupId: number } | 'mine',
+): Promise<ProjectRecord[]> {
+  const db = deps.db.kysely;
+  const candidates =
+    of === 'mine'
+      ? (await authorizedProjectIds(db, viewer.id).execute()).map((row) => row.id)
+      : await namespaceProjectIds(db, of.groupId);
+  const records = await findProjectRecordsByIds(db, candidates);
+  const access = await projectAccessMany(db, viewer, records);
+  return records.filter((record) => canReadMilestones(access.get(record.project.id)!, record));
 }

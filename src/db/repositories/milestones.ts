@@ -17,6 +17,8 @@ export interface MilestoneListFilter {
   /** A project's milestones, or (with groupId) a group's. */
   projectId?: number;
   groupId?: number;
+  /** The milestones of any of these projects (a search across projects); wins over projectId. */
+  projectIds?: number[];
   state?: 'active' | 'closed';
   iid?: number;
   /** v4's `iids[]`: any of them. */
@@ -29,9 +31,13 @@ export interface MilestoneListFilter {
 
 function filtered(db: Executor, filter: MilestoneListFilter) {
   let query =
-    filter.groupId !== undefined
-      ? db.selectFrom('milestones').where('group_id', '=', filter.groupId)
-      : db.selectFrom('milestones').where('project_id', '=', filter.projectId ?? -1);
+    filter.projectIds !== undefined
+      ? db
+          .selectFrom('milestones')
+          .where('project_id', 'in', filter.projectIds.length > 0 ? filter.projectIds : [-1])
+      : filter.groupId !== undefined
+        ? db.selectFrom('milestones').where('group_id', '=', filter.groupId)
+        : db.selectFrom('milestones').where('project_id', '=', filter.projectId ?? -1);
   if (filter.state) query = query.where('state', '=', filter.state);
   if (filter.iid !== undefined) query = query.where('iid', '=', filter.iid);
   if (filter.iids !== undefined)

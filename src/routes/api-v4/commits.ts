@@ -1,7 +1,8 @@
 // Commits of a project's repository as v4 has them (GitLab's lib/api/commits.rb): history paginated from
 // page 1 with totals (`path`, `all`, `with_stats`, `first_parent`), one commit, a commit of file actions
 // (v4's `branch`, `start_branch`, the chmod action, `last_commit_id`, `execute_filemode`), its diff and
-// refs paginated; and v3's comment and status handlers with v4's entities. Loaders, views, services: v3's.
+// refs paginated, a revert onto a branch; and v3's comment and status handlers with v4's entities.
+// Loaders, views, services: v3's.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
 import { loadProjectRepository, loadWritableRepository } from '../../http/loaders.ts';
@@ -16,6 +17,8 @@ import {
 } from '../../http/params.ts';
 import { paramValueInvalid } from '../../errors.ts';
 import { commitActions } from '../../services/repository/file-commits.ts';
+import { revertCommit } from '../../services/repository/commit-revert.ts';
+import { requireParams } from './conventions.ts';
 import {
   commitDetail,
   commitDiff,
@@ -96,6 +99,16 @@ export function register(app: FastifyInstance, deps: Deps): void {
     const page = parsePage(request);
     setPaginationHeaders(request, reply, baseUrl, page, refs.length);
     return refs.slice(page.offset, page.offset + page.limit).map(presentCommitRef);
+  });
+
+  // Revert onto `branch` (required): 201 the new commit; 400 GitLab's message when it conflicts or is empty.
+  app.post('/projects/:id/repository/commits/:sha/revert', async (request: ShaRequest, reply) => {
+    const pusher = await loadWritableRepository(deps, request);
+    const params = requestParams(request);
+    requireParams(params, 'branch');
+    const commitId = await revertCommit(deps, pusher, request.params.sha, String(params.branch));
+    const detail = await commitDetail(deps, pusher, commitId);
+    return reply.code(201).send(presentCommitDetail(detail, pusher, baseUrl));
   });
 
   app.post('/projects/:id/repository/commits', async (request, reply) => {

@@ -77,6 +77,7 @@ import * as wikis from './wikis.ts';
 import * as markdown from './markdown.ts';
 import * as projectUploads from './project-uploads.ts';
 import * as projectHousekeeping from './project-housekeeping.ts';
+import * as search from './search.ts';
 
 const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   version,
@@ -139,6 +140,7 @@ const modules: { register(app: FastifyInstance, deps: Deps): void }[] = [
   markdown,
   projectUploads,
   projectHousekeeping,
+  search,
 ];
 
 export function registerApiV4(app: FastifyInstance, deps: Deps): void {

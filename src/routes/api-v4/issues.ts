@@ -104,7 +104,7 @@ export function v4Scope(params: Params, fallback: (typeof SCOPES)[number]) {
   return raw as (typeof SCOPES)[number];
 }
 
-function issueFilter(params: Params): Omit<IssueListFilter, 'projectIds' | 'confidential'> {
+export function issueFilter(params: Params): Omit<IssueListFilter, 'projectIds' | 'confidential'> {
   const f = v4ListFilters(params);
   return {
     state: f.state === 'opened' || f.state === 'closed' ? f.state : undefined,

@@ -3,8 +3,8 @@
 // edit (state_event close/reopen), delete (204), merge (merge_when_pipeline_succeeds; 401 may not merge,
 // 405 not mergeable, 406 conflicts, 409 sha mismatch), cancel_merge_when_pipeline_succeeds (201
 // `{"status":"success"}`), changes, commits, diffs, pipelines, closes_issues, versions,
-// subscribe/unsubscribe, time_stats; `squash` on create, edit and merge (squash_commit_message), and
-// rebase (202, skip_ci). The services and views are v3's; v4's renames of merge_when_build_succeeds live
+// subscribe/unsubscribe, time_stats, a commit's MRs (repository/commits/:sha/merge_requests); `squash`
+// on create, edit and merge (squash_commit_message), and rebase (202, skip_ci). The services and views are v3's; v4's renames of merge_when_build_succeeds live
 // in one table below.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.ts';
@@ -52,6 +52,7 @@ import {
   mergeRequestPipelines,
   mergeRequestVersion,
   mergeRequestVersions,
+  mergeRequestsWithCommit,
   readableMergeRequestProjects,
   type MergeRequestListParams,
 } from '../../views/merge-request-views.ts';
@@ -78,7 +79,7 @@ const MERGE_RENAMES: Renames = { merge_when_pipeline_succeeds: 'merge_when_build
 
 type MergeRequestRequest = FastifyRequest<{ Params: { id: string; merge_request_iid: string } }>;
 
-function listQuery(
+export function mergeRequestQueryV4(
   target: LoadedProject | number[],
   params: Params,
   viewer: UserRow,
@@ -157,7 +158,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
     request: FastifyRequest,
     reply: Parameters<typeof paginateCapped>[1],
     records: LoadedProject[] | Parameters<typeof listMergeRequestsAcross>[1],
-    query: ReturnType<typeof listQuery>,
+    query: ReturnType<typeof mergeRequestQueryV4>,
     viewer: UserRow,
   ) => {
     return paginateCapped(
@@ -179,7 +180,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
       request,
       reply,
       readable.records,
-      listQuery(readable.projectIds, params, viewer, 'created_by_me'),
+      mergeRequestQueryV4(readable.projectIds, params, viewer, 'created_by_me'),
       viewer,
     );
   });
@@ -193,7 +194,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
       request,
       reply,
       readable.records,
-      listQuery(readable.projectIds, params, viewer, 'all'),
+      mergeRequestQueryV4(readable.projectIds, params, viewer, 'all'),
       viewer,
     );
   });
@@ -201,8 +202,18 @@ export function register(app: FastifyInstance, deps: Deps): void {
   app.get('/projects/:id/merge_requests', async (request, reply) => {
     const { viewer, project } = await loadMergeRequestProject(deps, request);
     const params = requestParams(request);
-    return list(request, reply, [project], listQuery(project, params, viewer, 'all'), viewer);
+    return list(request, reply, [project], mergeRequestQueryV4(project, params, viewer, 'all'), viewer);
   });
+
+  // The project's MRs whose commits hold the commit (404 `Commit Not Found` for an unknown one).
+  app.get(
+    '/projects/:id/repository/commits/:sha/merge_requests',
+    async (request: FastifyRequest<{ Params: { id: string; sha: string } }>, reply) => {
+      const { viewer, project } = await loadMergeRequestProject(deps, request);
+      const views = await mergeRequestsWithCommit(deps, project, viewer, request.params.sha);
+      return presentList(paginateLoaded(request, reply, baseUrl, views));
+    },
+  );
 
   app.post('/projects/:id/merge_requests', async (request, reply) => {
     const { viewer, project: source } = await loadMergeRequestProject(deps, request);
