@@ -52,6 +52,7 @@ import { canReadIssue } from '../policies/issues.ts';
 import { COMMIT_DIFF_LIMITS } from './commit-views.ts';
 import { requireCommitId } from './repository-access.ts';
 import { git } from '../git/exec.ts';
+import { isAncestor } from '../git/revisions.ts';
 import type { IssueRow, MergeRequestRow, MergeRequestState, ProjectRecord, UserRow } from '../db/types.ts';
 
 export interface MergeRequestListParams {
@@ -352,9 +353,11 @@ export async function mergeRequestPipelines(deps: Deps, target: ProjectRecord, m
 
 /**
  * GET …/repository/commits/:sha/merge_requests: the target project's MRs whose commits (as …/commits
- * lists them) hold the commit, newest first. The candidates are the MRs whose
- * refs/merge-requests/<iid>/head reaches it (one `for-each-ref`); each is then confirmed against its
- * commits (one `git log` each), which leaves out an MR that only starts from the commit.
+ * lists them: the head's commits that the comparison base lacks) hold the commit, newest first. Two git
+ * processes answer for every MR not yet merged: the MRs whose refs/merge-requests/<iid>/head reaches
+ * the commit, and the branches that reach it (an MR whose target branch has the commit only starts
+ * from it). A merged MR's base is its own (the merge's first parent, or its last version's base), so
+ * each merged candidate costs one ancestry check, run one after another.
  */
 export async function mergeRequestsWithCommit(
   deps: Deps,
@@ -363,18 +366,33 @@ export async function mergeRequestsWithCommit(
   revision: string,
 ): Promise<MergeRequestView[]> {
   const { repoPath, commitId } = await requireCommitId(deps, target, revision);
-  const out = await git(
-    ['for-each-ref', '--format=%(refname)', `--contains=${commitId}`, 'refs/merge-requests/'],
-    { cwd: repoPath },
-  );
-  const iids = [...out.matchAll(/^refs\/merge-requests\/(\d+)\/head$/gm)].map((match) => Number(match[1]));
+  const refsContaining = async (prefix: string) =>
+    (await git(['for-each-ref', '--format=%(refname)', `--contains=${commitId}`, prefix], { cwd: repoPath }))
+      .split('\n')
+      .filter(Boolean);
+  const [mergeRequestRefs, branchRefs] = await Promise.all([
+    refsContaining('refs/merge-requests/'),
+    refsContaining('refs/heads/'),
+  ]);
+  const iids = mergeRequestRefs.flatMap((ref) => /^refs\/merge-requests\/(\d+)\/head$/.exec(ref)?.[1] ?? []);
   if (iids.length === 0) return [];
-  const query = mergeRequestListQuery(target, { state: 'all', iids, orderBy: undefined, sort: undefined });
+  const branchesWithCommit = new Set(branchRefs.map((ref) => ref.slice('refs/heads/'.length)));
+  const query = mergeRequestListQuery(target, {
+    state: 'all',
+    iids: iids.map(Number),
+    orderBy: undefined,
+    sort: undefined,
+  });
   const views = await listMergeRequestsAcross(deps, [target], viewer, query, 0, iids.length);
-  const held = await Promise.all(
-    views.map(async (view) =>
-      (await mergeRequestGitCommits(deps, target, view.mr)).some((commit) => commit.id === commitId),
-    ),
-  );
-  return views.filter((_, index) => held[index]);
+  const held: MergeRequestView[] = [];
+  for (const view of views) {
+    const { mr } = view;
+    if (!mr.merge_commit_sha && mr.state !== 'merged') {
+      if (!branchesWithCommit.has(mr.target_branch)) held.push(view);
+      continue;
+    }
+    const base = await comparisonBase(deps, target, mr);
+    if (!base || !(await isAncestor(repoPath, commitId, base))) held.push(view);
+  }
+  return held;
 }

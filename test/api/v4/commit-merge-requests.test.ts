@@ -60,6 +60,9 @@ describe('API v4 a commit’s merge requests', () => {
       again.body.map((mr: { state: string }) => mr.state),
       ['merged'],
     );
+    // Merged, its base is the merge's first parent: the commit it started from is still not its own.
+    const fromMerged = await get(`${base}/${start}/merge_requests`, team.owner.token);
+    assert.deepEqual([fromMerged.status, fromMerged.body], [200, []]);
   });
 
   it('answers 404 for an unknown commit and a hidden project', async () => {
