@@ -3,7 +3,8 @@
 // author's vote on their own issue, and snippets made with `files` (the only shape gitbeaker 43 types).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Gitlab, GitbeakerRequestError } from '@gitbeaker/rest';
+import { Gitlab } from '@gitbeaker/rest';
+import { refusal } from './gitbeaker-refusal.ts';
 import { startClientApp, type ClientApp } from './client-app.ts';
 
 describe('@gitbeaker/rest 43: code, issue and snippet flows', () => {
@@ -18,17 +19,6 @@ describe('@gitbeaker/rest 43: code, issue and snippet flows', () => {
     await api.RepositoryFiles.create(projectId, 'a.txt', 'main', 'a\n', 'First');
   });
   after(() => app.t.close());
-
-  async function refusal(call: Promise<unknown>): Promise<{ status: number; description: string }> {
-    try {
-      await call;
-    } catch (error) {
-      assert.ok(error instanceof GitbeakerRequestError, String(error));
-      const cause = error.cause as { description: string; response: Response };
-      return { status: cause.response.status, description: cause.description };
-    }
-    assert.fail('the call succeeded');
-  }
 
   it('comments on the commit a branch names and lists it by sha', async () => {
     const head = await api.Commits.show(projectId, 'main');

@@ -4,7 +4,8 @@
 // `maxPages` × `perPage` bounds an offset walk; id_after / id_before filter an offset list too.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Gitlab, GitbeakerRequestError } from '@gitbeaker/rest';
+import { Gitlab } from '@gitbeaker/rest';
+import { refusal } from './gitbeaker-refusal.ts';
 import { startClientApp, type ClientApp } from './client-app.ts';
 
 describe('@gitbeaker/rest 43: keyset and bounded pagination', () => {
@@ -18,17 +19,6 @@ describe('@gitbeaker/rest 43: keyset and bounded pagination', () => {
     for (let i = 0; i < 5; i += 1) ids.push((await api.Projects.create({ name: `keyset-${i}` })).id);
   });
   after(() => app.t.close());
-
-  async function refusal(call: Promise<unknown>): Promise<{ status: number; description: string }> {
-    try {
-      await call;
-    } catch (error) {
-      assert.ok(error instanceof GitbeakerRequestError, String(error));
-      const cause = error.cause as { description: string; response: Response };
-      return { status: cause.response.status, description: cause.description };
-    }
-    assert.fail('the call succeeded');
-  }
 
   it('walks projects by keyset, ascending and descending, two a page', async () => {
     const up = await api.Projects.all({ pagination: 'keyset', orderBy: 'id', sort: 'asc', perPage: 2 });

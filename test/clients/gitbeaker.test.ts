@@ -4,7 +4,8 @@
 // GitbeakerRequestError with the response for any refusal.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Gitlab, GitbeakerRequestError } from '@gitbeaker/rest';
+import { Gitlab } from '@gitbeaker/rest';
+import { refusal } from './gitbeaker-refusal.ts';
 import { startClientApp, type ClientApp } from './client-app.ts';
 
 describe('@gitbeaker/rest 43', () => {
@@ -16,18 +17,6 @@ describe('@gitbeaker/rest 43', () => {
     api = new Gitlab({ host: app.url, token: app.t.rootToken });
   });
   after(() => app.t.close());
-
-  /** The refusal a call raised: its status and the text gitbeaker read from the body. */
-  async function refusal(call: Promise<unknown>): Promise<{ status: number; description: string }> {
-    try {
-      await call;
-    } catch (error) {
-      assert.ok(error instanceof GitbeakerRequestError, String(error));
-      const cause = error.cause as { description: string; response: Response };
-      return { status: cause.response.status, description: cause.description };
-    }
-    assert.fail('the call succeeded');
-  }
 
   it('reads the metadata', async () => {
     const metadata = await api.Metadata.show();

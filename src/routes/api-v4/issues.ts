@@ -149,16 +149,19 @@ async function findIssue(deps: Deps, request: FastifyRequest, project: LoadedPro
   }
 }
 
+/** v4 Issue entities of a page of issues, with the MRs that close each (one read for the page). */
+export async function presentIssueViews(deps: Deps, views: IssueView[]) {
+  const closings = await issueClosings(
+    deps,
+    views.map((view) => view.issue),
+  );
+  return views.map((view) => presentIssueV4(view, closings.get(view.issue.id), deps.config.externalUrl));
+}
+
 export function register(app: FastifyInstance, deps: Deps): void {
   const baseUrl = deps.config.externalUrl;
 
-  const present = async (views: IssueView[]) => {
-    const closings = await issueClosings(
-      deps,
-      views.map((view) => view.issue),
-    );
-    return views.map((view) => presentIssueV4(view, closings.get(view.issue.id), baseUrl));
-  };
+  const present = (views: IssueView[]) => presentIssueViews(deps, views);
   const entity = async (viewer: UserRow, issue: IssueRow, project: LoadedProject) =>
     (await present([await loadIssueView(deps, viewer, issue, project)]))[0]!;
 

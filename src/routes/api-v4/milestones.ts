@@ -41,8 +41,8 @@ import {
   type IssueListFilter,
 } from '../../views/issue-views.ts';
 import { countMergeRequestsOf, listMergeRequestsOf } from '../../views/merge-request-views.ts';
-import { issueClosings, mergeRequestClosings } from '../../views/issuable-closings.ts';
-import { presentIssueV4 } from '../../presenters/api-v4/issue.ts';
+import { mergeRequestClosings } from '../../views/issuable-closings.ts';
+import { presentIssueViews } from './issues.ts';
 import { presentMergeRequestBasicV4 } from '../../presenters/api-v4/merge-request.ts';
 import { presentMilestoneV4 } from '../../presenters/api-v4/milestone.ts';
 import { noContent, requireParams } from './conventions.ts';
@@ -187,14 +187,7 @@ export function registerMilestones<L>(app: FastifyInstance, deps: Deps, place: M
       reply,
       baseUrl,
       (cap) => countIssueList(deps, filter, cap),
-      async (page) => {
-        const views = await issueListPage(deps, viewer, filter, page, records);
-        const closings = await issueClosings(
-          deps,
-          views.map((view) => view.issue),
-        );
-        return views.map((view) => presentIssueV4(view, closings.get(view.issue.id), baseUrl));
-      },
+      async (page) => presentIssueViews(deps, await issueListPage(deps, viewer, filter, page, records)),
     );
   });
 }

@@ -34,13 +34,12 @@ import {
   type MilestoneListFilter,
 } from '../../views/milestone-views.ts';
 import { countUserList, listUsersPage } from '../../views/user-views.ts';
-import { issueClosings, mergeRequestClosings } from '../../views/issuable-closings.ts';
-import { presentIssueV4 } from '../../presenters/api-v4/issue.ts';
+import { mergeRequestClosings } from '../../views/issuable-closings.ts';
 import { presentMergeRequestBasicV4 } from '../../presenters/api-v4/merge-request.ts';
 import { presentMilestoneV4 } from '../../presenters/api-v4/milestone.ts';
 import { presentUserBasic } from '../../presenters/api-v4/user.ts';
 import { presentProjectListV4, projectListQuery } from './projects.ts';
-import { issueFilter } from './issues.ts';
+import { issueFilter, presentIssueViews } from './issues.ts';
 import { mergeRequestQueryV4 } from './merge-requests.ts';
 import { requireParams } from './conventions.ts';
 
@@ -84,14 +83,7 @@ export function register(app: FastifyInstance, deps: Deps): void {
       reply,
       baseUrl,
       (cap) => countIssueList(deps, filter, cap),
-      async (page) => {
-        const views = await issueListPage(deps, viewer, filter, page, records);
-        const closings = await issueClosings(
-          deps,
-          views.map((view) => view.issue),
-        );
-        return views.map((view) => presentIssueV4(view, closings.get(view.issue.id), baseUrl));
-      },
+      async (page) => presentIssueViews(deps, await issueListPage(deps, viewer, filter, page, records)),
     );
   };
 
